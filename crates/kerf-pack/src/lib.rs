@@ -1,0 +1,68 @@
+//! Online rectangle packers with deallocation, for texture atlases.
+//!
+//! A glyph cache asks for `w × h` slots one at a time, in no order it can
+//! choose, and gives slots back when glyphs are evicted. kerf-pack provides
+//! every classic packing family behind one [`Packer`] trait, each able to
+//! free what it placed so the space is really reused:
+//!
+//! | family | module | trade-off |
+//! |---|---|---|
+//! | MaxRects (BSSF, BLSF, BAF, BL, CP) | [`maxrects`] | densest packing; keeps the exact set of maximal free rects, also after frees |
+//! | Skyline (BL, MinWaste, ± waste map) | [`skyline`] | fast and compact for similar heights; kerf's fallback |
+//! | Guillotine (6 choices × 7 splits, ± merge, slab) | [`guillotine`] | disjoint free rects, simple frees |
+//! | Shelf (NF, FF, BWF, BHF, BAF, WWF, WAF, ± waste map) | [`shelf`] | fastest; good for one font size |
+//!
+//! Every packer hands out generational [`AllocId`]s: freeing a stale id, an
+//! id twice, or another packer's id is an error, never a silent free. Every
+//! error leaves the packer unchanged. [`offline`] packs whole lists (sorted,
+//! global best fit, or the best of every variant).
+//!
+//! ```
+//! use kerf_pack::{MaxRects, MaxRectsHeuristic, Packer, PackerOptions, AllocError};
+//!
+//! let opts = PackerOptions { padding: 1, ..Default::default() };
+//! let mut atlas = MaxRects::new(64, 64, MaxRectsHeuristic::BestShortSideFit, opts)?;
+//! let a = atlas.allocate(40, 40)?;
+//! let b = atlas.allocate(20, 63)?;
+//! // The bin is too full for another 40×40 ...
+//! assert_eq!(atlas.allocate(40, 40), Err(AllocError::NoSpace { w: 40, h: 40 }));
+//! // ... until the first one is freed; its space is reused.
+//! atlas.deallocate(a.id)?;
+//! let c = atlas.allocate(40, 40)?;
+//! assert!(!c.rect.intersects(&b.rect));
+//! // Freeing twice is an error, not a corruption.
+//! assert!(atlas.deallocate(a.id).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod algorithm;
+mod error;
+mod freelist;
+mod geom;
+mod heuristic;
+mod packer;
+mod slots;
+mod svg;
+
+pub mod guillotine;
+pub mod maxrects;
+pub mod offline;
+pub mod shelf;
+pub mod skyline;
+
+pub use algorithm::{Algorithm, UnknownAlgorithm};
+pub use error::{AllocError, DeallocError, SizeError};
+pub use freelist::{FreeRectChoice, SplitRule};
+pub use geom::Rect;
+pub use guillotine::{Guillotine, GuillotineConfig};
+pub use heuristic::{Candidate, Scorer};
+pub use maxrects::{MaxRects, MaxRectsHeuristic};
+pub use packer::{Packer, PackerOptions, MAX_SIDE};
+pub use shelf::{Shelf, ShelfHeuristic};
+pub use skyline::{Skyline, SkylineHeuristic};
+pub use slots::{AllocId, Allocation, Iter};
+pub use svg::{dump_svg, palette};

@@ -1,0 +1,346 @@
+//! MaxRects (Jylänki §4): the free space is kept as the set of *maximal* free
+//! rectangles — free rects not contained in any larger free rect. They may
+//! overlap. A request goes to the top-left corner of the best-scoring one;
+//! every free rect it cuts is replaced by its (up to four) maximal leftovers.
+//!
+//! kerf adds exact deallocation: freeing a slot `R` recomputes only the
+//! maximal rects that cross `R`. Any such rect lies inside the union of `R`
+//! and the free rects touching `R` (each part of it outside `R` is a free
+//! strip that touches `R`, so it lies in a maximal rect that touches `R`), so
+//! the maximal rects of that small union that cross `R` are exactly the new
+//! ones, and the old rects they swallow all touch `R`. The result is the same
+//! free list a full rebuild would give, at a cost that depends only on the
+//! neighbourhood of `R`.
+
+use crate::error::SizeError;
+use crate::geom::Rect;
+use crate::guillotine::grown_strips;
+use crate::heuristic::{Candidate, Scorer};
+use crate::packer::{impl_packer, Core, PackerOptions};
+use crate::slots::Allocation;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Where MaxRects puts a request (Jylänki §4.1). Every heuristic places at
+/// the top-left corner of a free rect. Ties on the score go to the smallest
+/// `y`, then the smallest `x`, then upright before rotated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MaxRectsHeuristic {
+    /// BSSF: smallest leftover along the shorter side, then the longer one (kerf's default).
+    BestShortSideFit,
+    /// BLSF: smallest leftover along the longer side, then the shorter one.
+    BestLongSideFit,
+    /// BAF: smallest free rect by area, then the shorter-side leftover.
+    BestAreaFit,
+    /// BL: lowest bottom edge (`y + h`), then the smallest `x` (Tetris-style).
+    BottomLeft,
+    /// CP: most perimeter touching the bin edges or placed rects.
+    ContactPoint,
+}
+
+impl MaxRectsHeuristic {
+    /// Every heuristic, in the paper's order.
+    pub const ALL: [MaxRectsHeuristic; 5] = [
+        MaxRectsHeuristic::BestShortSideFit,
+        MaxRectsHeuristic::BestLongSideFit,
+        MaxRectsHeuristic::BestAreaFit,
+        MaxRectsHeuristic::BottomLeft,
+        MaxRectsHeuristic::ContactPoint,
+    ];
+
+    /// The paper's abbreviation in lower case (`bssf`, `blsf`, `baf`, `bl`, `cp`).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            MaxRectsHeuristic::BestShortSideFit => "bssf",
+            MaxRectsHeuristic::BestLongSideFit => "blsf",
+            MaxRectsHeuristic::BestAreaFit => "baf",
+            MaxRectsHeuristic::BottomLeft => "bl",
+            MaxRectsHeuristic::ContactPoint => "cp",
+        }
+    }
+}
+
+enum Heuristic {
+    Named(MaxRectsHeuristic),
+    Custom(Scorer),
+}
+
+/// Score key: two heuristic scores, then the tie-break `(y, x, rotated)`.
+type Key = (i64, i64, u32, u32, bool);
+
+/// The MaxRects packer with exact deallocation.
+pub struct MaxRects {
+    core: Core,
+    heuristic: Heuristic,
+    free: Vec<Rect>,
+}
+
+impl MaxRects {
+    /// An empty `width × height` bin.
+    pub fn new(width: u32, height: u32, heuristic: MaxRectsHeuristic, opts: PackerOptions) -> Result<Self, SizeError> {
+        Self::build(width, height, Heuristic::Named(heuristic), opts)
+    }
+
+    /// A bin whose free rect is chosen by `scorer` (lower is better).
+    pub fn with_scorer(width: u32, height: u32, scorer: Scorer, opts: PackerOptions) -> Result<Self, SizeError> {
+        Self::build(width, height, Heuristic::Custom(scorer), opts)
+    }
+
+    fn build(width: u32, height: u32, heuristic: Heuristic, opts: PackerOptions) -> Result<Self, SizeError> {
+        let core = Core::new(width, height, opts)?;
+        let mut m = MaxRects { core, heuristic, free: Vec::new() };
+        m.reset();
+        Ok(m)
+    }
+
+    /// The heuristic, or `None` for a custom scorer.
+    pub fn heuristic(&self) -> Option<MaxRectsHeuristic> {
+        match self.heuristic {
+            Heuristic::Named(h) => Some(h),
+            Heuristic::Custom(_) => None,
+        }
+    }
+
+    /// The current free rectangles, exactly the maximal free rectangles of the
+    /// packing area (bin plus padding margin) when `min_free_size` is 0.
+    pub fn maximal_free_rects(&self) -> &[Rect] {
+        &self.free
+    }
+
+    /// Offline "global best fit" (Jylänki's MaxRects GLOBAL): repeatedly
+    /// places, among all remaining requests, the one whose best position
+    /// scores best, until nothing more fits. Returns one entry per request in
+    /// input order (`None` where it did not fit or was invalid).
+    pub fn insert_global(&mut self, sizes: &[(u32, u32)]) -> Vec<Option<Allocation>> {
+        let mut out = vec![None; sizes.len()];
+        let mut pending: Vec<(usize, u32, u32)> = sizes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(w, h))| self.core.request(w, h).ok().map(|(pw, ph)| (i, pw, ph)))
+            .collect();
+        while !pending.is_empty() {
+            let mut best: Option<(Key, usize, usize)> = None;
+            for (p, &(_, pw, ph)) in pending.iter().enumerate() {
+                if let Some((key, idx)) = self.find(pw, ph) {
+                    if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+                        best = Some((key, idx, p));
+                    }
+                }
+            }
+            let Some((key, idx, p)) = best else { break };
+            let (i, pw, ph) = pending.remove(p);
+            let slot = self.commit_slot(idx, pw, ph, key.4);
+            let (w, h) = sizes[i];
+            out[i] = Some(self.core.commit(w, h, slot, key.4));
+        }
+        out
+    }
+
+    fn score(&self, free: &Rect, w: u32, h: u32, rotated: bool) -> (i64, i64) {
+        let lw = (free.w - w) as i64;
+        let lh = (free.h - h) as i64;
+        let (short, long) = (lw.min(lh), lw.max(lh));
+        match &self.heuristic {
+            Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => (short, long),
+            Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => (long, short),
+            Heuristic::Named(MaxRectsHeuristic::BestAreaFit) => (free.area() as i64 - w as i64 * h as i64, short),
+            Heuristic::Named(MaxRectsHeuristic::BottomLeft) => ((free.y + h) as i64, free.x as i64),
+            Heuristic::Named(MaxRectsHeuristic::ContactPoint) => {
+                (-(self.contact(&Rect::new(free.x, free.y, w, h)) as i64), 0)
+            }
+            Heuristic::Custom(f) => {
+                let (bin_w, bin_h) = self.core.inner();
+                (f(&Candidate { free: *free, w, h, rotated, bin_w, bin_h }), 0)
+            }
+        }
+    }
+
+    /// Perimeter of `r` touching the packing area's edges or live slots.
+    fn contact(&self, r: &Rect) -> u64 {
+        let (iw, ih) = self.core.inner();
+        let mut c = 0u64;
+        if r.x == 0 || r.right() == iw {
+            c += r.h as u64;
+        }
+        if r.y == 0 || r.bottom() == ih {
+            c += r.w as u64;
+        }
+        for live in self.core.slots.iter() {
+            c += r.common_edge(&live.slot) as u64;
+        }
+        c
+    }
+
+    /// The best free rect for a padded `pw × ph` request.
+    fn find(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
+        let rotate = self.core.opts.allow_rotation && pw != ph;
+        let mut best: Option<(Key, usize)> = None;
+        for (i, f) in self.free.iter().enumerate() {
+            for rotated in [false, true] {
+                if rotated && !rotate {
+                    continue;
+                }
+                let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
+                if w > f.w || h > f.h {
+                    continue;
+                }
+                let (a, b) = self.score(f, w, h, rotated);
+                let key = (a, b, f.y, f.x, rotated);
+                if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    best = Some((key, i));
+                }
+            }
+        }
+        best
+    }
+
+    fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
+        let (key, idx) = self.find(pw, ph)?;
+        Some((self.commit_slot(idx, pw, ph, key.4), key.4))
+    }
+
+    fn commit_slot(&mut self, idx: usize, pw: u32, ph: u32, rotated: bool) -> Rect {
+        let f = self.free[idx];
+        let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
+        let placed = Rect::new(f.x, f.y, w, h);
+        self.split(&placed);
+        placed
+    }
+
+    /// Replaces every free rect `placed` cuts by its maximal leftovers, then
+    /// drops leftovers contained in another free rect. Untouched rects cannot
+    /// be inside a leftover (they were maximal), so only new ones are checked.
+    fn split(&mut self, placed: &Rect) {
+        let min = self.core.opts.min_free_size;
+        let mut fresh: Vec<Rect> = Vec::new();
+        let mut i = 0;
+        while i < self.free.len() {
+            let f = self.free[i];
+            if !f.intersects(placed) {
+                i += 1;
+                continue;
+            }
+            self.free.swap_remove(i);
+            let pieces = [
+                Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h),
+                Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
+                Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
+                Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())),
+            ];
+            fresh.extend(pieces.into_iter().filter(|p| !p.is_empty() && p.w >= min && p.h >= min));
+        }
+        let kept: Vec<Rect> = fresh
+            .iter()
+            .enumerate()
+            .filter(|&(j, n)| {
+                let in_fresh = fresh.iter().enumerate().any(|(k, m)| k != j && m.contains(n) && (m != n || k < j));
+                !in_fresh && !self.free.iter().any(|o| o.contains(n))
+            })
+            .map(|(_, n)| *n)
+            .collect();
+        self.free.extend(kept);
+    }
+
+    /// Makes `region` (currently covered by no free rect) free, keeping the
+    /// free list exactly the set of maximal free rectangles.
+    fn free_region(&mut self, region: Rect) {
+        let near: Vec<usize> = (0..self.free.len()).filter(|&i| self.free[i].touches(&region)).collect();
+        let mut pieces: Vec<Rect> = near.iter().map(|&i| self.free[i]).collect();
+        pieces.push(region);
+        let found = maximal_rects_crossing(&pieces, &region);
+        // Old neighbours swallowed by a new maximal rect are no longer maximal.
+        for &i in near.iter().rev() {
+            let old = self.free[i];
+            if found.iter().any(|n| n.contains(&old)) {
+                self.free.swap_remove(i);
+            }
+        }
+        self.free.extend(found);
+    }
+
+    fn release_slot(&mut self, slot: Rect) {
+        self.free_region(slot);
+    }
+
+    fn reset(&mut self) {
+        let (iw, ih) = self.core.inner();
+        self.free = vec![Rect::new(0, 0, iw, ih)];
+    }
+
+    fn extend(&mut self, old: (u32, u32)) {
+        for strip in grown_strips(old, self.core.inner()) {
+            self.free_region(strip);
+        }
+    }
+
+    fn free_space(&self) -> impl Iterator<Item = Rect> + '_ {
+        self.free.iter().copied()
+    }
+}
+
+impl_packer!(MaxRects);
+
+/// The maximal rectangles of the union of `pieces` that share pixels with
+/// `target`, by coordinate compression: the union's edges cut the plane into
+/// a grid of cells, each wholly inside or outside the union.
+pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect> {
+    let mut xs: Vec<u32> = pieces.iter().flat_map(|r| [r.x, r.right()]).collect();
+    let mut ys: Vec<u32> = pieces.iter().flat_map(|r| [r.y, r.bottom()]).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    ys.sort_unstable();
+    ys.dedup();
+    let (nx, ny) = (xs.len() - 1, ys.len() - 1);
+    let col = |x: u32| xs.binary_search(&x).expect("edge is a grid line");
+    let row = |y: u32| ys.binary_search(&y).expect("edge is a grid line");
+    let mut free = vec![false; nx * ny];
+    for r in pieces {
+        for y in row(r.y)..row(r.bottom()) {
+            free[y * nx + col(r.x)..y * nx + col(r.right())].fill(true);
+        }
+    }
+    let (tc0, tc1) = (col(target.x), col(target.right()));
+    let (tr0, tr1) = (row(target.y), row(target.bottom()));
+    let row_free = |y: usize, c0: usize, c1: usize| free[y * nx + c0..y * nx + c1].iter().all(|&f| f);
+
+    let mut found = Vec::new();
+    let mut open = vec![true; nx];
+    for top in 0..tr1 {
+        open.fill(true);
+        for bottom in top..ny {
+            let mut any = false;
+            for (c, o) in open.iter_mut().enumerate() {
+                *o &= free[bottom * nx + c];
+                any |= *o;
+            }
+            if !any {
+                break;
+            }
+            if bottom < tr0 {
+                continue;
+            }
+            // Each run of open columns is a rect spanning rows top..=bottom,
+            // maximal sideways; keep it if it cannot grow up or down either.
+            let mut c = 0;
+            while c < nx {
+                if !open[c] {
+                    c += 1;
+                    continue;
+                }
+                let c0 = c;
+                while c < nx && open[c] {
+                    c += 1;
+                }
+                if c <= tc0 || c0 >= tc1 {
+                    continue;
+                }
+                let grows_up = top > 0 && row_free(top - 1, c0, c);
+                let grows_down = bottom + 1 < ny && row_free(bottom + 1, c0, c);
+                if !grows_up && !grows_down {
+                    found.push(Rect::new(xs[c0], ys[top], xs[c] - xs[c0], ys[bottom + 1] - ys[top]));
+                }
+            }
+        }
+    }
+    found
+}

@@ -1,0 +1,239 @@
+//! Skyline (Jylänki §5): the packed area is kept as a skyline — for each
+//! column range, the first free row — and a request sits on the skyline.
+//!
+//! With the waste map, the gaps a placement leaves under itself are kept as
+//! free rects and tried before the skyline. Freed slots always go to that
+//! free map (with or without the waste map) and merge with free neighbours;
+//! a free rect directly under the skyline lowers the skyline instead, so
+//! freeing everything gives back an empty bin.
+
+use crate::error::SizeError;
+use crate::freelist::{Choice, FreeList, FreeRectChoice, SplitRule};
+use crate::geom::Rect;
+use crate::packer::{impl_packer, Core, PackerOptions};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Where Skyline puts a request. Ties go to the left-most skyline segment,
+/// then upright before rotated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SkylineHeuristic {
+    /// BL: lowest top edge after placement, then the narrowest segment.
+    BottomLeft,
+    /// MW: least area wasted under the request, then the lowest top edge.
+    MinWaste,
+}
+
+impl SkylineHeuristic {
+    /// Both heuristics.
+    pub const ALL: [SkylineHeuristic; 2] = [SkylineHeuristic::BottomLeft, SkylineHeuristic::MinWaste];
+
+    /// `bl` or `mw`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            SkylineHeuristic::BottomLeft => "bl",
+            SkylineHeuristic::MinWaste => "mw",
+        }
+    }
+}
+
+/// A horizontal run of the skyline: columns `x..x + w` are free from row `y` down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Segment {
+    x: u32,
+    y: u32,
+    w: u32,
+}
+
+/// The Skyline packer with deallocation and an optional waste map.
+pub struct Skyline {
+    core: Core,
+    heuristic: SkylineHeuristic,
+    waste_map: bool,
+    skyline: Vec<Segment>,
+    /// Freed slots, plus the waste under the skyline when `waste_map` is on.
+    free: FreeList,
+}
+
+const FREE_CHOICE: Choice = Choice::Named(FreeRectChoice::BestShortSideFit);
+
+impl Skyline {
+    /// An empty `width × height` bin.
+    pub fn new(
+        width: u32,
+        height: u32,
+        heuristic: SkylineHeuristic,
+        waste_map: bool,
+        opts: PackerOptions,
+    ) -> Result<Self, SizeError> {
+        let core = Core::new(width, height, opts)?;
+        let mut s = Skyline { core, heuristic, waste_map, skyline: Vec::new(), free: FreeList::new(opts.min_free_size) };
+        s.reset();
+        Ok(s)
+    }
+
+    /// The heuristic in use.
+    pub fn heuristic(&self) -> SkylineHeuristic {
+        self.heuristic
+    }
+
+    /// True when the waste map is on.
+    pub fn waste_map(&self) -> bool {
+        self.waste_map
+    }
+
+    /// Where a `w × h` rect can sit with its left edge at segment `i`:
+    /// its top row and the area wasted under it.
+    fn fit(&self, i: usize, w: u32, h: u32) -> Option<(u32, u64)> {
+        let (iw, ih) = self.core.inner();
+        let x = self.skyline[i].x;
+        if x + w > iw {
+            return None;
+        }
+        let end = x + w;
+        let mut y = 0;
+        for s in self.skyline[i..].iter().take_while(|s| s.x < end) {
+            y = y.max(s.y);
+        }
+        if y + h > ih {
+            return None;
+        }
+        let waste = self.skyline[i..]
+            .iter()
+            .take_while(|s| s.x < end)
+            .map(|s| (s.x + s.w).min(end).saturating_sub(s.x) as u64 * (y - s.y) as u64)
+            .sum();
+        Some((y, waste))
+    }
+
+    fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
+        let rotate = self.core.opts.allow_rotation && pw != ph;
+        let bin = self.core.inner();
+        if let Some((idx, rotated)) = self.free.find(pw, ph, rotate, &FREE_CHOICE, bin) {
+            let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
+            return Some((self.free.take(idx, w, h, SplitRule::MaxArea, true), rotated));
+        }
+        let mut best: Option<((u64, u64, usize, bool), u32)> = None;
+        for i in 0..self.skyline.len() {
+            for rotated in [false, true] {
+                if rotated && !rotate {
+                    continue;
+                }
+                let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
+                let Some((y, waste)) = self.fit(i, w, h) else { continue };
+                let top = (y + h) as u64;
+                let score = match self.heuristic {
+                    SkylineHeuristic::BottomLeft => (top, self.skyline[i].w as u64),
+                    SkylineHeuristic::MinWaste => (waste, top),
+                };
+                let key = (score.0, score.1, i, rotated);
+                if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    best = Some((key, y));
+                }
+            }
+        }
+        let ((_, _, i, rotated), y) = best?;
+        let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
+        let placed = Rect::new(self.skyline[i].x, y, w, h);
+        if self.waste_map {
+            for s in self.skyline[i..].iter().take_while(|s| s.x < placed.right()) {
+                let gap = Rect::new(s.x, s.y, (s.x + s.w).min(placed.right()) - s.x, y - s.y);
+                if !gap.is_empty() {
+                    self.free.add(gap);
+                }
+            }
+        }
+        self.set_level(placed.x, placed.right(), placed.bottom());
+        Some((placed, rotated))
+    }
+
+    /// Sets the skyline over columns `x0..x1` to row `y`.
+    fn set_level(&mut self, x0: u32, x1: u32, y: u32) {
+        let mut next = Vec::with_capacity(self.skyline.len() + 2);
+        let mut inserted = false;
+        for s in &self.skyline {
+            let (sx0, sx1) = (s.x, s.x + s.w);
+            if sx1 <= x0 || sx0 >= x1 {
+                if sx0 >= x1 && !inserted {
+                    next.push(Segment { x: x0, y, w: x1 - x0 });
+                    inserted = true;
+                }
+                next.push(*s);
+                continue;
+            }
+            if sx0 < x0 {
+                next.push(Segment { x: sx0, y: s.y, w: x0 - sx0 });
+            }
+            if !inserted {
+                next.push(Segment { x: x0, y, w: x1 - x0 });
+                inserted = true;
+            }
+            if sx1 > x1 {
+                next.push(Segment { x: x1, y: s.y, w: sx1 - x1 });
+            }
+        }
+        if !inserted {
+            next.push(Segment { x: x0, y, w: x1 - x0 });
+        }
+        next.dedup_by(|b, a| {
+            if a.y == b.y && a.x + a.w == b.x {
+                a.w += b.w;
+                true
+            } else {
+                false
+            }
+        });
+        self.skyline = next;
+    }
+
+    /// Moves free rects that sit directly under the skyline, over their whole
+    /// width, back into it. A rect only partly under the skyline stays whole
+    /// in the free map, so a freed slot can always take its own size again.
+    fn lower_skyline(&mut self) {
+        while let Some(fi) = self.free.rects.iter().position(|r| self.directly_under(r)) {
+            let r = self.free.rects.swap_remove(fi);
+            self.set_level(r.x, r.right(), r.y);
+        }
+    }
+
+    /// True when the skyline is at `r`'s bottom edge across all of `r`'s columns.
+    fn directly_under(&self, r: &Rect) -> bool {
+        let mut covered = r.x;
+        for s in self.skyline.iter().skip_while(|s| s.x + s.w <= r.x) {
+            if s.x >= r.right() {
+                break;
+            }
+            if s.y != r.bottom() {
+                return false;
+            }
+            covered = s.x + s.w;
+        }
+        covered >= r.right()
+    }
+
+    fn release_slot(&mut self, slot: Rect) {
+        self.free.add(slot);
+        self.lower_skyline();
+    }
+
+    fn reset(&mut self) {
+        let (iw, _) = self.core.inner();
+        self.skyline = vec![Segment { x: 0, y: 0, w: iw }];
+        self.free.rects.clear();
+    }
+
+    fn extend(&mut self, old: (u32, u32)) {
+        let (iw, _) = self.core.inner();
+        if iw > old.0 {
+            self.set_level(old.0, iw, 0);
+        }
+    }
+
+    fn free_space(&self) -> impl Iterator<Item = Rect> + '_ {
+        let (_, ih) = self.core.inner();
+        let above = self.skyline.iter().map(move |s| Rect::new(s.x, s.y, s.w, ih - s.y));
+        self.free.rects.iter().copied().chain(above).filter(|r| !r.is_empty())
+    }
+}
+
+impl_packer!(Skyline);

@@ -1,0 +1,19 @@
+//! kerf: a GPU glyph-cache runtime for text rendering.
+//!
+//! This crate re-exports kerf's parts. Today that is [`pack`], the rectangle
+//! packers (MaxRects, Skyline, Guillotine, Shelf) with deallocation that the
+//! glyph cache places glyphs with.
+//!
+//! ```
+//! use kerf::pack::{Algorithm, Packer, PackerOptions};
+//!
+//! let mut page = Algorithm::default().build(256, 256, PackerOptions::default())?;
+//! let glyph = page.allocate(12, 17)?;
+//! assert_eq!((glyph.rect.w, glyph.rect.h), (12, 17));
+//! page.deallocate(glyph.id)?;
+//! assert!(page.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+pub use kerf_pack as pack;
