@@ -160,7 +160,7 @@ impl FreeList {
     /// The best free rect for `w × h` (and `h × w` when `rotate`): its index
     /// and whether the request is turned.
     pub fn find(&self, w: u32, h: u32, rotate: bool, choice: &Choice, bin: (u32, u32)) -> Option<(usize, bool)> {
-        let mut best: Option<((i64, i64, u32, u32, bool), usize)> = None;
+        let mut best: Option<((i64, i64, bool), usize)> = None;
         for (i, f) in self.rects.iter().enumerate() {
             for rotated in [false, true] {
                 if rotated && (!rotate || w == h) {
@@ -175,57 +175,73 @@ impl FreeList {
                 } else {
                     choice.score(f, cw, ch, rotated, bin)
                 };
-                let key = (a, b, f.y, f.x, rotated);
+                let key = (a, b, rotated);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, i));
                 }
             }
         }
-        best.map(|(k, i)| (i, k.4))
+        best.map(|(k, i)| (i, k.2))
     }
 
     /// Places `w × h` at the top-left of free rect `idx` and splits the rest.
     /// Returns the slot given to the request (larger than `w × h` for `Halve`).
+    /// With `merge`, a merge pass over the whole list follows.
     pub fn take(&mut self, idx: usize, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
-        let mut free = self.rects.swap_remove(idx);
-        if split == SplitRule::Halve {
+        let mut free = self.rects.remove(idx);
+        let slot = if split == SplitRule::Halve {
             while free.w / 2 >= w {
                 let half = free.w / 2;
-                self.put(Rect::new(free.x + half, free.y, free.w - half, free.h), merge);
+                self.rects.push(Rect::new(free.x + half, free.y, free.w - half, free.h));
                 free.w = half;
             }
             while free.h / 2 >= h {
                 let half = free.h / 2;
-                self.put(Rect::new(free.x, free.y + half, free.w, free.h - half), merge);
+                self.rects.push(Rect::new(free.x, free.y + half, free.w, free.h - half));
                 free.h = half;
             }
-            return free;
-        }
-        let placed = Rect::new(free.x, free.y, w, h);
-        let (bottom, right) = if split.horizontal(&free, w, h) {
-            (
-                Rect::new(free.x, placed.bottom(), free.w, free.h - h),
-                Rect::new(placed.right(), free.y, free.w - w, h),
-            )
+            free
         } else {
-            (
-                Rect::new(free.x, placed.bottom(), w, free.h - h),
-                Rect::new(placed.right(), free.y, free.w - w, free.h),
-            )
-        };
-        for piece in [bottom, right] {
-            if !piece.is_empty() && piece.w >= self.min_free && piece.h >= self.min_free {
-                self.put(piece, merge);
+            let placed = Rect::new(free.x, free.y, w, h);
+            let (bottom, right) = if split.horizontal(&free, w, h) {
+                (
+                    Rect::new(free.x, placed.bottom(), free.w, free.h - h),
+                    Rect::new(placed.right(), free.y, free.w - w, h),
+                )
+            } else {
+                (
+                    Rect::new(free.x, placed.bottom(), w, free.h - h),
+                    Rect::new(placed.right(), free.y, free.w - w, free.h),
+                )
+            };
+            for piece in [bottom, right] {
+                if !piece.is_empty() && piece.w >= self.min_free && piece.h >= self.min_free {
+                    self.rects.push(piece);
+                }
             }
+            placed
+        };
+        if merge {
+            self.merge_all();
         }
-        placed
+        slot
     }
 
-    fn put(&mut self, r: Rect, merge: bool) {
-        if merge {
-            self.add(r);
-        } else {
-            self.rects.push(r);
+    /// One pass merging every pair of free rects that share a whole edge;
+    /// the merged rect takes the earlier one's place in the list.
+    pub fn merge_all(&mut self) {
+        let mut i = 0;
+        while i < self.rects.len() {
+            let mut j = i + 1;
+            while j < self.rects.len() {
+                if let Some(m) = merged(&self.rects[i], &self.rects[j]) {
+                    self.rects[i] = m;
+                    self.rects.remove(j);
+                } else {
+                    j += 1;
+                }
+            }
+            i += 1;
         }
     }
 

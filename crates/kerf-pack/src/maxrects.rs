@@ -185,7 +185,7 @@ impl MaxRects {
                     continue;
                 }
                 let (a, b) = self.score(f, w, h, rotated);
-                let key = (a, b, f.y, f.x, rotated);
+                let key = (a, b, i as u32, 0, rotated);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, i));
                 }
@@ -210,6 +210,12 @@ impl MaxRects {
     /// Replaces every free rect `placed` cuts by its maximal leftovers, then
     /// drops leftovers contained in another free rect. Untouched rects cannot
     /// be inside a leftover (they were maximal), so only new ones are checked.
+    ///
+    /// The order of the resulting list is part of the tie-break (earlier
+    /// wins), so it is kept deterministic: cut rects are swap-removed in list
+    /// order; each one's leftovers come top, bottom, left, right; a leftover
+    /// inside one from an earlier cut rect is dropped, one containing such a
+    /// leftover replaces it; survivors are appended at the end.
     fn split(&mut self, placed: &Rect) {
         let min = self.core.opts.min_free_size;
         let mut fresh: Vec<Rect> = Vec::new();
@@ -221,24 +227,28 @@ impl MaxRects {
                 continue;
             }
             self.free.swap_remove(i);
+            let mut earlier = fresh.len();
             let pieces = [
-                Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h),
-                Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
                 Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
                 Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())),
+                Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h),
+                Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
             ];
-            fresh.extend(pieces.into_iter().filter(|p| !p.is_empty() && p.w >= min && p.h >= min));
+            for piece in pieces.into_iter().filter(|p| !p.is_empty() && p.w >= min && p.h >= min) {
+                add_leftover(&mut fresh, &mut earlier, piece);
+            }
         }
-        let kept: Vec<Rect> = fresh
-            .iter()
-            .enumerate()
-            .filter(|&(j, n)| {
-                let in_fresh = fresh.iter().enumerate().any(|(k, m)| k != j && m.contains(n) && (m != n || k < j));
-                !in_fresh && !self.free.iter().any(|o| o.contains(n))
-            })
-            .map(|(_, n)| *n)
-            .collect();
-        self.free.extend(kept);
+        for old in &self.free {
+            let mut j = 0;
+            while j < fresh.len() {
+                if old.contains(&fresh[j]) {
+                    fresh.swap_remove(j);
+                } else {
+                    j += 1;
+                }
+            }
+        }
+        self.free.extend(fresh);
     }
 
     /// Makes `region` (currently covered by no free rect) free, keeping the
@@ -279,6 +289,27 @@ impl MaxRects {
 }
 
 impl_packer!(MaxRects);
+
+/// Adds a leftover of the current cut rect to `fresh`, whose first `earlier`
+/// entries come from earlier cut rects (leftovers of one cut rect never
+/// contain each other).
+fn add_leftover(fresh: &mut Vec<Rect>, earlier: &mut usize, piece: Rect) {
+    let mut i = 0;
+    while i < *earlier {
+        if fresh[i].contains(&piece) {
+            return;
+        }
+        if piece.contains(&fresh[i]) {
+            // Keep the current cut rect's leftovers together at the end.
+            *earlier -= 1;
+            fresh.swap(i, *earlier);
+            fresh.swap_remove(*earlier);
+        } else {
+            i += 1;
+        }
+    }
+    fresh.push(piece);
+}
 
 /// The maximal rectangles of the union of `pieces` that share pixels with
 /// `target`, by coordinate compression: the union's edges cut the plane into

@@ -55,7 +55,9 @@ pub struct Skyline {
     free: FreeList,
 }
 
-const FREE_CHOICE: Choice = Choice::Named(FreeRectChoice::BestShortSideFit);
+/// The waste map picks by best area fit and splits to keep the larger piece
+/// whole, as in Jylänki's reference Skyline.
+const FREE_CHOICE: Choice = Choice::Named(FreeRectChoice::BestAreaFit);
 
 impl Skyline {
     /// An empty `width × height` bin.
@@ -139,7 +141,7 @@ impl Skyline {
             for s in self.skyline[i..].iter().take_while(|s| s.x < placed.right()) {
                 let gap = Rect::new(s.x, s.y, (s.x + s.w).min(placed.right()) - s.x, y - s.y);
                 if !gap.is_empty() {
-                    self.free.add(gap);
+                    self.free.rects.push(gap);
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! in file order, no rotation, padding 0, against the peers' figures measured
 //! on the same traces (benches/data/README.md, from Jylänki's RectangleBinPack).
 
-use kerf_pack::{Algorithm, Packer, PackerOptions};
+use kerf_pack::{Algorithm, PackerOptions};
 
 fn trace(name: &str) -> Vec<(u32, u32)> {
     let path = format!("{}/../../benches/data/{name}.txt", env!("CARGO_MANIFEST_DIR"));
