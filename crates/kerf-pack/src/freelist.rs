@@ -7,8 +7,11 @@ use crate::heuristic::{Candidate, Scorer};
 use alloc::vec::Vec;
 
 /// How Guillotine picks the free rectangle for a request (Jylänki §3.2).
-/// Ties go to the free rect with the smallest `y`, then `x`, then upright
-/// before rotated. A free rect that fits the request exactly always wins.
+/// A free rect that fits the request exactly always wins. Ties go to the free
+/// rect earliest in the free list, then upright before rotated; the list's
+/// order is deterministic (a placement removes its free rect in place and
+/// appends the bottom, then the right leftover; a merge pass keeps the
+/// earlier rect's place), the same order as Jylänki's reference code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FreeRectChoice {
     /// BAF: least area left over.

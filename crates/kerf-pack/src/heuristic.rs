@@ -24,5 +24,6 @@ pub struct Candidate {
 }
 
 /// A custom heuristic: lower scores are better. Ties are broken as for the
-/// built-in heuristics (smallest `y`, then `x`, then upright before rotated).
+/// built-in heuristics (earliest free rect in the packer's list, then
+/// upright before rotated).
 pub type Scorer = Box<dyn Fn(&Candidate) -> i64 + Send + Sync>;

@@ -22,8 +22,10 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 /// Where MaxRects puts a request (Jylänki §4.1). Every heuristic places at
-/// the top-left corner of a free rect. Ties on the score go to the smallest
-/// `y`, then the smallest `x`, then upright before rotated.
+/// the top-left corner of a free rect. Ties on the score go to the free rect
+/// earliest in the free list, then upright before rotated. The list order is
+/// deterministic and the same as in Jylänki's reference code (see
+/// `MaxRects::split`), so kerf places exactly where the reference does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MaxRectsHeuristic {
     /// BSSF: smallest leftover along the shorter side, then the longer one (kerf's default).
@@ -65,8 +67,8 @@ enum Heuristic {
     Custom(Scorer),
 }
 
-/// Score key: two heuristic scores, then the tie-break `(y, x, rotated)`.
-type Key = (i64, i64, u32, u32, bool);
+/// Score key: two heuristic scores, then the tie-break (list index, rotated).
+type Key = (i64, i64, usize, bool);
 
 /// The MaxRects packer with exact deallocation.
 pub struct MaxRects {
@@ -129,9 +131,9 @@ impl MaxRects {
             }
             let Some((key, idx, p)) = best else { break };
             let (i, pw, ph) = pending.remove(p);
-            let slot = self.commit_slot(idx, pw, ph, key.4);
+            let slot = self.commit_slot(idx, pw, ph, key.3);
             let (w, h) = sizes[i];
-            out[i] = Some(self.core.commit(w, h, slot, key.4));
+            out[i] = Some(self.core.commit(w, h, slot, key.3));
         }
         out
     }
@@ -185,7 +187,7 @@ impl MaxRects {
                     continue;
                 }
                 let (a, b) = self.score(f, w, h, rotated);
-                let key = (a, b, i as u32, 0, rotated);
+                let key = (a, b, i, rotated);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, i));
                 }
@@ -196,7 +198,7 @@ impl MaxRects {
 
     fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
         let (key, idx) = self.find(pw, ph)?;
-        Some((self.commit_slot(idx, pw, ph, key.4), key.4))
+        Some((self.commit_slot(idx, pw, ph, key.3), key.3))
     }
 
     fn commit_slot(&mut self, idx: usize, pw: u32, ph: u32, rotated: bool) -> Rect {

@@ -14,11 +14,13 @@ use crate::packer::{impl_packer, Core, PackerOptions};
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// Where Skyline puts a request. Ties go to the left-most skyline segment,
-/// then upright before rotated.
+/// Where Skyline puts a request: always with its left edge at the start of a
+/// skyline segment. Ties go to the left-most segment, then upright before rotated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SkylineHeuristic {
-    /// BL: lowest top edge after placement, then the narrowest segment.
+    /// BL: lowest top edge after placement, then the left-most position. (The
+    /// reference implementation breaks top-edge ties by the narrowest segment;
+    /// left-most packs denser on kerf's glyph traces, see docs/packing.md.)
     BottomLeft,
     /// MW: least area wasted under the request, then the lowest top edge.
     MinWaste,
@@ -84,8 +86,8 @@ impl Skyline {
         self.waste_map
     }
 
-    /// Where a `w × h` rect can sit with its left edge at segment `i`:
-    /// its top row and the area wasted under it.
+    /// Where a `w × h` rect can sit with its left edge at segment `i`'s
+    /// start: its top row and the area wasted under it.
     fn fit(&self, i: usize, w: u32, h: u32) -> Option<(u32, u64)> {
         let (iw, ih) = self.core.inner();
         let x = self.skyline[i].x;
@@ -93,18 +95,12 @@ impl Skyline {
             return None;
         }
         let end = x + w;
-        let mut y = 0;
-        for s in self.skyline[i..].iter().take_while(|s| s.x < end) {
-            y = y.max(s.y);
-        }
+        let under = || self.skyline[i..].iter().take_while(move |s| s.x < end);
+        let y = under().map(|s| s.y).max().unwrap_or(0);
         if y + h > ih {
             return None;
         }
-        let waste = self.skyline[i..]
-            .iter()
-            .take_while(|s| s.x < end)
-            .map(|s| (s.x + s.w).min(end).saturating_sub(s.x) as u64 * (y - s.y) as u64)
-            .sum();
+        let waste = under().map(|s| ((s.x + s.w).min(end) - s.x) as u64 * (y - s.y) as u64).sum();
         Some((y, waste))
     }
 
@@ -117,6 +113,7 @@ impl Skyline {
         }
         let mut best: Option<((u64, u64, usize, bool), u32)> = None;
         for i in 0..self.skyline.len() {
+            let seg = self.skyline[i];
             for rotated in [false, true] {
                 if rotated && !rotate {
                     continue;
@@ -125,7 +122,7 @@ impl Skyline {
                 let Some((y, waste)) = self.fit(i, w, h) else { continue };
                 let top = (y + h) as u64;
                 let score = match self.heuristic {
-                    SkylineHeuristic::BottomLeft => (top, self.skyline[i].w as u64),
+                    SkylineHeuristic::BottomLeft => (top, seg.x as u64),
                     SkylineHeuristic::MinWaste => (waste, top),
                 };
                 let key = (score.0, score.1, i, rotated);
