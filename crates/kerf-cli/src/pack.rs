@@ -245,12 +245,22 @@ fn read_input(file: &str) -> Result<String, String> {
     }
 }
 
-fn print_row(r: &Report) {
+fn row(r: &Report) -> String {
     let at_ff = r.occupancy_at_first_failure.map_or("-".to_string(), |o| format!("{:.2}%", o * 100.0));
-    println!(
+    format!(
         "| {} | {} | {} | {} / {} | {:.2}% | {:.0} |",
         r.algorithm, r.placed_before_first_failure, at_ff, r.placed, r.requested, r.occupancy * 100.0, r.ns_per_insert
-    );
+    )
+}
+
+/// Prints a line; a closed pipe (`kerf pack | head`) ends the output quietly.
+fn emit(line: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}") {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        r => r.map_err(|e| format!("standard output: {e}")),
+    }
 }
 
 const HEADER: &str = "| packer | placed before first failure | occupancy then | placed / requested | occupancy | ns/insert |\n|---|---|---|---|---|---|";
@@ -265,17 +275,17 @@ pub fn run(args: &PackArgs) -> Result<(), String> {
         }
         let mut reports = Vec::new();
         if !args.json {
-            println!("{HEADER}");
+            emit(HEADER)?;
         }
         for algo in Algorithm::all() {
             let (r, _) = report_online(algo, args, opts, &sizes, Duration::from_millis(100), false)?;
             if !args.json {
-                print_row(&r);
+                emit(&row(&r))?;
             }
             reports.push(r);
         }
         if args.json {
-            println!("{}", serde_json::to_string(&reports).map_err(|e| e.to_string())?);
+            emit(&serde_json::to_string(&reports).map_err(|e| e.to_string())?)?;
         }
         return Ok(());
     }
@@ -290,10 +300,9 @@ pub fn run(args: &PackArgs) -> Result<(), String> {
         picture::write_png(packer.as_ref(), path)?;
     }
     if args.json {
-        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+        emit(&serde_json::to_string(&report).map_err(|e| e.to_string())?)
     } else {
-        println!("{HEADER}");
-        print_row(&report);
+        emit(HEADER)?;
+        emit(&row(&report))
     }
-    Ok(())
 }

@@ -37,7 +37,8 @@ pub struct PackerOptions {
 pub trait Packer {
     /// Places a `w × h` rectangle, or says why not.
     fn allocate(&mut self, w: u32, h: u32) -> Result<Allocation, AllocError>;
-    /// Frees an allocation so its space can be reused.
+    /// Frees an allocation so its space can be reused. Freeing the last live
+    /// allocation always gives back the whole, unfragmented bin.
     fn deallocate(&mut self, id: AllocId) -> Result<(), DeallocError>;
     /// The live allocation an id names, if it is still live.
     fn get(&self, id: AllocId) -> Option<Allocation>;
@@ -171,7 +172,13 @@ macro_rules! impl_packer {
             }
             fn deallocate(&mut self, id: $crate::AllocId) -> Result<(), $crate::DeallocError> {
                 let slot = self.core.release(id)?;
-                self.release_slot(slot);
+                if self.core.slots.len() == 0 {
+                    // The last allocation is gone: the whole bin is free again,
+                    // however fragmented the packer's free list had become.
+                    self.reset();
+                } else {
+                    self.release_slot(slot);
+                }
                 Ok(())
             }
             fn get(&self, id: $crate::AllocId) -> Option<$crate::Allocation> {

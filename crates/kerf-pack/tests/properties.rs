@@ -150,10 +150,17 @@ fn run(algorithm: Algorithm, opts: PackerOptions, size: (u32, u32), ops: &[Op], 
         }
         check(p.as_ref(), &m, &what);
     }
+    // Freeing everything gives back the whole bin.
+    for (id, _, _) in m.live.drain(..) {
+        p.deallocate(id).unwrap();
+    }
+    let (bw, bh) = p.size();
+    let whole = p.allocate(bw, bh);
+    assert!(whole.is_ok(), "{algorithm} {opts:?}: bin not whole after freeing everything: {whole:?}");
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn every_packer_keeps_its_invariants(
