@@ -1,1 +1,168 @@
-fn main(){}
+//! Packer speed on the bundled glyph traces, kerf beside etagere and
+//! guillotiere in the same run.
+//!
+//! - `fill/<trace>@<bin>/<packer>`: insert the trace (cycled) up to the
+//!   packer's own first failure; throughput is inserts.
+//! - `churn/<trace>@<bin>/<packer>`: the churn protocol of benches/data:
+//!   fill, then 20 rounds of freeing a seeded random quarter of the live
+//!   rects and refilling to the next failure; throughput is allocate +
+//!   deallocate calls.
+//!
+//! Run: `cargo bench --bench pack` (add a filter such as `fill/text` to narrow).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use kerf::pack::{Algorithm, AllocId, Packer, PackerOptions};
+use std::hint::black_box;
+
+/// The little an allocator must do for these benches.
+trait Bin {
+    type Id: Copy;
+    fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id>;
+    fn free(&mut self, id: Self::Id);
+}
+
+struct Kerf(Box<dyn Packer + Send + Sync>);
+impl Bin for Kerf {
+    type Id = AllocId;
+    fn alloc(&mut self, w: u32, h: u32) -> Option<AllocId> {
+        self.0.allocate(w, h).ok().map(|a| a.id)
+    }
+    fn free(&mut self, id: AllocId) {
+        self.0.deallocate(id).expect("live id");
+    }
+}
+
+struct Etagere(etagere::AtlasAllocator);
+impl Bin for Etagere {
+    type Id = etagere::AllocId;
+    fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id> {
+        self.0.allocate(etagere::size2(w as i32, h as i32)).map(|a| a.id)
+    }
+    fn free(&mut self, id: Self::Id) {
+        self.0.deallocate(id)
+    }
+}
+
+struct Guillotiere(guillotiere::AtlasAllocator);
+impl Bin for Guillotiere {
+    type Id = guillotiere::AllocId;
+    fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id> {
+        self.0.allocate(guillotiere::size2(w as i32, h as i32)).map(|a| a.id)
+    }
+    fn free(&mut self, id: Self::Id) {
+        self.0.deallocate(id)
+    }
+}
+
+type Maker = (&'static str, fn(u32) -> Box<dyn FnMut() -> Box<dyn BinDyn>>);
+
+/// Object-safe wrapper so packers of different id types share one list.
+trait BinDyn {
+    fn fill(&mut self, sizes: &[(u32, u32)], limit: usize) -> usize;
+    fn churn(&mut self, sizes: &[(u32, u32)]) -> usize;
+}
+
+impl<B: Bin> BinDyn for B {
+    /// Inserts the cycled trace until the first failure or `limit` inserts.
+    fn fill(&mut self, sizes: &[(u32, u32)], limit: usize) -> usize {
+        let mut n = 0;
+        for &(w, h) in sizes.iter().cycle().take(limit) {
+            if black_box(self.alloc(w, h)).is_none() {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    /// The churn protocol; returns the number of allocate + deallocate calls.
+    fn churn(&mut self, sizes: &[(u32, u32)]) -> usize {
+        let mut live: Vec<B::Id> = Vec::new();
+        let mut next = sizes.iter().cycle();
+        let mut calls = 0;
+        let mut refill = |bin: &mut Self, live: &mut Vec<B::Id>, calls: &mut usize| loop {
+            let &(w, h) = next.next().expect("cycled");
+            *calls += 1;
+            match bin.alloc(w, h) {
+                Some(id) => live.push(id),
+                None => break,
+            }
+        };
+        refill(self, &mut live, &mut calls);
+        let mut seed = 0x9E37_79B9u32;
+        for _ in 0..20 {
+            for _ in 0..live.len() / 4 {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let id = live.swap_remove(seed as usize % live.len());
+                self.free(id);
+                calls += 1;
+            }
+            refill(self, &mut live, &mut calls);
+        }
+        calls
+    }
+}
+
+fn makers() -> Vec<Maker> {
+    fn kerf(name: &'static str) -> impl Fn(u32) -> Box<dyn BinDyn> {
+        move |side| {
+            let algo: Algorithm = name.parse().expect("packer name");
+            Box::new(Kerf(algo.build(side, side, PackerOptions::default()).expect("bin")))
+        }
+    }
+    vec![
+        ("kerf maxrects-bssf", |s| Box::new(move || kerf("maxrects-bssf")(s))),
+        ("kerf skyline-bl-wm", |s| Box::new(move || kerf("skyline-bl-wm")(s))),
+        ("kerf guillotine-bssf-minas", |s| Box::new(move || kerf("guillotine-bssf-minas")(s))),
+        ("kerf shelf-ff", |s| Box::new(move || kerf("shelf-ff")(s))),
+        ("etagere", |s| {
+            Box::new(move || Box::new(Etagere(etagere::AtlasAllocator::new(etagere::size2(s as i32, s as i32)))))
+        }),
+        ("guillotiere", |s| {
+            Box::new(move || {
+                Box::new(Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(s as i32, s as i32))))
+            })
+        }),
+    ]
+}
+
+fn trace(name: &str) -> Vec<(u32, u32)> {
+    let path = format!("{}/benches/data/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(|l| {
+            let mut it = l.split_whitespace().map(|v| v.parse().expect("number"));
+            (it.next().expect("w"), it.next().expect("h"))
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    for (name, side) in [("latin-mixed", 1024u32), ("text-stream", 1024), ("cjk-like", 1024)] {
+        let sizes = trace(name);
+        let mut fill = c.benchmark_group(format!("fill/{name}@{side}"));
+        fill.sample_size(20);
+        for (label, make) in makers() {
+            let mut new = make(side);
+            let n = new().fill(&sizes, usize::MAX);
+            fill.throughput(Throughput::Elements(n as u64));
+            fill.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(|| new().fill(&sizes, n)));
+        }
+        fill.finish();
+        let mut churn = c.benchmark_group(format!("churn/{name}@{side}"));
+        churn.sample_size(10);
+        for (label, make) in makers() {
+            let mut new = make(side);
+            let calls = new().churn(&sizes);
+            churn.throughput(Throughput::Elements(calls as u64));
+            churn.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(|| new().churn(&sizes)));
+        }
+        churn.finish();
+    }
+}
+
+criterion_group!(pack, benches);
+criterion_main!(pack);
