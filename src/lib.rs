@@ -17,3 +17,8 @@
 #![warn(missing_docs)]
 
 pub use kerf_pack as pack;
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

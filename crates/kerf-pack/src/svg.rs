@@ -8,7 +8,7 @@ use core::fmt::Write;
 /// A stable, well-spread colour for the `i`-th rectangle, as `(r, g, b)`.
 pub fn palette(i: u32) -> (u8, u8, u8) {
     // Golden-ratio hue steps in a cheap HSV-to-RGB conversion.
-    let hue = (i as u64 * 0x9E37_79B9 >> 16) % 360;
+    let hue = ((i as u64 * 0x9E37_79B9) >> 16) % 360;
     let sector = hue / 60;
     let f = ((hue % 60) * 255 / 60) as u8;
     let (hi, lo) = (230u8, 70u8);
