@@ -157,7 +157,7 @@ fn time_online(algo: Algorithm, size: (u32, u32), opts: PackerOptions, seq: &[(u
     }
     let mut samples = Vec::new();
     let start = Instant::now();
-    while samples.len() < 5 || (start.elapsed() < budget && samples.len() < 101) {
+    while samples.len() < 3 || (start.elapsed() < budget && samples.len() < 101) {
         let Ok(mut p) = algo.build(size.0, size.1, opts) else { return 0.0 };
         let t = Instant::now();
         for &(w, h) in seq {

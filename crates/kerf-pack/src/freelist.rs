@@ -189,18 +189,18 @@ impl FreeList {
 
     /// Places `w × h` at the top-left of free rect `idx` and splits the rest.
     /// Returns the slot given to the request (larger than `w × h` for `Halve`).
-    /// With `merge`, a merge pass over the whole list follows.
+    /// With `merge`, each leftover is merged with its free neighbours.
     pub fn take(&mut self, idx: usize, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
         let mut free = self.rects.remove(idx);
         let slot = if split == SplitRule::Halve {
             while free.w / 2 >= w {
                 let half = free.w / 2;
-                self.rects.push(Rect::new(free.x + half, free.y, free.w - half, free.h));
+                self.push(Rect::new(free.x + half, free.y, free.w - half, free.h), merge);
                 free.w = half;
             }
             while free.h / 2 >= h {
                 let half = free.h / 2;
-                self.rects.push(Rect::new(free.x, free.y + half, free.w, free.h - half));
+                self.push(Rect::new(free.x, free.y + half, free.w, free.h - half), merge);
                 free.h = half;
             }
             free
@@ -219,19 +219,18 @@ impl FreeList {
             };
             for piece in [bottom, right] {
                 if !piece.is_empty() && piece.w >= self.min_free && piece.h >= self.min_free {
-                    self.rects.push(piece);
+                    self.push(piece, merge);
                 }
             }
             placed
         };
-        if merge {
-            self.merge_all();
-        }
         slot
     }
 
-    /// One pass merging every pair of free rects that share a whole edge;
-    /// the merged rect takes the earlier one's place in the list.
+    /// One pass merging every pair of free rects that share a whole edge, in
+    /// list order; the merged rect takes the earlier one's place. Quadratic in
+    /// the list's length: the Skyline waste map uses it after each hit, as
+    /// the reference implementation does, because its packing depends on it.
     pub fn merge_all(&mut self) {
         let mut i = 0;
         while i < self.rects.len() {
@@ -245,6 +244,26 @@ impl FreeList {
                 }
             }
             i += 1;
+        }
+    }
+
+    /// Appends a free rect (disjoint from all others); with `merge`, merges
+    /// it with every neighbour that shares a whole edge, repeatedly. A merged
+    /// rect takes the place of the earlier of the two in the list.
+    pub fn push(&mut self, r: Rect, merge: bool) {
+        self.rects.push(r);
+        if !merge {
+            return;
+        }
+        let mut k = self.rects.len() - 1;
+        loop {
+            let r = self.rects[k];
+            let found = self.rects.iter().enumerate().find_map(|(i, o)| if i == k { None } else { merged(o, &r).map(|m| (i, m)) });
+            let Some((i, m)) = found else { return };
+            let (keep, gone) = if i < k { (i, k) } else { (k, i) };
+            self.rects[keep] = m;
+            self.rects.remove(gone);
+            k = keep;
         }
     }
 

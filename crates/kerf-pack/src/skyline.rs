@@ -109,7 +109,9 @@ impl Skyline {
         let bin = self.core.inner();
         if let Some((idx, rotated)) = self.free.find(pw, ph, rotate, &FREE_CHOICE, bin) {
             let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
-            return Some((self.free.take(idx, w, h, SplitRule::MaxArea, true), rotated));
+            let slot = self.free.take(idx, w, h, SplitRule::MaxArea, false);
+            self.free.merge_all();
+            return Some((slot, rotated));
         }
         let mut best: Option<((u64, u64, usize, bool), u32)> = None;
         for i in 0..self.skyline.len() {
@@ -138,7 +140,7 @@ impl Skyline {
             for s in self.skyline[i..].iter().take_while(|s| s.x < placed.right()) {
                 let gap = Rect::new(s.x, s.y, (s.x + s.w).min(placed.right()) - s.x, y - s.y);
                 if !gap.is_empty() {
-                    self.free.rects.push(gap);
+                    self.free.push(gap, false);
                 }
             }
         }
