@@ -227,26 +227,6 @@ impl FreeList {
         slot
     }
 
-    /// One pass merging every pair of free rects that share a whole edge, in
-    /// list order; the merged rect takes the earlier one's place. Quadratic in
-    /// the list's length: the Skyline waste map uses it after each hit, as
-    /// the reference implementation does, because its packing depends on it.
-    pub fn merge_all(&mut self) {
-        let mut i = 0;
-        while i < self.rects.len() {
-            let mut j = i + 1;
-            while j < self.rects.len() {
-                if let Some(m) = merged(&self.rects[i], &self.rects[j]) {
-                    self.rects[i] = m;
-                    self.rects.remove(j);
-                } else {
-                    j += 1;
-                }
-            }
-            i += 1;
-        }
-    }
-
     /// Appends a free rect (disjoint from all others); with `merge`, merges
     /// it with every neighbour that shares a whole edge, repeatedly. A merged
     /// rect takes the place of the earlier of the two in the list.
@@ -268,8 +248,9 @@ impl FreeList {
     }
 
     /// Adds a free rect (disjoint from all others) and merges it with every
-    /// neighbour that shares a whole edge, repeatedly.
-    pub fn add(&mut self, mut r: Rect) {
+    /// neighbour that shares a whole edge, repeatedly. Returns the rect it
+    /// ended up in.
+    pub fn add(&mut self, mut r: Rect) -> Rect {
         'outer: loop {
             for i in 0..self.rects.len() {
                 if let Some(m) = merged(&self.rects[i], &r) {
@@ -281,6 +262,7 @@ impl FreeList {
             break;
         }
         self.rects.push(r);
+        r
     }
 
     /// Removes `hole` from the free space, splitting rects it cuts.

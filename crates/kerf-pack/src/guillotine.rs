@@ -22,7 +22,8 @@ pub struct GuillotineConfig {
     pub merge: bool,
     /// Slab sizes: round each request up to the next power of two in both
     /// sides (capped at the bin), so freed slots fit future requests of the
-    /// same class exactly. With [`SplitRule::Halve`] this is a 2-D buddy allocator.
+    /// same class exactly; when no free rect fits the rounded size, the exact
+    /// size is tried. With [`SplitRule::Halve`] this is a 2-D buddy allocator.
     pub slab: bool,
 }
 

@@ -58,7 +58,7 @@ pub struct Skyline {
 }
 
 /// The waste map picks by best area fit and splits to keep the larger piece
-/// whole, as in Jylänki's reference Skyline.
+/// whole, as Jylänki's reference Skyline does.
 const FREE_CHOICE: Choice = Choice::Named(FreeRectChoice::BestAreaFit);
 
 impl Skyline {
@@ -109,9 +109,10 @@ impl Skyline {
         let bin = self.core.inner();
         if let Some((idx, rotated)) = self.free.find(pw, ph, rotate, &FREE_CHOICE, bin) {
             let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
-            let slot = self.free.take(idx, w, h, SplitRule::MaxArea, false);
-            self.free.merge_all();
-            return Some((slot, rotated));
+            // Leftovers merge with their neighbours; the gaps under placed
+            // rects are kept as cut (merging those too packs worse on the
+            // bundled traces, and a whole-map merge pass costs O(n²)).
+            return Some((self.free.take(idx, w, h, SplitRule::MaxArea, true), rotated));
         }
         let mut best: Option<((u64, u64, usize, bool), u32)> = None;
         for i in 0..self.skyline.len() {
@@ -190,10 +191,20 @@ impl Skyline {
     /// Moves free rects that sit directly under the skyline, over their whole
     /// width, back into it. A rect only partly under the skyline stays whole
     /// in the free map, so a freed slot can always take its own size again.
-    fn lower_skyline(&mut self) {
-        while let Some(fi) = self.free.rects.iter().position(|r| self.directly_under(r)) {
-            let r = self.free.rects.swap_remove(fi);
+    ///
+    /// Only `first` (just added to the map) can have come to lie under the
+    /// skyline; after each lowering, only rects ending where the skyline now
+    /// is, below the lowered columns, can follow.
+    fn lower_skyline(&mut self, first: Rect) {
+        let mut work = alloc::vec![first];
+        while let Some(r) = work.pop() {
+            let Some(fi) = self.free.rects.iter().position(|f| *f == r) else { continue };
+            if !self.directly_under(&r) {
+                continue;
+            }
+            self.free.rects.swap_remove(fi);
             self.set_level(r.x, r.right(), r.y);
+            work.extend(self.free.rects.iter().filter(|f| f.bottom() == r.y && f.x < r.right() && r.x < f.right()));
         }
     }
 
@@ -213,8 +224,8 @@ impl Skyline {
     }
 
     fn release_slot(&mut self, slot: Rect) {
-        self.free.add(slot);
-        self.lower_skyline();
+        let merged = self.free.add(slot);
+        self.lower_skyline(merged);
     }
 
     fn reset(&mut self) {
