@@ -192,7 +192,7 @@ impl FreeList {
     /// With `merge`, each leftover is merged with its free neighbours.
     pub fn take(&mut self, idx: usize, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
         let mut free = self.rects.remove(idx);
-        let slot = if split == SplitRule::Halve {
+        if split == SplitRule::Halve {
             while free.w / 2 >= w {
                 let half = free.w / 2;
                 self.push(Rect::new(free.x + half, free.y, free.w - half, free.h), merge);
@@ -223,8 +223,7 @@ impl FreeList {
                 }
             }
             placed
-        };
-        slot
+        }
     }
 
     /// Appends a free rect (disjoint from all others); with `merge`, merges
