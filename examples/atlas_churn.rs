@@ -30,7 +30,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Zipf(s = 1) over the trace's glyphs by inverse-CDF sampling with a fixed seed.
     let weights: Vec<f64> = (1..=glyphs.len()).map(|r| 1.0 / r as f64).collect();
     let total: f64 = weights.iter().sum();
-    let cdf: Vec<f64> = weights.iter().scan(0.0, |acc, w| Some(*acc += w / total).map(|_| *acc)).collect();
+    let cdf: Vec<f64> = weights
+        .iter()
+        .scan(0.0, |acc, w| {
+            *acc += w / total;
+            Some(*acc)
+        })
+        .collect();
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     for _ in 0..200_000 {
         seed ^= seed << 13;
