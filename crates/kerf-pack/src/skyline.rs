@@ -20,7 +20,8 @@ use alloc::vec::Vec;
 pub enum SkylineHeuristic {
     /// BL: lowest top edge after placement, then the left-most position. (The
     /// reference implementation breaks top-edge ties by the narrowest segment;
-    /// left-most packs denser on kerf's glyph traces, see docs/packing.md.)
+    /// left-most packs denser with the waste map on kerf's glyph traces, see
+    /// docs/packing.md.)
     BottomLeft,
     /// MW: least area wasted under the request, then the lowest top edge.
     MinWaste,
