@@ -40,6 +40,7 @@
 extern crate alloc;
 
 mod algorithm;
+mod evict;
 mod error;
 mod freelist;
 mod geom;
@@ -56,6 +57,7 @@ pub mod skyline;
 
 pub use algorithm::{Algorithm, UnknownAlgorithm};
 pub use error::{AllocError, DeallocError, SizeError};
+pub use evict::Eviction;
 pub use freelist::{FreeRectChoice, SplitRule};
 pub use geom::Rect;
 pub use guillotine::{Guillotine, GuillotineConfig};

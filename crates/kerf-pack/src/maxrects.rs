@@ -72,7 +72,7 @@ type Key = (i64, i64, usize, bool);
 
 /// The MaxRects packer with exact deallocation.
 pub struct MaxRects {
-    core: Core,
+    pub(crate) core: Core,
     heuristic: Heuristic,
     free: Vec<Rect>,
 }
