@@ -11,48 +11,11 @@
 //! Run: `cargo bench --bench pack` (add a filter such as `fill/text` to narrow).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use kerf::pack::{Algorithm, AllocId, Packer, PackerOptions};
+mod common;
+
+use common::{Bin, Etagere, Guillotiere, Kerf, XorShift};
+use kerf::pack::{Algorithm, PackerOptions};
 use std::hint::black_box;
-
-/// The little an allocator must do for these benches.
-trait Bin {
-    type Id: Copy;
-    fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id>;
-    fn free(&mut self, id: Self::Id);
-}
-
-struct Kerf(Box<dyn Packer + Send + Sync>);
-impl Bin for Kerf {
-    type Id = AllocId;
-    fn alloc(&mut self, w: u32, h: u32) -> Option<AllocId> {
-        self.0.allocate(w, h).ok().map(|a| a.id)
-    }
-    fn free(&mut self, id: AllocId) {
-        self.0.deallocate(id).expect("live id");
-    }
-}
-
-struct Etagere(etagere::AtlasAllocator);
-impl Bin for Etagere {
-    type Id = etagere::AllocId;
-    fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id> {
-        self.0.allocate(etagere::size2(w as i32, h as i32)).map(|a| a.id)
-    }
-    fn free(&mut self, id: Self::Id) {
-        self.0.deallocate(id)
-    }
-}
-
-struct Guillotiere(guillotiere::AtlasAllocator);
-impl Bin for Guillotiere {
-    type Id = guillotiere::AllocId;
-    fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id> {
-        self.0.allocate(guillotiere::size2(w as i32, h as i32)).map(|a| a.id)
-    }
-    fn free(&mut self, id: Self::Id) {
-        self.0.deallocate(id)
-    }
-}
 
 type Maker = (&'static str, fn(u32) -> Box<dyn FnMut() -> Box<dyn BinDyn>>);
 
@@ -89,13 +52,10 @@ impl<B: Bin> BinDyn for B {
             }
         };
         refill(self, &mut live, &mut calls);
-        let mut seed = 0x9E37_79B9u32;
+        let mut rng = XorShift(0x9E37_79B9);
         for _ in 0..20 {
             for _ in 0..live.len() / 4 {
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                let id = live.swap_remove(seed as usize % live.len());
+                let id = live.swap_remove(rng.next_u64() as usize % live.len());
                 self.free(id);
                 calls += 1;
             }
@@ -128,21 +88,9 @@ fn makers() -> Vec<Maker> {
     ]
 }
 
-fn trace(name: &str) -> Vec<(u32, u32)> {
-    let path = format!("{}/benches/data/{name}.txt", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .map(|l| {
-            let mut it = l.split_whitespace().map(|v| v.parse().expect("number"));
-            (it.next().expect("w"), it.next().expect("h"))
-        })
-        .collect()
-}
-
 fn benches(c: &mut Criterion) {
     for (name, side) in [("latin-mixed", 1024u32), ("text-stream", 1024), ("cjk-like", 1024)] {
-        let sizes = trace(name);
+        let sizes = common::trace(name);
         let mut fill = c.benchmark_group(format!("fill/{name}@{side}"));
         fill.sample_size(20);
         for (label, make) in makers() {
