@@ -23,6 +23,9 @@ pub struct Eviction {
     pub rotated: bool,
 }
 
+/// How holes compare: cost, victim count, top, left, rotated (smaller is better).
+type HoleKey = (u64, usize, u32, u32, bool);
+
 struct Slot {
     rect: Rect,
     id: AllocId,
@@ -61,7 +64,7 @@ impl MaxRects {
             .collect();
         slots.sort_unstable_by_key(|s| s.rect.x);
         let rotate = self.core.opts.allow_rotation && pw != ph;
-        let mut best: Option<((u64, usize, u32, u32, bool), Rect)> = None;
+        let mut best: Option<(HoleKey, Rect)> = None;
         for rotated in [false, true] {
             if rotated && !rotate {
                 continue;
@@ -82,7 +85,7 @@ impl MaxRects {
     }
 
     /// The cheapest `w × h` hole: `((cost, victims, y, x, rotated), hole)`.
-    fn cheapest_hole(&self, slots: &[Slot], w: u32, h: u32, rotated: bool) -> Option<((u64, usize, u32, u32, bool), Rect)> {
+    fn cheapest_hole(&self, slots: &[Slot], w: u32, h: u32, rotated: bool) -> Option<(HoleKey, Rect)> {
         let (iw, ih) = self.core.inner();
         if w > iw || h > ih {
             return None;
@@ -91,7 +94,7 @@ impl MaxRects {
         let mut xs: Vec<u32> = core::iter::once(0).chain(slots.iter().map(|s| s.rect.right())).filter(|&x| x + w <= iw).collect();
         xs.sort_unstable();
         xs.dedup();
-        let mut best: Option<((u64, usize, u32, u32, bool), Rect)> = None;
+        let mut best: Option<(HoleKey, Rect)> = None;
         let mut column: Vec<&Slot> = Vec::new();
         for &x in &xs {
             // Slots overlapping columns x..x+w (sorted by left edge).
@@ -136,13 +139,13 @@ fn prefix(sorted: &[(u32, Option<u64>)]) -> Vec<Sums> {
 
 /// The best top edge for a hole at `x`: slots with `top < y + h` minus those
 /// with `bottom <= y` are exactly the ones the hole crosses.
-fn sweep_column(column: &[&Slot], x: u32, h: u32, ih: u32, rotated: bool) -> Option<((u64, usize, u32, u32, bool), u32)> {
+fn sweep_column(column: &[&Slot], x: u32, h: u32, ih: u32, rotated: bool) -> Option<(HoleKey, u32)> {
     let mut tops: Vec<(u32, Option<u64>)> = column.iter().map(|s| (s.rect.y, s.cost)).collect();
     let mut bottoms: Vec<(u32, Option<u64>)> = column.iter().map(|s| (s.rect.bottom(), s.cost)).collect();
     tops.sort_unstable_by_key(|t| t.0);
     bottoms.sort_unstable_by_key(|b| b.0);
     let (top_sums, bottom_sums) = (prefix(&tops), prefix(&bottoms));
-    let mut best: Option<((u64, usize, u32, u32, bool), u32)> = None;
+    let mut best: Option<(HoleKey, u32)> = None;
     for y in core::iter::once(0).chain(bottoms.iter().map(|b| b.0)) {
         if y + h > ih {
             continue;
