@@ -1,6 +1,7 @@
 //! `kerf`: pack glyph-size traces with kerf's packers (more subcommands to come:
 //! `atlas`, `profile`).
 
+mod compare;
 mod pack;
 mod picture;
 mod trace;

@@ -54,6 +54,11 @@ pub struct PackArgs {
     /// Online mode: run every packer variant and print one table (or a JSON array without placements).
     #[arg(long)]
     pub all: bool,
+    /// Run the trace (cycled) through kerf's main packers (plus --algo) and
+    /// the peers etagere and guillotiere: fill to the first failure, then 20
+    /// rounds of freeing a random quarter and refilling. One table (or JSON array).
+    #[arg(long)]
+    pub compare: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -269,6 +274,20 @@ const HEADER: &str = "| packer | placed before first failure | occupancy then | 
 pub fn run(args: &PackArgs) -> Result<(), String> {
     let sizes = trace::parse(&read_input(&args.file)?).map_err(|e| format!("{}: {e}", args.file))?;
     let opts = PackerOptions { padding: args.padding, allow_rotation: args.rotate, min_free_size: 0 };
+    if args.compare {
+        if args.mode != Mode::Online || args.padding != 0 || args.rotate {
+            return Err("--compare runs online, without padding or rotation (the peers' defaults)".into());
+        }
+        let rows = crate::compare::compare(&sizes, args.size, Some(args.algo))?;
+        if args.json {
+            return emit(&serde_json::to_string(&rows).map_err(|e| e.to_string())?);
+        }
+        emit(crate::compare::HEADER)?;
+        for r in &rows {
+            emit(&crate::compare::row(r))?;
+        }
+        return Ok(());
+    }
     if args.all {
         if args.mode != Mode::Online {
             return Err("--all runs the online mode only".into());

@@ -144,3 +144,22 @@ fn sorted_and_global_modes_report() {
         assert_eq!(v["first_failure"], serde_json::Value::Null);
     }
 }
+
+#[test]
+fn compare_lists_kerf_and_the_peers() {
+    let out = kerf(&["pack", &trace_path("latin-mixed"), "--size", "128x128", "--compare", "--json"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["allocator"].as_str().unwrap()).collect();
+    for want in ["kerf maxrects-bssf", "kerf skyline-bl-wm", "etagere", "etagere bucketed", "guillotiere"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for r in &rows {
+        let occ = r["occupancy_at_first_failure"].as_f64().unwrap();
+        assert!(occ > 0.0 && occ <= 1.0, "{r}");
+        assert!(r["placed_before_first_failure"].as_u64().unwrap() > 0);
+        assert!(r["churn_mean_occupancy"].as_f64().unwrap() <= 1.0);
+    }
+    let out = kerf(&["pack", "-", "--compare", "--padding", "1"], Some("1 1\n"));
+    assert_eq!(out.status.code(), Some(2), "--compare refuses options the peers do not have");
+}
