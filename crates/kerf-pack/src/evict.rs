@@ -45,7 +45,9 @@ impl MaxRects {
     /// some allocation's right edge, and its top edge 0 or some allocation's
     /// bottom edge. For each such left edge the allocations in that column
     /// are swept top to bottom with prefix sums, so a call costs about
-    /// `O(n · m log m)` for `n` live allocations and columns of `m`. Ties go
+    /// `O(n · m log m)` for `n` live allocations and columns of `m`, less
+    /// when cheap columns settle it (columns are tried in the order of their
+    /// cheapest slot, and skipped once that exceeds the best cost). Ties go
     /// to fewer victims, then the top-most, then the left-most hole.
     /// Because MaxRects tracks every maximal free rectangle, freeing the
     /// victims always lets `allocate(w, h)` succeed.
@@ -56,6 +58,11 @@ impl MaxRects {
         mut cost: impl FnMut(&Allocation) -> Option<u64>,
     ) -> Result<Option<Eviction>, AllocError> {
         let (pw, ph) = self.core.request(w, h)?;
+        if let Some((i, rotated)) = self.fits_now(pw, ph) {
+            let f = self.maximal_free_rects()[i];
+            let (hw, hh) = if rotated { (ph, pw) } else { (pw, ph) };
+            return Ok(Some(Eviction { victims: Vec::new(), cost: 0, hole: Rect::new(f.x, f.y, hw, hh), rotated }));
+        }
         let mut slots: Vec<Slot> = self
             .core
             .slots
@@ -94,14 +101,29 @@ impl MaxRects {
         let mut xs: Vec<u32> = core::iter::once(0).chain(slots.iter().map(|s| s.rect.right())).filter(|&x| x + w <= iw).collect();
         xs.sort_unstable();
         xs.dedup();
-        let mut best: Option<(HoleKey, Rect)> = None;
-        let mut column: Vec<&Slot> = Vec::new();
-        for &x in &xs {
-            // Slots overlapping columns x..x+w (sorted by left edge).
+        // Slots overlapping columns x..x+w (slots are sorted by left edge).
+        let column = |x: u32| {
             let from = slots.partition_point(|s| s.rect.x + widest <= x);
-            column.clear();
-            column.extend(slots[from..].iter().take_while(|s| s.rect.x < x + w).filter(|s| s.rect.right() > x));
-            if let Some((key, y)) = sweep_column(&column, x, h, ih, rotated) {
+            slots[from..].iter().take_while(move |s| s.rect.x < x + w).filter(move |s| s.rect.right() > x)
+        };
+        // The request does not fit anywhere now, so every hole crosses at
+        // least one slot of its column: the column's cheapest evictable slot
+        // bounds the cost from below. Columns are tried cheapest bound first,
+        // until the bound exceeds the best cost found.
+        let mut order: Vec<(u64, u32)> = xs
+            .iter()
+            .filter_map(|&x| column(x).filter_map(|s| s.cost).min().map(|lb| (lb, x)))
+            .collect();
+        order.sort_unstable();
+        let mut best: Option<(HoleKey, Rect)> = None;
+        let mut members: Vec<&Slot> = Vec::new();
+        for (lb, x) in order {
+            if best.as_ref().is_some_and(|(k, _)| lb > k.0) {
+                break;
+            }
+            members.clear();
+            members.extend(column(x));
+            if let Some((key, y)) = sweep_column(&members, x, h, ih, rotated) {
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, Rect::new(x, y, w, h)));
                 }

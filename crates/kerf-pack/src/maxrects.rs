@@ -196,6 +196,11 @@ impl MaxRects {
         best
     }
 
+    /// Where a padded `pw × ph` request would go now: free rect index, rotated.
+    pub(crate) fn fits_now(&self, pw: u32, ph: u32) -> Option<(usize, bool)> {
+        self.find(pw, ph).map(|(key, i)| (i, key.3))
+    }
+
     fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
         let (key, idx) = self.find(pw, ph)?;
         Some((self.commit_slot(idx, pw, ph, key.3), key.3))
