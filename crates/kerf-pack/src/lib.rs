@@ -41,6 +41,7 @@ extern crate alloc;
 
 mod algorithm;
 mod evict;
+mod freeindex;
 mod error;
 mod freelist;
 mod geom;

@@ -13,11 +13,13 @@
 //! neighbourhood of `R`.
 
 use crate::error::SizeError;
+use crate::freeindex::FreeRects;
 use crate::geom::Rect;
 use crate::guillotine::grown_strips;
 use crate::heuristic::{Candidate, Scorer};
 use crate::packer::{impl_packer, Core, PackerOptions};
 use crate::slots::Allocation;
+use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -74,7 +76,9 @@ type Key = (i64, i64, usize, bool);
 pub struct MaxRects {
     pub(crate) core: Core,
     heuristic: Heuristic,
-    free: Vec<Rect>,
+    free: FreeRects,
+    /// Reused buffer for grid queries.
+    near: Vec<usize>,
 }
 
 impl MaxRects {
@@ -90,7 +94,8 @@ impl MaxRects {
 
     fn build(width: u32, height: u32, heuristic: Heuristic, opts: PackerOptions) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
-        let mut m = MaxRects { core, heuristic, free: Vec::new() };
+        let (iw, ih) = core.inner();
+        let mut m = MaxRects { core, heuristic, free: FreeRects::new(iw, ih), near: Vec::new() };
         m.reset();
         Ok(m)
     }
@@ -106,7 +111,7 @@ impl MaxRects {
     /// The current free rectangles, exactly the maximal free rectangles of the
     /// packing area (bin plus padding margin) when `min_free_size` is 0.
     pub fn maximal_free_rects(&self) -> &[Rect] {
-        &self.free
+        self.free.as_slice()
     }
 
     /// Offline "global best fit" (Jylänki's MaxRects GLOBAL): repeatedly
@@ -177,7 +182,7 @@ impl MaxRects {
     fn find(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(Key, usize)> = None;
-        for (i, f) in self.free.iter().enumerate() {
+        for (i, f) in self.free.as_slice().iter().enumerate() {
             for rotated in [false, true] {
                 if rotated && !rotate {
                     continue;
@@ -207,7 +212,7 @@ impl MaxRects {
     }
 
     fn commit_slot(&mut self, idx: usize, pw: u32, ph: u32, rotated: bool) -> Rect {
-        let f = self.free[idx];
+        let f = self.free.as_slice()[idx];
         let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
         let placed = Rect::new(f.x, f.y, w, h);
         self.split(&placed);
@@ -225,15 +230,22 @@ impl MaxRects {
     /// leftover replaces it; survivors are appended at the end.
     fn split(&mut self, placed: &Rect) {
         let min = self.core.opts.min_free_size;
+        let mut near = core::mem::take(&mut self.near);
+        self.free.near(placed, &mut near);
+        let rects = self.free.as_slice();
+        near.retain(|&i| rects[i].intersects(placed));
+        near.sort_unstable();
+        // Cut rects go in list order; `swap_remove` moves the last rect into
+        // the hole, and when that one is cut too it is the next to go.
+        let mut pending: VecDeque<usize> = near.drain(..).collect();
         let mut fresh: Vec<Rect> = Vec::new();
-        let mut i = 0;
-        while i < self.free.len() {
-            let f = self.free[i];
-            if !f.intersects(placed) {
-                i += 1;
-                continue;
+        while let Some(i) = pending.pop_front() {
+            let last = self.free.len() - 1;
+            let f = self.free.swap_remove(i);
+            if i != last && pending.back() == Some(&last) {
+                pending.pop_back();
+                pending.push_front(i);
             }
-            self.free.swap_remove(i);
             let mut earlier = fresh.len();
             let pieces = [
                 Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
@@ -245,34 +257,58 @@ impl MaxRects {
                 add_leftover(&mut fresh, &mut earlier, piece);
             }
         }
-        for old in &self.free {
+        // A leftover inside an old free rect goes, removed when the list walk
+        // reaches its first container: any container holds the leftover's
+        // top-left pixel, so only that pixel's grid cell is searched.
+        let mut first: Vec<Option<usize>> = Vec::with_capacity(fresh.len());
+        for p in &fresh {
+            self.free.near(&Rect::new(p.x, p.y, 1, 1), &mut near);
+            let rects = self.free.as_slice();
+            first.push(near.iter().copied().filter(|&i| rects[i].contains(p)).min());
+        }
+        let mut walk: Vec<usize> = first.iter().flatten().copied().collect();
+        walk.sort_unstable();
+        walk.dedup();
+        for container in walk {
             let mut j = 0;
             while j < fresh.len() {
-                if old.contains(&fresh[j]) {
+                if first[j] == Some(container) {
                     fresh.swap_remove(j);
+                    first.swap_remove(j);
                 } else {
                     j += 1;
                 }
             }
         }
-        self.free.extend(fresh);
+        for r in fresh {
+            self.free.push(r);
+        }
+        self.near = near;
     }
 
     /// Makes `region` (currently covered by no free rect) free, keeping the
     /// free list exactly the set of maximal free rectangles.
     fn free_region(&mut self, region: Rect) {
-        let near: Vec<usize> = (0..self.free.len()).filter(|&i| self.free[i].touches(&region)).collect();
-        let mut pieces: Vec<Rect> = near.iter().map(|&i| self.free[i]).collect();
+        let mut near = core::mem::take(&mut self.near);
+        let around = Rect::new(region.x.saturating_sub(1), region.y.saturating_sub(1), region.w + 2, region.h + 2);
+        self.free.near(&around, &mut near);
+        let rects = self.free.as_slice();
+        near.retain(|&i| rects[i].touches(&region));
+        near.sort_unstable();
+        let mut pieces: Vec<Rect> = near.iter().map(|&i| rects[i]).collect();
         pieces.push(region);
         let found = maximal_rects_crossing(&pieces, &region);
         // Old neighbours swallowed by a new maximal rect are no longer maximal.
         for &i in near.iter().rev() {
-            let old = self.free[i];
+            let old = self.free.as_slice()[i];
             if found.iter().any(|n| n.contains(&old)) {
                 self.free.swap_remove(i);
             }
         }
-        self.free.extend(found);
+        for r in found {
+            self.free.push(r);
+        }
+        self.near = near;
     }
 
     fn release_slot(&mut self, slot: Rect) {
@@ -281,17 +317,20 @@ impl MaxRects {
 
     fn reset(&mut self) {
         let (iw, ih) = self.core.inner();
-        self.free = vec![Rect::new(0, 0, iw, ih)];
+        self.free.reset(iw, ih);
+        self.free.push(Rect::new(0, 0, iw, ih));
     }
 
     fn extend(&mut self, old: (u32, u32)) {
-        for strip in grown_strips(old, self.core.inner()) {
+        let (iw, ih) = self.core.inner();
+        self.free.regrid(iw, ih);
+        for strip in grown_strips(old, (iw, ih)) {
             self.free_region(strip);
         }
     }
 
     fn free_space(&self) -> impl Iterator<Item = Rect> + '_ {
-        self.free.iter().copied()
+        self.free.as_slice().iter().copied()
     }
 }
 

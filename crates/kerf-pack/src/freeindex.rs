@@ -1,0 +1,160 @@
+//! MaxRects' free list: the ordered list of free rects (its order is the
+//! tie-break) plus a uniform grid over them, so that the rects a placement
+//! cuts, the rects that may contain a new leftover, and the rects touching a
+//! freed slot are found without scanning the whole list.
+//!
+//! Each free rect has a stable id, registered in every grid cell it
+//! overlaps; the list holds ids by position and `pos` maps ids back, so a
+//! `swap_remove` moves one id without touching the grid.
+
+use crate::geom::Rect;
+use alloc::vec;
+use alloc::vec::Vec;
+
+const NONE: u32 = u32::MAX;
+
+pub(crate) struct FreeRects {
+    rects: Vec<Rect>,
+    ids: Vec<u32>,
+    pos: Vec<u32>,
+    spare: Vec<u32>,
+    /// Cell side is `1 << shift` pixels.
+    shift: u32,
+    cols: u32,
+    rows: u32,
+    cells: Vec<Vec<u32>>,
+    /// Query de-duplication: `seen[id] == epoch` once reported.
+    seen: Vec<u32>,
+    epoch: u32,
+}
+
+impl FreeRects {
+    pub fn new(iw: u32, ih: u32) -> Self {
+        let mut f = FreeRects {
+            rects: Vec::new(),
+            ids: Vec::new(),
+            pos: Vec::new(),
+            spare: Vec::new(),
+            shift: 0,
+            cols: 0,
+            rows: 0,
+            cells: Vec::new(),
+            seen: Vec::new(),
+            epoch: 0,
+        };
+        f.resize(iw, ih);
+        f
+    }
+
+    /// Sizes the grid for a packing area: about 32 cells a side, at least 16 px each.
+    fn resize(&mut self, iw: u32, ih: u32) {
+        let side = iw.max(ih).max(1);
+        self.shift = (32 - (side - 1).leading_zeros()).saturating_sub(5).max(4);
+        self.cols = ((iw - 1) >> self.shift) + 1;
+        self.rows = ((ih - 1) >> self.shift) + 1;
+        self.cells = vec![Vec::new(); (self.cols * self.rows) as usize];
+    }
+
+    /// Empties the list and the grid, sized for a new packing area.
+    pub fn reset(&mut self, iw: u32, ih: u32) {
+        self.rects.clear();
+        self.ids.clear();
+        self.pos.clear();
+        self.spare.clear();
+        self.seen.clear();
+        self.resize(iw, ih);
+    }
+
+    /// Re-sizes the grid for a grown packing area, keeping the list as it is.
+    pub fn regrid(&mut self, iw: u32, ih: u32) {
+        self.resize(iw, ih);
+        for i in 0..self.rects.len() {
+            let (id, r) = (self.ids[i], self.rects[i]);
+            self.each_cell(&r, |cells, c| cells[c].push(id));
+        }
+    }
+
+    pub fn as_slice(&self) -> &[Rect] {
+        &self.rects
+    }
+
+    pub fn len(&self) -> usize {
+        self.rects.len()
+    }
+
+    fn each_cell(&mut self, r: &Rect, mut f: impl FnMut(&mut Vec<Vec<u32>>, usize)) {
+        if r.is_empty() {
+            return;
+        }
+        let (c0, c1) = (r.x >> self.shift, ((r.right() - 1) >> self.shift).min(self.cols - 1));
+        let (r0, r1) = (r.y >> self.shift, ((r.bottom() - 1) >> self.shift).min(self.rows - 1));
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                f(&mut self.cells, (row * self.cols + col) as usize);
+            }
+        }
+    }
+
+    /// Appends a free rect at the end of the list.
+    pub fn push(&mut self, r: Rect) {
+        let id = self.spare.pop().unwrap_or_else(|| {
+            self.pos.push(NONE);
+            self.seen.push(0);
+            (self.pos.len() - 1) as u32
+        });
+        self.pos[id as usize] = self.rects.len() as u32;
+        self.rects.push(r);
+        self.ids.push(id);
+        self.each_cell(&r, |cells, c| cells[c].push(id));
+    }
+
+    /// Removes the rect at position `i`; the last rect takes its place.
+    pub fn swap_remove(&mut self, i: usize) -> Rect {
+        let (id, r) = (self.ids[i], self.rects[i]);
+        self.each_cell(&r, |cells, c| {
+            let cell = &mut cells[c];
+            if let Some(k) = cell.iter().position(|&x| x == id) {
+                cell.swap_remove(k);
+            }
+        });
+        self.rects.swap_remove(i);
+        self.ids.swap_remove(i);
+        if i < self.ids.len() {
+            self.pos[self.ids[i] as usize] = i as u32;
+        }
+        self.pos[id as usize] = NONE;
+        self.spare.push(id);
+        r
+    }
+
+    /// Positions of the rects registered in the cells `area` overlaps (each
+    /// once, in no order), clipped to the grid. A superset of the rects that
+    /// overlap `area`.
+    pub fn near(&mut self, area: &Rect, out: &mut Vec<usize>) {
+        out.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.seen.fill(0);
+            self.epoch = 1;
+        }
+        let clipped = Rect::new(
+            area.x.min((self.cols << self.shift) - 1),
+            area.y.min((self.rows << self.shift) - 1),
+            area.w.max(1),
+            area.h.max(1),
+        );
+        let (epoch, seen, pos) = (self.epoch, &mut self.seen, &self.pos);
+        let (c0, c1) = (clipped.x >> self.shift, ((clipped.right() - 1) >> self.shift).min(self.cols - 1));
+        let (r0, r1) = (clipped.y >> self.shift, ((clipped.bottom() - 1) >> self.shift).min(self.rows - 1));
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                for &id in &self.cells[(row * self.cols + col) as usize] {
+                    if seen[id as usize] != epoch {
+                        seen[id as usize] = epoch;
+                        out.push(pos[id as usize] as usize);
+                    }
+                }
+            }
+        }
+    }
+}
