@@ -5,7 +5,10 @@
 //!
 //! Each free rect has a stable id, registered in every grid cell it
 //! overlaps; the list holds ids by position and `pos` maps ids back, so a
-//! `swap_remove` moves one id without touching the grid.
+//! `swap_remove` moves one id without touching the grid. Removal is lazy: an
+//! id's generation is bumped, and cell entries of older generations are
+//! dropped when a query walks their cell (or all at once, when stale entries
+//! outnumber live ones).
 
 use crate::geom::Rect;
 use alloc::vec;
@@ -22,7 +25,12 @@ pub(crate) struct FreeRects {
     shift: u32,
     cols: u32,
     rows: u32,
-    cells: Vec<Vec<u32>>,
+    /// Cell entries: (id, generation of the id when registered).
+    cells: Vec<Vec<(u32, u32)>>,
+    /// Current generation of each id; entries of other generations are stale.
+    gens: Vec<u32>,
+    live_entries: usize,
+    stale_entries: usize,
     /// Query de-duplication: `seen[id] == epoch` once reported.
     seen: Vec<u32>,
     epoch: u32,
@@ -39,6 +47,9 @@ impl FreeRects {
             cols: 0,
             rows: 0,
             cells: Vec::new(),
+            gens: Vec::new(),
+            live_entries: 0,
+            stale_entries: 0,
             seen: Vec::new(),
             epoch: 0,
         };
@@ -46,13 +57,15 @@ impl FreeRects {
         f
     }
 
-    /// Sizes the grid for a packing area: about 32 cells a side, at least 16 px each.
+    /// Sizes the grid for a packing area: about 16 cells a side, at least 16 px each.
     fn resize(&mut self, iw: u32, ih: u32) {
         let side = iw.max(ih).max(1);
-        self.shift = (32 - (side - 1).leading_zeros()).saturating_sub(5).max(4);
+        self.shift = (32 - (side - 1).leading_zeros()).saturating_sub(4).max(4);
         self.cols = ((iw - 1) >> self.shift) + 1;
         self.rows = ((ih - 1) >> self.shift) + 1;
         self.cells = vec![Vec::new(); (self.cols * self.rows) as usize];
+        self.live_entries = 0;
+        self.stale_entries = 0;
     }
 
     /// Empties the list and the grid, sized for a new packing area.
@@ -62,15 +75,22 @@ impl FreeRects {
         self.pos.clear();
         self.spare.clear();
         self.seen.clear();
+        self.gens.clear();
         self.resize(iw, ih);
     }
 
     /// Re-sizes the grid for a grown packing area, keeping the list as it is.
     pub fn regrid(&mut self, iw: u32, ih: u32) {
         self.resize(iw, ih);
+        self.register_all();
+    }
+
+    /// Registers every listed rect in an empty grid.
+    fn register_all(&mut self) {
         for i in 0..self.rects.len() {
             let (id, r) = (self.ids[i], self.rects[i]);
-            self.each_cell(&r, |cells, c| cells[c].push(id));
+            let entry = (id, self.gens[id as usize]);
+            self.live_entries += self.each_cell(&r, |cells, c| cells[c].push(entry));
         }
     }
 
@@ -82,9 +102,20 @@ impl FreeRects {
         self.rects.len()
     }
 
-    fn each_cell(&mut self, r: &Rect, mut f: impl FnMut(&mut Vec<Vec<u32>>, usize)) {
+    /// How many cells `r` overlaps.
+    fn cells_covered(&self, r: &Rect) -> usize {
         if r.is_empty() {
-            return;
+            return 0;
+        }
+        let (c0, c1) = (r.x >> self.shift, ((r.right() - 1) >> self.shift).min(self.cols - 1));
+        let (r0, r1) = (r.y >> self.shift, ((r.bottom() - 1) >> self.shift).min(self.rows - 1));
+        ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize
+    }
+
+    /// Calls `f` for every cell `r` overlaps; returns how many.
+    fn each_cell(&mut self, r: &Rect, mut f: impl FnMut(&mut Vec<Vec<(u32, u32)>>, usize)) -> usize {
+        if r.is_empty() {
+            return 0;
         }
         let (c0, c1) = (r.x >> self.shift, ((r.right() - 1) >> self.shift).min(self.cols - 1));
         let (r0, r1) = (r.y >> self.shift, ((r.bottom() - 1) >> self.shift).min(self.rows - 1));
@@ -93,6 +124,7 @@ impl FreeRects {
                 f(&mut self.cells, (row * self.cols + col) as usize);
             }
         }
+        ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize
     }
 
     /// Appends a free rect at the end of the list.
@@ -100,23 +132,23 @@ impl FreeRects {
         let id = self.spare.pop().unwrap_or_else(|| {
             self.pos.push(NONE);
             self.seen.push(0);
+            self.gens.push(0);
             (self.pos.len() - 1) as u32
         });
         self.pos[id as usize] = self.rects.len() as u32;
         self.rects.push(r);
         self.ids.push(id);
-        self.each_cell(&r, |cells, c| cells[c].push(id));
+        let entry = (id, self.gens[id as usize]);
+        self.live_entries += self.each_cell(&r, |cells, c| cells[c].push(entry));
     }
 
     /// Removes the rect at position `i`; the last rect takes its place.
     pub fn swap_remove(&mut self, i: usize) -> Rect {
         let (id, r) = (self.ids[i], self.rects[i]);
-        self.each_cell(&r, |cells, c| {
-            let cell = &mut cells[c];
-            if let Some(k) = cell.iter().position(|&x| x == id) {
-                cell.swap_remove(k);
-            }
-        });
+        let covered = self.cells_covered(&r);
+        self.live_entries -= covered;
+        self.stale_entries += covered;
+        self.gens[id as usize] = self.gens[id as usize].wrapping_add(1);
         self.rects.swap_remove(i);
         self.ids.swap_remove(i);
         if i < self.ids.len() {
@@ -124,6 +156,12 @@ impl FreeRects {
         }
         self.pos[id as usize] = NONE;
         self.spare.push(id);
+        if self.stale_entries > 4 * self.live_entries + 4096 {
+            self.cells.iter_mut().for_each(Vec::clear);
+            self.live_entries = 0;
+            self.stale_entries = 0;
+            self.register_all();
+        }
         r
     }
 
@@ -143,18 +181,27 @@ impl FreeRects {
             area.w.max(1),
             area.h.max(1),
         );
-        let (epoch, seen, pos) = (self.epoch, &mut self.seen, &self.pos);
+        let (epoch, seen, pos, gens) = (self.epoch, &mut self.seen, &self.pos, &self.gens);
         let (c0, c1) = (clipped.x >> self.shift, ((clipped.right() - 1) >> self.shift).min(self.cols - 1));
         let (r0, r1) = (clipped.y >> self.shift, ((clipped.bottom() - 1) >> self.shift).min(self.rows - 1));
+        let mut dropped = 0;
         for row in r0..=r1 {
             for col in c0..=c1 {
-                for &id in &self.cells[(row * self.cols + col) as usize] {
+                let cell = &mut self.cells[(row * self.cols + col) as usize];
+                let before = cell.len();
+                cell.retain(|&(id, gen)| {
+                    if gens[id as usize] != gen {
+                        return false;
+                    }
                     if seen[id as usize] != epoch {
                         seen[id as usize] = epoch;
                         out.push(pos[id as usize] as usize);
                     }
-                }
+                    true
+                });
+                dropped += before - cell.len();
             }
         }
+        self.stale_entries -= dropped;
     }
 }

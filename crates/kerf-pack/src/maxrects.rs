@@ -180,6 +180,53 @@ impl MaxRects {
 
     /// The best free rect for a padded `pw × ph` request.
     fn find(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
+        // The four cheap heuristics get a loop of their own with a packed
+        // integer score; the list is walked in order and only a strictly
+        // better score replaces the best, which is the (score, index,
+        // rotated) order of `Key`.
+        let short_long = |lw: u32, lh: u32| ((lw.min(lh) as u64) << 32) | lw.max(lh) as u64;
+        match self.heuristic {
+            Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => {
+                self.find_packed(pw, ph, |f, w, h| short_long(f.w - w, f.h - h))
+            }
+            Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => self.find_packed(pw, ph, |f, w, h| {
+                let (lw, lh) = (f.w - w, f.h - h);
+                ((lw.max(lh) as u64) << 32) | lw.min(lh) as u64
+            }),
+            Heuristic::Named(MaxRectsHeuristic::BottomLeft) => {
+                self.find_packed(pw, ph, |f, _, h| (((f.y + h) as u64) << 32) | f.x as u64)
+            }
+            _ => self.find_general(pw, ph),
+        }
+    }
+
+    /// `find` for a score that fits a `u64` (smaller is better).
+    #[inline]
+    fn find_packed(&self, pw: u32, ph: u32, score: impl Fn(&Rect, u32, u32) -> u64) -> Option<(Key, usize)> {
+        let rotate = self.core.opts.allow_rotation && pw != ph;
+        let mut best: Option<(u64, usize, bool)> = None;
+        let mut best_score = u64::MAX;
+        for (i, f) in self.free.as_slice().iter().enumerate() {
+            if pw <= f.w && ph <= f.h {
+                let s = score(f, pw, ph);
+                if s < best_score || best.is_none() {
+                    best_score = s;
+                    best = Some((s, i, false));
+                }
+            }
+            if rotate && ph <= f.w && pw <= f.h {
+                let s = score(f, ph, pw);
+                if s < best_score || best.is_none() {
+                    best_score = s;
+                    best = Some((s, i, true));
+                }
+            }
+        }
+        best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
+    }
+
+    /// `find` for any heuristic.
+    fn find_general(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(Key, usize)> = None;
         for (i, f) in self.free.as_slice().iter().enumerate() {
