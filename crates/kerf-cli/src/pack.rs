@@ -42,6 +42,9 @@ pub struct PackArgs {
     /// Allow 90° rotation.
     #[arg(long)]
     pub rotate: bool,
+    /// Drop free rectangles narrower or shorter than N pixels (slivers no glyph uses).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub min_free: u32,
     /// Online, sorted, global or meta.
     #[arg(long, value_enum, default_value = "online")]
     pub mode: Mode,
@@ -273,9 +276,9 @@ const HEADER: &str = "| packer | placed before first failure | occupancy then | 
 /// Runs `kerf pack`.
 pub fn run(args: &PackArgs) -> Result<(), String> {
     let sizes = trace::parse(&read_input(&args.file)?).map_err(|e| format!("{}: {e}", args.file))?;
-    let opts = PackerOptions { padding: args.padding, allow_rotation: args.rotate, min_free_size: 0 };
+    let opts = PackerOptions { padding: args.padding, allow_rotation: args.rotate, min_free_size: args.min_free };
     if args.compare {
-        if args.mode != Mode::Online || args.padding != 0 || args.rotate {
+        if args.mode != Mode::Online || args.padding != 0 || args.rotate || args.min_free != 0 {
             return Err("--compare runs online, without padding or rotation (the peers' defaults)".into());
         }
         let rows = crate::compare::compare(&sizes, args.size, Some(args.algo))?;
