@@ -43,14 +43,12 @@ impl MaxRects {
     /// The search is exact over all hole positions: a cheapest hole can be
     /// slid left and up without gaining a victim until its left edge is 0 or
     /// some allocation's right edge, and its top edge 0 or some allocation's
-    /// bottom edge. For each such left edge the allocations in that column
-    /// are swept top to bottom with prefix sums, so a call costs about
-    /// `O(n · m log m)` for `n` live allocations and columns of `m`, less
-    /// when cheap columns settle it (columns are tried in the order of their
-    /// cheapest slot, and skipped once that exceeds the best cost). Ties go
-    /// to fewer victims, then the top-most, then the left-most hole.
-    /// Because MaxRects tracks every maximal free rectangle, freeing the
-    /// victims always lets `allocate(w, h)` succeed.
+    /// bottom edge. The left edges are swept in order with the allocations
+    /// under the hole's columns held in a segment tree over the top edges, so
+    /// a call costs `O(n log n)` for `n` live allocations. Ties go to fewer
+    /// victims, then the top-most, then the left-most hole. Because MaxRects
+    /// tracks every maximal free rectangle, freeing the victims always lets
+    /// `allocate(w, h)` succeed.
     pub fn evict_to_fit(
         &self,
         w: u32,
@@ -58,6 +56,9 @@ impl MaxRects {
         mut cost: impl FnMut(&Allocation) -> Option<u64>,
     ) -> Result<Option<Eviction>, AllocError> {
         let (pw, ph) = self.core.request(w, h)?;
+        if self.core.slots.len() >= 1 << COUNT_BITS {
+            return Ok(None); // beyond what the packed weights can count
+        }
         if let Some((i, rotated)) = self.fits_now(pw, ph) {
             let f = self.maximal_free_rects()[i];
             let (hw, hh) = if rotated { (ph, pw) } else { (pw, ph) };
@@ -92,96 +93,155 @@ impl MaxRects {
     }
 
     /// The cheapest `w × h` hole: `((cost, victims, y, x, rotated), hole)`.
+    ///
+    /// Sweeps the candidate left edges in order, keeping the slots that
+    /// overlap the current columns in a segment tree over the candidate top
+    /// edges: a slot adds its (pinned, cost, 1) to every top edge at which a
+    /// hole would cross it, and the tree answers the cheapest top edge.
     fn cheapest_hole(&self, slots: &[Slot], w: u32, h: u32, rotated: bool) -> Option<(HoleKey, Rect)> {
         let (iw, ih) = self.core.inner();
         if w > iw || h > ih {
             return None;
         }
-        let widest = slots.iter().map(|s| s.rect.w).max().unwrap_or(0);
         let mut xs: Vec<u32> = core::iter::once(0).chain(slots.iter().map(|s| s.rect.right())).filter(|&x| x + w <= iw).collect();
         xs.sort_unstable();
         xs.dedup();
-        // Slots overlapping columns x..x+w (slots are sorted by left edge).
-        let column = |x: u32| {
-            let from = slots.partition_point(|s| s.rect.x + widest <= x);
-            slots[from..].iter().take_while(move |s| s.rect.x < x + w).filter(move |s| s.rect.right() > x)
+        // Top edges: 0 and every slot's bottom, where the hole stays inside.
+        let mut ys: Vec<u32> = core::iter::once(0).chain(slots.iter().map(|s| s.rect.bottom())).filter(|&y| y + h <= ih).collect();
+        ys.sort_unstable();
+        ys.dedup();
+        let mut tree = MinAddTree::new(ys.len());
+        // A hole at top edge y crosses slot s when s.y < y + h and y < s.bottom.
+        let span = |s: &Slot| {
+            let lo = ys.partition_point(|&y| y + h <= s.rect.y);
+            let hi = ys.partition_point(|&y| y < s.rect.bottom());
+            (lo, hi)
         };
-        // The request does not fit anywhere now, so every hole crosses at
-        // least one slot of its column: the column's cheapest evictable slot
-        // bounds the cost from below. Columns are tried cheapest bound first,
-        // until the bound exceeds the best cost found.
-        let mut order: Vec<(u64, u32)> = xs
-            .iter()
-            .filter_map(|&x| column(x).filter_map(|s| s.cost).min().map(|lb| (lb, x)))
-            .collect();
-        order.sort_unstable();
+        let weight = |s: &Slot| Weight::of(s.cost);
+        // Slots enter when their left edge is left of the hole's right edge
+        // (`slots` is sorted by left edge) and leave when their right edge is
+        // at or left of the hole's left edge.
+        let mut by_right: Vec<usize> = (0..slots.len()).collect();
+        by_right.sort_unstable_by_key(|&i| slots[i].rect.right());
+        let (mut entered, mut left) = (0, 0);
         let mut best: Option<(HoleKey, Rect)> = None;
-        let mut members: Vec<&Slot> = Vec::new();
-        for (lb, x) in order {
-            if best.as_ref().is_some_and(|(k, _)| lb > k.0) {
-                break;
+        for &x in &xs {
+            while entered < slots.len() && slots[entered].rect.x < x + w {
+                let (lo, hi) = span(&slots[entered]);
+                tree.add(lo, hi, weight(&slots[entered]));
+                entered += 1;
             }
-            members.clear();
-            members.extend(column(x));
-            if let Some((key, y)) = sweep_column(&members, x, h, ih, rotated) {
-                if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    best = Some((key, Rect::new(x, y, w, h)));
-                }
+            while left < by_right.len() && slots[by_right[left]].rect.right() <= x {
+                let s = &slots[by_right[left]];
+                let (lo, hi) = span(s);
+                tree.add(lo, hi, weight(s).neg());
+                left += 1;
+            }
+            let (m, at) = tree.min();
+            if m.pinned() {
+                continue;
+            }
+            let cost = u64::try_from(m.cost()).unwrap_or(u64::MAX);
+            let key = (cost, m.count(), ys[at], x, rotated);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, Rect::new(x, ys[at], w, h)));
             }
         }
         best
     }
 }
 
-/// Sums over the slots of one column whose top is above a line, and whose
-/// bottom is above a line: cost, victim count and pinned (unevictable) count.
-#[derive(Clone, Copy, Default)]
-struct Sums {
-    cost: u128,
-    count: usize,
-    pinned: usize,
-}
+/// What a set of crossed slots weighs, packed so that one `u128` compares as
+/// (pinned count, cost, victim count): bits 108.. count pinned slots, bits
+/// 20..108 the cost, bits 0..20 the victims. Removal adds the two's
+/// complement, so any add/remove order sums to the true packed total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Weight(u128);
 
-fn prefix(sorted: &[(u32, Option<u64>)]) -> Vec<Sums> {
-    let mut acc = Sums::default();
-    let mut out = Vec::with_capacity(sorted.len() + 1);
-    out.push(acc);
-    for &(_, c) in sorted {
-        match c {
-            Some(c) => {
-                acc.cost += c as u128;
-                acc.count += 1;
-            }
-            None => acc.pinned += 1,
-        }
-        out.push(acc);
-    }
-    out
-}
+const COUNT_BITS: u32 = 20;
+const PINNED_SHIFT: u32 = 108;
 
-/// The best top edge for a hole at `x`: slots with `top < y + h` minus those
-/// with `bottom <= y` are exactly the ones the hole crosses.
-fn sweep_column(column: &[&Slot], x: u32, h: u32, ih: u32, rotated: bool) -> Option<(HoleKey, u32)> {
-    let mut tops: Vec<(u32, Option<u64>)> = column.iter().map(|s| (s.rect.y, s.cost)).collect();
-    let mut bottoms: Vec<(u32, Option<u64>)> = column.iter().map(|s| (s.rect.bottom(), s.cost)).collect();
-    tops.sort_unstable_by_key(|t| t.0);
-    bottoms.sort_unstable_by_key(|b| b.0);
-    let (top_sums, bottom_sums) = (prefix(&tops), prefix(&bottoms));
-    let mut best: Option<(HoleKey, u32)> = None;
-    for y in core::iter::once(0).chain(bottoms.iter().map(|b| b.0)) {
-        if y + h > ih {
-            continue;
-        }
-        let entered = top_sums[tops.partition_point(|t| t.0 < y + h)];
-        let left = bottom_sums[bottoms.partition_point(|b| b.0 <= y)];
-        if entered.pinned > left.pinned {
-            continue;
-        }
-        let cost = u64::try_from(entered.cost - left.cost).unwrap_or(u64::MAX);
-        let key = (cost, entered.count - left.count, y, x, rotated);
-        if best.as_ref().is_none_or(|(k, _)| key < *k) {
-            best = Some((key, y));
+impl Weight {
+    fn of(cost: Option<u64>) -> Weight {
+        match cost {
+            Some(c) => Weight(((c as u128) << COUNT_BITS) | 1),
+            None => Weight(1 << PINNED_SHIFT),
         }
     }
-    best
+    fn neg(self) -> Weight {
+        Weight(self.0.wrapping_neg())
+    }
+    fn plus(self, o: Weight) -> Weight {
+        Weight(self.0.wrapping_add(o.0))
+    }
+    fn pinned(self) -> bool {
+        self.0 >> PINNED_SHIFT != 0
+    }
+    fn cost(self) -> u128 {
+        (self.0 & ((1 << PINNED_SHIFT) - 1)) >> COUNT_BITS
+    }
+    fn count(self) -> usize {
+        (self.0 & ((1 << COUNT_BITS) - 1)) as usize
+    }
+}
+
+/// A segment tree over positions `0..n`: add a weight to a range, and find
+/// the smallest total (left-most on ties).
+struct MinAddTree {
+    n: usize,
+    min: Vec<(Weight, usize)>,
+    lazy: Vec<Weight>,
+}
+
+impl MinAddTree {
+    fn new(n: usize) -> Self {
+        let size = 4 * n.max(1);
+        let mut t = MinAddTree { n, min: alloc::vec![(Weight::default(), 0); size], lazy: alloc::vec![Weight::default(); size] };
+        if n > 0 {
+            t.build(1, 0, n);
+        }
+        t
+    }
+
+    fn build(&mut self, node: usize, lo: usize, hi: usize) {
+        if hi - lo == 1 {
+            self.min[node] = (Weight::default(), lo);
+            return;
+        }
+        let mid = (lo + hi) / 2;
+        self.build(2 * node, lo, mid);
+        self.build(2 * node + 1, mid, hi);
+        self.min[node] = self.min[2 * node];
+    }
+
+    fn add(&mut self, from: usize, to: usize, w: Weight) {
+        if from < to && self.n > 0 {
+            self.add_in(1, 0, self.n, from, to, w);
+        }
+    }
+
+    fn add_in(&mut self, node: usize, lo: usize, hi: usize, from: usize, to: usize, w: Weight) {
+        if to <= lo || hi <= from {
+            return;
+        }
+        if from <= lo && hi <= to {
+            self.min[node].0 = self.min[node].0.plus(w);
+            self.lazy[node] = self.lazy[node].plus(w);
+            return;
+        }
+        let mid = (lo + hi) / 2;
+        self.add_in(2 * node, lo, mid, from, to, w);
+        self.add_in(2 * node + 1, mid, hi, from, to, w);
+        let (a, b) = (self.min[2 * node], self.min[2 * node + 1]);
+        let best = if b.0 < a.0 { b } else { a };
+        self.min[node] = (best.0.plus(self.lazy[node]), best.1);
+    }
+
+    /// The smallest total and its position.
+    fn min(&self) -> (Weight, usize) {
+        if self.n == 0 {
+            return (Weight::of(None), 0);
+        }
+        self.min[1]
+    }
 }
