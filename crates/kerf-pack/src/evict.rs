@@ -48,7 +48,8 @@ impl MaxRects {
     /// a call costs `O(n log n)` for `n` live allocations. Ties go to fewer
     /// victims, then the top-most, then the left-most hole. Because MaxRects
     /// tracks every maximal free rectangle, freeing the victims always lets
-    /// `allocate(w, h)` succeed.
+    /// `allocate(w, h)` succeed. With 2²⁰ or more live allocations it
+    /// proposes nothing (`Ok(None)`): its packed weights count no further.
     pub fn evict_to_fit(
         &self,
         w: u32,
