@@ -8,6 +8,10 @@
 //!   rects and refilling to the next failure; throughput is allocate +
 //!   deallocate calls.
 //!
+//! - `scaling/<bin>/<live>/<packer>`: with `live` glyphs of latin-mixed
+//!   (cycled) in the bin, one allocate + deallocate pair of the next glyph;
+//!   shows how the cost grows with the number of live rects.
+//!
 //! Run: `cargo bench --bench pack` (add a filter such as `fill/text` to narrow).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -112,5 +116,52 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(pack, benches);
+/// An allocator with `live` glyphs in it, and the next glyph's size; `None`
+/// when the bin fills before that glyph fits.
+fn filled<B: Bin>(mut bin: B, sizes: &[(u32, u32)], live: usize) -> Option<(B, (u32, u32))> {
+    for &(w, h) in sizes.iter().cycle().take(live) {
+        bin.alloc(w, h)?;
+    }
+    let next = sizes[live % sizes.len()];
+    let probe = bin.alloc(next.0, next.1)?;
+    bin.free(probe);
+    Some((bin, next))
+}
+
+fn scaling(c: &mut Criterion) {
+    let sizes = common::trace("latin-mixed");
+    for side in [2048u32, 4096] {
+        for live in [1_000usize, 4_000, 10_000, 20_000] {
+            let mut group = c.benchmark_group(format!("scaling/{side}/{live}"));
+            group.sample_size(20);
+            let opts = PackerOptions::default();
+            let s = side as i32;
+            let mut run = |label: &str, pair: &mut dyn FnMut()| {
+                group.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(&mut *pair));
+            };
+            if let Some((mut bin, (w, h))) = filled(Kerf(Algorithm::default().build(side, side, opts).expect("bin")), &sizes, live) {
+                run("kerf maxrects-bssf", &mut || {
+                    let id = bin.alloc(w, h).expect("room for one more");
+                    bin.free(black_box(id));
+                });
+            }
+            if let Some((mut bin, (w, h))) = filled(Etagere(etagere::AtlasAllocator::new(etagere::size2(s, s))), &sizes, live) {
+                run("etagere", &mut || {
+                    let id = bin.alloc(w, h).expect("room for one more");
+                    bin.free(black_box(id));
+                });
+            }
+            let guillotiere = Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(s, s)));
+            if let Some((mut bin, (w, h))) = filled(guillotiere, &sizes, live) {
+                run("guillotiere", &mut || {
+                    let id = bin.alloc(w, h).expect("room for one more");
+                    bin.free(black_box(id));
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(pack, benches, scaling);
 criterion_main!(pack);

@@ -211,14 +211,12 @@ impl Shelf {
     }
 
     /// Gives free columns at the end of open shelves back to the shelves, and
-    /// removes emptied top shelves.
-    fn retract(&mut self) {
-        loop {
-            let mut changed = false;
-            for i in 0..self.rows.len() {
-                if !self.is_open(i) {
-                    continue;
-                }
+    /// removes emptied top shelves. Only the shelves in `check` (those a new
+    /// free rect ends at), a shelf that just retracted, and a shelf that just
+    /// became the top one can change, so only they are looked at.
+    fn retract(&mut self, mut check: Vec<usize>) {
+        while let Some(i) = check.pop() {
+            if i < self.rows.len() && self.is_open(i) {
                 let row = self.rows[i];
                 let column = self.free.rects.iter().find(|r| {
                     r.right() == row.cursor && r.x < row.cursor && r.y <= row.y && r.bottom() >= row.y + row.h
@@ -226,22 +224,24 @@ impl Shelf {
                 if let Some(&r) = column {
                     self.free.subtract(&Rect::new(r.x, row.y, row.cursor - r.x, row.h));
                     self.rows[i].cursor = r.x;
-                    changed = true;
+                    check.push(i);
                 }
             }
             while self.rows.last().is_some_and(|r| r.cursor == 0) {
                 self.rows.pop();
-                changed = true;
-            }
-            if !changed {
-                break;
+                if let Some(top) = self.rows.len().checked_sub(1) {
+                    check.push(top);
+                }
             }
         }
     }
 
     fn release_slot(&mut self, slot: Rect) {
-        self.free.add(slot);
-        self.retract();
+        let merged = self.free.add(slot);
+        let check = (0..self.rows.len())
+            .filter(|&i| self.rows[i].cursor == merged.right() && self.rows[i].y < merged.bottom() && merged.y < self.rows[i].y + self.rows[i].h)
+            .collect();
+        self.retract(check);
     }
 
     fn reset(&mut self) {
