@@ -9,10 +9,15 @@
 //! id's generation is bumped, and cell entries of older generations are
 //! dropped when a query walks their cell (or all at once, when stale entries
 //! outnumber live ones).
+//!
+//! The same ids are also filed by size class (`floor(log2 w)`,
+//! `floor(log2 h)`), so the search for the best free rect for a request only
+//! visits the classes that can hold it.
 
 use crate::geom::Rect;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 const NONE: u32 = u32::MAX;
 
@@ -34,6 +39,16 @@ pub(crate) struct FreeRects {
     /// Query de-duplication: `seen[id] == epoch` once reported.
     seen: Vec<u32>,
     epoch: u32,
+    /// Size classes per side: `floor(log2 side)` is below this.
+    classes: usize,
+    /// Entries by size class, `[class(w) * classes + class(h)]`, lazily removed like cells.
+    buckets: Vec<Vec<(u32, u32)>>,
+    bucket_stale: usize,
+}
+
+/// `floor(log2 v)` for `v >= 1`.
+fn class(v: u32) -> usize {
+    (31 - v.max(1).leading_zeros()) as usize
 }
 
 impl FreeRects {
@@ -52,6 +67,9 @@ impl FreeRects {
             stale_entries: 0,
             seen: Vec::new(),
             epoch: 0,
+            classes: 0,
+            buckets: Vec::new(),
+            bucket_stale: 0,
         };
         f.resize(iw, ih);
         f
@@ -66,6 +84,9 @@ impl FreeRects {
         self.cells = vec![Vec::new(); (self.cols * self.rows) as usize];
         self.live_entries = 0;
         self.stale_entries = 0;
+        self.classes = class(side) + 1;
+        self.buckets = vec![Vec::new(); self.classes * self.classes];
+        self.bucket_stale = 0;
     }
 
     /// Empties the list and the grid, sized for a new packing area.
@@ -82,15 +103,82 @@ impl FreeRects {
     /// Re-sizes the grid for a grown packing area, keeping the list as it is.
     pub fn regrid(&mut self, iw: u32, ih: u32) {
         self.resize(iw, ih);
-        self.register_all();
+        self.register_cells();
+        self.register_buckets();
     }
 
     /// Registers every listed rect in an empty grid.
-    fn register_all(&mut self) {
+    fn register_cells(&mut self) {
         for i in 0..self.rects.len() {
             let (id, r) = (self.ids[i], self.rects[i]);
             let entry = (id, self.gens[id as usize]);
             self.live_entries += self.each_cell(&r, |cells, c| cells[c].push(entry));
+        }
+    }
+
+    /// Files every listed rect in empty size classes.
+    fn register_buckets(&mut self) {
+        for i in 0..self.rects.len() {
+            let (id, r) = (self.ids[i], self.rects[i]);
+            let b = self.bucket(&r);
+            self.buckets[b].push((id, self.gens[id as usize]));
+        }
+    }
+
+    fn bucket(&self, r: &Rect) -> usize {
+        class(r.w) * self.classes + class(r.h)
+    }
+
+    /// Like [`Self::each_fitting`], for a search that minimises the shorter
+    /// leftover side (BSSF): size classes whose rects all leave more than
+    /// `best_short` on both sides are skipped. `f` may lower `best_short` as
+    /// it finds better rects; the classes that can leave 0 go first.
+    pub fn each_fitting_short(&self, w: u32, h: u32, best_short: &Cell<u64>, mut f: impl FnMut(usize, &Rect)) {
+        let (c0w, c0h) = (class(w), class(h));
+        // The least leftover a rect of class `c` can leave over a side `v`.
+        let least = |c: usize, c0: usize, v: u32| if c == c0 { 0 } else { (1u64 << c) - v as u64 };
+        let mut visit = |cw: usize, ch: usize| {
+            for &(id, gen) in &self.buckets[cw * self.classes + ch] {
+                if self.gens[id as usize] == gen {
+                    let p = self.pos[id as usize] as usize;
+                    let r = &self.rects[p];
+                    if r.w >= w && r.h >= h {
+                        f(p, r);
+                    }
+                }
+            }
+        };
+        for ch in c0h..self.classes {
+            visit(c0w, ch);
+        }
+        for cw in c0w + 1..self.classes {
+            visit(cw, c0h);
+        }
+        for cw in c0w + 1..self.classes {
+            for ch in c0h + 1..self.classes {
+                if least(cw, c0w, w).min(least(ch, c0h, h)) > best_short.get() {
+                    break; // larger height classes only leave more
+                }
+                visit(cw, ch);
+            }
+        }
+    }
+
+    /// Calls `f(position, rect)` for every free rect at least `w × h`, in no
+    /// particular order.
+    pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(usize, &Rect)) {
+        for cw in class(w)..self.classes {
+            for ch in class(h)..self.classes {
+                for &(id, gen) in &self.buckets[cw * self.classes + ch] {
+                    if self.gens[id as usize] == gen {
+                        let p = self.pos[id as usize] as usize;
+                        let r = &self.rects[p];
+                        if r.w >= w && r.h >= h {
+                            f(p, r);
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -140,6 +228,8 @@ impl FreeRects {
         self.ids.push(id);
         let entry = (id, self.gens[id as usize]);
         self.live_entries += self.each_cell(&r, |cells, c| cells[c].push(entry));
+        let b = self.bucket(&r);
+        self.buckets[b].push(entry);
     }
 
     /// Removes the rect at position `i`; the last rect takes its place.
@@ -160,7 +250,13 @@ impl FreeRects {
             self.cells.iter_mut().for_each(Vec::clear);
             self.live_entries = 0;
             self.stale_entries = 0;
-            self.register_all();
+            self.register_cells();
+        }
+        self.bucket_stale += 1;
+        if self.bucket_stale > self.rects.len() / 4 + 64 {
+            self.buckets.iter_mut().for_each(Vec::clear);
+            self.bucket_stale = 0;
+            self.register_buckets();
         }
         r
     }

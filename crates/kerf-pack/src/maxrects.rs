@@ -180,15 +180,11 @@ impl MaxRects {
 
     /// The best free rect for a padded `pw × ph` request.
     fn find(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
-        // The four cheap heuristics get a loop of their own with a packed
-        // integer score; the list is walked in order and only a strictly
-        // better score replaces the best, which is the (score, index,
-        // rotated) order of `Key`.
-        let short_long = |lw: u32, lh: u32| ((lw.min(lh) as u64) << 32) | lw.max(lh) as u64;
+        // Only the size classes that can hold the request are visited (in no
+        // order), so the list position is part of every comparison, as in
+        // `Key`. The cheap heuristics use a packed integer score.
         match self.heuristic {
-            Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => {
-                self.find_packed(pw, ph, |f, w, h| short_long(f.w - w, f.h - h))
-            }
+            Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => self.find_bssf(pw, ph),
             Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => self.find_packed(pw, ph, |f, w, h| {
                 let (lw, lh) = (f.w - w, f.h - h);
                 ((lw.max(lh) as u64) << 32) | lw.min(lh) as u64
@@ -200,27 +196,40 @@ impl MaxRects {
         }
     }
 
+    /// `find` for BSSF, skipping size classes that cannot beat the best
+    /// shorter-side leftover found so far.
+    fn find_bssf(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
+        let rotate = self.core.opts.allow_rotation && pw != ph;
+        let best_short = core::cell::Cell::new(u64::MAX);
+        let mut best: Option<(u64, usize, bool)> = None;
+        let mut consider = |f: &Rect, i: usize, w: u32, h: u32, rotated: bool| {
+            let (lw, lh) = (f.w - w, f.h - h);
+            let key = ((((lw.min(lh)) as u64) << 32) | lw.max(lh) as u64, i, rotated);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+                best_short.set(key.0 >> 32);
+            }
+        };
+        self.free.each_fitting_short(pw, ph, &best_short, |i, f| consider(f, i, pw, ph, false));
+        if rotate {
+            self.free.each_fitting_short(ph, pw, &best_short, |i, f| consider(f, i, ph, pw, true));
+        }
+        best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
+    }
+
     /// `find` for a score that fits a `u64` (smaller is better).
     #[inline]
     fn find_packed(&self, pw: u32, ph: u32, score: impl Fn(&Rect, u32, u32) -> u64) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(u64, usize, bool)> = None;
-        let mut best_score = u64::MAX;
-        for (i, f) in self.free.as_slice().iter().enumerate() {
-            if pw <= f.w && ph <= f.h {
-                let s = score(f, pw, ph);
-                if s < best_score || best.is_none() {
-                    best_score = s;
-                    best = Some((s, i, false));
-                }
+        let mut consider = |key: (u64, usize, bool)| {
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
             }
-            if rotate && ph <= f.w && pw <= f.h {
-                let s = score(f, ph, pw);
-                if s < best_score || best.is_none() {
-                    best_score = s;
-                    best = Some((s, i, true));
-                }
-            }
+        };
+        self.free.each_fitting(pw, ph, |i, f| consider((score(f, pw, ph), i, false)));
+        if rotate {
+            self.free.each_fitting(ph, pw, |i, f| consider((score(f, ph, pw), i, true)));
         }
         best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
     }
@@ -229,21 +238,16 @@ impl MaxRects {
     fn find_general(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(Key, usize)> = None;
-        for (i, f) in self.free.as_slice().iter().enumerate() {
-            for rotated in [false, true] {
-                if rotated && !rotate {
-                    continue;
-                }
-                let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
-                if w > f.w || h > f.h {
-                    continue;
-                }
-                let (a, b) = self.score(f, w, h, rotated);
-                let key = (a, b, i, rotated);
-                if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    best = Some((key, i));
-                }
+        let mut visit = |i: usize, f: &Rect, w: u32, h: u32, rotated: bool| {
+            let (a, b) = self.score(f, w, h, rotated);
+            let key = (a, b, i, rotated);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, i));
             }
+        };
+        self.free.each_fitting(pw, ph, |i, f| visit(i, f, pw, ph, false));
+        if rotate {
+            self.free.each_fitting(ph, pw, |i, f| visit(i, f, ph, pw, true));
         }
         best
     }
