@@ -14,7 +14,8 @@
 //!
 //! Run: `cargo bench --bench pack` (add a filter such as `fill/text` to narrow).
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 mod common;
 
 use common::{Bin, Etagere, Guillotiere, Kerf, XorShift};
@@ -116,16 +117,23 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-/// An allocator with `live` glyphs in it, and the next glyph's size; `None`
-/// when the bin fills before that glyph fits.
-fn filled<B: Bin>(mut bin: B, sizes: &[(u32, u32)], live: usize) -> Option<(B, (u32, u32))> {
+/// Benches one allocate + deallocate pair in `bin` once it holds `live`
+/// glyphs; skipped when the bin fills before the next glyph fits.
+fn pair_at<B: Bin>(group: &mut BenchmarkGroup<WallTime>, label: &str, mut bin: B, sizes: &[(u32, u32)], live: usize) {
     for &(w, h) in sizes.iter().cycle().take(live) {
-        bin.alloc(w, h)?;
+        if bin.alloc(w, h).is_none() {
+            return;
+        }
     }
-    let next = sizes[live % sizes.len()];
-    let probe = bin.alloc(next.0, next.1)?;
+    let (w, h) = sizes[live % sizes.len()];
+    let Some(probe) = bin.alloc(w, h) else { return };
     bin.free(probe);
-    Some((bin, next))
+    group.bench_function(BenchmarkId::from_parameter(label), |b| {
+        b.iter(|| {
+            let id = bin.alloc(w, h).expect("room for one more");
+            bin.free(black_box(id));
+        })
+    });
 }
 
 fn scaling(c: &mut Criterion) {
@@ -134,30 +142,12 @@ fn scaling(c: &mut Criterion) {
         for live in [1_000usize, 4_000, 10_000, 20_000] {
             let mut group = c.benchmark_group(format!("scaling/{side}/{live}"));
             group.sample_size(20);
-            let opts = PackerOptions::default();
+            let kerf = Kerf(Algorithm::default().build(side, side, PackerOptions::default()).expect("bin"));
+            pair_at(&mut group, "kerf maxrects-bssf", kerf, &sizes, live);
             let s = side as i32;
-            let mut run = |label: &str, pair: &mut dyn FnMut()| {
-                group.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(&mut *pair));
-            };
-            if let Some((mut bin, (w, h))) = filled(Kerf(Algorithm::default().build(side, side, opts).expect("bin")), &sizes, live) {
-                run("kerf maxrects-bssf", &mut || {
-                    let id = bin.alloc(w, h).expect("room for one more");
-                    bin.free(black_box(id));
-                });
-            }
-            if let Some((mut bin, (w, h))) = filled(Etagere(etagere::AtlasAllocator::new(etagere::size2(s, s))), &sizes, live) {
-                run("etagere", &mut || {
-                    let id = bin.alloc(w, h).expect("room for one more");
-                    bin.free(black_box(id));
-                });
-            }
+            pair_at(&mut group, "etagere", Etagere(etagere::AtlasAllocator::new(etagere::size2(s, s))), &sizes, live);
             let guillotiere = Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(s, s)));
-            if let Some((mut bin, (w, h))) = filled(guillotiere, &sizes, live) {
-                run("guillotiere", &mut || {
-                    let id = bin.alloc(w, h).expect("room for one more");
-                    bin.free(black_box(id));
-                });
-            }
+            pair_at(&mut group, "guillotiere", guillotiere, &sizes, live);
             group.finish();
         }
     }

@@ -137,17 +137,7 @@ impl FreeRects {
         let (c0w, c0h) = (class(w), class(h));
         // The least leftover a rect of class `c` can leave over a side `v`.
         let least = |c: usize, c0: usize, v: u32| if c == c0 { 0 } else { (1u64 << c) - v as u64 };
-        let mut visit = |cw: usize, ch: usize| {
-            for &(id, gen) in &self.buckets[cw * self.classes + ch] {
-                if self.gens[id as usize] == gen {
-                    let p = self.pos[id as usize] as usize;
-                    let r = &self.rects[p];
-                    if r.w >= w && r.h >= h {
-                        f(p, r);
-                    }
-                }
-            }
-        };
+        let mut visit = |cw: usize, ch: usize| self.visit_bucket(cw, ch, w, h, &mut f);
         for ch in c0h..self.classes {
             visit(c0w, ch);
         }
@@ -169,14 +159,20 @@ impl FreeRects {
     pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(usize, &Rect)) {
         for cw in class(w)..self.classes {
             for ch in class(h)..self.classes {
-                for &(id, gen) in &self.buckets[cw * self.classes + ch] {
-                    if self.gens[id as usize] == gen {
-                        let p = self.pos[id as usize] as usize;
-                        let r = &self.rects[p];
-                        if r.w >= w && r.h >= h {
-                            f(p, r);
-                        }
-                    }
+                self.visit_bucket(cw, ch, w, h, &mut f);
+            }
+        }
+    }
+
+    /// Calls `f(position, rect)` for the live rects of size class `(cw, ch)`
+    /// that are at least `w × h`.
+    fn visit_bucket(&self, cw: usize, ch: usize, w: u32, h: u32, f: &mut impl FnMut(usize, &Rect)) {
+        for &(id, gen) in &self.buckets[cw * self.classes + ch] {
+            if self.gens[id as usize] == gen {
+                let p = self.pos[id as usize] as usize;
+                let r = &self.rects[p];
+                if r.w >= w && r.h >= h {
+                    f(p, r);
                 }
             }
         }
@@ -190,13 +186,20 @@ impl FreeRects {
         self.rects.len()
     }
 
+    /// The grid columns `c0..=c1` and rows `r0..=r1` a non-empty `r` overlaps,
+    /// clipped to the grid.
+    fn cell_span(&self, r: &Rect) -> (u32, u32, u32, u32) {
+        let (c0, c1) = (r.x >> self.shift, ((r.right() - 1) >> self.shift).min(self.cols - 1));
+        let (r0, r1) = (r.y >> self.shift, ((r.bottom() - 1) >> self.shift).min(self.rows - 1));
+        (c0, c1, r0, r1)
+    }
+
     /// How many cells `r` overlaps.
     fn cells_covered(&self, r: &Rect) -> usize {
         if r.is_empty() {
             return 0;
         }
-        let (c0, c1) = (r.x >> self.shift, ((r.right() - 1) >> self.shift).min(self.cols - 1));
-        let (r0, r1) = (r.y >> self.shift, ((r.bottom() - 1) >> self.shift).min(self.rows - 1));
+        let (c0, c1, r0, r1) = self.cell_span(r);
         ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize
     }
 
@@ -205,8 +208,7 @@ impl FreeRects {
         if r.is_empty() {
             return 0;
         }
-        let (c0, c1) = (r.x >> self.shift, ((r.right() - 1) >> self.shift).min(self.cols - 1));
-        let (r0, r1) = (r.y >> self.shift, ((r.bottom() - 1) >> self.shift).min(self.rows - 1));
+        let (c0, c1, r0, r1) = self.cell_span(r);
         for row in r0..=r1 {
             for col in c0..=c1 {
                 f(&mut self.cells, (row * self.cols + col) as usize);
@@ -277,9 +279,8 @@ impl FreeRects {
             area.w.max(1),
             area.h.max(1),
         );
+        let (c0, c1, r0, r1) = self.cell_span(&clipped);
         let (epoch, seen, pos, gens) = (self.epoch, &mut self.seen, &self.pos, &self.gens);
-        let (c0, c1) = (clipped.x >> self.shift, ((clipped.right() - 1) >> self.shift).min(self.cols - 1));
-        let (r0, r1) = (clipped.y >> self.shift, ((clipped.bottom() - 1) >> self.shift).min(self.rows - 1));
         let mut dropped = 0;
         for row in r0..=r1 {
             for col in c0..=c1 {
