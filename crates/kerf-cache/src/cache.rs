@@ -1,0 +1,750 @@
+//! The glyph cache: lookup, rasterize on a miss, place (evicting and
+//! deallocating least-recently-used glyphs when pages are full), stage pixels,
+//! and hand out one upload per dirty page per frame.
+
+use crate::error::{ConfigError, FontError, GlyphError};
+use crate::font::{Font, FontSet};
+use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
+use crate::page::{Page, PageUpload};
+use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
+use crate::stats::Stats;
+use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use kerf_pack::{AllocId, Algorithm, PackerOptions, Rect};
+use lru::LruCache;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The largest page side the cache accepts (texel coordinates are stored as `u16`).
+pub const MAX_PAGE_SIDE: u32 = 16384;
+
+/// How the cache is sized and behaves. `Default` gives the documented defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CacheConfig {
+    /// Page side in texels (pages are square). Default 1024. Clamped to
+    /// `max_texture_side` and to [`MAX_PAGE_SIDE`].
+    pub page_size: u32,
+    /// The largest texture side the caller's GPU accepts (wgpu:
+    /// `device.limits().max_texture_dimension_2d`). Default 8192.
+    pub max_texture_side: u32,
+    /// Pages the atlas may grow to (wgpu: at most `max_texture_array_layers`). Default 4.
+    pub max_pages: u32,
+    /// Bytes of page texels the atlas may use (one byte per texel). Default 64 MiB.
+    /// The page count never exceeds `memory_budget / page_bytes`.
+    pub memory_budget: u64,
+    /// Empty texels between glyphs. Default 1.
+    pub padding: u32,
+    /// The packer of every page. Default MaxRects-BSSF; `Algorithm::FALLBACK`
+    /// is Skyline bottom-left with a waste map.
+    pub algorithm: Algorithm,
+    /// Frames still in flight on the GPU after the current one whose glyphs
+    /// must not be evicted. Default 2.
+    pub frames_in_flight: u32,
+    /// Largest glyph size accepted, in px per em. Default 1024. Bounds the
+    /// rasterizer's work for absurd sizes.
+    pub max_glyph_px: f32,
+    /// Rasterize a batch's misses in parallel (rayon) when there are at least
+    /// this many. Default 32. Placement stays sequential and deterministic.
+    pub parallel_threshold: usize,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig {
+            page_size: 1024,
+            max_texture_side: 8192,
+            max_pages: 4,
+            memory_budget: 64 << 20,
+            padding: 1,
+            algorithm: Algorithm::default(),
+            frames_in_flight: 2,
+            max_glyph_px: 1024.0,
+            parallel_threshold: 32,
+        }
+    }
+}
+
+impl CacheConfig {
+    /// The page side actually used: `page_size` clamped to the texture limit and [`MAX_PAGE_SIDE`].
+    pub fn page_side(&self) -> u32 {
+        self.page_size.min(self.max_texture_side).min(MAX_PAGE_SIDE)
+    }
+
+    /// The most pages this configuration allows (page maximum and memory budget).
+    pub fn page_limit(&self) -> u32 {
+        let side = self.page_side() as u64;
+        let by_budget = if side == 0 { 0 } else { self.memory_budget / (side * side) };
+        (self.max_pages as u64).min(by_budget) as u32
+    }
+
+    /// Checks the configuration; the cache refuses one that allows no page.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let side = self.page_side();
+        if side == 0 {
+            return Err(ConfigError::ZeroPageSize { page_size: self.page_size, limit: self.max_texture_side });
+        }
+        if self.page_limit() == 0 {
+            return Err(ConfigError::NoPages {
+                max_pages: self.max_pages,
+                budget: self.memory_budget,
+                page_bytes: side as u64 * side as u64,
+            });
+        }
+        if self.padding >= side {
+            return Err(ConfigError::Padding { padding: self.padding, page: side });
+        }
+        if !(self.max_glyph_px.is_finite() && self.max_glyph_px > 0.0) {
+            return Err(ConfigError::MaxGlyphPx(self.max_glyph_px));
+        }
+        Ok(())
+    }
+}
+
+/// Where a cached glyph lives and how to place it relative to the pen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlyphEntry {
+    /// The page (texture array layer); meaningless for blank glyphs.
+    pub page: u32,
+    /// Left texel.
+    pub x: u16,
+    /// Top texel.
+    pub y: u16,
+    /// Width in texels; 0 for a blank glyph (nothing to draw).
+    pub width: u16,
+    /// Height in texels.
+    pub height: u16,
+    /// Offset from the pen x to the bitmap's left edge.
+    pub left: i32,
+    /// Offset from the baseline up to the bitmap's top edge.
+    pub top: i32,
+}
+
+impl GlyphEntry {
+    /// True for glyphs with no pixels (space): nothing to draw.
+    pub fn is_blank(&self) -> bool {
+        self.width == 0 || self.height == 0
+    }
+
+    /// The glyph's texels in its page.
+    pub fn rect(&self) -> Rect {
+        Rect::new(self.x as u32, self.y as u32, self.width as u32, self.height as u32)
+    }
+
+    #[inline]
+    fn quad(&self, x: i32, y: i32, color: [u8; 4]) -> GlyphQuad {
+        GlyphQuad { x, y, tex_x: self.x, tex_y: self.y, width: self.width, height: self.height, page: self.page, color }
+    }
+
+    #[inline]
+    fn quad_at_pen(&self, pen_x: f32, pen_y: f32, color: [u8; 4]) -> GlyphQuad {
+        self.quad(round_px(pen_x) + self.left, round_px(pen_y) - self.top, color)
+    }
+}
+
+#[inline]
+fn round_px(v: f32) -> i32 {
+    // `as` saturates and maps NaN to 0: positions never panic.
+    v.round() as i32
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    entry: GlyphEntry,
+    alloc: Option<AllocId>,
+    last_used: u64,
+}
+
+/// What a frame produced: the uploads to make before drawing, and what was skipped.
+#[derive(Clone, Debug, Default)]
+pub struct FrameOutput {
+    /// The frame's number (1 for the first frame).
+    pub frame: u64,
+    /// At most one upload per dirty page, in page order.
+    pub uploads: Vec<PageUpload>,
+    /// Pages in the atlas after this frame (the GPU side grows its texture to match).
+    pub pages: u32,
+    /// Glyphs that were not drawn, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Glyph lookups in this frame.
+    pub lookups: u64,
+    /// Lookups that found the glyph cached.
+    pub hits: u64,
+    /// Glyphs evicted (and their slots deallocated) during this frame.
+    pub evictions: u64,
+}
+
+/// A glyph cache without a GPU. See the crate docs for the data flow.
+pub struct GlyphCache {
+    config: CacheConfig,
+    side: u32,
+    page_limit: u32,
+    fonts: FontSet,
+    rasterizer: Box<dyn Rasterizer>,
+    map: LruCache<GlyphKey, Slot>,
+    pages: Vec<Page>,
+    frame: u64,
+    stats: Stats,
+    layout: fontdue::layout::Layout<()>,
+    scratch: Vec<PositionedReq>,
+    pending_skipped: Vec<Skipped>,
+    frame_start: Stats,
+}
+
+/// A glyph request inside a batch: either at a pen position or at a fixed top-left corner.
+#[derive(Clone, Copy, Debug)]
+struct PositionedReq {
+    font: FontId,
+    glyph: u16,
+    size: f32,
+    x: f32,
+    y: f32,
+    color: [u8; 4],
+    top_left: bool,
+}
+
+impl std::fmt::Debug for GlyphCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GlyphCache")
+            .field("config", &self.config)
+            .field("fonts", &self.fonts.len())
+            .field("glyphs", &self.map.len())
+            .field("pages", &self.pages)
+            .field("frame", &self.frame)
+            .finish()
+    }
+}
+
+impl GlyphCache {
+    /// An empty cache with fontdue as the rasterizer.
+    pub fn new(config: CacheConfig) -> Result<GlyphCache, ConfigError> {
+        GlyphCache::with_rasterizer(config, Box::new(FontdueRasterizer))
+    }
+
+    /// An empty cache with another rasterizer.
+    pub fn with_rasterizer(config: CacheConfig, rasterizer: Box<dyn Rasterizer>) -> Result<GlyphCache, ConfigError> {
+        config.validate()?;
+        Ok(GlyphCache {
+            side: config.page_side(),
+            page_limit: config.page_limit(),
+            config,
+            fonts: FontSet::default(),
+            rasterizer,
+            map: LruCache::unbounded(),
+            pages: Vec::new(),
+            frame: 0,
+            stats: Stats::default(),
+            layout: fontdue::layout::Layout::new(fontdue::layout::CoordinateSystem::PositiveYDown),
+            scratch: Vec::new(),
+            pending_skipped: Vec::new(),
+            frame_start: Stats::default(),
+        })
+    }
+
+    /// Loads a font from bytes (the first face of a collection).
+    pub fn add_font(&mut self, bytes: impl Into<Arc<[u8]>>) -> Result<FontId, FontError> {
+        self.add_font_indexed(bytes, 0)
+    }
+
+    /// Loads face `index` of a font collection (0 for a plain font file).
+    pub fn add_font_indexed(&mut self, bytes: impl Into<Arc<[u8]>>, index: u32) -> Result<FontId, FontError> {
+        let font = Font::from_bytes(bytes, index)?;
+        self.fonts.push(font)
+    }
+
+    /// The loaded fonts.
+    pub fn fonts(&self) -> &FontSet {
+        &self.fonts
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CacheConfig {
+        &self.config
+    }
+
+    /// Page side in texels.
+    pub fn page_side(&self) -> u32 {
+        self.side
+    }
+
+    /// The most pages the atlas may have.
+    pub fn page_limit(&self) -> u32 {
+        self.page_limit
+    }
+
+    /// The pages, in texture-layer order.
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+
+    /// Running totals since the cache was made.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The number of the last frame begun (0 before the first).
+    pub fn frame_number(&self) -> u64 {
+        self.frame
+    }
+
+    /// Number of cached glyphs (blank ones included).
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// A cached glyph's entry, without touching its recency.
+    pub fn peek(&self, key: &GlyphKey) -> Option<GlyphEntry> {
+        self.map.peek(key).map(|s| s.entry)
+    }
+
+    /// Every cached glyph, most recently used first.
+    pub fn entries(&self) -> impl Iterator<Item = (&GlyphKey, GlyphEntry)> + '_ {
+        self.map.iter().map(|(k, s)| (k, s.entry))
+    }
+
+    /// Starts a frame. Every glyph looked up through the returned [`Frame`]
+    /// is protected from eviction for this frame and the next
+    /// `frames_in_flight` frames. The frame ends with [`Frame::finish`]; a
+    /// frame dropped without `finish` also ends, and its uploads go out with
+    /// the next finished frame.
+    pub fn begin_frame(&mut self) -> Frame<'_> {
+        self.frame += 1;
+        self.stats.frames += 1;
+        self.frame_start = self.stats.clone();
+        Frame { cache: self, finished: false }
+    }
+
+    /// Uploads of every page in full (to rebuild a GPU atlas, e.g. after the
+    /// device was lost). Pending dirty regions are kept for the next frame.
+    pub fn full_uploads(&self) -> Vec<PageUpload> {
+        self.pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let r = Rect::new(0, 0, p.side, p.side);
+                PageUpload { page: i as u32, rect: r, data: p.copy_rect(r), regions: p.glyphs() as u32 }
+            })
+            .collect()
+    }
+
+    /// Checks the cache's invariants: every cached glyph is live in its page's
+    /// packer at the recorded place, lies inside its page, overlaps no other
+    /// glyph, and the packers hold nothing else. Meant for tests and soaks.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
+        for (key, slot) in self.map.iter() {
+            let Some(id) = slot.alloc else {
+                if !slot.entry.is_blank() {
+                    return Err(format!("{key:?}: non-blank glyph without a slot"));
+                }
+                continue;
+            };
+            let page = self.pages.get(slot.entry.page as usize).ok_or_else(|| format!("{key:?}: no page {}", slot.entry.page))?;
+            let a = page.packer.get(id).ok_or_else(|| format!("{key:?}: slot not live in page {}", slot.entry.page))?;
+            let r = slot.entry.rect();
+            if a.rect != r {
+                return Err(format!("{key:?}: packer has {:?}, cache has {r:?}", a.rect));
+            }
+            if r.right() > page.side || r.bottom() > page.side {
+                return Err(format!("{key:?}: {r:?} outside the page"));
+            }
+            per_page[slot.entry.page as usize].push(r);
+        }
+        for (p, rects) in per_page.iter_mut().enumerate() {
+            if rects.len() != self.pages[p].packer.len() {
+                return Err(format!("page {p}: packer holds {} glyphs, cache {}", self.pages[p].packer.len(), rects.len()));
+            }
+            rects.sort_unstable_by_key(|r| r.x);
+            for i in 0..rects.len() {
+                for j in i + 1..rects.len() {
+                    if rects[j].x >= rects[i].right() {
+                        break;
+                    }
+                    if rects[i].intersection(&rects[j]).is_some() {
+                        return Err(format!("page {p}: {:?} overlaps {:?}", rects[i], rects[j]));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn size_of(&self, px: f32) -> Result<GlyphSize, GlyphError> {
+        GlyphSize::from_px(px, self.config.max_glyph_px).ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
+    }
+
+    fn font_ref(&self, id: FontId) -> Result<FontRef<'_>, GlyphError> {
+        let fontdue = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
+        let (bytes, collection_index) = self.fonts.source(id).ok_or(GlyphError::UnknownFont(id))?;
+        Ok(FontRef { fontdue, bytes, collection_index })
+    }
+
+    /// Validates a missed key and measures it.
+    fn check_key(&self, key: &GlyphKey) -> Result<(), GlyphError> {
+        let font = self.font_ref(key.font)?;
+        let count = font.fontdue.glyph_count();
+        if key.glyph >= count {
+            return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
+        }
+        let (w, h) = self.rasterizer.measure(font, key)?;
+        if w > self.side || h > self.side {
+            return Err(GlyphError::TooLarge { width: w, height: h, page: self.side });
+        }
+        Ok(())
+    }
+
+    fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
+        let t = Instant::now();
+        let one = |this: &GlyphCache, key: &GlyphKey| -> Result<GlyphImage, GlyphError> {
+            this.check_key(key)?;
+            let font = this.font_ref(key.font)?;
+            Ok(this.rasterizer.rasterize(font, key)?)
+        };
+        #[cfg(feature = "parallel")]
+        let out: Vec<_> = if keys.len() >= self.config.parallel_threshold.max(2) {
+            use rayon::prelude::*;
+            let this = &*self;
+            keys.par_iter().map(|k| one(this, k)).collect()
+        } else {
+            keys.iter().map(|k| one(self, k)).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let out: Vec<_> = keys.iter().map(|k| one(self, k)).collect();
+        self.stats.raster_ns += t.elapsed().as_nanos() as u64;
+        for img in out.iter().flatten() {
+            self.stats.rasterized += 1;
+            self.stats.rasterized_bytes += img.pixels.len() as u64;
+        }
+        out
+    }
+
+    fn is_protected(&self, last_used: u64) -> bool {
+        last_used + self.config.frames_in_flight as u64 >= self.frame
+    }
+
+    fn add_page(&mut self) -> bool {
+        if self.pages.len() as u32 >= self.page_limit {
+            return false;
+        }
+        let opts = PackerOptions { padding: self.config.padding, ..PackerOptions::default() };
+        match self.config.algorithm.build(self.side, self.side, opts) {
+            Ok(p) => {
+                self.pages.push(Page::new(p, self.side));
+                self.stats.pages_added += 1;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Finds room for a `w × h` bitmap: a page with space, a new page, or
+    /// space opened by evicting (and deallocating) least-recently-used glyphs
+    /// no frame in flight uses.
+    fn allocate(&mut self, w: u32, h: u32) -> Result<(u32, Rect, AllocId), GlyphError> {
+        for (i, page) in self.pages.iter_mut().enumerate() {
+            if page.known_full(w, h) {
+                continue;
+            }
+            match page.packer.allocate(w, h) {
+                Ok(a) => return Ok((i as u32, a.rect, a.id)),
+                Err(_) => page.note_failure(w, h),
+            }
+        }
+        if self.add_page() {
+            let i = self.pages.len() - 1;
+            if let Ok(a) = self.pages[i].packer.allocate(w, h) {
+                return Ok((i as u32, a.rect, a.id));
+            }
+        }
+        loop {
+            let Some((_, lru)) = self.map.peek_lru() else { return Err(GlyphError::AtlasFull) };
+            if self.is_protected(lru.last_used) {
+                return Err(GlyphError::AtlasFull);
+            }
+            let Some((_, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
+            self.stats.evictions += 1;
+            let Some(id) = victim.alloc else { continue };
+            let p = victim.entry.page as usize;
+            let page = &mut self.pages[p];
+            // The id came from this page's packer and was live: this cannot fail
+            // unless the cache is corrupt, which check_invariants reports.
+            let _ = page.packer.deallocate(id);
+            page.fail = None;
+            if let Ok(a) = page.packer.allocate(w, h) {
+                return Ok((p as u32, a.rect, a.id));
+            }
+            page.note_failure(w, h);
+        }
+    }
+
+    fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
+        let blank = image.width == 0 || image.height == 0;
+        let mut entry = GlyphEntry {
+            page: 0,
+            x: 0,
+            y: 0,
+            width: 0,
+            height: 0,
+            left: image.left,
+            top: image.bottom.saturating_add(image.height as i32),
+        };
+        let mut alloc = None;
+        if !blank {
+            if image.width > self.side || image.height > self.side {
+                return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
+            }
+            let t = Instant::now();
+            let placed = self.allocate(image.width, image.height);
+            self.stats.pack_ns += t.elapsed().as_nanos() as u64;
+            let (page, rect, id) = placed?;
+            let t = Instant::now();
+            self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
+            self.stats.stage_ns += t.elapsed().as_nanos() as u64;
+            // Page sides are at most MAX_PAGE_SIDE (2^14), so these fit u16.
+            entry = GlyphEntry {
+                page,
+                x: rect.x as u16,
+                y: rect.y as u16,
+                width: rect.w as u16,
+                height: rect.h as u16,
+                ..entry
+            };
+            alloc = Some(id);
+        }
+        self.map.put(key, Slot { entry, alloc, last_used: self.frame });
+        Ok(entry)
+    }
+
+    /// The batch path shared by `prepare`, `layout` and `glyph`.
+    fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+        let frame = self.frame;
+        let max_px = self.config.max_glyph_px;
+        let start = out.len();
+        let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
+        let mut hits = 0u64;
+        let mut invalid = 0u64;
+        for (i, r) in reqs.iter().enumerate() {
+            let Some(size) = GlyphSize::from_px(r.size, max_px) else {
+                invalid += 1;
+                skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
+                continue;
+            };
+            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode: RenderMode::Coverage, subpixel_x: 0 };
+            match self.map.get_mut(&key) {
+                Some(slot) => {
+                    slot.last_used = frame;
+                    hits += 1;
+                    if !slot.entry.is_blank() {
+                        out.push(if r.top_left {
+                            slot.entry.quad(round_px(r.x), round_px(r.y), r.color)
+                        } else {
+                            slot.entry.quad_at_pen(r.x, r.y, r.color)
+                        });
+                    }
+                }
+                None => {
+                    misses.push((out.len(), i, key));
+                    out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
+                }
+            }
+        }
+        self.stats.lookups += reqs.len() as u64;
+        self.stats.hits += hits;
+        self.stats.misses += misses.len() as u64 + invalid;
+        self.stats.skipped += invalid;
+        if misses.is_empty() {
+            return;
+        }
+        // Unique missed keys, in first-seen order: rasterize (maybe in parallel), then place in order.
+        let mut index: HashMap<GlyphKey, usize> = HashMap::with_capacity(misses.len());
+        let mut keys: Vec<GlyphKey> = Vec::new();
+        for &(_, _, key) in &misses {
+            index.entry(key).or_insert_with(|| {
+                keys.push(key);
+                keys.len() - 1
+            });
+        }
+        let images = self.rasterize_all(&keys);
+        let mut placed: Vec<Result<GlyphEntry, GlyphError>> = Vec::with_capacity(keys.len());
+        for (key, image) in keys.iter().zip(images) {
+            placed.push(image.and_then(|img| self.place(*key, &img)));
+        }
+        let mut removed = 0usize;
+        for (slot, i, key) in misses {
+            let r = &reqs[i];
+            match &placed[index[&key]] {
+                Ok(e) if !e.is_blank() => {
+                    out[slot] = if r.top_left { e.quad(round_px(r.x), round_px(r.y), r.color) } else { e.quad_at_pen(r.x, r.y, r.color) };
+                }
+                Ok(_) => removed += 1,
+                Err(err) => {
+                    removed += 1;
+                    self.stats.skipped += 1;
+                    skipped.push(Skipped { index: i, key: Some(key), reason: err.clone() });
+                }
+            }
+        }
+        if removed > 0 {
+            let mut w = start;
+            for r in start..out.len() {
+                if out[r].page != GlyphQuad::PLACEHOLDER_PAGE {
+                    out[w] = out[r];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
+    }
+}
+
+/// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
+/// frame lifecycle cannot be forgotten. Glyphs looked up in this frame are
+/// never evicted while it, or any of the next `frames_in_flight` frames, runs.
+pub struct Frame<'a> {
+    cache: &'a mut GlyphCache,
+    finished: bool,
+}
+
+impl std::fmt::Debug for Frame<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Frame").field("number", &self.cache.frame).finish()
+    }
+}
+
+impl Frame<'_> {
+    /// This frame's number (1 for the first frame).
+    pub fn number(&self) -> u64 {
+        self.cache.frame
+    }
+
+    /// The cache (read-only) while the frame runs.
+    pub fn cache(&self) -> &GlyphCache {
+        self.cache
+    }
+
+    /// Looks up one glyph, rasterizing and placing it on a miss.
+    pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        let size = self.cache.size_of(size_px)?;
+        let key = GlyphKey::new(font, glyph, size);
+        let frame = self.cache.frame;
+        self.cache.stats.lookups += 1;
+        if let Some(slot) = self.cache.map.get_mut(&key) {
+            slot.last_used = frame;
+            self.cache.stats.hits += 1;
+            return Ok(slot.entry);
+        }
+        self.cache.stats.misses += 1;
+        let image = self.cache.rasterize_all(&[key]).pop().unwrap_or(Err(GlyphError::AtlasFull));
+        let placed = image.and_then(|img| self.cache.place(key, &img));
+        if placed.is_err() {
+            self.cache.stats.skipped += 1;
+        }
+        placed
+    }
+
+    /// Looks up a run of positioned glyphs and appends one quad per visible
+    /// glyph to `out`, in input order. Glyphs that cannot be drawn (bad size,
+    /// unknown font, atlas full of in-flight glyphs, ...) are skipped and
+    /// reported in the frame's output; the rest of the frame is drawn.
+    pub fn prepare(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
+        let mut reqs = std::mem::take(&mut self.cache.scratch);
+        reqs.clear();
+        reqs.extend(glyphs.iter().map(|g| PositionedReq {
+            font: g.font,
+            glyph: g.glyph,
+            size: g.size,
+            x: g.x,
+            y: g.y,
+            color: g.color,
+            top_left: false,
+        }));
+        let mut skipped = std::mem::take(&mut self.cache.pending_skipped);
+        self.cache.run_batch(&reqs, out, &mut skipped);
+        self.cache.pending_skipped = skipped;
+        self.cache.scratch = reqs;
+    }
+
+    /// Lays `text` out with fontdue's layout and appends its quads to `out`.
+    /// An unknown font or invalid size is an error and changes nothing.
+    pub fn layout(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+        let size = self.cache.size_of(text.size)?;
+        if self.cache.fonts.get(text.font).is_none() {
+            return Err(GlyphError::UnknownFont(text.font));
+        }
+        let line_height = if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 };
+        let max_width = text.max_width.filter(|w| w.is_finite() && *w > 0.0);
+        let cache = &mut *self.cache;
+        cache.layout.reset(&fontdue::layout::LayoutSettings {
+            x: if text.x.is_finite() { text.x } else { 0.0 },
+            y: if text.y.is_finite() { text.y } else { 0.0 },
+            max_width,
+            line_height,
+            ..fontdue::layout::LayoutSettings::default()
+        });
+        let px = size.px();
+        cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
+        let mut reqs = std::mem::take(&mut cache.scratch);
+        reqs.clear();
+        reqs.extend(cache.layout.glyphs().iter().filter(|g| !g.char_data.is_control()).map(|g| PositionedReq {
+            font: text.font,
+            glyph: g.key.glyph_index,
+            size: px,
+            x: g.x,
+            y: g.y,
+            color: text.color,
+            top_left: true,
+        }));
+        let mut skipped = std::mem::take(&mut cache.pending_skipped);
+        cache.run_batch(&reqs, out, &mut skipped);
+        cache.pending_skipped = skipped;
+        cache.scratch = reqs;
+        Ok(())
+    }
+
+    /// Ends the frame: the uploads to make (at most one per dirty page) and
+    /// what was skipped.
+    pub fn finish(mut self) -> FrameOutput {
+        self.finished = true;
+        self.cache.end_frame()
+    }
+}
+
+impl Drop for Frame<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            // Uploads stay pending in the pages and go out with the next finished frame.
+            self.cache.pending_skipped.clear();
+        }
+    }
+}
+
+impl GlyphCache {
+    fn end_frame(&mut self) -> FrameOutput {
+        let t = Instant::now();
+        let mut uploads = Vec::new();
+        for (i, page) in self.pages.iter_mut().enumerate() {
+            if let Some(u) = page.take_upload(i as u32) {
+                self.stats.upload_calls += 1;
+                self.stats.upload_regions += u.regions as u64;
+                self.stats.upload_bytes += u.data.len() as u64;
+                uploads.push(u);
+            }
+        }
+        self.stats.stage_ns += t.elapsed().as_nanos() as u64;
+        let s = &self.stats;
+        let b = &self.frame_start;
+        FrameOutput {
+            frame: self.frame,
+            uploads,
+            pages: self.pages.len() as u32,
+            skipped: std::mem::take(&mut self.pending_skipped),
+            lookups: s.lookups - b.lookups,
+            hits: s.hits - b.hits,
+            evictions: s.evictions - b.evictions,
+        }
+    }
+}

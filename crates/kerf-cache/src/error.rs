@@ -1,0 +1,118 @@
+//! Typed errors of the glyph cache.
+
+use crate::key::{FontId, RenderMode};
+use thiserror::Error;
+
+/// Why font bytes could not be loaded. The cache is unchanged after any of these.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum FontError {
+    /// No bytes at all.
+    #[error("font data is empty")]
+    Empty,
+    /// The parser rejected the bytes (truncated, not a font, bad tables).
+    #[error("font data is malformed: {0}")]
+    Malformed(String),
+    /// The font parser panicked on these bytes; the panic was contained.
+    #[error("font parser failed on these bytes (internal panic contained)")]
+    ParserPanicked,
+    /// More fonts than a [`FontId`] can name.
+    #[error("too many fonts loaded ({0})")]
+    TooManyFonts(usize),
+}
+
+/// Why one glyph could not be placed in the atlas.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum GlyphError {
+    /// The font id names no loaded font.
+    #[error("unknown font id {0:?}")]
+    UnknownFont(FontId),
+    /// The glyph index is not below the font's glyph count.
+    #[error("glyph {glyph} is out of range for font {font:?} ({count} glyphs)")]
+    GlyphOutOfRange {
+        /// The font asked for.
+        font: FontId,
+        /// The glyph index asked for.
+        glyph: u16,
+        /// The font's glyph count.
+        count: u16,
+    },
+    /// The size is NaN, infinite, zero, negative, or above the configured maximum.
+    #[error("invalid glyph size {size} px (must be finite, > 0 and <= {max})")]
+    InvalidSize {
+        /// The size asked for, in pixels.
+        size: f32,
+        /// The configured maximum, in pixels.
+        max: f32,
+    },
+    /// The glyph's bitmap is larger than a page can ever hold.
+    #[error("glyph bitmap {width}x{height} px does not fit a {page}x{page} page")]
+    TooLarge {
+        /// Bitmap width.
+        width: u32,
+        /// Bitmap height.
+        height: u32,
+        /// The page side.
+        page: u32,
+    },
+    /// Every page is full of glyphs used by frames still in flight, and no page may be added.
+    #[error("atlas full: every page is full of glyphs in use by frames in flight and no page may be added")]
+    AtlasFull,
+    /// The rasterizer failed.
+    #[error("rasterizer failed: {0}")]
+    Raster(#[from] RasterError),
+}
+
+/// Why a rasterizer could not produce a bitmap.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RasterError {
+    /// This rasterizer cannot produce the requested mode.
+    #[error("render mode {0:?} is not supported by this rasterizer")]
+    UnsupportedMode(RenderMode),
+    /// The rasterizer panicked on this glyph; the panic was contained.
+    #[error("rasterizer panicked on this glyph (contained)")]
+    Panicked,
+    /// The rasterizer returned a buffer whose length does not match its size.
+    #[error("rasterizer returned {len} bytes for a {width}x{height} bitmap")]
+    BadBitmap {
+        /// Bitmap width.
+        width: u32,
+        /// Bitmap height.
+        height: u32,
+        /// Bytes returned.
+        len: usize,
+    },
+}
+
+/// Why a [`CacheConfig`](crate::CacheConfig) was refused.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ConfigError {
+    /// The page side is zero, or the texture-side limit is zero.
+    #[error("page size must be at least 1 px (asked {page_size}, limit {limit})")]
+    ZeroPageSize {
+        /// The page size asked for.
+        page_size: u32,
+        /// The caller's texture-side limit.
+        limit: u32,
+    },
+    /// No page allowed at all (max_pages 0, or a budget smaller than one page).
+    #[error("the configuration allows no page: max_pages {max_pages}, memory budget {budget} bytes, one page {page_bytes} bytes")]
+    NoPages {
+        /// Configured page maximum.
+        max_pages: u32,
+        /// Configured budget in bytes.
+        budget: u64,
+        /// Bytes of one page.
+        page_bytes: u64,
+    },
+    /// Padding at least as large as the page.
+    #[error("padding {padding} px leaves no room in a {page} px page")]
+    Padding {
+        /// Configured padding.
+        padding: u32,
+        /// Page side.
+        page: u32,
+    },
+    /// The maximum glyph size is not a positive finite number.
+    #[error("max_glyph_px must be finite and > 0, got {0}")]
+    MaxGlyphPx(f32),
+}

@@ -1,0 +1,83 @@
+//! Glyph keys: which font, which glyph, what size, which rendering.
+
+/// Names a font loaded into a [`GlyphCache`](crate::GlyphCache).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FontId(pub(crate) u32);
+
+impl FontId {
+    /// The dense index of this font (0 for the first font loaded).
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
+
+/// How a glyph is rasterized.
+///
+/// Pages hold one byte of coverage per texel, so `Coverage` is the only mode
+/// the cache places today. The key carries the mode (and a sub-pixel bin, see
+/// [`GlyphKey::subpixel_x`]) so LCD sub-pixel coverage (fontdue's
+/// `rasterize_indexed_subpixel`) and other rasterizers can be added without
+/// changing the key's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[non_exhaustive]
+pub enum RenderMode {
+    /// Grayscale coverage, one byte per pixel.
+    #[default]
+    Coverage,
+}
+
+/// The number of size steps per pixel: sizes are quantised to 1/64 px.
+pub const SIZE_STEPS_PER_PX: f32 = 64.0;
+
+/// A glyph size quantised to 1/64 px, so equal-looking sizes share a cache entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlyphSize(pub(crate) u32);
+
+impl GlyphSize {
+    /// Quantises `px` (pixels per em) to the nearest 1/64 px. `None` for NaN,
+    /// infinities, sizes that quantise to 0, negative sizes and sizes above `max_px`.
+    pub fn from_px(px: f32, max_px: f32) -> Option<GlyphSize> {
+        if !(px.is_finite() && px > 0.0 && px <= max_px) {
+            return None;
+        }
+        let q = (px * SIZE_STEPS_PER_PX).round();
+        if q < 1.0 || q > u32::MAX as f32 {
+            return None;
+        }
+        Some(GlyphSize(q as u32))
+    }
+
+    /// The size in pixels per em.
+    pub fn px(self) -> f32 {
+        self.0 as f32 / SIZE_STEPS_PER_PX
+    }
+
+    /// The raw quantised value, in 1/64 px.
+    pub fn steps(self) -> u32 {
+        self.0
+    }
+}
+
+/// Everything that decides a glyph's bitmap; the cache's lookup key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlyphKey {
+    /// The font.
+    pub font: FontId,
+    /// The glyph index inside the font (not a character: shapers give indices).
+    pub glyph: u16,
+    /// The quantised size.
+    pub size: GlyphSize,
+    /// How the glyph is rasterized.
+    pub mode: RenderMode,
+    /// Sub-pixel x offset bin (0..=255 meaning n/256 px). fontdue always
+    /// rasterizes at offset 0, so the default rasterizer uses only bin 0; a
+    /// rasterizer with sub-pixel positioning can use the others.
+    pub subpixel_x: u8,
+}
+
+impl GlyphKey {
+    /// A coverage key at sub-pixel bin 0.
+    pub fn new(font: FontId, glyph: u16, size: GlyphSize) -> GlyphKey {
+        GlyphKey { font, glyph, size, mode: RenderMode::Coverage, subpixel_x: 0 }
+    }
+}

@@ -1,0 +1,74 @@
+//! kerf's glyph cache, without a GPU.
+//!
+//! An app says which glyphs to draw this frame; the cache looks each one up
+//! and, on a miss, rasterizes it (fontdue by default, behind the
+//! [`Rasterizer`] trait), finds it a slot on an atlas page with a
+//! [`kerf_pack`] packer (MaxRects-BSSF by default), evicting **and
+//! deallocating** least-recently-used glyphs when pages are full, and stages
+//! its pixels. At the end of the frame it hands out at most one
+//! [`PageUpload`] per dirty page, and [`GlyphQuad`]s say where each glyph is
+//! drawn and where its texels are. Nothing here knows about GPUs: `kerf-wgpu`
+//! turns the uploads into texture writes and the quads into instances.
+//!
+//! ```
+//! use kerf_cache::{CacheConfig, GlyphCache, TextSpec};
+//!
+//! let mut cache = GlyphCache::new(CacheConfig { page_size: 256, ..CacheConfig::default() })?;
+//! let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+//!
+//! let mut quads = Vec::new();
+//! let mut frame = cache.begin_frame();
+//! frame.layout(&TextSpec::new("Hello, kerf!", font, 18.0).at(10.0, 10.0), &mut quads)?;
+//! let out = frame.finish();
+//!
+//! assert_eq!(quads.len(), 11); // 12 characters, one of them a blank space
+//! assert_eq!(out.uploads.len(), 1); // one page touched: one upload
+//! assert!(out.skipped.is_empty());
+//! cache.check_invariants()?;
+//!
+//! // The next frame finds every glyph cached and uploads nothing.
+//! let mut frame = cache.begin_frame();
+//! quads.clear();
+//! frame.layout(&TextSpec::new("Hello, kerf!", font, 18.0).at(10.0, 10.0), &mut quads)?;
+//! let out = frame.finish();
+//! assert_eq!((out.hits, out.lookups), (12, 12));
+//! assert!(out.uploads.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Frames and eviction
+//! Glyphs are looked up only through a [`Frame`] ([`GlyphCache::begin_frame`]),
+//! so the cache always knows which frame uses what. A glyph used in frame `f`
+//! is not evicted before frame `f + frames_in_flight + 1`. When a glyph does
+//! not fit: a page with room is used; else a page is added while the page
+//! limit and memory budget allow; else least-recently-used glyphs are evicted
+//! and their slots deallocated until it fits. If every remaining glyph is in
+//! use by frames in flight, the glyph is skipped and reported
+//! ([`GlyphError::AtlasFull`]) — never a panic, never an eviction of a glyph
+//! in use, and the rest of the frame is drawn.
+//!
+//! ## Glyphs larger than a page
+//! A glyph whose bitmap is wider or taller than a page is refused with
+//! [`GlyphError::TooLarge`] before it is rasterized (reported as skipped in
+//! batch calls). Raise `page_size` (up to the GPU limit) to draw it.
+
+#![warn(missing_docs)]
+
+mod cache;
+mod error;
+mod font;
+mod key;
+mod page;
+mod raster;
+mod stats;
+mod text;
+
+pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, MAX_PAGE_SIDE};
+pub use error::{ConfigError, FontError, GlyphError, RasterError};
+pub use font::{Font, FontSet};
+pub use key::{FontId, GlyphKey, GlyphSize, RenderMode, SIZE_STEPS_PER_PX};
+pub use kerf_pack::{Algorithm, Rect};
+pub use page::{Page, PageUpload};
+pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
+pub use stats::Stats;
+pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};

@@ -1,0 +1,150 @@
+//! Atlas pages: one packer, a CPU copy of the page's texels, and the region
+//! changed since the last upload.
+
+use crate::raster::GlyphImage;
+use kerf_pack::{Packer, Rect};
+
+/// One texture page of the atlas (one layer of the GPU texture array).
+///
+/// The page keeps a CPU copy of its coverage texels. That copy is what makes
+/// "one upload per dirty page per frame" possible (the upload is one rectangle
+/// cut from it), and lets a GPU atlas be rebuilt or grown without rasterizing
+/// any glyph again.
+pub struct Page {
+    pub(crate) packer: Box<dyn Packer + Send + Sync>,
+    pub(crate) pixels: Vec<u8>,
+    pub(crate) side: u32,
+    pub(crate) dirty: Option<Rect>,
+    pub(crate) dirty_regions: u32,
+    /// Smallest request known not to fit since the last deallocation.
+    pub(crate) fail: Option<(u32, u32)>,
+}
+
+impl Page {
+    pub(crate) fn new(packer: Box<dyn Packer + Send + Sync>, side: u32) -> Page {
+        Page { packer, pixels: vec![0; side as usize * side as usize], side, dirty: None, dirty_regions: 0, fail: None }
+    }
+
+    /// The page's side in texels (pages are square).
+    pub fn side(&self) -> u32 {
+        self.side
+    }
+
+    /// Live glyph area over page area.
+    pub fn occupancy(&self) -> f64 {
+        self.packer.occupancy()
+    }
+
+    /// Number of glyphs with texels on this page.
+    pub fn glyphs(&self) -> usize {
+        self.packer.len()
+    }
+
+    /// The page's coverage texels, row-major, `side * side` bytes.
+    pub fn pixels(&self) -> &[u8] {
+        &self.pixels
+    }
+
+    /// The packer's free space (for pictures and checks).
+    pub fn free_rects(&self) -> Vec<Rect> {
+        self.packer.free_rects()
+    }
+
+    /// The region written since the last upload, if any.
+    pub fn dirty(&self) -> Option<Rect> {
+        self.dirty
+    }
+
+    /// True when a `w × h` request is known not to fit (no space was freed
+    /// since a request at most this large failed).
+    pub(crate) fn known_full(&self, w: u32, h: u32) -> bool {
+        matches!(self.fail, Some((fw, fh)) if w >= fw && h >= fh)
+    }
+
+    pub(crate) fn note_failure(&mut self, w: u32, h: u32) {
+        self.fail = Some(match self.fail {
+            Some((fw, fh)) if fw <= w && fh <= h => (fw, fh),
+            _ => (w, h),
+        });
+    }
+
+    /// Writes a glyph at `(x, y)`, clearing the padding gutter on its right and
+    /// bottom (inside the page) so no stale texels touch it there.
+    pub(crate) fn stage(&mut self, x: u32, y: u32, image: &GlyphImage, padding: u32) {
+        let side = self.side as usize;
+        let (x0, y0) = (x as usize, y as usize);
+        let (w, h) = (image.width as usize, image.height as usize);
+        let cw = (w + padding as usize).min(side - x0);
+        let ch = (h + padding as usize).min(side - y0);
+        for row in 0..ch {
+            let start = (y0 + row) * side + x0;
+            let dst = &mut self.pixels[start..start + cw];
+            if row < h {
+                dst[..w].copy_from_slice(&image.pixels[row * w..row * w + w]);
+                dst[w..].fill(0);
+            } else {
+                dst.fill(0);
+            }
+        }
+        let r = Rect::new(x, y, cw as u32, ch as u32);
+        self.dirty = Some(match self.dirty {
+            Some(d) => union(d, r),
+            None => r,
+        });
+        self.dirty_regions += 1;
+    }
+
+    /// Takes the dirty region and its texels (tightly packed rows).
+    pub(crate) fn take_upload(&mut self, index: u32) -> Option<PageUpload> {
+        let r = self.dirty.take()?;
+        let regions = std::mem::take(&mut self.dirty_regions);
+        Some(PageUpload { page: index, rect: r, data: self.copy_rect(r), regions })
+    }
+
+    /// The texels of `r`, tightly packed rows.
+    pub(crate) fn copy_rect(&self, r: Rect) -> Vec<u8> {
+        let side = self.side as usize;
+        let mut data = Vec::with_capacity(r.w as usize * r.h as usize);
+        for row in r.y as usize..(r.y + r.h) as usize {
+            let start = row * side + r.x as usize;
+            data.extend_from_slice(&self.pixels[start..start + r.w as usize]);
+        }
+        data
+    }
+}
+
+impl std::fmt::Debug for Page {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Page")
+            .field("side", &self.side)
+            .field("glyphs", &self.packer.len())
+            .field("occupancy", &self.packer.occupancy())
+            .field("dirty", &self.dirty)
+            .finish()
+    }
+}
+
+fn union(a: Rect, b: Rect) -> Rect {
+    let x0 = a.x.min(b.x);
+    let y0 = a.y.min(b.y);
+    let x1 = (a.x + a.w).max(b.x + b.w);
+    let y1 = (a.y + a.h).max(b.y + b.h);
+    Rect::new(x0, y0, x1 - x0, y1 - y0)
+}
+
+/// One upload: a rectangle of one page and its texels, to be written with a
+/// single texture write. The cache produces at most one per dirty page per frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageUpload {
+    /// The page (texture array layer).
+    pub page: u32,
+    /// The region of the page to write, in texels. It bounds every glyph
+    /// staged on the page since the last upload; texels inside it that belong
+    /// to no new glyph are the page's current contents, so writing the whole
+    /// rectangle is always correct.
+    pub rect: Rect,
+    /// `rect.w * rect.h` coverage bytes, rows tightly packed.
+    pub data: Vec<u8>,
+    /// Number of glyphs staged into this region (coalesced into this one upload).
+    pub regions: u32,
+}

@@ -1,0 +1,81 @@
+//! The rasterizer trait and its default implementation on fontdue.
+
+use crate::error::RasterError;
+use crate::key::{GlyphKey, RenderMode};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A font as a rasterizer sees it: fontdue's parsed face, and the raw bytes for
+/// rasterizers that parse fonts themselves.
+#[derive(Clone, Copy)]
+pub struct FontRef<'a> {
+    /// fontdue's parsed face.
+    pub fontdue: &'a fontdue::Font,
+    /// The bytes the font was loaded from.
+    pub bytes: &'a [u8],
+    /// The face index inside a collection.
+    pub collection_index: u32,
+}
+
+/// A rasterized glyph: coverage bytes, row-major from the top-left, plus its
+/// placement relative to the pen position on the baseline.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GlyphImage {
+    /// Bitmap width in pixels (0 for blank glyphs such as space).
+    pub width: u32,
+    /// Bitmap height in pixels.
+    pub height: u32,
+    /// Offset from the pen x to the bitmap's left edge, in whole pixels.
+    pub left: i32,
+    /// Offset from the baseline up to the bitmap's bottom edge (fontdue's `ymin`).
+    pub bottom: i32,
+    /// `width * height` coverage bytes.
+    pub pixels: Vec<u8>,
+}
+
+/// Turns glyph keys into coverage bitmaps. `Send + Sync` so a frame's misses
+/// can be rasterized in parallel.
+pub trait Rasterizer: Send + Sync {
+    /// The bitmap size `(width, height)` [`rasterize`](Self::rasterize) would
+    /// produce, computed without rasterizing (used to refuse glyphs larger than
+    /// a page before spending time on them).
+    fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError>;
+    /// Rasterizes one glyph. The key's glyph index has been checked against the
+    /// font's glyph count and its size is finite and positive.
+    fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError>;
+}
+
+/// The default rasterizer: fontdue, grayscale coverage at sub-pixel offset 0.
+/// A panic inside fontdue is contained and reported as [`RasterError::Panicked`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FontdueRasterizer;
+
+impl Rasterizer for FontdueRasterizer {
+    fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
+        check_mode(key)?;
+        let m = catch_unwind(AssertUnwindSafe(|| font.fontdue.metrics_indexed(key.glyph, key.size.px())))
+            .map_err(|_| RasterError::Panicked)?;
+        Ok((clamp_u32(m.width), clamp_u32(m.height)))
+    }
+
+    fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
+        check_mode(key)?;
+        let (m, pixels) = catch_unwind(AssertUnwindSafe(|| font.fontdue.rasterize_indexed(key.glyph, key.size.px())))
+            .map_err(|_| RasterError::Panicked)?;
+        let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
+        if pixels.len() as u64 != width as u64 * height as u64 {
+            return Err(RasterError::BadBitmap { width, height, len: pixels.len() });
+        }
+        Ok(GlyphImage { width, height, left: m.xmin, bottom: m.ymin, pixels })
+    }
+}
+
+fn check_mode(key: &GlyphKey) -> Result<(), RasterError> {
+    match key.mode {
+        RenderMode::Coverage if key.subpixel_x == 0 => Ok(()),
+        mode => Err(RasterError::UnsupportedMode(mode)),
+    }
+}
+
+fn clamp_u32(v: usize) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}

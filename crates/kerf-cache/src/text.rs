@@ -1,0 +1,107 @@
+//! What a frame asks for (positioned glyphs, or strings to lay out) and what it gets back (quads).
+
+use crate::error::GlyphError;
+use crate::key::{FontId, GlyphKey};
+
+/// A glyph already positioned by a shaper (rustybuzz, cosmic-text, ...): font,
+/// glyph index, size and the pen position on the baseline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PositionedGlyph {
+    /// The font.
+    pub font: FontId,
+    /// The glyph index in the font.
+    pub glyph: u16,
+    /// Size in pixels per em (quantised to 1/64 px by the cache).
+    pub size: f32,
+    /// Pen x, in target pixels (rounded to whole pixels: glyphs are rasterized at offset 0).
+    pub x: f32,
+    /// Baseline y, in target pixels, y growing downwards.
+    pub y: f32,
+    /// Straight (not premultiplied) sRGB colour, RGBA.
+    pub color: [u8; 4],
+}
+
+/// A string to lay out with fontdue's layout and draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextSpec<'a> {
+    /// The text; `\n` breaks lines.
+    pub text: &'a str,
+    /// The font.
+    pub font: FontId,
+    /// Size in pixels per em.
+    pub size: f32,
+    /// Left edge of the text block.
+    pub x: f32,
+    /// Top edge of the text block (y down).
+    pub y: f32,
+    /// Wrap lines at this width (word wrapping); `None` for no wrapping.
+    pub max_width: Option<f32>,
+    /// Line height as a multiple of the font's line height (1.0 = the font's own).
+    pub line_height: f32,
+    /// Straight sRGB colour, RGBA.
+    pub color: [u8; 4],
+}
+
+impl<'a> TextSpec<'a> {
+    /// `text` in `font` at `size` px, at the origin, black, no wrapping.
+    pub fn new(text: &'a str, font: FontId, size: f32) -> Self {
+        TextSpec { text, font, size, x: 0.0, y: 0.0, max_width: None, line_height: 1.0, color: [0, 0, 0, 255] }
+    }
+
+    /// The same text placed with its top-left corner at `(x, y)`.
+    pub fn at(mut self, x: f32, y: f32) -> Self {
+        self.x = x;
+        self.y = y;
+        self
+    }
+
+    /// The same text in another colour.
+    pub fn color(mut self, color: [u8; 4]) -> Self {
+        self.color = color;
+        self
+    }
+
+    /// The same text wrapped at `width` px.
+    pub fn wrap(mut self, width: f32) -> Self {
+        self.max_width = Some(width);
+        self
+    }
+}
+
+/// One glyph to draw: where on the target, where in the atlas, which colour.
+/// Blank glyphs (space) produce no quad.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct GlyphQuad {
+    /// Top-left corner on the target, whole pixels.
+    pub x: i32,
+    /// Top-left corner on the target, whole pixels (y down).
+    pub y: i32,
+    /// Left texel of the glyph in its page.
+    pub tex_x: u16,
+    /// Top texel of the glyph in its page.
+    pub tex_y: u16,
+    /// Width in texels (= pixels on the target at scale 1).
+    pub width: u16,
+    /// Height in texels.
+    pub height: u16,
+    /// The page (texture array layer).
+    pub page: u32,
+    /// Straight sRGB colour, RGBA.
+    pub color: [u8; 4],
+}
+
+impl GlyphQuad {
+    pub(crate) const PLACEHOLDER_PAGE: u32 = u32::MAX;
+}
+
+/// A glyph the frame could not draw, and why. The rest of the frame is drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    /// Index of the glyph in the `prepare` input (for `layout`, in the laid-out glyph sequence).
+    pub index: usize,
+    /// The glyph's key, when its size was valid.
+    pub key: Option<GlyphKey>,
+    /// Why it was skipped.
+    pub reason: GlyphError,
+}

@@ -1,0 +1,360 @@
+//! Behaviour of the glyph cache: lookups, LRU eviction with deallocation,
+//! frame protection, stats, bad input, uploads.
+
+use kerf_cache::*;
+
+fn sans() -> Vec<u8> {
+    dejavu::sans::regular().to_vec()
+}
+
+fn cache(page: u32, pages: u32, in_flight: u32) -> (GlyphCache, FontId) {
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: page,
+        max_pages: pages,
+        frames_in_flight: in_flight,
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let f = c.add_font(sans()).unwrap();
+    (c, f)
+}
+
+fn glyph_of(c: &GlyphCache, f: FontId, ch: char) -> u16 {
+    c.fonts().get(f).unwrap().lookup_glyph_index(ch)
+}
+
+fn key(c: &GlyphCache, f: FontId, ch: char, px: f32) -> GlyphKey {
+    GlyphKey::new(f, glyph_of(c, f, ch), GlyphSize::from_px(px, 1024.0).unwrap())
+}
+
+#[test]
+fn hit_after_miss_and_stats_add_up() {
+    let (mut c, f) = cache(256, 1, 0);
+    let g = glyph_of(&c, f, 'A');
+    let mut fr = c.begin_frame();
+    let a = fr.glyph(f, g, 20.0).unwrap();
+    let b = fr.glyph(f, g, 20.0).unwrap();
+    assert_eq!(a, b);
+    let out = fr.finish();
+    assert_eq!(out.uploads.len(), 1);
+    assert_eq!(out.uploads[0].regions, 1);
+    let s = c.stats().clone();
+    assert_eq!((s.lookups, s.hits, s.misses, s.rasterized), (2, 1, 1, 1));
+    assert_eq!(s.hits + s.misses, s.lookups);
+    // The upload holds exactly the glyph's bitmap (plus its cleared gutter).
+    let (m, bitmap) = c.fonts().get(f).unwrap().rasterize_indexed(g, 20.0);
+    let u = &out.uploads[0];
+    assert_eq!((u.rect.x, u.rect.y), (a.x as u32, a.y as u32));
+    for row in 0..m.height {
+        let got = &u.data[row * u.rect.w as usize..][..m.width];
+        assert_eq!(got, &bitmap[row * m.width..][..m.width]);
+    }
+    assert_eq!(s.upload_bytes, u.data.len() as u64);
+}
+
+#[test]
+fn positioned_glyph_quads_follow_pen_and_bearings() {
+    let (mut c, f) = cache(256, 1, 0);
+    let g = glyph_of(&c, f, 'g');
+    let m = c.fonts().get(f).unwrap().metrics_indexed(g, 32.0);
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare(&[PositionedGlyph { font: f, glyph: g, size: 32.0, x: 100.4, y: 50.0, color: [1, 2, 3, 4] }], &mut quads);
+    fr.finish();
+    assert_eq!(quads.len(), 1);
+    let q = quads[0];
+    assert_eq!(q.x, 100 + m.xmin);
+    assert_eq!(q.y, 50 - (m.ymin + m.height as i32));
+    assert_eq!((q.width as usize, q.height as usize), (m.width, m.height));
+    assert_eq!(q.color, [1, 2, 3, 4]);
+}
+
+#[test]
+fn layout_wraps_and_skips_blanks() {
+    let (mut c, f) = cache(512, 1, 0);
+    let mut one_line = Vec::new();
+    let mut wrapped = Vec::new();
+    let text = "wrap these words onto several lines";
+    let mut fr = c.begin_frame();
+    fr.layout(&TextSpec::new(text, f, 16.0), &mut one_line).unwrap();
+    fr.layout(&TextSpec::new(text, f, 16.0).wrap(80.0), &mut wrapped).unwrap();
+    fr.finish();
+    let visible = text.chars().filter(|c| !c.is_whitespace()).count();
+    assert_eq!(one_line.len(), visible);
+    assert_eq!(wrapped.len(), visible);
+    let rows = |q: &[GlyphQuad]| {
+        let mut ys: Vec<i32> = q.iter().map(|q| q.y + q.height as i32).collect();
+        ys.sort();
+        ys.dedup_by(|a, b| (*a - *b).abs() < 8);
+        ys.len()
+    };
+    assert_eq!(rows(&one_line), 1);
+    assert!(rows(&wrapped) >= 3, "wrapping at 80 px gives several lines");
+    assert!(wrapped.iter().all(|q| q.x + q.width as i32 <= 80 + 2));
+}
+
+#[test]
+fn lru_order_decides_victims_and_slots_are_deallocated() {
+    // One small page, nothing protected beyond the current frame.
+    let (mut c, f) = cache(64, 1, 0);
+    let chars: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".chars().collect();
+    // Frame by frame, one glyph each, until the first eviction.
+    let mut used = Vec::new();
+    for &ch in &chars {
+        let g = glyph_of(&c, f, ch);
+        let mut fr = c.begin_frame();
+        fr.glyph(f, g, 14.0).unwrap();
+        fr.finish();
+        used.push(ch);
+        if c.stats().evictions > 0 {
+            break;
+        }
+    }
+    assert!(c.stats().evictions > 0, "a 64 px page must fill up");
+    // Exactly the oldest glyphs were evicted.
+    let evicted = c.stats().evictions as usize;
+    for (i, &ch) in used.iter().enumerate() {
+        let cached = c.peek(&key(&c, f, ch, 14.0)).is_some();
+        assert_eq!(cached, i >= evicted, "glyph {ch} (use #{i}), {evicted} evicted");
+    }
+    // Every cached glyph is live in the packer, and the packer holds nothing else.
+    c.check_invariants().unwrap();
+    assert_eq!(c.pages()[0].glyphs(), c.len() - c.entries().filter(|(_, e)| e.is_blank()).count());
+}
+
+#[test]
+fn recent_use_protects_from_eviction() {
+    let (mut c, f) = cache(64, 1, 0);
+    let a = glyph_of(&c, f, 'A');
+    let mut fr = c.begin_frame();
+    fr.glyph(f, a, 14.0).unwrap();
+    fr.finish();
+    // Touch 'A' every frame while streaming other glyphs through.
+    for ch in "BCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".chars() {
+        let g = glyph_of(&c, f, ch);
+        let mut fr = c.begin_frame();
+        fr.glyph(f, a, 14.0).unwrap();
+        fr.glyph(f, g, 14.0).unwrap();
+        fr.finish();
+    }
+    assert!(c.stats().evictions > 10);
+    assert!(c.peek(&key(&c, f, 'A', 14.0)).is_some());
+    c.check_invariants().unwrap();
+}
+
+#[test]
+fn in_flight_frames_are_protected_and_overflow_is_reported_not_fatal() {
+    // frames_in_flight = 2: glyphs of the last two frames must survive.
+    let (mut c, f) = cache(48, 1, 2);
+    let text: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".chars().collect();
+    let mut history: Vec<Vec<GlyphKey>> = Vec::new();
+    for chunk in text.chunks(3).cycle().take(40) {
+        let keys: Vec<GlyphKey> = chunk.iter().map(|&ch| key(&c, f, ch, 16.0)).collect();
+        let glyphs: Vec<PositionedGlyph> = keys
+            .iter()
+            .map(|k| PositionedGlyph { font: f, glyph: k.glyph, size: 16.0, x: 0.0, y: 20.0, color: [0; 4] })
+            .collect();
+        let mut quads = Vec::new();
+        let mut fr = c.begin_frame();
+        fr.prepare(&glyphs, &mut quads);
+        let out = fr.finish();
+        for s in &out.skipped {
+            assert_eq!(s.reason, GlyphError::AtlasFull);
+        }
+        assert_eq!(quads.len() + out.skipped.len(), glyphs.len());
+        let skipped_keys: Vec<GlyphKey> = out.skipped.iter().filter_map(|s| s.key).collect();
+        history.push(keys.into_iter().filter(|k| !skipped_keys.contains(k)).collect());
+        // Every glyph drawn in this frame or the two before it is still cached.
+        for frame_keys in history.iter().rev().take(3) {
+            for k in frame_keys {
+                assert!(c.peek(k).is_some(), "{k:?} evicted while in flight");
+            }
+        }
+        c.check_invariants().unwrap();
+    }
+    assert!(c.stats().evictions > 0);
+}
+
+#[test]
+fn eviction_frees_space_for_a_glyph_that_failed() {
+    // Fill a page within one frame, so nothing may be evicted; a big glyph fails.
+    let (mut c, f) = cache(96, 1, 0);
+    let big = glyph_of(&c, f, 'W');
+    let small: Vec<u16> = "abcdefghijklmnopqrstuvwxyz0123456789".chars().map(|ch| glyph_of(&c, f, ch)).collect();
+    let mut fr = c.begin_frame();
+    for &g in &small {
+        for px in [12.0, 13.0, 14.0] {
+            let _ = fr.glyph(f, g, px);
+        }
+    }
+    let err = fr.glyph(f, big, 60.0).unwrap_err();
+    assert_eq!(err, GlyphError::AtlasFull);
+    fr.finish();
+    c.check_invariants().unwrap();
+    let before = c.len();
+    // Next frame: the same glyph fits, by evicting last frame's glyphs.
+    let mut fr = c.begin_frame();
+    let e = fr.glyph(f, big, 60.0).unwrap();
+    fr.finish();
+    assert!(!e.is_blank());
+    assert!(c.stats().evictions > 0);
+    assert!(c.len() < before + 1);
+    c.check_invariants().unwrap();
+}
+
+#[test]
+fn pages_are_added_up_to_the_limit_and_budget() {
+    let (mut c, f) = cache(64, 3, 0);
+    let mut fr = c.begin_frame();
+    for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".chars() {
+        let g = fr.cache().fonts().get(f).unwrap().lookup_glyph_index(ch);
+        let _ = fr.glyph(f, g, 24.0);
+    }
+    let out = fr.finish();
+    assert_eq!(out.pages, 3);
+    assert!(out.uploads.len() <= 3 && out.uploads.len() >= 2);
+    assert!(!out.skipped.is_empty() || c.stats().skipped > 0, "52 glyphs at 24 px do not fit three 64 px pages");
+
+    // The memory budget caps pages too.
+    let cfg = CacheConfig { page_size: 64, max_pages: 10, memory_budget: 2 * 64 * 64, ..CacheConfig::default() };
+    assert_eq!(cfg.page_limit(), 2);
+    // And the GPU's texture limit clamps the page size.
+    let cfg = CacheConfig { page_size: 4096, max_texture_side: 2048, ..CacheConfig::default() };
+    assert_eq!(GlyphCache::new(cfg).unwrap().page_side(), 2048);
+}
+
+#[test]
+fn bad_configs_are_typed_errors() {
+    let bad = [
+        CacheConfig { page_size: 0, ..CacheConfig::default() },
+        CacheConfig { max_texture_side: 0, ..CacheConfig::default() },
+        CacheConfig { max_pages: 0, ..CacheConfig::default() },
+        CacheConfig { memory_budget: 100, ..CacheConfig::default() },
+        CacheConfig { padding: 1024, ..CacheConfig::default() },
+        CacheConfig { max_glyph_px: f32::NAN, ..CacheConfig::default() },
+        CacheConfig { max_glyph_px: -1.0, ..CacheConfig::default() },
+    ];
+    for cfg in bad {
+        assert!(GlyphCache::new(cfg.clone()).is_err(), "{cfg:?}");
+    }
+}
+
+#[test]
+fn malformed_fonts_are_errors_and_change_nothing() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    assert_eq!(c.add_font(Vec::new()).unwrap_err(), FontError::Empty);
+    assert!(matches!(c.add_font(b"definitely not a font".to_vec()), Err(FontError::Malformed(_))));
+    let real = sans();
+    for cut in [4, 12, 100, 1000, real.len() / 2] {
+        assert!(c.add_font(real[..cut].to_vec()).is_err(), "truncated at {cut}");
+    }
+    assert!(c.add_font_indexed(real.clone(), 7).is_err(), "no face 7 in a plain font");
+    assert_eq!(c.fonts().len(), 0);
+    // Bit flips: an error or a usable font, never a panic.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..12 {
+        let mut bytes = real.clone();
+        for _ in 0..8 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let i = (state % bytes.len() as u64) as usize;
+            bytes[i] ^= 1 << (state % 8);
+        }
+        if let Ok(f) = c.add_font(bytes) {
+            let mut fr = c.begin_frame();
+            let mut quads = Vec::new();
+            let _ = fr.layout(&TextSpec::new("Flipped bits: ÆØÅ 0123", f, 20.0), &mut quads);
+            fr.finish();
+            c.check_invariants().unwrap();
+        }
+    }
+}
+
+#[test]
+fn bad_sizes_ids_and_glyphs_are_typed_errors() {
+    let (mut c, f) = cache(128, 1, 0);
+    let g = glyph_of(&c, f, 'A');
+    let count = c.fonts().get(f).unwrap().glyph_count();
+    let mut fr = c.begin_frame();
+    for px in [f32::NAN, f32::INFINITY, -3.0, 0.0, 0.001, 5000.0] {
+        assert!(matches!(fr.glyph(f, g, px), Err(GlyphError::InvalidSize { .. })), "{px}");
+    }
+    let mut other = GlyphCache::new(CacheConfig::default()).unwrap();
+    let _ = other.add_font(sans()).unwrap();
+    let foreign = other.add_font(sans()).unwrap(); // id 1: unknown in `c`
+    assert_eq!(fr.glyph(foreign, g, 12.0), Err(GlyphError::UnknownFont(foreign)));
+    assert!(matches!(fr.glyph(f, count, 12.0), Err(GlyphError::GlyphOutOfRange { .. })));
+    // Bigger than the page: refused before rasterizing.
+    assert!(matches!(fr.glyph(f, g, 400.0), Err(GlyphError::TooLarge { .. })));
+    assert!(fr.layout(&TextSpec::new("x", f, f32::NAN), &mut Vec::new()).is_err());
+    assert!(fr.layout(&TextSpec::new("x", foreign, 12.0), &mut Vec::new()).is_err());
+    // In a batch, bad glyphs are skipped and reported, good ones drawn.
+    let glyphs = [
+        PositionedGlyph { font: f, glyph: g, size: 12.0, x: 0.0, y: 0.0, color: [0; 4] },
+        PositionedGlyph { font: f, glyph: g, size: f32::NAN, x: 0.0, y: 0.0, color: [0; 4] },
+        PositionedGlyph { font: foreign, glyph: g, size: 12.0, x: 0.0, y: 0.0, color: [0; 4] },
+        PositionedGlyph { font: f, glyph: g, size: 13.0, x: f32::NAN, y: f32::INFINITY, color: [0; 4] },
+    ];
+    let mut quads = Vec::new();
+    fr.prepare(&glyphs, &mut quads);
+    let out = fr.finish();
+    assert_eq!(quads.len(), 2);
+    let idx: Vec<usize> = out.skipped.iter().map(|s| s.index).collect();
+    assert_eq!(idx, vec![1, 2]);
+    c.check_invariants().unwrap();
+    let s = c.stats();
+    assert_eq!(s.hits + s.misses, s.lookups);
+}
+
+#[test]
+fn dropped_frame_uploads_go_out_with_the_next_frame() {
+    let (mut c, f) = cache(128, 1, 0);
+    let g = glyph_of(&c, f, 'Q');
+    {
+        let mut fr = c.begin_frame();
+        fr.glyph(f, g, 20.0).unwrap();
+        // dropped without finish
+    }
+    let out = c.begin_frame().finish();
+    assert_eq!(out.uploads.len(), 1);
+    assert_eq!(out.frame, 2);
+}
+
+#[test]
+fn parallel_rasterization_places_deterministically() {
+    let text = "The quick brown fox jumps over the lazy dog. ÀÉÎÕÜ ßŁŒ αβγδ жзий 0123456789";
+    let run = |threshold: usize| {
+        let mut c = GlyphCache::new(CacheConfig { page_size: 256, parallel_threshold: threshold, ..CacheConfig::default() })
+            .unwrap();
+        let f = c.add_font(sans()).unwrap();
+        let mut quads = Vec::new();
+        let mut fr = c.begin_frame();
+        for px in [11.0, 17.5, 23.0] {
+            fr.layout(&TextSpec::new(text, f, px), &mut quads).unwrap();
+        }
+        let out = fr.finish();
+        (quads, out.uploads)
+    };
+    let (q1, u1) = run(1);
+    let (q2, u2) = run(usize::MAX);
+    assert_eq!(q1, q2);
+    assert_eq!(u1, u2);
+}
+
+#[test]
+fn skyline_pages_work_too() {
+    let mut c = GlyphCache::new(CacheConfig { page_size: 64, algorithm: Algorithm::FALLBACK, frames_in_flight: 0, ..CacheConfig::default() })
+        .unwrap();
+    let f = c.add_font(sans()).unwrap();
+    for i in 0..50 {
+        let mut fr = c.begin_frame();
+        let mut quads = Vec::new();
+        let text: String = (0..20).map(|j| char::from(b'!' + ((i * 7 + j * 3) % 90) as u8)).collect();
+        fr.layout(&TextSpec::new(&text, f, 14.0 + (i % 5) as f32), &mut quads).unwrap();
+        let out = fr.finish();
+        assert!(out.skipped.is_empty());
+        c.check_invariants().unwrap();
+    }
+    assert!(c.stats().evictions > 0);
+}

@@ -1,0 +1,132 @@
+//! Random frames of churn with invariant checks after every frame: no two live
+//! glyphs overlap, every glyph is where its packer says, and every live glyph's
+//! pixels are what the uploads so far have written to a simulated GPU page.
+
+use kerf_cache::*;
+use proptest::prelude::*;
+
+struct Mirror {
+    side: usize,
+    layers: Vec<Vec<u8>>,
+}
+
+impl Mirror {
+    fn apply(&mut self, pages: u32, uploads: &[PageUpload]) {
+        while self.layers.len() < pages as usize {
+            self.layers.push(vec![0; self.side * self.side]);
+        }
+        for u in uploads {
+            let layer = &mut self.layers[u.page as usize];
+            let w = u.rect.w as usize;
+            assert_eq!(u.data.len(), w * u.rect.h as usize);
+            for row in 0..u.rect.h as usize {
+                let dst = (u.rect.y as usize + row) * self.side + u.rect.x as usize;
+                layer[dst..dst + w].copy_from_slice(&u.data[row * w..row * w + w]);
+            }
+        }
+    }
+}
+
+/// Every live glyph's texels in the mirror equal a fresh rasterization.
+fn check_pixels(c: &GlyphCache, m: &Mirror) {
+    for (k, e) in c.entries() {
+        if e.is_blank() {
+            continue;
+        }
+        let font = c.fonts().get(k.font).unwrap();
+        let (met, bitmap) = font.rasterize_indexed(k.glyph, k.size.px());
+        assert_eq!((met.width, met.height), (e.width as usize, e.height as usize));
+        let layer = &m.layers[e.page as usize];
+        for row in 0..met.height {
+            let at = (e.y as usize + row) * m.side + e.x as usize;
+            assert_eq!(&layer[at..at + met.width], &bitmap[row * met.width..][..met.width], "{k:?} row {row}");
+        }
+    }
+}
+
+fn run(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32) -> u64 {
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: page,
+        max_pages: pages,
+        algorithm,
+        frames_in_flight: in_flight,
+        parallel_threshold: 8,
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let fonts = [c.add_font(dejavu::sans::regular().to_vec()).unwrap(), c.add_font(dejavu::serif::bold().to_vec()).unwrap()];
+    let mut m = Mirror { side: c.page_side() as usize, layers: Vec::new() };
+    let mut s = seed | 1;
+    let mut rnd = move |n: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % n
+    };
+    let mut in_use: Vec<Vec<GlyphKey>> = Vec::new();
+    for _ in 0..frames {
+        let n = 1 + rnd(40) as usize;
+        let glyphs: Vec<PositionedGlyph> = (0..n)
+            .map(|_| {
+                let font = fonts[rnd(2) as usize];
+                let ch = char::from_u32(0x21 + rnd(0x17f - 0x21) as u32).unwrap_or('?');
+                let glyph = c.fonts().get(font).unwrap().lookup_glyph_index(ch);
+                let size = [9.0, 12.0, 12.5, 16.0, 23.0, 40.0][rnd(6) as usize];
+                PositionedGlyph { font, glyph, size, x: rnd(800) as f32, y: rnd(600) as f32, color: [255; 4] }
+            })
+            .collect();
+        let mut quads = Vec::new();
+        let mut fr = c.begin_frame();
+        fr.prepare(&glyphs, &mut quads);
+        let out = fr.finish();
+        m.apply(out.pages, &out.uploads);
+        let mut per_page = vec![0; out.pages as usize];
+        for u in &out.uploads {
+            per_page[u.page as usize] += 1;
+        }
+        assert!(per_page.iter().all(|&n| n <= 1), "more than one upload for a page in one frame");
+        for sk in &out.skipped {
+            assert_eq!(sk.reason, GlyphError::AtlasFull, "only a full atlas may skip valid glyphs");
+        }
+        let keys: Vec<GlyphKey> = glyphs
+            .iter()
+            .map(|g| GlyphKey::new(g.font, g.glyph, GlyphSize::from_px(g.size, 1024.0).unwrap()))
+            .filter(|k| !out.skipped.iter().any(|s| s.key == Some(*k)))
+            .collect();
+        in_use.push(keys);
+        for frame in in_use.iter().rev().take(in_flight as usize + 1) {
+            for k in frame {
+                assert!(c.peek(k).is_some(), "{k:?} evicted while in flight");
+            }
+        }
+        c.check_invariants().unwrap();
+        check_pixels(&c, &m);
+        let st = c.stats();
+        assert_eq!(st.hits + st.misses, st.lookups);
+    }
+    c.stats().evictions
+}
+
+#[test]
+fn soak_maxrects() {
+    assert!(run(1, 400, 128, 2, Algorithm::default(), 2) > 0, "the soak must churn");
+}
+
+#[test]
+fn soak_skyline() {
+    assert!(run(2, 300, 128, 2, Algorithm::FALLBACK, 1) > 0, "the soak must churn");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+    #[test]
+    fn soak_random_configs(seed in any::<u64>(), page in 64u32..200, pages in 1u32..3, in_flight in 0u32..3, alg in 0usize..4) {
+        let algorithm = [
+            Algorithm::default(),
+            Algorithm::FALLBACK,
+            "guillotine-bssf-sas-rm".parse().unwrap(),
+            "shelf-ff-wm".parse().unwrap(),
+        ][alg];
+        run(seed, 60, page, pages, algorithm, in_flight);
+    }
+}
