@@ -1,8 +1,8 @@
 //! kerf: a GPU glyph-cache runtime for text rendering.
 //!
-//! This crate re-exports kerf's parts. Today that is [`pack`], the rectangle
-//! packers (MaxRects, Skyline, Guillotine, Shelf) with deallocation that the
-//! glyph cache places glyphs with.
+//! This crate re-exports kerf's parts: [`pack`], the rectangle packers
+//! (MaxRects, Skyline, Guillotine, Shelf) with deallocation, and [`cache`], the
+//! glyph cache without a GPU (fonts, rasterizer, pages, LRU eviction, uploads).
 //!
 //! ```
 //! use kerf::pack::{Algorithm, Packer, PackerOptions};
@@ -16,6 +16,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub use kerf_cache as cache;
 pub use kerf_pack as pack;
 
 /// The README's examples, compiled and run as doctests.

@@ -318,6 +318,16 @@ impl GlyphCache {
         Frame { cache: self, finished: false }
     }
 
+    /// Forgets every cached glyph and frees every slot (fonts, pages and stats
+    /// stay). Texels stay in the pages until overwritten; no entry refers to them.
+    pub fn clear(&mut self) {
+        self.map.clear();
+        for page in &mut self.pages {
+            page.packer.clear();
+            page.fail = None;
+        }
+    }
+
     /// Uploads of every page in full (to rebuild a GPU atlas, e.g. after the
     /// device was lost). Pending dirty regions are kept for the next frame.
     pub fn full_uploads(&self) -> Vec<PageUpload> {
@@ -534,9 +544,15 @@ impl GlyphCache {
                 continue;
             };
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode: RenderMode::Coverage, subpixel_x: 0 };
-            match self.map.get_mut(&key) {
+            // A glyph already used in this frame needs no LRU promotion (all of
+            // this frame's glyphs are equally recent): one hash probe, no list update.
+            let mut promote = false;
+            match self.map.peek_mut(&key) {
                 Some(slot) => {
-                    slot.last_used = frame;
+                    if slot.last_used != frame {
+                        slot.last_used = frame;
+                        promote = true;
+                    }
                     hits += 1;
                     if !slot.entry.is_blank() {
                         out.push(if r.top_left {
@@ -550,6 +566,9 @@ impl GlyphCache {
                     misses.push((out.len(), i, key));
                     out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                 }
+            }
+            if promote {
+                self.map.promote(&key);
             }
         }
         self.stats.lookups += reqs.len() as u64;

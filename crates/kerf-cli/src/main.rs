@@ -1,9 +1,11 @@
-//! `kerf`: pack glyph-size traces with kerf's packers (more subcommands to come:
-//! `atlas`, `profile`).
+//! `kerf`: pack glyph-size traces, build glyph atlases, profile the glyph cache.
 
+mod atlas;
 mod compare;
+mod corpus;
 mod pack;
 mod picture;
+mod profile;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -20,12 +22,18 @@ struct Cli {
 enum Command {
     /// Pack a glyph-size trace (`w h` per line) and report placements, occupancy and speed.
     Pack(pack::PackArgs),
+    /// Build the glyph cache for a text and write its pages as PNG.
+    Atlas(atlas::AtlasArgs),
+    /// Run glyph-cache workloads frame by frame and report throughput, hit rate and occupancy.
+    Profile(profile::ProfileArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Pack(args) => pack::run(args),
+        Command::Atlas(args) => atlas::run(args),
+        Command::Profile(args) => profile::run(args),
     };
     if let Err(e) = result {
         eprintln!("kerf: error: {e}");

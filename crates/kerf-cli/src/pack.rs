@@ -73,7 +73,7 @@ pub struct PackArgs {
     pub png: Option<PathBuf>,
 }
 
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+pub(crate) fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
     s.parse().map_err(|e: kerf_pack::UnknownAlgorithm| e.to_string())
 }
 

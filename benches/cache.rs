@@ -1,0 +1,96 @@
+//! Glyph-cache benches: the hit path (key to quad) and the miss path against
+//! rasterization alone, for the two main page packers.
+//!
+//! `cargo bench --bench cache` (add `-- --quick` for a short run).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use kerf::cache::{Algorithm, CacheConfig, FontId, FontRef, FontdueRasterizer, GlyphCache, GlyphKey, GlyphSize, PositionedGlyph, Rasterizer};
+use std::hint::black_box;
+
+const TEXT: &str = "The quick brown fox jumps over the lazy dog; Ärger über façade — λόγος, шрифт. 0123456789 (x+y)² {}[]";
+
+fn glyph_run(cache: &GlyphCache, font: FontId, sizes: &[f32]) -> Vec<PositionedGlyph> {
+    let f = cache.fonts().get(font).unwrap();
+    let mut out = Vec::new();
+    for (line, &px) in sizes.iter().enumerate() {
+        let mut x = 0.0;
+        for ch in TEXT.chars() {
+            let glyph = f.lookup_glyph_index(ch);
+            out.push(PositionedGlyph { font, glyph, size: px, x, y: 30.0 * line as f32, color: [0, 0, 0, 255] });
+            x += f.metrics_indexed(glyph, px).advance_width;
+        }
+    }
+    out
+}
+
+fn new_cache(algorithm: Algorithm) -> (GlyphCache, FontId) {
+    let mut cache = GlyphCache::new(CacheConfig { algorithm, page_size: 1024, ..CacheConfig::default() }).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    (cache, font)
+}
+
+fn hits(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cache_hit");
+    let (mut cache, font) = new_cache(Algorithm::default());
+    // 20 lines at 10 sizes: 2,000 glyphs per frame, ~700 distinct keys.
+    let sizes: Vec<f32> = (0..20).map(|i| 12.0 + (i % 10) as f32 * 2.0).collect();
+    let glyphs = glyph_run(&cache, font, &sizes);
+    let mut quads = Vec::with_capacity(glyphs.len());
+    {
+        let mut frame = cache.begin_frame();
+        frame.prepare(&glyphs, &mut quads);
+        frame.finish();
+    }
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("prepare_2000_cached", |b| {
+        b.iter(|| {
+            quads.clear();
+            let mut frame = cache.begin_frame();
+            frame.prepare(black_box(&glyphs), &mut quads);
+            black_box(frame.finish());
+        })
+    });
+    g.finish();
+}
+
+fn misses(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cache_miss");
+    g.sample_size(20);
+    let (probe, font) = new_cache(Algorithm::default());
+    // Every distinct glyph of the text at 16, 20, 24, 28 and 32 px.
+    let glyphs = glyph_run(&probe, font, &[16.0, 20.0, 24.0, 28.0, 32.0]);
+    let mut keys: Vec<GlyphKey> =
+        glyphs.iter().map(|g| GlyphKey::new(font, g.glyph, GlyphSize::from_px(g.size, 1024.0).unwrap())).collect();
+    keys.sort();
+    keys.dedup();
+    g.throughput(Throughput::Elements(keys.len() as u64));
+    // Rasterization alone: the floor every cache pays.
+    let fd = probe.fonts().get(font).unwrap();
+    let (bytes, index) = probe.fonts().source(font).unwrap();
+    let fref = FontRef { fontdue: fd, bytes, collection_index: index };
+    g.bench_function("rasterize_only", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(FontdueRasterizer.rasterize(fref, k).unwrap());
+            }
+        })
+    });
+    for algo in [Algorithm::default(), Algorithm::FALLBACK] {
+        let (mut cache, font2) = new_cache(algo);
+        assert_eq!(font, font2);
+        let mut quads = Vec::new();
+        g.bench_function(BenchmarkId::new("cold_frame", algo.to_string()), |b| {
+            b.iter(|| {
+                cache.clear();
+                quads.clear();
+                let mut frame = cache.begin_frame();
+                frame.prepare(black_box(&glyphs), &mut quads);
+                black_box(frame.finish());
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(cache, hits, misses);
+criterion_main!(cache);

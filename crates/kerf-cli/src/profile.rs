@@ -1,0 +1,467 @@
+//! `kerf profile`: whole glyph-cache workloads, frame by frame, with the split
+//! of a miss into rasterize / pack / stage.
+
+use crate::corpus::{prose, shape_line, Rng, Zipf};
+use kerf_cache::{Algorithm, CacheConfig, FontId, GlyphCache, PositionedGlyph};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Where the glyph cache runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// kerf-cache alone: lookups, rasterization, packing, staging and upload lists, no GPU.
+    Cpu,
+}
+
+/// The built-in workloads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WorkloadName {
+    /// The same multi-size paragraph every frame (a UI that redraws its text).
+    Latin,
+    /// A console: new lines of text at random sizes arrive every frame, the last 48 stay visible.
+    TextStream,
+    /// Zipf(s = 1) draws over every glyph of the font at 10 sizes: a working set far larger than the atlas.
+    CjkChurn,
+    /// A long document with headings, body and code, scrolled a quarter line per frame.
+    Scroll,
+    /// All four, one after another.
+    All,
+}
+
+/// Arguments of `kerf profile`.
+#[derive(clap::Args, Debug)]
+pub struct ProfileArgs {
+    /// Where the cache runs.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: Backend,
+    /// Built-in workload (ignored with --text).
+    #[arg(long, value_enum, default_value = "all")]
+    pub workload: WorkloadName,
+    /// Draw this UTF-8 text file instead, line by line at a spread of sizes, scrolling.
+    #[arg(long, value_name = "FILE")]
+    pub text: Option<PathBuf>,
+    /// Font file (TrueType/OpenType); default: the embedded DejaVu Sans (and Sans Mono for code).
+    #[arg(long, value_name = "FILE")]
+    pub font: Option<PathBuf>,
+    /// Frames per workload.
+    #[arg(long, default_value_t = 300)]
+    pub frames: usize,
+    /// Atlas page side in texels.
+    #[arg(long, default_value_t = 1024)]
+    pub page_size: u32,
+    /// Most atlas pages.
+    #[arg(long, default_value_t = 2)]
+    pub pages: u32,
+    /// Packer of every page (see `kerf pack --help`).
+    #[arg(long, default_value = "maxrects-bssf", value_parser = crate::pack::parse_algorithm)]
+    pub algo: Algorithm,
+    /// Frames in flight whose glyphs are protected from eviction.
+    #[arg(long, default_value_t = 2)]
+    pub in_flight: u32,
+    /// Print JSON (an object for one workload, an array for several).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One workload's figures. Times are wall-clock nanoseconds on this machine.
+#[derive(Serialize, Debug, Clone)]
+pub struct Report {
+    /// Workload name.
+    pub workload: String,
+    /// Frames run.
+    pub frames: usize,
+    /// Glyph lookups (glyphs drawn or attempted).
+    pub glyphs: u64,
+    /// Lookups that found the glyph cached.
+    pub hits: u64,
+    /// Lookups that did not.
+    pub misses: u64,
+    /// Glyphs evicted (slots deallocated).
+    pub evictions: u64,
+    /// hits / glyphs.
+    pub hit_rate: f64,
+    /// Time per glyph of a frame whose glyphs are all cached (key to quad).
+    pub ns_per_hit: f64,
+    /// Time per missed glyph: frame time less the hits' share, over misses.
+    pub ns_per_miss: f64,
+    /// Rasterization time per rasterized glyph.
+    pub raster_ns: f64,
+    /// Packing time (allocate, evict, deallocate) per rasterized glyph.
+    pub pack_ns: f64,
+    /// Staging time (copy into the page, cut uploads) per rasterized glyph.
+    pub stage_ns: f64,
+    /// Mean live occupancy of the pages, over frames that evicted (the atlas was full);
+    /// over the last frame when nothing was ever evicted.
+    pub occupancy_mean: f64,
+    /// Minimum of the same.
+    pub occupancy_min: f64,
+    /// Pages at the end.
+    pub pages: u32,
+    /// Glyphs not drawn (errors; 0 while each frame's working set fits the atlas).
+    pub skipped: u64,
+    /// Slowest frame.
+    pub worst_frame_ns: u64,
+    /// Median frame.
+    pub median_frame_ns: u64,
+    /// Uploads handed out per frame (at most one per dirty page).
+    pub upload_calls_per_frame: f64,
+    /// Upload bytes per frame.
+    pub upload_bytes_per_frame: f64,
+    /// Packer name.
+    pub algorithm: String,
+}
+
+/// A stream of frames: fills `out` with the glyphs of frame `i`.
+trait Workload {
+    fn name(&self) -> String;
+    fn frame(&mut self, i: usize, out: &mut Vec<PositionedGlyph>);
+}
+
+struct Fonts {
+    main: FontId,
+    mono: FontId,
+}
+
+fn line_at(line: &[PositionedGlyph], x: f32, y: f32, out: &mut Vec<PositionedGlyph>) {
+    out.extend(line.iter().map(|g| PositionedGlyph { x: g.x + x, y: g.y + y, ..*g }));
+}
+
+/// The same paragraph each frame.
+struct Latin {
+    lines: Vec<(f32, Vec<PositionedGlyph>)>,
+}
+
+impl Latin {
+    fn new(cache: &GlyphCache, f: &Fonts) -> Latin {
+        let mut rng = Rng::new(1);
+        let font = cache.fonts().get(f.main).expect("font loaded");
+        let sizes = [12.0, 14.0, 16.0, 18.0, 20.0, 24.0];
+        let mut y = 0.0;
+        let lines = (0..40)
+            .map(|i| {
+                let px = sizes[i % sizes.len()];
+                y += px * 1.3;
+                (y, shape_line(font, f.main, &prose(&mut rng, 12), px, [20, 20, 20, 255]))
+            })
+            .collect();
+        Latin { lines }
+    }
+}
+
+impl Workload for Latin {
+    fn name(&self) -> String {
+        "latin".into()
+    }
+    fn frame(&mut self, _i: usize, out: &mut Vec<PositionedGlyph>) {
+        for (y, line) in &self.lines {
+            line_at(line, 8.0, *y, out);
+        }
+    }
+}
+
+/// A console receiving new lines every frame.
+struct TextStream {
+    rng: Rng,
+    font: fontdue::Font,
+    id: FontId,
+    lines: std::collections::VecDeque<Vec<PositionedGlyph>>,
+}
+
+impl Workload for TextStream {
+    fn name(&self) -> String {
+        "text-stream".into()
+    }
+    fn frame(&mut self, _i: usize, out: &mut Vec<PositionedGlyph>) {
+        let sizes = [10.0, 11.0, 12.0, 13.0, 14.0, 16.0, 18.0, 20.0, 24.0, 28.0, 32.0];
+        for _ in 0..8 {
+            let px = sizes[self.rng.below(sizes.len() as u64) as usize];
+            let text = prose(&mut self.rng, 10);
+            self.lines.push_back(shape_line(&self.font, self.id, &text, px, [0, 0, 0, 255]));
+            if self.lines.len() > 48 {
+                self.lines.pop_front();
+            }
+        }
+        let mut y = 0.0;
+        for line in &self.lines {
+            y += line.first().map_or(12.0, |g| g.size) * 1.25;
+            line_at(line, 4.0, y, out);
+        }
+    }
+}
+
+/// Zipf draws over (glyph, size).
+struct CjkChurn {
+    rng: Rng,
+    zipf: Zipf,
+    keys: Vec<(u16, f32)>,
+    id: FontId,
+}
+
+impl CjkChurn {
+    fn new(cache: &GlyphCache, f: &Fonts) -> CjkChurn {
+        let count = cache.fonts().get(f.main).expect("font loaded").glyph_count();
+        let sizes = [12.0, 14.0, 16.0, 18.0, 20.0, 24.0, 28.0, 32.0, 40.0, 48.0];
+        let mut keys: Vec<(u16, f32)> = (1..count).flat_map(|g| sizes.iter().map(move |&s| (g, s))).collect();
+        let mut rng = Rng::new(7);
+        for i in (1..keys.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            keys.swap(i, j);
+        }
+        CjkChurn { rng, zipf: Zipf::new(keys.len(), 1.0), keys, id: f.main }
+    }
+}
+
+impl Workload for CjkChurn {
+    fn name(&self) -> String {
+        "cjk-churn".into()
+    }
+    fn frame(&mut self, _i: usize, out: &mut Vec<PositionedGlyph>) {
+        for n in 0..2000 {
+            let (glyph, size) = self.keys[self.zipf.sample(&mut self.rng)];
+            let (col, row) = ((n % 50) as f32, (n / 50) as f32);
+            out.push(PositionedGlyph { font: self.id, glyph, size, x: col * 30.0, y: 40.0 + row * 50.0, color: [0, 0, 0, 255] });
+        }
+    }
+}
+
+/// A long document scrolled a quarter line per frame.
+struct Scroll {
+    name: String,
+    lines: Vec<Vec<PositionedGlyph>>,
+    line_height: f32,
+    visible: usize,
+}
+
+impl Scroll {
+    fn document(cache: &GlyphCache, f: &Fonts) -> Scroll {
+        let mut rng = Rng::new(3);
+        let main = cache.fonts().get(f.main).expect("font loaded");
+        let mono = cache.fonts().get(f.mono).expect("font loaded");
+        let lines = (0..3000)
+            .map(|i| match i % 40 {
+                0 => shape_line(main, f.main, &prose(&mut rng, 4), 28.0, [0, 0, 80, 255]),
+                30..=35 => shape_line(mono, f.mono, &prose(&mut rng, 8), 13.0, [80, 0, 0, 255]),
+                _ => shape_line(main, f.main, &prose(&mut rng, 11), 15.0, [0, 0, 0, 255]),
+            })
+            .collect();
+        Scroll { name: "scroll".into(), lines, line_height: 32.0, visible: 40 }
+    }
+
+    fn file(cache: &GlyphCache, id: FontId, text: &str, name: String) -> Scroll {
+        let font = cache.fonts().get(id).expect("font loaded");
+        let sizes = [10.0, 12.0, 14.0, 16.0, 20.0, 24.0, 32.0];
+        let mut lines: Vec<Vec<PositionedGlyph>> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| shape_line(font, id, l, sizes[i % sizes.len()], [0, 0, 0, 255]))
+            .collect();
+        if lines.is_empty() {
+            lines.push(Vec::new());
+        }
+        Scroll { name, lines, line_height: 40.0, visible: 40 }
+    }
+}
+
+impl Workload for Scroll {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn frame(&mut self, i: usize, out: &mut Vec<PositionedGlyph>) {
+        let offset = i as f32 * self.line_height / 4.0;
+        let first = (offset / self.line_height) as usize;
+        for k in first..first + self.visible + 1 {
+            let line = &self.lines[k % self.lines.len()];
+            line_at(line, 4.0, (k as f32 + 1.0) * self.line_height - offset, out);
+        }
+    }
+}
+
+fn config(args: &ProfileArgs) -> CacheConfig {
+    CacheConfig {
+        page_size: args.page_size,
+        max_pages: args.pages,
+        algorithm: args.algo,
+        frames_in_flight: args.in_flight,
+        memory_budget: u64::MAX,
+        ..CacheConfig::default()
+    }
+}
+
+fn load_fonts(cache: &mut GlyphCache, font: &Option<PathBuf>) -> Result<Fonts, String> {
+    match font {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let id = cache.add_font(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(Fonts { main: id, mono: id })
+        }
+        None => {
+            let main = cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
+            let mono = cache.add_font(dejavu::sans_mono::regular().to_vec()).map_err(|e| e.to_string())?;
+            Ok(Fonts { main, mono })
+        }
+    }
+}
+
+fn profile_one(args: &ProfileArgs, make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box<dyn Workload>) -> Result<Report, String> {
+    let mut cache = GlyphCache::new(config(args)).map_err(|e| e.to_string())?;
+    let fonts = load_fonts(&mut cache, &args.font)?;
+    let mut work = make(&mut cache, &fonts);
+    let mut glyphs = Vec::new();
+    let mut quads = Vec::new();
+    let mut frame_ns = Vec::with_capacity(args.frames);
+    let mut occ: Vec<f64> = Vec::new();
+    let mut skipped = 0u64;
+    for i in 0..args.frames {
+        glyphs.clear();
+        quads.clear();
+        work.frame(i, &mut glyphs);
+        let t = Instant::now();
+        let mut frame = cache.begin_frame();
+        frame.prepare(&glyphs, &mut quads);
+        let out = frame.finish();
+        frame_ns.push(t.elapsed().as_nanos() as u64);
+        std::hint::black_box(&quads);
+        skipped += out.skipped.len() as u64;
+        if out.evictions > 0 {
+            occ.push(live_occupancy(&cache));
+        }
+    }
+    if occ.is_empty() {
+        occ.push(live_occupancy(&cache));
+    }
+    let stats = cache.stats().clone();
+    let total_ns: u64 = frame_ns.iter().sum();
+    // Hits: replay the last frame (now fully cached) and keep the fastest of a few runs.
+    let mut ns_per_hit = f64::NAN;
+    if !glyphs.is_empty() {
+        for _ in 0..5 {
+            quads.clear();
+            let t = Instant::now();
+            let mut frame = cache.begin_frame();
+            frame.prepare(&glyphs, &mut quads);
+            let out = frame.finish();
+            let ns = t.elapsed().as_nanos() as f64 / glyphs.len() as f64;
+            if out.hits == glyphs.len() as u64 {
+                ns_per_hit = if ns_per_hit.is_nan() { ns } else { ns_per_hit.min(ns) };
+            }
+        }
+    }
+    let per = |ns: u64, n: u64| if n == 0 { 0.0 } else { ns as f64 / n as f64 };
+    let hit_share = if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit * stats.hits as f64 };
+    frame_ns.sort_unstable();
+    let frames = args.frames.max(1) as f64;
+    Ok(Report {
+        workload: work.name(),
+        frames: args.frames,
+        glyphs: stats.lookups,
+        hits: stats.hits,
+        misses: stats.misses,
+        evictions: stats.evictions,
+        hit_rate: stats.hit_rate(),
+        ns_per_hit: if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit },
+        ns_per_miss: if stats.misses == 0 { 0.0 } else { (total_ns as f64 - hit_share).max(0.0) / stats.misses as f64 },
+        raster_ns: per(stats.raster_ns, stats.rasterized),
+        pack_ns: per(stats.pack_ns, stats.rasterized),
+        stage_ns: per(stats.stage_ns, stats.rasterized),
+        occupancy_mean: occ.iter().sum::<f64>() / occ.len() as f64,
+        occupancy_min: occ.iter().cloned().fold(f64::INFINITY, f64::min),
+        pages: cache.pages().len() as u32,
+        skipped,
+        worst_frame_ns: frame_ns.last().copied().unwrap_or(0),
+        median_frame_ns: frame_ns.get(frame_ns.len() / 2).copied().unwrap_or(0),
+        upload_calls_per_frame: stats.upload_calls as f64 / frames,
+        upload_bytes_per_frame: stats.upload_bytes as f64 / frames,
+        algorithm: args.algo.to_string(),
+    })
+}
+
+/// Live glyph area over the area of the pages in use.
+fn live_occupancy(cache: &GlyphCache) -> f64 {
+    let pages = cache.pages();
+    if pages.is_empty() {
+        return 0.0;
+    }
+    pages.iter().map(|p| p.occupancy()).sum::<f64>() / pages.len() as f64
+}
+
+/// Runs `kerf profile`.
+pub fn run(args: &ProfileArgs) -> Result<(), String> {
+    if args.frames == 0 {
+        return Err("--frames must be at least 1".into());
+    }
+    let mut reports = Vec::new();
+    if let Some(path) = &args.text {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = format!("text:{}", path.display());
+        reports.push(profile_one(args, &|c, f| Box::new(Scroll::file(c, f.main, &text, name.clone())))?);
+    } else {
+        let all = args.workload == WorkloadName::All;
+        if all || args.workload == WorkloadName::Latin {
+            reports.push(profile_one(args, &|c, f| Box::new(Latin::new(c, f)))?);
+        }
+        if all || args.workload == WorkloadName::TextStream {
+            reports.push(profile_one(args, &|c, f| {
+                Box::new(TextStream {
+                    rng: Rng::new(5),
+                    font: fontdue_clone(c, f.main),
+                    id: f.main,
+                    lines: Default::default(),
+                })
+            })?);
+        }
+        if all || args.workload == WorkloadName::CjkChurn {
+            reports.push(profile_one(args, &|c, f| Box::new(CjkChurn::new(c, f)))?);
+        }
+        if all || args.workload == WorkloadName::Scroll {
+            reports.push(profile_one(args, &|c, f| Box::new(Scroll::document(c, f)))?);
+        }
+    }
+    if args.json {
+        let s = if reports.len() == 1 { serde_json::to_string_pretty(&reports[0]) } else { serde_json::to_string_pretty(&reports) };
+        println!("{}", s.map_err(|e| e.to_string())?);
+    } else {
+        print_table(args, &reports);
+    }
+    Ok(())
+}
+
+/// The text stream shapes new lines every frame and needs a font of its own
+/// (the cache's is borrowed by the frame).
+fn fontdue_clone(cache: &GlyphCache, id: FontId) -> fontdue::Font {
+    cache.fonts().get(id).expect("font loaded").clone()
+}
+
+fn print_table(args: &ProfileArgs, reports: &[Report]) {
+    println!(
+        "kerf profile --backend cpu: {} frames, {} px pages x {}, {}, {} frames in flight",
+        args.frames, args.page_size, args.pages, args.algo, args.in_flight
+    );
+    println!(
+        "{:<14} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>7} {:>7} {:>13} {:>5} {:>7} {:>9} {:>9} {:>8}",
+        "workload", "glyphs", "hit%", "ns/hit", "Mglyph/s", "ns/miss", "raster", "pack", "stage", "evict", "occ mean/min", "pages", "skipped", "median µs", "worst µs", "uploads"
+    );
+    for r in reports {
+        println!(
+            "{:<14} {:>8} {:>7.2} {:>8.1} {:>8.1} {:>9.0} {:>9.0} {:>8.0} {:>7.0} {:>7} {:>6.1}/{:>5.1}% {:>5} {:>7} {:>9.1} {:>9.1} {:>8.2}",
+            r.workload,
+            r.glyphs,
+            r.hit_rate * 100.0,
+            r.ns_per_hit,
+            if r.ns_per_hit > 0.0 { 1e3 / r.ns_per_hit } else { 0.0 },
+            r.ns_per_miss,
+            r.raster_ns,
+            r.pack_ns,
+            r.stage_ns,
+            r.evictions,
+            r.occupancy_mean * 100.0,
+            r.occupancy_min * 100.0,
+            r.pages,
+            r.skipped,
+            r.median_frame_ns as f64 / 1e3,
+            r.worst_frame_ns as f64 / 1e3,
+            r.upload_calls_per_frame
+        );
+    }
+    println!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: per frame, at most one per dirty page)");
+}

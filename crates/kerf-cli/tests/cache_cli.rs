@@ -1,0 +1,74 @@
+//! `kerf profile` and `kerf atlas` end to end.
+
+use std::process::{Command, Output};
+
+fn kerf(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kerf")).args(args).output().expect("run kerf")
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kerf-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
+    let out = kerf(&["profile", "--workload", "cjk-churn", "--frames", "8", "--page-size", "1024", "--pages", "1", "--in-flight", "0", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "workload", "frames", "glyphs", "hits", "misses", "evictions", "hit_rate", "ns_per_hit", "ns_per_miss", "raster_ns",
+        "pack_ns", "stage_ns", "occupancy_mean", "occupancy_min", "pages", "skipped", "worst_frame_ns", "median_frame_ns",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["workload"], "cjk-churn");
+    assert_eq!(v["glyphs"], 8 * 2000);
+    let (h, m) = (v["hits"].as_u64().unwrap(), v["misses"].as_u64().unwrap());
+    assert_eq!(h + m, 16000);
+    assert!(v["evictions"].as_u64().unwrap() > 0, "one 1024 px page must churn");
+    assert_eq!(v["skipped"], 0);
+    let occ = v["occupancy_mean"].as_f64().unwrap();
+    assert!(occ > 0.0 && occ <= 1.0);
+}
+
+#[test]
+fn profile_all_workloads_and_a_text_file() {
+    let out = kerf(&["profile", "--frames", "3", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["workload"].as_str().unwrap()).collect();
+    assert_eq!(names, ["latin", "text-stream", "cjk-churn", "scroll"]);
+
+    let text = tmp("doc.txt");
+    std::fs::write(&text, "first line\nzweite Zeile äöü\nτρίτη γραμμή\n").unwrap();
+    let out = kerf(&["profile", "--text", text.to_str().unwrap(), "--frames", "4"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("text:"));
+}
+
+#[test]
+fn atlas_writes_pages_and_bad_fonts_fail_cleanly() {
+    let png = tmp("atlas.png");
+    let out = kerf(&["atlas", "--sizes", "12,40", "--page-size", "256", "--png", png.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pages = v["pages"].as_u64().unwrap();
+    assert!(pages >= 1);
+    for f in v["files"].as_array().unwrap() {
+        let bytes = std::fs::read(f.as_str().unwrap()).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG");
+    }
+    assert_eq!(v["files"].as_array().unwrap().len() as u64, pages);
+
+    let bad = tmp("bad.ttf");
+    std::fs::write(&bad, b"\x00\x01\x00\x00 this is not really a font").unwrap();
+    for font in [bad.to_str().unwrap(), "/definitely/not/here.ttf"] {
+        let out = kerf(&["atlas", "--font", font]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "one-line error, got: {err}");
+        assert!(err.starts_with("kerf: error:"));
+    }
+}
