@@ -1,0 +1,194 @@
+//! The GPU side of kerf-cache's pages: one `D2Array` texture, one layer per page.
+
+use crate::error::AtlasError;
+use crate::pipeline::Shared;
+use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Upload and growth counters of a [`TextAtlas`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GpuStats {
+    /// `write_texture` calls made (at most one per dirty page per frame).
+    pub upload_calls: u64,
+    /// Bytes written by them.
+    pub upload_bytes: u64,
+    /// Times the texture array grew (existing layers copied on the GPU).
+    pub grows: u64,
+    /// Layers copied by those grows.
+    pub layers_copied: u64,
+}
+
+/// kerf-cache's glyph cache plus the texture array that mirrors its pages.
+///
+/// Layer `n` of the texture is page `n` of the cache. The array starts with one
+/// layer and grows (doubling, up to the page limit) by copying the existing
+/// layers into a larger texture on the GPU, never by rasterizing again.
+pub struct TextAtlas {
+    cache: GlyphCache,
+    pub(crate) shared: Arc<Shared>,
+    texture: wgpu::Texture,
+    pub(crate) bind_group: wgpu::BindGroup,
+    layers: u32,
+    max_layers: u32,
+    pub(crate) id: u64,
+    stats: GpuStats,
+}
+
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+impl std::fmt::Debug for TextAtlas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextAtlas")
+            .field("layers", &self.layers)
+            .field("max_layers", &self.max_layers)
+            .field("stats", &self.stats)
+            .field("cache", &self.cache)
+            .finish()
+    }
+}
+
+impl TextAtlas {
+    /// An empty atlas on `device`. The page size and page count are checked
+    /// against the device's limits: asking for more is an error here, never a
+    /// failure later.
+    pub fn new(device: &wgpu::Device, mut config: CacheConfig) -> Result<TextAtlas, AtlasError> {
+        let limits = device.limits();
+        if config.page_size > limits.max_texture_dimension_2d {
+            return Err(AtlasError::PageTooLarge { asked: config.page_size, limit: limits.max_texture_dimension_2d });
+        }
+        if config.max_pages > limits.max_texture_array_layers {
+            return Err(AtlasError::TooManyPages { asked: config.max_pages, limit: limits.max_texture_array_layers });
+        }
+        config.max_texture_side = config.max_texture_side.min(limits.max_texture_dimension_2d);
+        let cache = GlyphCache::new(config)?;
+        let shared = Arc::new(Shared::new(device));
+        let max_layers = cache.page_limit();
+        let (texture, bind_group) = make_texture(device, &shared, cache.page_side(), 1);
+        Ok(TextAtlas { cache, shared, texture, bind_group, layers: 1, max_layers, id: next_id(), stats: GpuStats::default() })
+    }
+
+    /// Loads a font into the cache.
+    pub fn add_font(&mut self, bytes: impl Into<Arc<[u8]>>) -> Result<FontId, FontError> {
+        self.cache.add_font(bytes)
+    }
+
+    /// The glyph cache (fonts, pages, stats).
+    pub fn cache(&self) -> &GlyphCache {
+        &self.cache
+    }
+
+    /// The glyph cache, mutably (to load fonts, clear, run frames by hand).
+    pub fn cache_mut(&mut self) -> &mut GlyphCache {
+        &mut self.cache
+    }
+
+    /// The texture array (layer n = page n), `R8Unorm`.
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.texture
+    }
+
+    /// Layers the texture has now (at least the cache's page count).
+    pub fn layers(&self) -> u32 {
+        self.layers
+    }
+
+    /// Upload and growth counters.
+    pub fn gpu_stats(&self) -> &GpuStats {
+        &self.stats
+    }
+
+    /// Brings the texture up to date with a finished cache frame: grows the
+    /// array if the cache added pages, then makes one `write_texture` per
+    /// upload (the cache gives at most one per dirty page). Returns the number
+    /// of calls and bytes.
+    pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
+        if out.pages > self.layers {
+            self.grow(device, queue, out.pages);
+        }
+        self.write(queue, &out.uploads)
+    }
+
+    fn write(&mut self, queue: &wgpu::Queue, uploads: &[PageUpload]) -> (u32, u64) {
+        let mut bytes = 0u64;
+        for u in uploads {
+            queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &self.texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x: u.rect.x, y: u.rect.y, z: u.page },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                &u.data,
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(u.rect.w), rows_per_image: Some(u.rect.h) },
+                wgpu::Extent3d { width: u.rect.w, height: u.rect.h, depth_or_array_layers: 1 },
+            );
+            bytes += u.data.len() as u64;
+        }
+        self.stats.upload_calls += uploads.len() as u64;
+        self.stats.upload_bytes += bytes;
+        (uploads.len() as u32, bytes)
+    }
+
+    /// Grows the array to hold at least `pages` layers, copying the existing
+    /// layers on the GPU. The copy is submitted at once, so texture writes
+    /// queued afterwards land on top of it.
+    fn grow(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32) {
+        let layers = pages.max(self.layers.saturating_mul(2)).min(self.max_layers).max(pages);
+        let side = self.cache.page_side();
+        let (texture, bind_group) = make_texture(device, &self.shared, side, layers);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas grow") });
+        encoder.copy_texture_to_texture(
+            self.texture.as_image_copy(),
+            texture.as_image_copy(),
+            wgpu::Extent3d { width: side, height: side, depth_or_array_layers: self.layers },
+        );
+        queue.submit([encoder.finish()]);
+        self.stats.grows += 1;
+        self.stats.layers_copied += self.layers as u64;
+        self.texture = texture;
+        self.bind_group = bind_group;
+        self.layers = layers;
+    }
+
+    /// Re-creates the texture on a (new) device from the cache's own copy of
+    /// every page, e.g. after the device was lost. No glyph is rasterized again.
+    pub fn rebuild(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
+        self.shared = Arc::new(Shared::new(device));
+        let layers = (self.cache.pages().len() as u32).max(1);
+        let (texture, bind_group) = make_texture(device, &self.shared, self.cache.page_side(), layers);
+        self.texture = texture;
+        self.bind_group = bind_group;
+        self.layers = layers;
+        self.id = next_id();
+        let uploads = self.cache.full_uploads();
+        self.write(queue, &uploads);
+    }
+}
+
+fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) -> (wgpu::Texture, wgpu::BindGroup) {
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("kerf atlas pages"),
+        size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::R8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some("kerf atlas pages view"),
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    });
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("kerf atlas bind group"),
+        layout: &shared.atlas_layout,
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) }],
+    });
+    (texture, bind_group)
+}

@@ -1,0 +1,46 @@
+//! A device without a window, for tests, examples and headless rendering.
+
+use thiserror::Error;
+
+/// No adapter or device could be had.
+#[derive(Debug, Error)]
+#[error("no wgpu adapter/device found ({0}). On a machine without a GPU install Mesa's lavapipe Vulkan driver (Debian/Ubuntu: `apt-get install mesa-vulkan-drivers`)")]
+pub struct NoAdapter(pub String);
+
+/// Requests any adapter (a real GPU if present, else a software one such as
+/// lavapipe) and a device with that adapter's limits, without a window.
+pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), NoAdapter> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster_block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        compatible_surface: None,
+        ..Default::default()
+    }))
+    .map_err(|e| NoAdapter(e.to_string()))?;
+    let desc = wgpu::DeviceDescriptor {
+        label: Some("kerf headless device"),
+        required_limits: adapter.limits(),
+        ..Default::default()
+    };
+    pollster_block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))
+}
+
+/// Minimal block_on for wgpu's futures (which complete on native without an executor).
+fn pollster_block_on<F: std::future::Future>(fut: F) -> F::Output {
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Thread(std::thread::Thread);
+    impl Wake for Thread {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(std::sync::Arc::new(Thread(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut fut = std::pin::pin!(fut);
+    loop {
+        match fut.as_mut().poll(&mut cx) {
+            Poll::Ready(v) => return v,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Typed errors of the wgpu side.
+
+use thiserror::Error;
+
+/// Why a [`TextAtlas`](crate::TextAtlas) could not be made or rebuilt.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum AtlasError {
+    /// The page side is larger than the device's `max_texture_dimension_2d`.
+    #[error("page size {asked} exceeds the device's max_texture_dimension_2d ({limit})")]
+    PageTooLarge {
+        /// Page side asked for.
+        asked: u32,
+        /// The device limit.
+        limit: u32,
+    },
+    /// More pages than the device's `max_texture_array_layers`.
+    #[error("{asked} pages exceed the device's max_texture_array_layers ({limit})")]
+    TooManyPages {
+        /// Pages asked for.
+        asked: u32,
+        /// The device limit.
+        limit: u32,
+    },
+    /// The cache configuration was refused.
+    #[error(transparent)]
+    Config(#[from] kerf_cache::ConfigError),
+}
+
+/// Why [`TextRenderer::prepare`](crate::TextRenderer::prepare) did nothing.
+/// Nothing was changed when one of these is returned.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum PrepareError {
+    /// The renderer was made for another atlas.
+    #[error("this renderer was made for another TextAtlas")]
+    AtlasMismatch,
+    /// A text area is invalid (unknown font, bad size or scale).
+    #[error("text area {area}: {error}")]
+    Area {
+        /// Index of the offending area.
+        area: usize,
+        /// What is wrong with it.
+        error: kerf_cache::GlyphError,
+    },
+    /// A text area's scale is not a positive finite number.
+    #[error("text area {area}: scale {scale} must be finite and > 0")]
+    Scale {
+        /// Index of the offending area.
+        area: usize,
+        /// The scale given.
+        scale: f32,
+    },
+}
+
+/// Why [`TextRenderer::render`](crate::TextRenderer::render) recorded nothing.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RenderError {
+    /// `prepare` has not run yet.
+    #[error("render called before prepare")]
+    NotPrepared,
+    /// The renderer was prepared with another atlas.
+    #[error("this renderer was prepared with another TextAtlas")]
+    AtlasMismatch,
+}

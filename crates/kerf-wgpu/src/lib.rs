@@ -1,0 +1,76 @@
+//! kerf on wgpu: the text renderer a wgpu app links.
+//!
+//! [`TextAtlas`] owns kerf-cache's glyph cache and the `R8Unorm` texture array
+//! that mirrors its pages (layer n = page n). [`TextRenderer::prepare`] looks
+//! glyphs up, lets the cache rasterize, place and evict, then makes **at most
+//! one `write_texture` per dirty page** and fills an instance buffer;
+//! [`TextRenderer::render`] records one instanced draw into the caller's pass.
+//! The shader is `shaders/text.wgsl`.
+//!
+//! ```
+//! use kerf_wgpu::{CacheConfig, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};
+//!
+//! let (device, queue) = kerf_wgpu::headless_device()?;
+//! let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() })?;
+//! let font = atlas.add_font(dejavu::sans::regular().to_vec())?;
+//! let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+//! let mut renderer = TextRenderer::new(&device, &atlas, format, wgpu::MultisampleState::default(), None);
+//! let mut viewport = Viewport::new(&device, &atlas);
+//! viewport.update(&queue, 200, 40);
+//!
+//! let text = [TextArea::text(TextSpec::new("Hello, kerf", font, 20.0), 4.0, 4.0)];
+//! let report = renderer.prepare(&device, &queue, &mut atlas, &text, &viewport)?;
+//! assert_eq!(report.instances, 10); // 11 characters, one blank
+//! assert_eq!(report.upload_calls, 1); // one dirty page, one upload
+//!
+//! let target = device.create_texture(&wgpu::TextureDescriptor {
+//!     label: Some("target"),
+//!     size: wgpu::Extent3d { width: 200, height: 40, depth_or_array_layers: 1 },
+//!     mip_level_count: 1,
+//!     sample_count: 1,
+//!     dimension: wgpu::TextureDimension::D2,
+//!     format,
+//!     usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+//!     view_formats: &[],
+//! });
+//! let view = target.create_view(&Default::default());
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! {
+//!     let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+//!         label: Some("text"),
+//!         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+//!             view: &view,
+//!             depth_slice: None,
+//!             resolve_target: None,
+//!             ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::WHITE), store: wgpu::StoreOp::Store },
+//!         })],
+//!         ..Default::default()
+//!     });
+//!     renderer.render(&atlas, &mut pass)?;
+//! }
+//! queue.submit([encoder.finish()]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Stale texels
+//! A slot evicted and reused is never sampled with stale texels by a frame in
+//! flight: the cache never evicts a glyph used by the current frame or the
+//! `frames_in_flight` frames before it, and wgpu executes a `write_texture`
+//! after all work submitted before it, so draws already submitted read the old
+//! texels and later ones the new.
+
+#![warn(missing_docs)]
+
+mod atlas;
+mod device;
+mod error;
+mod pipeline;
+mod renderer;
+
+pub use atlas::{GpuStats, TextAtlas};
+pub use device::{headless_device, NoAdapter};
+pub use error::{AtlasError, PrepareError, RenderError};
+pub use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph, Skipped, TextSpec};
+pub use pipeline::{PipelineKey, SHADER};
+pub use renderer::{GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport};
+pub use wgpu;

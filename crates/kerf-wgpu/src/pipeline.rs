@@ -1,0 +1,118 @@
+//! The shader, layouts and a pipeline cache shared by every renderer of an atlas.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The WGSL source of kerf's glyph shader (`shaders/text.wgsl`).
+pub const SHADER: &str = include_str!("../../../shaders/text.wgsl");
+
+/// What a render pipeline depends on besides the shader: the pass's colour
+/// format, multisample state and depth-stencil state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PipelineKey {
+    /// Colour target format.
+    pub format: wgpu::TextureFormat,
+    /// Multisample state of the pass.
+    pub multisample: wgpu::MultisampleState,
+    /// Depth-stencil state, when the pass has a depth-stencil attachment.
+    pub depth_stencil: Option<wgpu::DepthStencilState>,
+}
+
+/// Shader module, bind group layouts and the render pipelines made so far,
+/// keyed by [`PipelineKey`].
+pub(crate) struct Shared {
+    pub shader: wgpu::ShaderModule,
+    pub atlas_layout: wgpu::BindGroupLayout,
+    pub viewport_layout: wgpu::BindGroupLayout,
+    pub pipeline_layout: wgpu::PipelineLayout,
+    pub pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+}
+
+impl Shared {
+    pub fn new(device: &wgpu::Device) -> Shared {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kerf glyph shader"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let atlas_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("kerf atlas layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2Array,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+        let viewport_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("kerf viewport layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: wgpu::BufferSize::new(16),
+                },
+                count: None,
+            }],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("kerf pipeline layout"),
+            bind_group_layouts: &[Some(&atlas_layout), Some(&viewport_layout)],
+            immediate_size: 0,
+        });
+        Shared { shader, atlas_layout, viewport_layout, pipeline_layout, pipelines: Mutex::new(HashMap::new()) }
+    }
+
+    /// The pipeline for `key`, made on first use.
+    pub fn pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
+        let mut map = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = map.get(key) {
+            return p.clone();
+        }
+        let attributes = wgpu::vertex_attr_array![
+            0 => Sint32x2,
+            1 => Uint32x2,
+            2 => Uint32x2,
+            3 => Uint32,
+            4 => Unorm8x4,
+        ];
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<crate::GlyphInstance>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &attributes,
+        })];
+        let targets = [Some(wgpu::ColorTargetState {
+            format: key.format,
+            blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("kerf glyph pipeline"),
+            layout: Some(&self.pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &self.shader,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &buffers,
+            },
+            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            depth_stencil: key.depth_stencil.clone(),
+            multisample: key.multisample,
+            fragment: Some(wgpu::FragmentState {
+                module: &self.shader,
+                entry_point: Some(if key.format.is_srgb() { "fs_srgb" } else { "fs_linear" }),
+                compilation_options: Default::default(),
+                targets: &targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        map.insert(key.clone(), pipeline.clone());
+        pipeline
+    }
+}

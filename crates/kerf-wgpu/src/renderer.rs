@@ -1,0 +1,336 @@
+//! TextRenderer: turns text areas into glyph instances and draws them.
+
+use crate::atlas::TextAtlas;
+use crate::error::{PrepareError, RenderError};
+use crate::pipeline::PipelineKey;
+use bytemuck::{Pod, Zeroable};
+use kerf_cache::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+
+/// One glyph quad as the vertex shader reads it (one instance per glyph).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct GlyphInstance {
+    /// Top-left corner on the target, pixels.
+    pub pos: [i32; 2],
+    /// Size in pixels (= texels).
+    pub size: [u32; 2],
+    /// Top-left texel in the atlas layer.
+    pub tex: [u32; 2],
+    /// Atlas layer (page).
+    pub layer: u32,
+    /// Straight sRGB colour, RGBA8.
+    pub color: [u8; 4],
+}
+
+/// The target's size, as a uniform the shader reads.
+pub struct Viewport {
+    buffer: wgpu::Buffer,
+    pub(crate) bind_group: wgpu::BindGroup,
+    size: (u32, u32),
+}
+
+impl std::fmt::Debug for Viewport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Viewport").field("size", &self.size).finish()
+    }
+}
+
+impl Viewport {
+    /// A viewport for renderers of `atlas`, initially 1×1 (call [`update`](Self::update)).
+    pub fn new(device: &wgpu::Device, atlas: &TextAtlas) -> Viewport {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("kerf viewport uniforms"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("kerf viewport bind group"),
+            layout: &atlas.shared.viewport_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+        });
+        Viewport { buffer, bind_group, size: (1, 1) }
+    }
+
+    /// Sets the target size in pixels (zero sides are treated as 1).
+    pub fn update(&mut self, queue: &wgpu::Queue, width: u32, height: u32) {
+        self.size = (width.max(1), height.max(1));
+        let data: [f32; 4] = [self.size.0 as f32, self.size.1 as f32, 0.0, 0.0];
+        queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&data));
+    }
+
+    /// The target size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+}
+
+/// Clip rectangle of a text area, in target pixels (half-open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextBounds {
+    /// Left edge.
+    pub left: i32,
+    /// Top edge.
+    pub top: i32,
+    /// One past the right edge.
+    pub right: i32,
+    /// One past the bottom edge.
+    pub bottom: i32,
+}
+
+impl Default for TextBounds {
+    /// No clipping.
+    fn default() -> Self {
+        TextBounds { left: i32::MIN, top: i32::MIN, right: i32::MAX, bottom: i32::MAX }
+    }
+}
+
+/// What a text area draws.
+#[derive(Clone, Copy, Debug)]
+pub enum TextContent<'a> {
+    /// A string laid out by fontdue (wrapping, line height, colour in the spec).
+    Text(TextSpec<'a>),
+    /// Glyphs positioned by an external shaper (pen positions on the baseline).
+    Glyphs(&'a [PositionedGlyph]),
+}
+
+/// A block of text to draw: content, placement, scale and clip.
+#[derive(Clone, Copy, Debug)]
+pub struct TextArea<'a> {
+    /// The text or glyphs.
+    pub content: TextContent<'a>,
+    /// Offset added to every position, pixels.
+    pub left: f32,
+    /// Offset added to every position, pixels.
+    pub top: f32,
+    /// Scale of sizes and positions (e.g. the window's scale factor). Glyphs
+    /// are rasterized at the scaled size, so scaled text stays sharp.
+    pub scale: f32,
+    /// Glyph pixels outside these bounds are not drawn.
+    pub bounds: TextBounds,
+}
+
+impl<'a> TextArea<'a> {
+    /// A laid-out string at `(left, top)`, scale 1, no clipping.
+    pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
+        TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default() }
+    }
+
+    /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
+    pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
+        TextArea { content: TextContent::Glyphs(glyphs), left, top, scale: 1.0, bounds: TextBounds::default() }
+    }
+}
+
+/// What one `prepare` did.
+#[derive(Clone, Debug, Default)]
+pub struct PrepareReport {
+    /// The cache frame number.
+    pub frame: u64,
+    /// Glyph instances to draw.
+    pub instances: u32,
+    /// Glyph lookups, and how many hit the cache.
+    pub lookups: u64,
+    /// Lookups that found the glyph cached.
+    pub hits: u64,
+    /// Glyphs evicted to make room.
+    pub evictions: u64,
+    /// `write_texture` calls made (at most one per dirty page).
+    pub upload_calls: u32,
+    /// Bytes uploaded.
+    pub upload_bytes: u64,
+    /// Texture layers after this prepare.
+    pub layers: u32,
+    /// Glyphs that could not be drawn, and why (never a failed frame).
+    pub skipped: Vec<Skipped>,
+}
+
+/// Draws text into a render pass. One renderer per pass configuration; many
+/// renderers may share one [`TextAtlas`].
+pub struct TextRenderer {
+    pipeline: wgpu::RenderPipeline,
+    buffer: wgpu::Buffer,
+    capacity: u64,
+    instances: Vec<GlyphInstance>,
+    quads: Vec<GlyphQuad>,
+    scratch: Vec<PositionedGlyph>,
+    count: u32,
+    atlas_id: u64,
+    viewport: Option<wgpu::BindGroup>,
+}
+
+impl std::fmt::Debug for TextRenderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextRenderer").field("instances", &self.count).field("capacity", &self.capacity).finish()
+    }
+}
+
+impl TextRenderer {
+    /// A renderer for passes with this colour format, multisample state and
+    /// depth-stencil state (pipelines are cached per atlas by that triple).
+    pub fn new(
+        device: &wgpu::Device,
+        atlas: &TextAtlas,
+        format: wgpu::TextureFormat,
+        multisample: wgpu::MultisampleState,
+        depth_stencil: Option<wgpu::DepthStencilState>,
+    ) -> TextRenderer {
+        let pipeline = atlas.shared.pipeline(device, &PipelineKey { format, multisample, depth_stencil });
+        let capacity = 1024;
+        TextRenderer {
+            pipeline,
+            buffer: instance_buffer(device, capacity),
+            capacity,
+            instances: Vec::new(),
+            quads: Vec::new(),
+            scratch: Vec::new(),
+            count: 0,
+            atlas_id: atlas.id,
+            viewport: None,
+        }
+    }
+
+    /// Looks up (rasterizing and uploading misses) every glyph of `texts`,
+    /// uploads at most one region per dirty atlas page, and fills the instance
+    /// buffer. Invalid areas are refused before anything changes; glyphs that
+    /// cannot be placed are skipped and reported, the rest is drawn.
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        atlas: &mut TextAtlas,
+        texts: &[TextArea<'_>],
+        viewport: &Viewport,
+    ) -> Result<PrepareReport, PrepareError> {
+        if atlas.id != self.atlas_id {
+            return Err(PrepareError::AtlasMismatch);
+        }
+        let max_px = atlas.cache().config().max_glyph_px;
+        for (i, area) in texts.iter().enumerate() {
+            if !(area.scale.is_finite() && area.scale > 0.0) {
+                return Err(PrepareError::Scale { area: i, scale: area.scale });
+            }
+            if let TextContent::Text(spec) = &area.content {
+                let err = |error| PrepareError::Area { area: i, error };
+                if atlas.cache().fonts().get(spec.font).is_none() {
+                    return Err(err(kerf_cache::GlyphError::UnknownFont(spec.font)));
+                }
+                let px = spec.size * area.scale;
+                if kerf_cache::GlyphSize::from_px(px, max_px).is_none() {
+                    return Err(err(kerf_cache::GlyphError::InvalidSize { size: px, max: max_px }));
+                }
+            }
+        }
+        self.quads.clear();
+        self.instances.clear();
+        let mut frame = atlas.cache_mut().begin_frame();
+        let mut spans = Vec::with_capacity(texts.len());
+        for area in texts {
+            let start = self.quads.len();
+            let s = area.scale;
+            match &area.content {
+                TextContent::Text(spec) => {
+                    let scaled = TextSpec {
+                        size: spec.size * s,
+                        x: area.left + spec.x * s,
+                        y: area.top + spec.y * s,
+                        max_width: spec.max_width.map(|w| w * s),
+                        ..*spec
+                    };
+                    // Validated above: cannot fail.
+                    let _ = frame.layout(&scaled, &mut self.quads);
+                }
+                TextContent::Glyphs(glyphs) => {
+                    self.scratch.clear();
+                    self.scratch.extend(glyphs.iter().map(|g| PositionedGlyph {
+                        size: g.size * s,
+                        x: area.left + g.x * s,
+                        y: area.top + g.y * s,
+                        ..*g
+                    }));
+                    frame.prepare(&self.scratch, &mut self.quads);
+                }
+            }
+            spans.push((start, self.quads.len(), area.bounds));
+        }
+        let out = frame.finish();
+        let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
+        for (start, end, b) in spans {
+            for q in &self.quads[start..end] {
+                if let Some(inst) = clip(q, &b) {
+                    self.instances.push(inst);
+                }
+            }
+        }
+        self.count = self.instances.len() as u32;
+        let bytes = (self.instances.len() * std::mem::size_of::<GlyphInstance>()) as u64;
+        if bytes > self.capacity {
+            self.capacity = bytes.next_power_of_two();
+            self.buffer = instance_buffer(device, self.capacity);
+        }
+        if !self.instances.is_empty() {
+            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.instances));
+        }
+        self.viewport = Some(viewport.bind_group.clone());
+        Ok(PrepareReport {
+            frame: out.frame,
+            instances: self.count,
+            lookups: out.lookups,
+            hits: out.hits,
+            evictions: out.evictions,
+            upload_calls,
+            upload_bytes,
+            layers: atlas.layers(),
+            skipped: out.skipped,
+        })
+    }
+
+    /// Records the draw of the prepared glyphs into `pass` (one instanced draw).
+    pub fn render(&self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>) -> Result<(), RenderError> {
+        let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
+        if atlas.id != self.atlas_id {
+            return Err(RenderError::AtlasMismatch);
+        }
+        if self.count == 0 {
+            return Ok(());
+        }
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &atlas.bind_group, &[]);
+        pass.set_bind_group(1, viewport, &[]);
+        pass.set_vertex_buffer(0, self.buffer.slice(..));
+        pass.draw(0..4, 0..self.count);
+        Ok(())
+    }
+
+    /// The instances of the last `prepare` (for inspection and tests).
+    pub fn instances(&self) -> &[GlyphInstance] {
+        &self.instances
+    }
+}
+
+fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("kerf glyph instances"),
+        size,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// The part of a quad inside `b`, with its texels cut to match.
+fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphInstance> {
+    let (x0, y0) = (q.x as i64, q.y as i64);
+    let (x1, y1) = (x0 + q.width as i64, y0 + q.height as i64);
+    let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
+    let (cx1, cy1) = (x1.min(b.right as i64), y1.min(b.bottom as i64));
+    if cx0 >= cx1 || cy0 >= cy1 {
+        return None;
+    }
+    Some(GlyphInstance {
+        pos: [cx0 as i32, cy0 as i32],
+        size: [(cx1 - cx0) as u32, (cy1 - cy0) as u32],
+        tex: [q.tex_x as u32 + (cx0 - x0) as u32, q.tex_y as u32 + (cy0 - y0) as u32],
+        layer: q.page,
+        color: q.color,
+    })
+}

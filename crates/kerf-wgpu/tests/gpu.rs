@@ -1,0 +1,464 @@
+//! kerf-wgpu on a real device (lavapipe in CI): uploads, growth, rendering,
+//! limits, errors and rebuilding on a new device.
+
+use kerf_wgpu::*;
+
+fn gpu() -> (wgpu::Device, wgpu::Queue) {
+    headless_device().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn sans() -> Vec<u8> {
+    dejavu::sans::regular().to_vec()
+}
+
+/// Reads back every layer of the atlas texture.
+fn read_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) -> Vec<Vec<u8>> {
+    let side = atlas.cache().page_side();
+    let layers = atlas.layers();
+    let row = side.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: row as u64 * side as u64 * layers as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut enc = device.create_command_encoder(&Default::default());
+    enc.copy_texture_to_buffer(
+        atlas.texture().as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(side) },
+        },
+        wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
+    );
+    queue.submit([enc.finish()]);
+    let bytes = map(device, &buffer);
+    (0..layers as usize)
+        .map(|l| {
+            let mut out = Vec::with_capacity((side * side) as usize);
+            for y in 0..side as usize {
+                let at = (l * side as usize + y) * row as usize;
+                out.extend_from_slice(&bytes[at..at + side as usize]);
+            }
+            out
+        })
+        .collect()
+}
+
+fn map(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Vec<u8> {
+    let slice = buffer.slice(..);
+    slice.map_async(wgpu::MapMode::Read, |r| r.expect("map"));
+    device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
+    let data = slice.get_mapped_range().expect("mapped").to_vec();
+    buffer.unmap();
+    data
+}
+
+/// Every page the cache holds equals the GPU layer; every live glyph equals fontdue's bitmap.
+fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
+    let layers = read_layers(device, queue, atlas);
+    let cache = atlas.cache();
+    assert!(layers.len() >= cache.pages().len());
+    let side = cache.page_side() as usize;
+    for (k, e) in cache.entries() {
+        if e.is_blank() {
+            continue;
+        }
+        let (m, bitmap) = cache.fonts().get(k.font).unwrap().rasterize_indexed(k.glyph, k.size.px());
+        let layer = &layers[e.page as usize];
+        for row in 0..m.height {
+            let at = (e.y as usize + row) * side + e.x as usize;
+            assert_eq!(&layer[at..at + m.width], &bitmap[row * m.width..][..m.width], "{k:?} row {row} on the GPU");
+        }
+    }
+    for (i, page) in cache.pages().iter().enumerate() {
+        assert!(layers[i] == page.pixels(), "layer {i} differs from the cache's page");
+    }
+}
+
+#[test]
+fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { page_size: 128, max_pages: 3, frames_in_flight: 1, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut renderer = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut viewport = Viewport::new(&device, &atlas);
+    viewport.update(&queue, 640, 480);
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    let mut rnd = |n: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % n
+    };
+    let mut max_calls_per_frame = 0;
+    for frame in 0..90 {
+        let n = 5 + rnd(30) as usize;
+        let text: String = (0..n).map(|_| char::from_u32(0x21 + rnd(0x24f - 0x21) as u32).unwrap_or('x')).collect();
+        let size = [10.0, 14.0, 19.5, 26.0, 34.0][rnd(5) as usize];
+        let area = TextArea::text(TextSpec::new(&text, font, size).wrap(600.0), 0.0, 0.0);
+        let report = renderer.prepare(&device, &queue, &mut atlas, &[area], &viewport).unwrap();
+        assert!(report.upload_calls <= atlas.cache().pages().len() as u32);
+        max_calls_per_frame = max_calls_per_frame.max(report.upload_calls);
+        if frame % 15 == 14 {
+            check_atlas(&device, &queue, &atlas);
+        }
+    }
+    check_atlas(&device, &queue, &atlas);
+    let gs = atlas.gpu_stats();
+    assert!(gs.grows >= 1, "the array must have grown: {gs:?}");
+    assert!(atlas.cache().stats().evictions > 0, "the run must evict and reuse slots");
+    assert_eq!(gs.upload_calls, atlas.cache().stats().upload_calls);
+    assert!(max_calls_per_frame <= 3);
+}
+
+#[test]
+fn growth_copies_layers_on_the_gpu_without_rasterizing() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, max_pages: 4, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(&device, &atlas);
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 16.0), 0.0, 0.0)], &vp).unwrap();
+    let before = read_layers(&device, &queue, &atlas);
+    let rasterized = atlas.cache().stats().rasterized;
+    assert_eq!(atlas.layers(), 1);
+    // Enough new glyphs to need more pages.
+    let many = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new(many, font, 24.0), 0.0, 0.0)], &vp).unwrap();
+    assert!(rep.layers >= 2);
+    assert_eq!(atlas.gpu_stats().grows, 1);
+    assert_eq!(atlas.cache().stats().rasterized - rasterized, many.chars().count() as u64, "only the new glyphs were rasterized");
+    let after = read_layers(&device, &queue, &atlas);
+    // Layer 0 kept every texel the earlier glyphs had (new glyphs only add to it).
+    for key in atlas.cache().entries().filter(|(k, _)| k.size.px() == 16.0).map(|(k, e)| (*k, e)) {
+        let e = key.1;
+        for y in e.y as usize..(e.y + e.height) as usize {
+            let at = y * 64 + e.x as usize;
+            assert_eq!(&after[0][at..at + e.width as usize], &before[0][at..at + e.width as usize]);
+        }
+    }
+    check_atlas(&device, &queue, &atlas);
+}
+
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(c: f32) -> f32 {
+    if c <= 0.0031308 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Renders `areas` on a cleared target and returns RGBA8 rows.
+#[allow(clippy::too_many_arguments)]
+fn render(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    atlas: &mut TextAtlas,
+    renderer: &mut TextRenderer,
+    format: wgpu::TextureFormat,
+    size: (u32, u32),
+    bg: [f64; 4],
+    areas: &[TextArea<'_>],
+) -> Vec<u8> {
+    let mut vp = Viewport::new(device, atlas);
+    vp.update(queue, size.0, size.1);
+    renderer.prepare(device, queue, atlas, areas, &vp).unwrap();
+    let target = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("target"),
+        size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = target.create_view(&Default::default());
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("text"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: bg[3] }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        renderer.render(atlas, &mut pass).unwrap();
+    }
+    let row = (size.0 * 4).div_ceil(256) * 256;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("target readback"),
+        size: row as u64 * size.1 as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    enc.copy_texture_to_buffer(
+        target.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
+        },
+        wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+    );
+    queue.submit([enc.finish()]);
+    let bytes = map(device, &buffer);
+    let mut out = Vec::new();
+    for y in 0..size.1 as usize {
+        out.extend_from_slice(&bytes[y * row as usize..][..size.0 as usize * 4]);
+    }
+    out
+}
+
+#[test]
+fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
+    let (device, queue) = gpu();
+    for format in [wgpu::TextureFormat::Rgba8UnormSrgb, wgpu::TextureFormat::Rgba8Unorm] {
+        let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+        let font = atlas.add_font(sans()).unwrap();
+        let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        let (w, h) = (240u32, 80u32);
+        // Background given as sRGB-encoded values.
+        let bg8 = [230u8, 225, 210, 255];
+        let bg_srgb: Vec<f64> = bg8.iter().map(|&c| c as f64 / 255.0).collect();
+        // wgpu::Color is linear for sRGB targets: give the decoded value so both targets show bg8.
+        let bg = if format.is_srgb() {
+            [srgb_to_linear(bg_srgb[0] as f32) as f64, srgb_to_linear(bg_srgb[1] as f32) as f64, srgb_to_linear(bg_srgb[2] as f32) as f64, 1.0]
+        } else {
+            [bg_srgb[0], bg_srgb[1], bg_srgb[2], 1.0]
+        };
+        let t1 = TextSpec::new("Kerf: ÆØÅ gyq", font, 22.0).color([20, 60, 200, 255]);
+        let t2 = TextSpec::new("overlap ~ 50%", font, 30.0).color([200, 30, 30, 128]);
+        let areas = [TextArea::text(t1, 4.0, 6.0), TextArea::text(t2, 10.0, 30.0)];
+        let img = render(&device, &queue, &mut atlas, &mut renderer, format, (w, h), bg, &areas);
+        // CPU reference: composite each instance's coverage, in order.
+        let mut refimg: Vec<[f32; 3]> = vec![[bg8[0] as f32 / 255.0, bg8[1] as f32 / 255.0, bg8[2] as f32 / 255.0]; (w * h) as usize];
+        if format.is_srgb() {
+            for p in &mut refimg {
+                *p = p.map(srgb_to_linear);
+            }
+        }
+        let side = atlas.cache().page_side() as usize;
+        for inst in renderer.instances() {
+            let page = atlas.cache().pages()[inst.layer as usize].pixels();
+            let col = inst.color.map(|c| c as f32 / 255.0);
+            let rgb = if format.is_srgb() { [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])] } else { [col[0], col[1], col[2]] };
+            for dy in 0..inst.size[1] as i32 {
+                for dx in 0..inst.size[0] as i32 {
+                    let (x, y) = (inst.pos[0] + dx, inst.pos[1] + dy);
+                    if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 {
+                        continue;
+                    }
+                    let cov = page[(inst.tex[1] as usize + dy as usize) * side + inst.tex[0] as usize + dx as usize] as f32 / 255.0;
+                    let a = cov * col[3];
+                    let p = &mut refimg[(y as u32 * w + x as u32) as usize];
+                    for c in 0..3 {
+                        p[c] = rgb[c] * a + p[c] * (1.0 - a);
+                    }
+                }
+            }
+        }
+        let mut worst = 0i32;
+        let mut inked = 0;
+        for (i, p) in refimg.iter().enumerate() {
+            for c in 0..3 {
+                let v = if format.is_srgb() { linear_to_srgb(p[c]) } else { p[c] };
+                let expect = (v * 255.0).round() as i32;
+                let got = img[i * 4 + c] as i32;
+                worst = worst.max((got - expect).abs());
+            }
+            if (img[i * 4] as i32 - bg8[0] as i32).abs() > 40 {
+                inked += 1;
+            }
+        }
+        assert!(worst <= 3, "{format:?}: worst channel difference {worst}");
+        assert!(inked > 300, "{format:?}: the text must be visible ({inked} inked pixels)");
+    }
+}
+
+#[test]
+fn msaa_and_depth_stencil_passes_work() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Bgra8UnormSrgb;
+    let ms = wgpu::MultisampleState { count: 4, ..Default::default() };
+    let depth = wgpu::DepthStencilState {
+        format: wgpu::TextureFormat::Depth24PlusStencil8,
+        depth_write_enabled: Some(true),
+        depth_compare: Some(wgpu::CompareFunction::LessEqual),
+        stencil: Default::default(),
+        bias: Default::default(),
+    };
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut renderer = TextRenderer::new(&device, &atlas, format, ms, Some(depth));
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, 128, 32);
+    renderer.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("MSAA", font, 20.0).color([255, 255, 255, 255]), 2.0, 2.0)], &vp).unwrap();
+    let tex = |format, samples, usage| {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("msaa test"),
+            size: wgpu::Extent3d { width: 128, height: 32, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })
+    };
+    let msaa = tex(format, 4, wgpu::TextureUsages::RENDER_ATTACHMENT);
+    let resolve = tex(format, 1, wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC);
+    let ds = tex(wgpu::TextureFormat::Depth24PlusStencil8, 4, wgpu::TextureUsages::RENDER_ATTACHMENT);
+    let (mv, rv, dv) = (msaa.create_view(&Default::default()), resolve.create_view(&Default::default()), ds.create_view(&Default::default()));
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("msaa text"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &mv,
+                depth_slice: None,
+                resolve_target: Some(&rv),
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Discard },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &dv,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(0), store: wgpu::StoreOp::Discard }),
+            }),
+            ..Default::default()
+        });
+        renderer.render(&atlas, &mut pass).unwrap();
+    }
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("msaa readback"),
+        size: 512 * 32,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    enc.copy_texture_to_buffer(
+        resolve.as_image_copy(),
+        wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(512), rows_per_image: None } },
+        wgpu::Extent3d { width: 128, height: 32, depth_or_array_layers: 1 },
+    );
+    queue.submit([enc.finish()]);
+    let err = pollster::block_on(scope.pop());
+    assert!(err.is_none(), "validation error: {err:?}");
+    let px = map(&device, &buffer);
+    let lit = px.chunks(4).filter(|p| p[0] > 128).count();
+    assert!(lit > 50, "white text must show on black after the MSAA resolve ({lit} lit pixels)");
+    // The pipeline cache made one pipeline for this key and reuses it.
+    let _again = TextRenderer::new(&device, &atlas, format, ms, Some(depth_state()));
+}
+
+fn depth_state() -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: wgpu::TextureFormat::Depth24PlusStencil8,
+        depth_write_enabled: Some(true),
+        depth_compare: Some(wgpu::CompareFunction::LessEqual),
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}
+
+#[test]
+fn device_limits_are_typed_errors() {
+    let (device, _queue) = gpu();
+    let limits = device.limits();
+    let too_big = CacheConfig { page_size: limits.max_texture_dimension_2d + 1, ..CacheConfig::default() };
+    assert!(matches!(TextAtlas::new(&device, too_big), Err(AtlasError::PageTooLarge { .. })));
+    let too_many = CacheConfig { max_pages: limits.max_texture_array_layers + 1, ..CacheConfig::default() };
+    assert!(matches!(TextAtlas::new(&device, too_many), Err(AtlasError::TooManyPages { .. })));
+    assert!(matches!(TextAtlas::new(&device, CacheConfig { page_size: 0, ..CacheConfig::default() }), Err(AtlasError::Config(_))));
+}
+
+#[test]
+fn misuse_is_a_typed_error_and_changes_nothing() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 128, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let other = TextAtlas::new(&device, CacheConfig { page_size: 128, ..CacheConfig::default() }).unwrap();
+    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(&device, &atlas);
+    let mut enc = device.create_command_encoder(&Default::default());
+    let target = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("t"),
+        size: wgpu::Extent3d { width: 4, height: 4, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = target.create_view(&Default::default());
+    {
+        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("misuse"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+            })],
+            ..Default::default()
+        });
+        assert_eq!(r.render(&atlas, &mut pass), Err(RenderError::NotPrepared));
+    }
+    queue.submit([enc.finish()]);
+    let bad_scale = TextArea { scale: f32::NAN, ..TextArea::text(TextSpec::new("x", font, 12.0), 0.0, 0.0) };
+    assert!(matches!(r.prepare(&device, &queue, &mut atlas, &[bad_scale], &vp), Err(PrepareError::Scale { .. })));
+    let bad_size = TextArea::text(TextSpec::new("x", font, -1.0), 0.0, 0.0);
+    assert!(matches!(r.prepare(&device, &queue, &mut atlas, &[bad_size], &vp), Err(PrepareError::Area { area: 0, .. })));
+    assert_eq!(atlas.cache().stats().frames, 0, "refused before any frame began");
+    let mut wrong = other;
+    assert_eq!(
+        r.prepare(&device, &queue, &mut wrong, &[TextArea::text(TextSpec::new("x", font, 12.0), 0.0, 0.0)], &vp).unwrap_err(),
+        PrepareError::AtlasMismatch
+    );
+    // Clipping: glyphs outside the bounds vanish, glyphs across them are cut.
+    let clipped = TextArea {
+        bounds: TextBounds { left: 0, top: 0, right: 30, bottom: 100 },
+        ..TextArea::text(TextSpec::new("clipped text", font, 20.0), 0.0, 0.0)
+    };
+    r.prepare(&device, &queue, &mut atlas, &[clipped], &vp).unwrap();
+    assert!(!r.instances().is_empty());
+    assert!(r.instances().iter().all(|i| i.pos[0] + i.size[0] as i32 <= 30));
+}
+
+#[test]
+fn rebuild_on_a_new_device_restores_every_page_without_rasterizing() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 128, max_pages: 2, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(&device, &atlas);
+    let text = "The device was lost; the atlas comes back from the cache's pages. 0123456789";
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0)], &vp).unwrap();
+    let rasterized = atlas.cache().stats().rasterized;
+    drop((r, vp));
+    drop((device, queue)); // as if the device were lost
+    let (device2, queue2) = gpu();
+    atlas.rebuild(&device2, &queue2);
+    check_atlas(&device2, &queue2, &atlas);
+    let mut r2 = TextRenderer::new(&device2, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp2 = Viewport::new(&device2, &atlas);
+    let rep = r2.prepare(&device2, &queue2, &mut atlas, &[TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0)], &vp2).unwrap();
+    assert_eq!(rep.hits, rep.lookups, "every glyph still cached");
+    assert_eq!(atlas.cache().stats().rasterized, rasterized, "nothing rasterized again");
+}

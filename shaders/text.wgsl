@@ -1,0 +1,74 @@
+// kerf glyph quads: one instance per glyph, four vertices as a triangle strip.
+// Glyphs are drawn texel for pixel (the cache rasterizes at the drawn size), so
+// the fragment shader reads coverage with textureLoad: no filtering, no bleeding
+// from neighbouring or stale texels.
+
+struct Viewport {
+    // Target size in pixels.
+    size: vec2<f32>,
+    // Depth written for text (for passes with a depth attachment).
+    depth: f32,
+    _pad: f32,
+};
+
+@group(0) @binding(0) var atlas: texture_2d_array<f32>;
+@group(1) @binding(0) var<uniform> viewport: Viewport;
+
+struct Instance {
+    @builtin(vertex_index) vertex: u32,
+    @location(0) pos: vec2<i32>,
+    @location(1) size: vec2<u32>,
+    @location(2) tex: vec2<u32>,
+    @location(3) layer: u32,
+    @location(4) color: vec4<f32>,
+};
+
+struct Varyings {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) layer: u32,
+    @location(2) color: vec4<f32>,
+    @location(3) @interpolate(flat) tex_min: vec2<u32>,
+    @location(4) @interpolate(flat) tex_max: vec2<u32>,
+};
+
+@vertex
+fn vs_main(in: Instance) -> Varyings {
+    let corner = vec2<f32>(f32(in.vertex & 1u), f32((in.vertex >> 1u) & 1u));
+    let size = vec2<f32>(in.size);
+    let px = vec2<f32>(in.pos) + corner * size;
+    var out: Varyings;
+    out.clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
+    out.uv = vec2<f32>(in.tex) + corner * size;
+    out.layer = in.layer;
+    out.color = in.color;
+    out.tex_min = in.tex;
+    out.tex_max = in.tex + max(in.size, vec2<u32>(1u, 1u)) - vec2<u32>(1u, 1u);
+    return out;
+}
+
+fn coverage(in: Varyings) -> f32 {
+    let t = clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max);
+    return textureLoad(atlas, vec2<i32>(t), i32(in.layer), 0).r;
+}
+
+fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
+    let lo = c / 12.92;
+    let hi = pow((c + vec3<f32>(0.055)) / 1.055, vec3<f32>(2.4));
+    return select(hi, lo, c <= vec3<f32>(0.04045));
+}
+
+// Non-sRGB target: colours are stored as given (sRGB-encoded values), blended as stored.
+@fragment
+fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
+    let a = coverage(in) * in.color.a;
+    return vec4<f32>(in.color.rgb * a, a);
+}
+
+// sRGB target: the hardware encodes on write and blends in linear light, so
+// the colour is decoded to linear first.
+@fragment
+fn fs_srgb(in: Varyings) -> @location(0) vec4<f32> {
+    let a = coverage(in) * in.color.a;
+    return vec4<f32>(srgb_to_linear(in.color.rgb) * a, a);
+}
