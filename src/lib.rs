@@ -2,7 +2,8 @@
 //!
 //! This crate re-exports kerf's parts: [`pack`], the rectangle packers
 //! (MaxRects, Skyline, Guillotine, Shelf) with deallocation, and [`cache`], the
-//! glyph cache without a GPU (fonts, rasterizer, pages, LRU eviction, uploads).
+//! glyph cache without a GPU (fonts, rasterizer, pages, LRU eviction, uploads),
+//! and [`gpu`], the wgpu text renderer (texture-array atlas, batched uploads).
 //!
 //! ```
 //! use kerf::pack::{Algorithm, Packer, PackerOptions};
@@ -17,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub use kerf_cache as cache;
+pub use kerf_wgpu as gpu;
 pub use kerf_pack as pack;
 
 /// The README's examples, compiled and run as doctests.

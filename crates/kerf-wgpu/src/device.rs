@@ -7,9 +7,25 @@ use thiserror::Error;
 #[error("no wgpu adapter/device found ({0}). On a machine without a GPU install Mesa's lavapipe Vulkan driver (Debian/Ubuntu: `apt-get install mesa-vulkan-drivers`)")]
 pub struct NoAdapter(pub String);
 
+/// A device without a window, and what adapter it runs on.
+#[derive(Debug)]
+pub struct HeadlessGpu {
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// The adapter's name, backend and type.
+    pub info: wgpu::AdapterInfo,
+}
+
 /// Requests any adapter (a real GPU if present, else a software one such as
 /// lavapipe) and a device with that adapter's limits, without a window.
 pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), NoAdapter> {
+    headless().map(|g| (g.device, g.queue))
+}
+
+/// [`headless_device`], also returning the adapter's description.
+pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = pollster_block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
@@ -22,7 +38,9 @@ pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), NoAdapter> {
         required_limits: adapter.limits(),
         ..Default::default()
     };
-    pollster_block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))
+    let info = adapter.get_info();
+    let (device, queue) = pollster_block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))?;
+    Ok(HeadlessGpu { device, queue, info })
 }
 
 /// Minimal block_on for wgpu's futures (which complete on native without an executor).

@@ -68,7 +68,7 @@ mod pipeline;
 mod renderer;
 
 pub use atlas::{GpuStats, TextAtlas};
-pub use device::{headless_device, NoAdapter};
+pub use device::{headless, headless_device, HeadlessGpu, NoAdapter};
 pub use error::{AtlasError, PrepareError, RenderError};
 pub use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph, Skipped, TextSpec};
 pub use pipeline::{PipelineKey, SHADER};
