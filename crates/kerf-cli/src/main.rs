@@ -3,8 +3,10 @@
 mod atlas;
 mod compare;
 mod corpus;
+mod gpu;
 mod pack;
 mod picture;
+mod plot;
 mod profile;
 mod trace;
 

@@ -12,6 +12,8 @@ use std::time::Instant;
 pub enum Backend {
     /// kerf-cache alone: lookups, rasterization, packing, staging and upload lists, no GPU.
     Cpu,
+    /// kerf-wgpu on a real device: adds texture writes, instance uploads and the draw.
+    Wgpu,
 }
 
 /// The built-in workloads.
@@ -62,6 +64,9 @@ pub struct ProfileArgs {
     /// Print JSON (an object for one workload, an array for several).
     #[arg(long)]
     pub json: bool,
+    /// Draw frame time, hit rate and occupancy over the run to this PNG.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
 }
 
 /// One workload's figures. Times are wall-clock nanoseconds on this machine.
@@ -108,6 +113,10 @@ pub struct Report {
     pub upload_calls_per_frame: f64,
     /// Upload bytes per frame.
     pub upload_bytes_per_frame: f64,
+    /// Median GPU time of the text pass (wgpu backend with timestamp queries).
+    pub gpu_median_frame_ns: Option<u64>,
+    /// `cpu` or `wgpu`.
+    pub backend: String,
     /// Packer name.
     pub algorithm: String,
 }
@@ -303,46 +312,128 @@ fn load_fonts(cache: &mut GlyphCache, font: &Option<PathBuf>) -> Result<Fonts, S
     }
 }
 
-fn profile_one(args: &ProfileArgs, make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box<dyn Workload>) -> Result<Report, String> {
-    let mut cache = GlyphCache::new(config(args)).map_err(|e| e.to_string())?;
-    let fonts = load_fonts(&mut cache, &args.font)?;
-    let mut work = make(&mut cache, &fonts);
+/// One frame's figures from a backend.
+pub struct FrameResult {
+    /// CPU time of the frame: cache lookups, rasterization, packing, staging
+    /// (and for wgpu: texture writes and the instance buffer).
+    pub ns: u64,
+    pub lookups: u64,
+    pub hits: u64,
+    pub evictions: u64,
+    pub skipped: usize,
+    pub upload_calls: u32,
+    pub upload_bytes: u64,
+    /// GPU time of the text pass (timestamp queries), when the device has them.
+    pub gpu_ns: Option<u64>,
+}
+
+/// Where frames run: kerf-cache alone, or kerf-wgpu on a device.
+pub trait Runner {
+    fn cache(&self) -> &GlyphCache;
+    fn cache_mut(&mut self) -> &mut GlyphCache;
+    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String>;
+}
+
+struct CpuRunner {
+    cache: GlyphCache,
+    quads: Vec<kerf_cache::GlyphQuad>,
+}
+
+impl Runner for CpuRunner {
+    fn cache(&self) -> &GlyphCache {
+        &self.cache
+    }
+    fn cache_mut(&mut self) -> &mut GlyphCache {
+        &mut self.cache
+    }
+    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String> {
+        self.quads.clear();
+        let t = Instant::now();
+        let mut frame = self.cache.begin_frame();
+        frame.prepare(glyphs, &mut self.quads);
+        let out = frame.finish();
+        let ns = t.elapsed().as_nanos() as u64;
+        std::hint::black_box(&self.quads);
+        Ok(FrameResult {
+            ns,
+            lookups: out.lookups,
+            hits: out.hits,
+            evictions: out.evictions,
+            skipped: out.skipped.len(),
+            upload_calls: out.uploads.len() as u32,
+            upload_bytes: out.uploads.iter().map(|u| u.data.len() as u64).sum(),
+            gpu_ns: None,
+        })
+    }
+}
+
+fn make_runner<'g>(args: &ProfileArgs, gpu: Option<&'g crate::gpu::Gpu>) -> Result<Box<dyn Runner + 'g>, String> {
+    match gpu {
+        None => Ok(Box::new(CpuRunner { cache: GlyphCache::new(config(args)).map_err(|e| e.to_string())?, quads: Vec::new() })),
+        Some(g) => Ok(Box::new(crate::gpu::GpuRunner::new(g, config(args))?)),
+    }
+}
+
+/// Per-frame series, for `--plot`.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Workload name.
+    pub name: String,
+    /// Frame time, µs.
+    pub frame_us: Vec<f64>,
+    /// Hit rate of the frame, %.
+    pub hit_rate: Vec<f64>,
+    /// Live occupancy after the frame, %.
+    pub occupancy: Vec<f64>,
+}
+
+fn profile_one(
+    args: &ProfileArgs,
+    gpu: Option<&crate::gpu::Gpu>,
+    make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box<dyn Workload>,
+) -> Result<(Report, Series), String> {
+    let mut runner = make_runner(args, gpu)?;
+    let fonts = load_fonts(runner.cache_mut(), &args.font)?;
+    let mut work = make(runner.cache_mut(), &fonts);
     let mut glyphs = Vec::new();
-    let mut quads = Vec::new();
     let mut frame_ns = Vec::with_capacity(args.frames);
+    let mut gpu_ns = Vec::new();
     let mut occ: Vec<f64> = Vec::new();
     let mut skipped = 0u64;
+    let (mut upload_calls, mut upload_bytes) = (0u64, 0u64);
+    let mut series = Series::default();
+    let progress = crate::gpu::Progress::new(args.frames as u64, &work.name());
     for i in 0..args.frames {
         glyphs.clear();
-        quads.clear();
         work.frame(i, &mut glyphs);
-        let t = Instant::now();
-        let mut frame = cache.begin_frame();
-        frame.prepare(&glyphs, &mut quads);
-        let out = frame.finish();
-        frame_ns.push(t.elapsed().as_nanos() as u64);
-        std::hint::black_box(&quads);
-        skipped += out.skipped.len() as u64;
-        if out.evictions > 0 {
-            occ.push(live_occupancy(&cache));
+        let r = runner.frame(&glyphs)?;
+        frame_ns.push(r.ns);
+        gpu_ns.extend(r.gpu_ns);
+        skipped += r.skipped as u64;
+        upload_calls += r.upload_calls as u64;
+        upload_bytes += r.upload_bytes;
+        let o = live_occupancy(runner.cache());
+        if r.evictions > 0 {
+            occ.push(o);
         }
+        series.frame_us.push(r.ns as f64 / 1e3);
+        series.hit_rate.push(if r.lookups == 0 { 100.0 } else { r.hits as f64 * 100.0 / r.lookups as f64 });
+        series.occupancy.push(o * 100.0);
+        progress.tick();
     }
+    progress.finish();
     if occ.is_empty() {
-        occ.push(live_occupancy(&cache));
+        occ.push(live_occupancy(runner.cache()));
     }
-    let stats = cache.stats().clone();
+    let stats = runner.cache().stats().clone();
     let total_ns: u64 = frame_ns.iter().sum();
     // Hits: replay the last frame (now fully cached) and keep the fastest of a few runs.
     let mut ns_per_hit = f64::NAN;
     if !glyphs.is_empty() {
         for _ in 0..5 {
-            quads.clear();
-            let t = Instant::now();
-            let mut frame = cache.begin_frame();
-            frame.prepare(&glyphs, &mut quads);
-            let out = frame.finish();
-            let ns = t.elapsed().as_nanos() as f64 / glyphs.len() as f64;
-            if out.hits == glyphs.len() as u64 {
+            let r = runner.frame(&glyphs)?;
+            let ns = r.ns as f64 / glyphs.len() as f64;
+            if r.hits == glyphs.len() as u64 {
                 ns_per_hit = if ns_per_hit.is_nan() { ns } else { ns_per_hit.min(ns) };
             }
         }
@@ -350,8 +441,10 @@ fn profile_one(args: &ProfileArgs, make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box
     let per = |ns: u64, n: u64| if n == 0 { 0.0 } else { ns as f64 / n as f64 };
     let hit_share = if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit * stats.hits as f64 };
     frame_ns.sort_unstable();
+    gpu_ns.sort_unstable();
     let frames = args.frames.max(1) as f64;
-    Ok(Report {
+    series.name = work.name();
+    let report = Report {
         workload: work.name(),
         frames: args.frames,
         glyphs: stats.lookups,
@@ -366,14 +459,17 @@ fn profile_one(args: &ProfileArgs, make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box
         stage_ns: per(stats.stage_ns, stats.rasterized),
         occupancy_mean: occ.iter().sum::<f64>() / occ.len() as f64,
         occupancy_min: occ.iter().cloned().fold(f64::INFINITY, f64::min),
-        pages: cache.pages().len() as u32,
+        pages: runner.cache().pages().len() as u32,
         skipped,
         worst_frame_ns: frame_ns.last().copied().unwrap_or(0),
         median_frame_ns: frame_ns.get(frame_ns.len() / 2).copied().unwrap_or(0),
-        upload_calls_per_frame: stats.upload_calls as f64 / frames,
-        upload_bytes_per_frame: stats.upload_bytes as f64 / frames,
+        upload_calls_per_frame: upload_calls as f64 / frames,
+        upload_bytes_per_frame: upload_bytes as f64 / frames,
+        gpu_median_frame_ns: gpu_ns.get(gpu_ns.len() / 2).copied(),
+        backend: if gpu.is_some() { "wgpu".into() } else { "cpu".into() },
         algorithm: args.algo.to_string(),
-    })
+    };
+    Ok((report, series))
 }
 
 /// Live glyph area over the area of the pages in use.
@@ -390,18 +486,23 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
     if args.frames == 0 {
         return Err("--frames must be at least 1".into());
     }
-    let mut reports = Vec::new();
+    let gpu = match args.backend {
+        Backend::Cpu => None,
+        Backend::Wgpu => Some(crate::gpu::Gpu::new()?),
+    };
+    let gpu = gpu.as_ref();
+    let mut results = Vec::new();
     if let Some(path) = &args.text {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let name = format!("text:{}", path.display());
-        reports.push(profile_one(args, &|c, f| Box::new(Scroll::file(c, f.main, &text, name.clone())))?);
+        results.push(profile_one(args, gpu, &|c, f| Box::new(Scroll::file(c, f.main, &text, name.clone())))?);
     } else {
         let all = args.workload == WorkloadName::All;
         if all || args.workload == WorkloadName::Latin {
-            reports.push(profile_one(args, &|c, f| Box::new(Latin::new(c, f)))?);
+            results.push(profile_one(args, gpu, &|c, f| Box::new(Latin::new(c, f)))?);
         }
         if all || args.workload == WorkloadName::TextStream {
-            reports.push(profile_one(args, &|c, f| {
+            results.push(profile_one(args, gpu, &|c, f| {
                 Box::new(TextStream {
                     rng: Rng::new(5),
                     font: fontdue_clone(c, f.main),
@@ -411,17 +512,21 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
             })?);
         }
         if all || args.workload == WorkloadName::CjkChurn {
-            reports.push(profile_one(args, &|c, f| Box::new(CjkChurn::new(c, f)))?);
+            results.push(profile_one(args, gpu, &|c, f| Box::new(CjkChurn::new(c, f)))?);
         }
         if all || args.workload == WorkloadName::Scroll {
-            reports.push(profile_one(args, &|c, f| Box::new(Scroll::document(c, f)))?);
+            results.push(profile_one(args, gpu, &|c, f| Box::new(Scroll::document(c, f)))?);
         }
+    }
+    let (reports, series): (Vec<Report>, Vec<Series>) = results.into_iter().unzip();
+    if let Some(path) = &args.plot {
+        crate::plot::write(path, &series)?;
     }
     if args.json {
         let s = if reports.len() == 1 { serde_json::to_string_pretty(&reports[0]) } else { serde_json::to_string_pretty(&reports) };
         println!("{}", s.map_err(|e| e.to_string())?);
     } else {
-        print_table(args, &reports);
+        print_table(args, &reports, gpu);
     }
     Ok(())
 }
@@ -432,9 +537,13 @@ fn fontdue_clone(cache: &GlyphCache, id: FontId) -> fontdue::Font {
     cache.fonts().get(id).expect("font loaded").clone()
 }
 
-fn print_table(args: &ProfileArgs, reports: &[Report]) {
+fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::Gpu>) {
+    let backend = match gpu {
+        None => "cpu".to_string(),
+        Some(g) => format!("wgpu on {} ({:?})", g.info.name, g.info.backend),
+    };
     println!(
-        "kerf profile --backend cpu: {} frames, {} px pages x {}, {}, {} frames in flight",
+        "kerf profile --backend {backend}: {} frames, {} px pages x {}, {}, {} frames in flight",
         args.frames, args.page_size, args.pages, args.algo, args.in_flight
     );
     println!(
@@ -461,6 +570,14 @@ fn print_table(args: &ProfileArgs, reports: &[Report]) {
             r.median_frame_ns as f64 / 1e3,
             r.worst_frame_ns as f64 / 1e3,
             r.upload_calls_per_frame
+        );
+    }
+    for r in reports.iter().filter(|r| r.gpu_median_frame_ns.is_some()) {
+        println!(
+            "{}: GPU text pass median {:.1} µs; upload bytes per frame {:.0}",
+            r.workload,
+            r.gpu_median_frame_ns.unwrap_or(0) as f64 / 1e3,
+            r.upload_bytes_per_frame
         );
     }
     println!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: per frame, at most one per dirty page)");

@@ -72,3 +72,16 @@ fn atlas_writes_pages_and_bad_fonts_fail_cleanly() {
         assert!(err.starts_with("kerf: error:"));
     }
 }
+
+#[test]
+fn profile_on_the_gpu_reports_uploads_and_plots() {
+    let plot = tmp("plot.png");
+    let out = kerf(&["profile", "--backend", "wgpu", "--workload", "text-stream", "--frames", "5", "--json", "--plot", plot.to_str().unwrap()]);
+    assert!(out.status.success(), "needs a wgpu adapter (lavapipe: apt-get install mesa-vulkan-drivers): {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["backend"], "wgpu");
+    assert_eq!(v["skipped"], 0);
+    let calls = v["upload_calls_per_frame"].as_f64().unwrap();
+    assert!(calls > 0.0 && calls <= v["pages"].as_f64().unwrap(), "at most one upload per page per frame: {calls}");
+    assert_eq!(&std::fs::read(&plot).unwrap()[1..4], b"PNG");
+}

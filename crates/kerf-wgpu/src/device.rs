@@ -36,6 +36,8 @@ pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
     let desc = wgpu::DeviceDescriptor {
         label: Some("kerf headless device"),
         required_limits: adapter.limits(),
+        // GPU-side frame times for `kerf profile --backend wgpu`, where the adapter has them.
+        required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
         ..Default::default()
     };
     let info = adapter.get_info();

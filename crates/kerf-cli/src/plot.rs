@@ -1,0 +1,116 @@
+//! `kerf profile --plot`: frame time, hit rate and occupancy over the run, as
+//! a PNG. Lines are drawn by hand; labels are drawn with kerf's own glyph
+//! cache (its quads composited on the CPU).
+
+use crate::profile::Series;
+use kerf_cache::{CacheConfig, GlyphCache, TextSpec};
+use std::io::BufWriter;
+use std::path::Path;
+
+const W: usize = 1000;
+const PANEL: usize = 220;
+const LEFT: usize = 70;
+const RIGHT: usize = 20;
+const TOP: usize = 30;
+const COLORS: [[u8; 3]; 6] = [[31, 119, 180], [214, 39, 40], [44, 160, 44], [148, 103, 189], [255, 127, 14], [23, 190, 207]];
+
+struct Canvas {
+    px: Vec<u8>,
+    h: usize,
+    cache: GlyphCache,
+    font: kerf_cache::FontId,
+}
+
+impl Canvas {
+    fn put(&mut self, x: usize, y: usize, c: [u8; 3], a: f32) {
+        if x < W && y < self.h {
+            let i = (y * W + x) * 3;
+            for k in 0..3 {
+                self.px[i + k] = (c[k] as f32 * a + self.px[i + k] as f32 * (1.0 - a)).round() as u8;
+            }
+        }
+    }
+
+    fn line(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64), c: [u8; 3]) {
+        let n = ((x1 - x0).abs().max((y1 - y0).abs()).ceil() as usize).max(1);
+        for i in 0..=n {
+            let t = i as f64 / n as f64;
+            let (x, y) = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
+            self.put(x.round() as usize, y.round() as usize, c, 1.0);
+        }
+    }
+
+    fn text(&mut self, s: &str, x: f32, y: f32, size: f32, c: [u8; 3]) -> Result<(), String> {
+        let mut quads = Vec::new();
+        let mut frame = self.cache.begin_frame();
+        frame.layout(&TextSpec::new(s, self.font, size).at(x, y), &mut quads).map_err(|e| e.to_string())?;
+        frame.finish();
+        for q in quads {
+            let page = self.cache.pages()[q.page as usize].pixels().to_vec();
+            let side = self.cache.page_side() as usize;
+            for dy in 0..q.height as usize {
+                for dx in 0..q.width as usize {
+                    let cov = page[(q.tex_y as usize + dy) * side + q.tex_x as usize + dx] as f32 / 255.0;
+                    let (px, py) = (q.x + dx as i32, q.y + dy as i32);
+                    if px >= 0 && py >= 0 && cov > 0.0 {
+                        self.put(px as usize, py as usize, c, cov);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes three stacked panels (frame time, hit rate, occupancy), one line per workload.
+pub fn write(path: &Path, series: &[Series]) -> Result<(), String> {
+    let h = TOP + 3 * PANEL + 30;
+    let mut cache = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 1, ..CacheConfig::default() }).map_err(|e| e.to_string())?;
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
+    let mut c = Canvas { px: vec![255; W * h * 3], h, cache, font };
+    let frames = series.iter().map(|s| s.frame_us.len()).max().unwrap_or(1).max(2);
+    let panels: [(&str, fn(&Series) -> &Vec<f64>); 3] =
+        [("frame time (µs)", |s| &s.frame_us), ("hit rate (%)", |s| &s.hit_rate), ("live occupancy (%)", |s| &s.occupancy)];
+    let mut legend_x = LEFT as f32;
+    for (i, s) in series.iter().enumerate() {
+        let col = COLORS[i % COLORS.len()];
+        c.text(&s.name, legend_x, 6.0, 14.0, col)?;
+        legend_x += 20.0 + 9.0 * s.name.chars().count() as f32;
+    }
+    for (p, (title, get)) in panels.iter().enumerate() {
+        let y0 = TOP + p * PANEL;
+        let (plot_top, plot_bottom) = (y0 + 20, y0 + PANEL - 20);
+        let max = if p == 0 {
+            series.iter().flat_map(|s| get(s).iter().cloned()).fold(0.0f64, f64::max).max(1.0)
+        } else {
+            100.0
+        };
+        // Frame: axes and grid.
+        for k in 0..=4 {
+            let y = plot_bottom as f64 - (plot_bottom - plot_top) as f64 * k as f64 / 4.0;
+            c.line((LEFT as f64, y), ((W - RIGHT) as f64, y), [225, 225, 225]);
+            c.text(&format!("{:.0}", max * k as f64 / 4.0), 4.0, y as f32 - 7.0, 11.0, [90, 90, 90])?;
+        }
+        c.line((LEFT as f64, plot_top as f64), (LEFT as f64, plot_bottom as f64), [60, 60, 60]);
+        c.text(title, LEFT as f32 + 6.0, y0 as f32, 14.0, [20, 20, 20])?;
+        for (i, s) in series.iter().enumerate() {
+            let col = COLORS[i % COLORS.len()];
+            let v = get(s);
+            let xy = |j: usize, val: f64| {
+                let x = LEFT as f64 + (W - LEFT - RIGHT) as f64 * j as f64 / (frames - 1) as f64;
+                let y = plot_bottom as f64 - (plot_bottom - plot_top) as f64 * (val / max).clamp(0.0, 1.0);
+                (x, y)
+            };
+            for j in 1..v.len() {
+                c.line(xy(j - 1, v[j - 1]), xy(j, v[j]), col);
+            }
+        }
+    }
+    c.text(&format!("frame (0 to {})", frames - 1), (W / 2) as f32 - 50.0, (h - 22) as f32, 12.0, [60, 60, 60])?;
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut enc = png::Encoder::new(BufWriter::new(file), W as u32, h as u32);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().map_err(|e| format!("{}: {e}", path.display()))?;
+    writer.write_image_data(&c.px).map_err(|e| format!("{}: {e}", path.display()))
+}
