@@ -25,8 +25,8 @@ impl Canvas {
     fn put(&mut self, x: usize, y: usize, c: [u8; 3], a: f32) {
         if x < W && y < self.h {
             let i = (y * W + x) * 3;
-            for k in 0..3 {
-                self.px[i + k] = (c[k] as f32 * a + self.px[i + k] as f32 * (1.0 - a)).round() as u8;
+            for (dst, &src) in self.px[i..i + 3].iter_mut().zip(c.iter()) {
+                *dst = (src as f32 * a + *dst as f32 * (1.0 - a)).round() as u8;
             }
         }
     }
@@ -69,7 +69,8 @@ pub fn write(path: &Path, series: &[Series]) -> Result<(), String> {
     let font = cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
     let mut c = Canvas { px: vec![255; W * h * 3], h, cache, font };
     let frames = series.iter().map(|s| s.frame_us.len()).max().unwrap_or(1).max(2);
-    let panels: [(&str, fn(&Series) -> &Vec<f64>); 3] =
+    type Pick = fn(&Series) -> &Vec<f64>;
+    let panels: [(&str, Pick); 3] =
         [("frame time (µs)", |s| &s.frame_us), ("hit rate (%)", |s| &s.hit_rate), ("live occupancy (%)", |s| &s.occupancy)];
     let mut legend_x = LEFT as f32;
     for (i, s) in series.iter().enumerate() {
