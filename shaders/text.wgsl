@@ -14,11 +14,12 @@ struct Viewport {
 @group(0) @binding(0) var atlas: texture_2d_array<f32>;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
 
+// One kerf-cache GlyphQuad per instance (24 bytes).
 struct Instance {
     @builtin(vertex_index) vertex: u32,
     @location(0) pos: vec2<i32>,
-    @location(1) size: vec2<u32>,
-    @location(2) tex: vec2<u32>,
+    @location(1) tex: vec2<u32>,
+    @location(2) size: vec2<u32>,
     @location(3) layer: u32,
     @location(4) color: vec4<f32>,
 };

@@ -70,7 +70,11 @@ impl<'a> TextSpec<'a> {
 
 /// One glyph to draw: where on the target, where in the atlas, which colour.
 /// Blank glyphs (space) produce no quad.
+///
+/// `#[repr(C)]`, 24 bytes, no padding: with the `bytemuck` feature it is `Pod`
+/// and kerf-wgpu uploads quads as instances without converting them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
 #[repr(C)]
 pub struct GlyphQuad {
     /// Top-left corner on the target, whole pixels.

@@ -74,10 +74,11 @@ impl Shared {
         if let Some(p) = map.get(key) {
             return p.clone();
         }
+        // kerf_cache::GlyphQuad: x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
         let attributes = wgpu::vertex_attr_array![
             0 => Sint32x2,
-            1 => Uint32x2,
-            2 => Uint32x2,
+            1 => Uint16x2,
+            2 => Uint16x2,
             3 => Uint32,
             4 => Unorm8x4,
         ];

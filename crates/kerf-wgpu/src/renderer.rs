@@ -3,24 +3,11 @@
 use crate::atlas::TextAtlas;
 use crate::error::{PrepareError, RenderError};
 use crate::pipeline::PipelineKey;
-use bytemuck::{Pod, Zeroable};
 use kerf_cache::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 
-/// One glyph quad as the vertex shader reads it (one instance per glyph).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
-pub struct GlyphInstance {
-    /// Top-left corner on the target, pixels.
-    pub pos: [i32; 2],
-    /// Size in pixels (= texels).
-    pub size: [u32; 2],
-    /// Top-left texel in the atlas layer.
-    pub tex: [u32; 2],
-    /// Atlas layer (page).
-    pub layer: u32,
-    /// Straight sRGB colour, RGBA8.
-    pub color: [u8; 4],
-}
+/// One glyph quad as the vertex shader reads it (one instance per glyph): the
+/// cache's [`GlyphQuad`], uploaded as it is.
+pub type GlyphInstance = GlyphQuad;
 
 /// The target's size, as a uniform the shader reads.
 pub struct Viewport {
@@ -151,7 +138,6 @@ pub struct TextRenderer {
     pipeline: wgpu::RenderPipeline,
     buffer: wgpu::Buffer,
     capacity: u64,
-    instances: Vec<GlyphInstance>,
     quads: Vec<GlyphQuad>,
     scratch: Vec<PositionedGlyph>,
     count: u32,
@@ -181,7 +167,6 @@ impl TextRenderer {
             pipeline,
             buffer: instance_buffer(device, capacity),
             capacity,
-            instances: Vec::new(),
             quads: Vec::new(),
             scratch: Vec::new(),
             count: 0,
@@ -222,7 +207,6 @@ impl TextRenderer {
             }
         }
         self.quads.clear();
-        self.instances.clear();
         let mut frame = atlas.cache_mut().begin_frame();
         let mut spans = Vec::with_capacity(texts.len());
         for area in texts {
@@ -240,6 +224,18 @@ impl TextRenderer {
                     // Validated above: cannot fail.
                     let _ = frame.layout(&scaled, &mut self.quads);
                 }
+                TextContent::Glyphs(glyphs) if s == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0 => {
+                    // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
+                    // so the glyphs go to the cache as they are and the quads move after.
+                    frame.prepare(glyphs, &mut self.quads);
+                    let (dx, dy) = (area.left as i32, area.top as i32);
+                    if dx != 0 || dy != 0 {
+                        for q in &mut self.quads[start..] {
+                            q.x = q.x.saturating_add(dx);
+                            q.y = q.y.saturating_add(dy);
+                        }
+                    }
+                }
                 TextContent::Glyphs(glyphs) => {
                     self.scratch.clear();
                     self.scratch.extend(glyphs.iter().map(|g| PositionedGlyph {
@@ -255,21 +251,17 @@ impl TextRenderer {
         }
         let out = frame.finish();
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
-        for (start, end, b) in spans {
-            for q in &self.quads[start..end] {
-                if let Some(inst) = clip(q, &b) {
-                    self.instances.push(inst);
-                }
-            }
+        if spans.iter().any(|(_, _, b)| *b != TextBounds::default()) {
+            clip_all(&mut self.quads, &spans);
         }
-        self.count = self.instances.len() as u32;
-        let bytes = (self.instances.len() * std::mem::size_of::<GlyphInstance>()) as u64;
+        self.count = self.quads.len() as u32;
+        let bytes = (self.quads.len() * std::mem::size_of::<GlyphInstance>()) as u64;
         if bytes > self.capacity {
             self.capacity = bytes.next_power_of_two();
             self.buffer = instance_buffer(device, self.capacity);
         }
-        if !self.instances.is_empty() {
-            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.instances));
+        if !self.quads.is_empty() {
+            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.quads));
         }
         self.viewport = Some(viewport.bind_group.clone());
         Ok(PrepareReport {
@@ -304,7 +296,7 @@ impl TextRenderer {
 
     /// The instances of the last `prepare` (for inspection and tests).
     pub fn instances(&self) -> &[GlyphInstance] {
-        &self.instances
+        &self.quads
     }
 }
 
@@ -317,8 +309,22 @@ fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
     })
 }
 
+/// Cuts every area's quads to its bounds, in place, dropping those wholly outside.
+fn clip_all(quads: &mut Vec<GlyphQuad>, spans: &[(usize, usize, TextBounds)]) {
+    let mut w = 0;
+    for &(start, end, b) in spans {
+        for r in start..end {
+            if let Some(q) = clip(&quads[r], &b) {
+                quads[w] = q;
+                w += 1;
+            }
+        }
+    }
+    quads.truncate(w);
+}
+
 /// The part of a quad inside `b`, with its texels cut to match.
-fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphInstance> {
+fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
     let (x0, y0) = (q.x as i64, q.y as i64);
     let (x1, y1) = (x0 + q.width as i64, y0 + q.height as i64);
     let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
@@ -326,11 +332,13 @@ fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphInstance> {
     if cx0 >= cx1 || cy0 >= cy1 {
         return None;
     }
-    Some(GlyphInstance {
-        pos: [cx0 as i32, cy0 as i32],
-        size: [(cx1 - cx0) as u32, (cy1 - cy0) as u32],
-        tex: [q.tex_x as u32 + (cx0 - x0) as u32, q.tex_y as u32 + (cy0 - y0) as u32],
-        layer: q.page,
-        color: q.color,
+    Some(GlyphQuad {
+        x: cx0 as i32,
+        y: cy0 as i32,
+        tex_x: q.tex_x + (cx0 - x0) as u16,
+        tex_y: q.tex_y + (cy0 - y0) as u16,
+        width: (cx1 - cx0) as u16,
+        height: (cy1 - cy0) as u16,
+        ..*q
     })
 }

@@ -255,16 +255,16 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
         }
         let side = atlas.cache().page_side() as usize;
         for inst in renderer.instances() {
-            let page = atlas.cache().pages()[inst.layer as usize].pixels();
+            let page = atlas.cache().pages()[inst.page as usize].pixels();
             let col = inst.color.map(|c| c as f32 / 255.0);
             let rgb = if format.is_srgb() { [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])] } else { [col[0], col[1], col[2]] };
-            for dy in 0..inst.size[1] as i32 {
-                for dx in 0..inst.size[0] as i32 {
-                    let (x, y) = (inst.pos[0] + dx, inst.pos[1] + dy);
+            for dy in 0..inst.height as i32 {
+                for dx in 0..inst.width as i32 {
+                    let (x, y) = (inst.x + dx, inst.y + dy);
                     if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 {
                         continue;
                     }
-                    let cov = page[(inst.tex[1] as usize + dy as usize) * side + inst.tex[0] as usize + dx as usize] as f32 / 255.0;
+                    let cov = page[(inst.tex_y as usize + dy as usize) * side + inst.tex_x as usize + dx as usize] as f32 / 255.0;
                     let a = cov * col[3];
                     let p = &mut refimg[(y as u32 * w + x as u32) as usize];
                     for c in 0..3 {
@@ -438,7 +438,7 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
     };
     r.prepare(&device, &queue, &mut atlas, &[clipped], &vp).unwrap();
     assert!(!r.instances().is_empty());
-    assert!(r.instances().iter().all(|i| i.pos[0] + i.size[0] as i32 <= 30));
+    assert!(r.instances().iter().all(|i| i.x + i.width as i32 <= 30));
 }
 
 #[test]

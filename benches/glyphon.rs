@@ -1,0 +1,338 @@
+//! kerf against glyphon 0.12 (same wgpu 30 device, same font, same glyphs) and
+//! kerf-cache against glyph_brush_draw_cache (same glyph stream, CPU only).
+//!
+//! `cargo bench --bench glyphon --features bench-glyphon [-- --quick]`
+//!
+//! Fairness: glyphon shapes with cosmic-text; shaping happens once, outside
+//! the timed code, and kerf is fed exactly the glyph ids and positions
+//! cosmic-text produced (same DejaVu Sans bytes, so the same glyph indices).
+//! Both sides time `prepare` (lookup, rasterize misses, upload, vertex
+//! buffer) and flush their texture writes with an empty `queue.submit` per
+//! frame. glyphon rasterizes with swash, kerf with fontdue; the cold case
+//! therefore also compares rasterizers.
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use glyphon::{Attrs, Buffer, Cache, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache};
+use kerf::cache::PositionedGlyph;
+use kerf::gpu::{wgpu, CacheConfig, FontId, TextArea, TextAtlas, TextRenderer, Viewport};
+use std::hint::black_box;
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+const W: u32 = 1600;
+const H: u32 = 1200;
+
+const WORDS: &[&str] = &[
+    "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "glyph", "cache", "atlas", "texture", "frame", "packing",
+    "Ärger", "façade", "naïve", "Łódź", "Kraków", "λόγος", "γλυφή", "текст", "шрифт", "1234567890", "(x+y)²", "€£¥",
+];
+
+fn prose(seed: &mut u64, n: usize) -> String {
+    (0..n)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            WORDS[(*seed % WORDS.len() as u64) as usize]
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+struct Shaped {
+    buffers: Vec<(Buffer, f32)>, // buffer, top
+}
+
+fn font_system() -> FontSystem {
+    let mut db = glyphon::fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    FontSystem::new_with_locale_and_db("en-US".into(), db)
+}
+
+/// One cosmic-text buffer per line (so a scroll can pass just the visible lines).
+fn shape(fs: &mut FontSystem, lines: &[(String, f32)]) -> Shaped {
+    let attrs = Attrs::new().family(Family::Name("DejaVu Sans"));
+    let mut top = 0.0;
+    let buffers = lines
+        .iter()
+        .map(|(text, size)| {
+            let mut b = Buffer::new(fs, Metrics::new(*size, size * 1.3));
+            b.set_size(Some(W as f32), None);
+            b.set_text(text, &attrs, Shaping::Advanced, None);
+            b.shape_until_scroll(fs, false);
+            let t = top;
+            top += size * 1.3;
+            (b, t)
+        })
+        .collect();
+    Shaped { buffers }
+}
+
+/// The same glyphs as kerf positioned glyphs (pen on the baseline).
+fn kerf_glyphs(shaped: &Shaped, range: std::ops::Range<usize>, dy: f32, font: FontId) -> Vec<PositionedGlyph> {
+    let mut out = Vec::new();
+    for (b, top) in &shaped.buffers[range] {
+        for run in b.layout_runs() {
+            for g in run.glyphs {
+                out.push(PositionedGlyph {
+                    font,
+                    glyph: g.glyph_id,
+                    size: g.font_size,
+                    x: g.x + g.x_offset,
+                    y: top + dy + run.line_y + g.y_offset,
+                    color: [0, 0, 0, 255],
+                });
+            }
+        }
+    }
+    out
+}
+
+fn glyphon_areas(shaped: &Shaped, range: std::ops::Range<usize>, dy: f32) -> Vec<glyphon::TextArea<'_>> {
+    shaped.buffers[range]
+        .iter()
+        .map(|(b, top)| glyphon::TextArea {
+            buffer: b,
+            left: 0.0,
+            top: top + dy,
+            scale: 1.0,
+            bounds: glyphon::TextBounds { left: 0, top: 0, right: W as i32, bottom: H as i32 },
+            default_color: glyphon::Color::rgb(0, 0, 0),
+            custom_glyphs: &[],
+        })
+        .collect()
+}
+
+struct Kerf {
+    atlas: TextAtlas,
+    renderer: TextRenderer,
+    viewport: Viewport,
+    font: FontId,
+}
+
+fn kerf_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Kerf {
+    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 1024, max_pages: 8, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let renderer = TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+    let mut viewport = Viewport::new(device, &atlas);
+    viewport.update(queue, W, H);
+    Kerf { atlas, renderer, viewport, font }
+}
+
+struct Glyphon {
+    atlas: glyphon::TextAtlas,
+    renderer: glyphon::TextRenderer,
+    viewport: glyphon::Viewport,
+    swash: SwashCache,
+}
+
+fn glyphon_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Glyphon {
+    let cache = Cache::new(device);
+    let mut atlas = glyphon::TextAtlas::new(device, queue, &cache, FORMAT);
+    let renderer = glyphon::TextRenderer::new(&mut atlas, device, wgpu::MultisampleState::default(), None);
+    let mut viewport = glyphon::Viewport::new(device, &cache);
+    viewport.update(queue, Resolution { width: W, height: H });
+    Glyphon { atlas, renderer, viewport, swash: SwashCache::new() }
+}
+
+fn paragraph() -> Vec<(String, f32)> {
+    let mut seed = 0x1234_5678_9abc_def1;
+    (0..30).map(|i| (prose(&mut seed, 10), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5])).collect()
+}
+
+fn document() -> Vec<(String, f32)> {
+    let mut seed = 0x0fed_cba9_8765_4321;
+    (0..400).map(|i| (prose(&mut seed, 9), if i % 25 == 0 { 28.0 } else { [13.0, 15.0, 15.0, 17.0][i % 4] })).collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    eprintln!("device: {} ({:?})", gpu.info.name, gpu.info.backend);
+    let mut fs = font_system();
+    let para = shape(&mut fs, &paragraph());
+    let n_lines = para.buffers.len();
+    let probe = kerf_side(device, queue);
+    let glyphs = kerf_glyphs(&para, 0..n_lines, 0.0, probe.font);
+    eprintln!("paragraph: {} glyphs", glyphs.len());
+
+    let mut g = c.benchmark_group("prepare_warm");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    {
+        let mut k = kerf_side(device, queue);
+        let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+        k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+        g.bench_function("kerf", |b| {
+            b.iter(|| {
+                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                queue.submit([]);
+            })
+        });
+    }
+    {
+        let mut gl = glyphon_side(device, queue);
+        let areas = glyphon_areas(&para, 0..n_lines, 0.0);
+        gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
+        gl.atlas.trim();
+        g.bench_function("glyphon", |b| {
+            b.iter(|| {
+                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
+                gl.atlas.trim();
+                queue.submit([]);
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("prepare_cold");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("kerf", |b| {
+        b.iter_batched(
+            || kerf_side(device, queue),
+            |mut k| {
+                let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                queue.submit([]);
+                k
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("glyphon", |b| {
+        b.iter_batched(
+            || glyphon_side(device, queue),
+            |mut gl| {
+                let areas = glyphon_areas(&para, 0..n_lines, 0.0);
+                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                gl.atlas.trim();
+                queue.submit([]);
+                gl
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+
+    // Scroll: a 400-line document, 40 lines visible, a quarter line per frame.
+    let doc = shape(&mut fs, &document());
+    let line_h = 20.0f32;
+    let visible = 40usize;
+    let mut g = c.benchmark_group("scroll_frame");
+    for side in ["kerf", "glyphon"] {
+        g.bench_function(BenchmarkId::from_parameter(side), |b| {
+            let mut k = kerf_side(device, queue);
+            let mut gl = glyphon_side(device, queue);
+            let mut frame = 0usize;
+            b.iter(|| {
+                let offset = frame as f32 * line_h / 4.0;
+                let first = (offset / line_h) as usize % (doc.buffers.len() - visible);
+                let range = first..first + visible;
+                let dy = -doc.buffers[first].1 + (first as f32 * line_h - offset);
+                if side == "kerf" {
+                    let glyphs = kerf_glyphs(&doc, range, dy, k.font);
+                    let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+                    black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                } else {
+                    let areas = glyphon_areas(&doc, range, dy);
+                    gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                    gl.atlas.trim();
+                }
+                queue.submit([]);
+                frame += 1;
+            })
+        });
+    }
+    g.finish();
+
+    // CPU caches on the same glyph stream: kerf-cache vs glyph_brush_draw_cache, warm.
+    let mut g = c.benchmark_group("cpu_cache_warm");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    {
+        let mut cache = kerf::cache::GlyphCache::new(CacheConfig { page_size: 1024, ..CacheConfig::default() }).unwrap();
+        let f = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let glyphs: Vec<PositionedGlyph> = glyphs.iter().map(|g| PositionedGlyph { font: f, ..*g }).collect();
+        let mut quads = Vec::new();
+        g.bench_function("kerf-cache", |b| {
+            b.iter(|| {
+                quads.clear();
+                let mut frame = cache.begin_frame();
+                frame.prepare(&glyphs, &mut quads);
+                black_box(frame.finish());
+            })
+        });
+    }
+    {
+        use ab_glyph::{point, Glyph, GlyphId, PxScale};
+        let font = ab_glyph::FontArc::try_from_vec(dejavu::sans::regular().to_vec()).unwrap();
+        let mut dc = glyph_brush_draw_cache::DrawCache::builder().dimensions(1024, 1024).build();
+        let abg: Vec<Glyph> =
+            glyphs.iter().map(|g| Glyph { id: GlyphId(g.glyph), scale: PxScale::from(g.size), position: point(g.x, g.y) }).collect();
+        g.bench_function("glyph_brush_draw_cache", |b| {
+            b.iter(|| {
+                for gl in &abg {
+                    dc.queue_glyph(0, gl.clone());
+                }
+                dc.cache_queued(std::slice::from_ref(&font), |_, data| {
+                    black_box(data);
+                })
+                .unwrap();
+                for gl in &abg {
+                    black_box(dc.rect_for(0, gl));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+/// The case glyphon reports `AtlasFull` and kerf draws: a device whose
+/// textures are at most 512 px, and one frame with more glyph area than that.
+fn atlas_full_case(_c: &mut Criterion) {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster_block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let limits = wgpu::Limits { max_texture_dimension_2d: 512, ..adapter.limits() };
+    let (device, queue) =
+        pollster_block_on(adapter.request_device(&wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() })).unwrap();
+    let mut fs = font_system();
+    let chars: String = ('A'..='Z').chain('a'..='z').chain('Α'..='Ω').chain('а'..='я').collect();
+    let shaped = shape(&mut fs, &[(chars.clone(), 64.0), (chars, 48.0)]);
+    let mut gl = glyphon_side(&device, &queue);
+    let r = gl.renderer.prepare(&device, &queue, &mut fs, &mut gl.atlas, &gl.viewport, glyphon_areas(&shaped, 0..2, 0.0), &mut gl.swash);
+    eprintln!("atlas-full case, glyphon (512 px texture limit): {r:?}");
+    for pages in [4u32, 1] {
+        let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 512, max_pages: pages, ..CacheConfig::default() }).unwrap();
+        let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let mut renderer = TextRenderer::new(&device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+        let vp = Viewport::new(&device, &atlas);
+        let glyphs = kerf_glyphs(&shaped, 0..2, 0.0, font);
+        let rep = renderer.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+        eprintln!(
+            "atlas-full case, kerf (512 px pages, at most {pages}): Ok, {} glyphs drawn, {} skipped and reported, {} layers",
+            rep.instances,
+            rep.skipped.len(),
+            rep.layers
+        );
+    }
+}
+
+fn pollster_block_on<F: std::future::Future>(fut: F) -> F::Output {
+    use std::task::{Context, Poll, Wake, Waker};
+    struct T(std::thread::Thread);
+    impl Wake for T {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(std::sync::Arc::new(T(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut fut = std::pin::pin!(fut);
+    loop {
+        match fut.as_mut().poll(&mut cx) {
+            Poll::Ready(v) => return v,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
+
+criterion_group!(glyphon_vs_kerf, atlas_full_case, benches);
+criterion_main!(glyphon_vs_kerf);
