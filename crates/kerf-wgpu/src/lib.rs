@@ -66,6 +66,7 @@ mod device;
 mod error;
 mod pipeline;
 mod renderer;
+mod viewer;
 
 pub use atlas::{GpuStats, TextAtlas};
 pub use device::{headless, headless_device, HeadlessGpu, NoAdapter};
@@ -73,4 +74,5 @@ pub use error::{AtlasError, PrepareError, RenderError};
 pub use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph, Skipped, TextSpec};
 pub use pipeline::{PipelineKey, SHADER};
 pub use renderer::{GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport};
+pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use wgpu;

@@ -462,3 +462,68 @@ fn rebuild_on_a_new_device_restores_every_page_without_rasterizing() {
     assert_eq!(rep.hits, rep.lookups, "every glyph still cached");
     assert_eq!(atlas.cache().stats().rasterized, rasterized, "nothing rasterized again");
 }
+
+#[test]
+fn atlas_viewer_draws_the_page_texels() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, 64, 64);
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("Wq@&", font, 20.0), 0.0, 0.0)], &vp).unwrap();
+    let mut viewer = AtlasViewer::new(&device, &atlas, format);
+    viewer.prepare(&device, &queue, &atlas, &vp, &[(0, 0.0, 0.0, 64.0)], ViewOptions { free: false, glyphs: false });
+    // Draw only the viewer: render() of the text renderer is not called.
+    let target = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("viewer target"),
+        size: wgpu::Extent3d { width: 64, height: 64, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = target.create_view(&Default::default());
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("viewer"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::RED), store: wgpu::StoreOp::Store },
+            })],
+            ..Default::default()
+        });
+        viewer.render(&atlas, &mut pass).unwrap();
+    }
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("viewer readback"),
+        size: 256 * 64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    enc.copy_texture_to_buffer(
+        target.as_image_copy(),
+        wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(256), rows_per_image: None } },
+        wgpu::Extent3d { width: 64, height: 64, depth_or_array_layers: 1 },
+    );
+    queue.submit([enc.finish()]);
+    let px = map(&device, &buffer);
+    let page = atlas.cache().pages()[0].pixels();
+    let mut worst = 0i32;
+    for y in 0..64 {
+        for x in 0..64 {
+            let c = page[y * 64 + x] as f32 / 255.0;
+            // fs: mix(bg = (0.02, 0.03, 0.08), white, coverage); green channel.
+            let expect = ((0.03 + (1.0 - 0.03) * c) * 255.0).round() as i32;
+            worst = worst.max((px[y * 256 + x * 4 + 1] as i32 - expect).abs());
+        }
+    }
+    assert!(worst <= 2, "page view differs from the page by {worst}");
+    assert!(page.iter().filter(|&&c| c > 128).count() > 50, "the page holds glyphs");
+}

@@ -1,0 +1,630 @@
+//! The kerf demo window: a long multi-script, multi-size document that scrolls
+//! by itself, so glyphs stream through the cache and get evicted, with a HUD
+//! of the cache's figures and an on-screen view of the atlas pages.
+//!
+//! `cargo run --release --example demo --features demo [-- --frames N --screenshot FILE.png]`
+//!
+//! Keys: space toggles autoscroll; ↑ ↓ PgUp PgDn and the wheel scroll; + and -
+//! change the text size; p cycles the page size; k cycles the packer; a shows
+//! the atlas pages (free space in green); g outlines live glyphs there; l
+//! destroys the device (the demo recreates it and rebuilds the atlas from the
+//! cache); Esc quits.
+//!
+//! With `--frames N` the demo runs N frames and exits; with `--screenshot FILE`
+//! it saves the last frame as PNG and exits with an error if it has no text.
+//! `--atlas` starts with the atlas view on; `--lose-device-at N` destroys the
+//! device at frame N (what `l` does), to check the recovery path unattended.
+
+use kerf::cache::Algorithm;
+use kerf::gpu::{wgpu, AtlasViewer, CacheConfig, FontId, TextArea, TextAtlas, TextBounds, TextRenderer, TextSpec, ViewOptions, Viewport};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, KeyEvent, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::{Key, NamedKey};
+use winit::window::{Window, WindowId};
+
+const PAGE_SIZES: [u32; 4] = [256, 512, 1024, 2048];
+const PACKERS: [&str; 4] = ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-sas-rm", "shelf-ff-wm"];
+const HUD_HEIGHT: f32 = 78.0;
+const BG: [f64; 3] = [0.96, 0.95, 0.92];
+
+struct Args {
+    frames: Option<u64>,
+    screenshot: Option<PathBuf>,
+    atlas: bool,
+    lose_device_at: Option<u64>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args { frames: None, screenshot: None, atlas: false, lose_device_at: None };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--frames" => {
+                let v = it.next().ok_or("--frames needs a number")?;
+                args.frames = Some(v.parse().map_err(|_| format!("--frames: `{v}` is not a number"))?);
+            }
+            "--screenshot" => args.screenshot = Some(it.next().ok_or("--screenshot needs a file")?.into()),
+            "--atlas" => args.atlas = true,
+            "--lose-device-at" => {
+                let v = it.next().ok_or("--lose-device-at needs a frame number")?;
+                args.lose_device_at = Some(v.parse().map_err(|_| format!("--lose-device-at: `{v}` is not a number"))?);
+            }
+            other => {
+                return Err(format!("unknown argument `{other}` (expected --frames N, --screenshot FILE, --atlas, --lose-device-at N)"))
+            }
+        }
+    }
+    if args.screenshot.is_some() && args.frames.is_none() {
+        args.frames = Some(120);
+    }
+    Ok(args)
+}
+
+/// One line of the document: which font, size relative to the base, colour, text.
+struct Line {
+    font: usize,
+    scale: f32,
+    color: [u8; 4],
+    text: String,
+}
+
+fn document() -> Vec<Line> {
+    const WORDS: &[&str] = &[
+        "glyph", "cache", "atlas", "texture", "packing", "evict", "frame", "render", "quick", "brown", "fox", "lazy", "dog",
+        "Ärger", "façade", "naïve", "Łódź", "smörgåsbord", "Ørsted", "λόγος", "γλυφή", "κείμενο", "ψυχή", "текст", "шрифт",
+        "ёжик", "щука", "Հայերեն", "ქართული", "1234567890", "(x+y)²", "≤≥≠", "→⇒", "€£¥", "«quoted»", "Iñtërnâtiônàl",
+    ];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut lines = Vec::new();
+    for section in 0..300 {
+        // Sections change size, so new glyphs keep arriving and old ones get evicted.
+        let body = [1.0, 0.85, 1.25, 1.1, 1.5, 0.95, 1.35][section % 7];
+        let title: Vec<&str> = (0..4).map(|_| WORDS[next(WORDS.len())]).collect();
+        let heading = 1.6 + (section % 5) as f32 * 0.25;
+        lines.push(Line { font: 2, scale: heading, color: [20, 30, 90, 255], text: format!("{}. {}", section + 1, title.join(" ")) });
+        for p in 0..6 {
+            let words: Vec<&str> = (0..11).map(|_| WORDS[next(WORDS.len())]).collect();
+            let (font, scale, color) = match p {
+                4 => (3, body * 0.9, [120, 30, 120, 255]),
+                5 => (1, body * 1.15, [90, 30, 20, 255]),
+                _ => (0, body, [25, 25, 25, 255]),
+            };
+            lines.push(Line { font, scale, color, text: words.join(" ") });
+        }
+    }
+    lines
+}
+
+struct Gfx {
+    surface: wgpu::Surface<'static>,
+    adapter: wgpu::Adapter,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    config: wgpu::SurfaceConfiguration,
+    lost: Arc<AtomicBool>,
+}
+
+impl Gfx {
+    fn device(adapter: &wgpu::Adapter, lost: &Arc<AtomicBool>) -> Result<(wgpu::Device, wgpu::Queue), String> {
+        let desc = wgpu::DeviceDescriptor { label: Some("kerf demo device"), required_limits: adapter.limits(), ..Default::default() };
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| e.to_string())?;
+        let flag = Arc::clone(lost);
+        device.set_device_lost_callback(move |reason, msg| {
+            eprintln!("device lost ({reason:?}): {msg}");
+            flag.store(true, Ordering::SeqCst);
+        });
+        Ok((device, queue))
+    }
+
+    fn configure(&mut self, width: u32, height: u32) {
+        self.config.width = width.max(1);
+        self.config.height = height.max(1);
+        self.surface.configure(&self.device, &self.config);
+    }
+}
+
+struct Scene {
+    atlas: TextAtlas,
+    renderer: TextRenderer,
+    viewport: Viewport,
+    viewer: AtlasViewer,
+    fonts: [FontId; 4],
+}
+
+impl Scene {
+    fn new(gfx: &Gfx, page_size: u32, packer: &str) -> Result<Scene, String> {
+        let algorithm: Algorithm = packer.parse().map_err(|e| format!("{e}"))?;
+        let config = CacheConfig { page_size, max_pages: 2, algorithm, ..CacheConfig::default() };
+        let mut atlas = TextAtlas::new(&gfx.device, config).map_err(|e| e.to_string())?;
+        let mut font = |b: &[u8]| atlas.add_font(b.to_vec()).map_err(|e| e.to_string());
+        let fonts = [font(dejavu::sans::regular())?, font(dejavu::serif::regular())?, font(dejavu::sans::bold())?, font(dejavu::sans_mono::regular())?];
+        let format = gfx.config.format;
+        let renderer = TextRenderer::new(&gfx.device, &atlas, format, wgpu::MultisampleState::default(), None);
+        let viewport = Viewport::new(&gfx.device, &atlas);
+        let viewer = AtlasViewer::new(&gfx.device, &atlas, format);
+        Ok(Scene { atlas, renderer, viewport, viewer, fonts })
+    }
+
+    /// After a device loss: the same cache, GPU objects made anew on the new device.
+    fn rebuild(&mut self, gfx: &Gfx) {
+        self.atlas.rebuild(&gfx.device, &gfx.queue);
+        let format = gfx.config.format;
+        self.renderer = TextRenderer::new(&gfx.device, &self.atlas, format, wgpu::MultisampleState::default(), None);
+        self.viewport = Viewport::new(&gfx.device, &self.atlas);
+        self.viewer = AtlasViewer::new(&gfx.device, &self.atlas, format);
+    }
+}
+
+#[derive(Default)]
+struct Hud {
+    instances: u32,
+    lookups: u64,
+    hits: u64,
+    evictions: u64,
+    upload_calls: u32,
+    upload_bytes: u64,
+    skipped: usize,
+}
+
+struct App {
+    args: Args,
+    doc: Vec<Line>,
+    window: Option<Arc<Window>>,
+    instance: Option<wgpu::Instance>,
+    gfx: Option<Gfx>,
+    scene: Option<Scene>,
+    scroll: f32,
+    autoscroll: bool,
+    base_size: f32,
+    page_idx: usize,
+    packer_idx: usize,
+    show_atlas: bool,
+    show_glyphs: bool,
+    frame_ms: VecDeque<f64>,
+    frames: u64,
+    hud: Hud,
+    error: Option<String>,
+    recoveries: u32,
+}
+
+impl App {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: String) {
+        eprintln!("demo: {e}");
+        self.error = Some(e);
+        event_loop.exit();
+    }
+
+    fn init(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        let attrs = Window::default_attributes().with_title("kerf demo").with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+        let window = Arc::new(event_loop.create_window(attrs).map_err(|e| e.to_string())?);
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(event_loop.owned_display_handle())));
+        let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| e.to_string())?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            compatible_surface: Some(&surface),
+            ..Default::default()
+        }))
+        .map_err(|e| format!("{e} (on a machine without a GPU: apt-get install mesa-vulkan-drivers)"))?;
+        let info = adapter.get_info();
+        println!("adapter: {} ({:?})", info.name, info.backend);
+        let lost = Arc::new(AtomicBool::new(false));
+        let (device, queue) = Gfx::device(&adapter, &lost)?;
+        let caps = surface.get_capabilities(&adapter);
+        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).or(caps.formats.first().copied()).ok_or("surface has no formats")?;
+        let size = window.inner_size();
+        let mut config = surface.get_default_config(&adapter, size.width.max(1), size.height.max(1)).ok_or("the surface does not work with this adapter")?;
+        config.format = format;
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        config.desired_maximum_frame_latency = 2;
+        let mut gfx = Gfx { surface, adapter, device, queue, config, lost };
+        gfx.configure(size.width, size.height);
+        self.scene = Some(Scene::new(&gfx, PAGE_SIZES[self.page_idx], PACKERS[self.packer_idx])?);
+        self.gfx = Some(gfx);
+        self.instance = Some(instance);
+        self.window = Some(window);
+        Ok(())
+    }
+
+    fn rebuild_scene(&mut self) -> Result<(), String> {
+        if let Some(gfx) = &self.gfx {
+            self.scene = Some(Scene::new(gfx, PAGE_SIZES[self.page_idx], PACKERS[self.packer_idx])?);
+        }
+        Ok(())
+    }
+
+    /// The device was lost: a new one from the same adapter, the atlas rebuilt
+    /// from the cache's pages (nothing rasterized again).
+    fn recover(&mut self) -> Result<(), String> {
+        let (Some(gfx), Some(scene)) = (self.gfx.as_mut(), self.scene.as_mut()) else { return Ok(()) };
+        gfx.lost.store(false, Ordering::SeqCst);
+        let (device, queue) = Gfx::device(&gfx.adapter, &gfx.lost)?;
+        gfx.device = device;
+        gfx.queue = queue;
+        let (w, h) = (gfx.config.width, gfx.config.height);
+        gfx.configure(w, h);
+        scene.rebuild(gfx);
+        self.recoveries += 1;
+        println!("device recreated; atlas rebuilt from {} cached glyphs", scene.atlas.cache().len());
+        Ok(())
+    }
+
+    fn line_height(&self, l: &Line) -> f32 {
+        (self.base_size * l.scale * 1.35).ceil()
+    }
+
+    fn hud_text(&self) -> String {
+        let mut sorted: Vec<f64> = self.frame_ms.iter().copied().collect();
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+        let worst = sorted.last().copied().unwrap_or(0.0);
+        let Some(scene) = &self.scene else { return String::new() };
+        let cache = scene.atlas.cache();
+        let occ: Vec<String> = cache.pages().iter().map(|p| format!("{:.0}%", p.occupancy() * 100.0)).collect();
+        let h = &self.hud;
+        format!(
+            "kerf demo · {} · {} px pages: {} · occupancy {} · {} cached glyphs · {} px text\n\
+             frame {:.2} ms median, {:.2} ms worst · {} glyphs drawn · hits {} · misses {} · evictions {} ({} total) · uploads {} ({} B) · skipped {}\n\
+             space autoscroll · ↑↓ PgUp PgDn wheel · +/- size · p page size · k packer · a atlas · g glyph boxes · l lose device · esc",
+            PACKERS[self.packer_idx],
+            cache.page_side(),
+            cache.pages().len(),
+            if occ.is_empty() { "-".to_string() } else { occ.join(" ") },
+            cache.len(),
+            self.base_size,
+            median,
+            worst,
+            h.instances,
+            h.hits,
+            h.lookups - h.hits,
+            h.evictions,
+            cache.stats().evictions,
+            h.upload_calls,
+            h.upload_bytes,
+            h.skipped
+        )
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        let start = Instant::now();
+        if self.args.lose_device_at == Some(self.frames) {
+            if let Some(gfx) = &self.gfx {
+                println!("frame {}: destroying the device", self.frames);
+                gfx.device.destroy();
+                gfx.lost.store(true, Ordering::SeqCst);
+            }
+        }
+        if self.gfx.as_ref().is_some_and(|g| g.lost.load(Ordering::SeqCst)) {
+            self.recover()?;
+        }
+        let Some(window) = self.window.clone() else { return Ok(()) };
+        let size = window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return Ok(()); // minimised
+        }
+        // Scroll.
+        if self.autoscroll {
+            self.scroll += self.base_size * 0.8;
+        }
+        let total: f32 = self.doc.iter().map(|l| self.line_height(l)).sum();
+        if self.scroll > total - 200.0 || self.scroll < 0.0 {
+            self.scroll = 0.0;
+        }
+        let (w, h) = (size.width as f32, size.height as f32);
+        let doc_right = if self.show_atlas { w * 0.5 } else { w };
+        // Text areas: the visible lines, and the HUD.
+        let hud = self.hud_text();
+        let mut areas: Vec<TextArea<'_>> = Vec::new();
+        let Some(scene) = &self.scene else { return Ok(()) };
+        let fonts = scene.fonts;
+        let bounds = TextBounds { left: 0, top: HUD_HEIGHT as i32, right: doc_right as i32, bottom: h as i32 };
+        let mut y = HUD_HEIGHT + 8.0 - self.scroll;
+        for line in &self.doc {
+            let lh = self.line_height(line);
+            if y + lh >= HUD_HEIGHT && y <= h {
+                let spec = TextSpec::new(&line.text, fonts[line.font], self.base_size * line.scale).color(line.color);
+                areas.push(TextArea { bounds, ..TextArea::text(spec, 20.0, y) });
+            }
+            y += lh;
+            if y > h {
+                break;
+            }
+        }
+        let hud_spec = TextSpec::new(&hud, fonts[0], 13.0).color([150, 20, 20, 255]);
+        areas.push(TextArea { bounds: TextBounds { left: 0, top: 0, right: w as i32, bottom: HUD_HEIGHT as i32 }, ..TextArea::text(hud_spec, 10.0, 8.0) });
+
+        let (Some(gfx), Some(scene)) = (self.gfx.as_mut(), self.scene.as_mut()) else { return Ok(()) };
+        if gfx.config.width != size.width || gfx.config.height != size.height {
+            gfx.configure(size.width, size.height);
+        }
+        scene.viewport.update(&gfx.queue, size.width, size.height);
+        let report = scene.renderer.prepare(&gfx.device, &gfx.queue, &mut scene.atlas, &areas, &scene.viewport).map_err(|e| e.to_string())?;
+        if self.show_atlas {
+            let pages = scene.atlas.cache().pages().len().max(1) as u32;
+            let cols = if pages > 1 { 2 } else { 1 };
+            let side = ((w * 0.5 - 30.0) / cols as f32).min((h - HUD_HEIGHT - 20.0) / pages.div_ceil(cols) as f32) - 6.0;
+            let layout: Vec<(u32, f32, f32, f32)> = (0..pages)
+                .map(|p| (p, w * 0.5 + 10.0 + (p % cols) as f32 * (side + 6.0), HUD_HEIGHT + 10.0 + (p / cols) as f32 * (side + 6.0), side))
+                .collect();
+            let options = ViewOptions { free: true, glyphs: self.show_glyphs };
+            scene.viewer.prepare(&gfx.device, &gfx.queue, &scene.atlas, &scene.viewport, &layout, options);
+        }
+        self.hud = Hud {
+            instances: report.instances,
+            lookups: report.lookups,
+            hits: report.hits,
+            evictions: report.evictions,
+            upload_calls: report.upload_calls,
+            upload_bytes: report.upload_bytes,
+            skipped: report.skipped.len(),
+        };
+        let frame = match gfx.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return Ok(()),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Validation => {
+                gfx.configure(size.width, size.height);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                let instance = self.instance.as_ref().ok_or("no instance")?;
+                gfx.surface = instance.create_surface(Arc::clone(&window)).map_err(|e| e.to_string())?;
+                gfx.configure(size.width, size.height);
+                return Ok(());
+            }
+        };
+        let view = frame.texture.create_view(&Default::default());
+        let show_atlas = self.show_atlas;
+        let srgb = gfx.config.format.is_srgb();
+        let encode = |view: &wgpu::TextureView, scene: &Scene, device: &wgpu::Device| -> Result<wgpu::CommandEncoder, String> {
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf demo frame") });
+            {
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("kerf demo pass"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(srgb_clear(BG, srgb)),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    ..Default::default()
+                });
+                scene.renderer.render(&scene.atlas, &mut pass).map_err(|e| e.to_string())?;
+                if show_atlas {
+                    scene.viewer.render(&scene.atlas, &mut pass).map_err(|e| e.to_string())?;
+                }
+            }
+            Ok(encoder)
+        };
+        let encoder = encode(&view, scene, &gfx.device)?;
+        gfx.queue.submit([encoder.finish()]);
+        window.pre_present_notify();
+        gfx.queue.present(frame);
+        self.frames += 1;
+        self.frame_ms.push_back(start.elapsed().as_secs_f64() * 1e3);
+        if self.frame_ms.len() > 120 {
+            self.frame_ms.pop_front();
+        }
+        if self.args.frames.is_some_and(|n| self.frames >= n) {
+            if let Some(path) = self.args.screenshot.clone() {
+                let pixels = screenshot(gfx, scene, &encode)?;
+                save_png(&path, gfx.config.width, gfx.config.height, &pixels)?;
+                let inked = count_ink(&pixels);
+                println!("wrote {} ({}x{}), {inked} text pixels", path.display(), gfx.config.width, gfx.config.height);
+                if inked < 500 {
+                    return Err(format!("the screenshot has no text ({inked} inked pixels)"));
+                }
+            }
+            println!("{}", self.hud_text().lines().take(2).collect::<Vec<_>>().join("\n"));
+            if self.args.lose_device_at.is_some() && self.recoveries == 0 {
+                return Err("the device was to be lost but no recovery happened".into());
+            }
+            event_loop.exit();
+        }
+        Ok(())
+    }
+
+    fn key(&mut self, event_loop: &ActiveEventLoop, key: &Key) -> Result<(), String> {
+        match key {
+            Key::Named(NamedKey::Escape) => event_loop.exit(),
+            Key::Named(NamedKey::Space) => self.autoscroll = !self.autoscroll,
+            Key::Named(NamedKey::ArrowDown) => self.scroll += self.base_size * 1.35,
+            Key::Named(NamedKey::ArrowUp) => self.scroll -= self.base_size * 1.35,
+            Key::Named(NamedKey::PageDown) => self.scroll += 600.0,
+            Key::Named(NamedKey::PageUp) => self.scroll -= 600.0,
+            Key::Character(c) => match c.as_str() {
+                "+" | "=" => self.base_size = (self.base_size + 1.0).min(72.0),
+                "-" => self.base_size = (self.base_size - 1.0).max(6.0),
+                "p" => {
+                    self.page_idx = (self.page_idx + 1) % PAGE_SIZES.len();
+                    self.rebuild_scene()?;
+                }
+                "k" => {
+                    self.packer_idx = (self.packer_idx + 1) % PACKERS.len();
+                    self.rebuild_scene()?;
+                }
+                "a" => self.show_atlas = !self.show_atlas,
+                "g" => self.show_glyphs = !self.show_glyphs,
+                "l" => {
+                    if let Some(gfx) = &self.gfx {
+                        gfx.device.destroy();
+                        gfx.lost.store(true, Ordering::SeqCst);
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The clear colour: `wgpu::Color` is linear for sRGB targets.
+fn srgb_clear(c: [f64; 3], srgb: bool) -> wgpu::Color {
+    let f = |v: f64| if srgb { if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) } } else { v };
+    wgpu::Color { r: f(c[0]), g: f(c[1]), b: f(c[2]), a: 1.0 }
+}
+
+type Encode<'a> = dyn Fn(&wgpu::TextureView, &Scene, &wgpu::Device) -> Result<wgpu::CommandEncoder, String> + 'a;
+
+/// Renders the frame once more into an offscreen texture and reads it back as RGBA.
+fn screenshot(gfx: &Gfx, scene: &Scene, encode: &Encode<'_>) -> Result<Vec<u8>, String> {
+    let (w, h) = (gfx.config.width, gfx.config.height);
+    let tex = gfx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("kerf demo screenshot"),
+        size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: gfx.config.format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = tex.create_view(&Default::default());
+    let mut encoder = encode(&view, scene, &gfx.device)?;
+    let row = (w * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = gfx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("kerf demo screenshot readback"),
+        size: row as u64 * h as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        tex.as_image_copy(),
+        wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None } },
+        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+    );
+    gfx.queue.submit([encoder.finish()]);
+    let slice = buffer.slice(..);
+    slice.map_async(wgpu::MapMode::Read, |_| {});
+    gfx.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
+    let data = slice.get_mapped_range().map_err(|e| e.to_string())?;
+    let bgra = matches!(gfx.config.format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
+    let mut out = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h as usize {
+        for px in data[y * row as usize..][..w as usize * 4].chunks_exact(4) {
+            if bgra {
+                out.extend_from_slice(&[px[2], px[1], px[0], 255]);
+            } else {
+                out.extend_from_slice(&[px[0], px[1], px[2], 255]);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn count_ink(rgba: &[u8]) -> usize {
+    rgba.chunks_exact(4).filter(|p| (p[0] as i32) < 160 || (p[2] as i32) < 160).count()
+}
+
+fn save_png(path: &std::path::Path, w: u32, h: u32, rgba: &[u8]) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().and_then(|mut wr| wr.write_image_data(rgba)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_none() {
+            if let Err(e) = self.init(event_loop) {
+                self.fail(event_loop, e);
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let result = match event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                Ok(())
+            }
+            WindowEvent::Resized(size) => {
+                if let Some(gfx) = self.gfx.as_mut() {
+                    if size.width > 0 && size.height > 0 {
+                        gfx.configure(size.width, size.height);
+                    }
+                }
+                Ok(())
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                self.scroll -= match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y * self.base_size * 1.35 * 3.0,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32,
+                };
+                Ok(())
+            }
+            WindowEvent::KeyboardInput { event: KeyEvent { logical_key, state: ElementState::Pressed, .. }, .. } => self.key(event_loop, &logical_key),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            self.fail(event_loop, e);
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(w) = &self.window {
+            w.request_redraw();
+        }
+    }
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("demo: {e}");
+            std::process::exit(2);
+        }
+    };
+    let event_loop = match EventLoop::new() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("demo: no display ({e}); on a headless machine run it under Xvfb, or use `cargo run --release --example headless`");
+            std::process::exit(1);
+        }
+    };
+    let mut app = App {
+        args,
+        doc: document(),
+        window: None,
+        instance: None,
+        gfx: None,
+        scene: None,
+        scroll: 0.0,
+        autoscroll: true,
+        base_size: 16.0,
+        page_idx: 1,
+        packer_idx: 0,
+        show_atlas: false,
+        // set from args below
+        show_glyphs: false,
+        frame_ms: VecDeque::new(),
+        frames: 0,
+        hud: Hud::default(),
+        error: None,
+        recoveries: 0,
+    };
+    app.show_atlas = app.args.atlas;
+    if let Err(e) = event_loop.run_app(&mut app) {
+        eprintln!("demo: {e}");
+        std::process::exit(1);
+    }
+    if app.error.is_some() {
+        std::process::exit(1);
+    }
+}
