@@ -46,6 +46,14 @@ pub struct CacheConfig {
     /// Rasterize a batch's misses in parallel (rayon) when there are at least
     /// this many. Default 32. Placement stays sequential and deterministic.
     pub parallel_threshold: usize,
+    /// Glyphs unused for this many frames are evicted at the end of a frame,
+    /// and pages left empty at the end of the array are released, down to
+    /// `min_pages`: when the workload shrinks, memory comes back down.
+    /// Default `Some(3600)` (a minute at 60 frames per second); `None` keeps
+    /// glyphs until space is needed.
+    pub release_idle_after: Option<u64>,
+    /// Pages never released (the budget's floor). Default 1.
+    pub min_pages: u32,
 }
 
 impl Default for CacheConfig {
@@ -60,6 +68,8 @@ impl Default for CacheConfig {
             frames_in_flight: 2,
             max_glyph_px: 1024.0,
             parallel_threshold: 32,
+            release_idle_after: Some(3600),
+            min_pages: 1,
         }
     }
 }
@@ -120,6 +130,8 @@ pub struct GlyphEntry {
 }
 
 impl GlyphEntry {
+    const BLANK: GlyphEntry = GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
+
     /// True for glyphs with no pixels (space): nothing to draw.
     pub fn is_blank(&self) -> bool {
         self.width == 0 || self.height == 0
@@ -185,6 +197,12 @@ pub struct GlyphCache {
     map: LruCache<GlyphKey, Slot>,
     pages: Vec<Page>,
     frame: u64,
+    /// Pages from this index on are being emptied: no new glyph goes there,
+    /// and glyphs looked up there move to a lower page.
+    retiring: Option<usize>,
+    /// The most pages the cache ever had (a page added below this index
+    /// reuses a texture layer that holds old texels).
+    pages_ever: usize,
     stats: Stats,
     layout: fontdue::layout::Layout<()>,
     scratch: Vec<PositionedReq>,
@@ -234,6 +252,8 @@ impl GlyphCache {
             map: LruCache::unbounded(),
             pages: Vec::new(),
             frame: 0,
+            retiring: None,
+            pages_ever: 0,
             stats: Stats::default(),
             layout: fontdue::layout::Layout::new(fontdue::layout::CoordinateSystem::PositiveYDown),
             scratch: Vec::new(),
@@ -445,7 +465,14 @@ impl GlyphCache {
         let opts = PackerOptions { padding: self.config.padding, ..PackerOptions::default() };
         match self.config.algorithm.build(self.side, self.side, opts) {
             Ok(p) => {
-                self.pages.push(Page::new(p, self.side));
+                let mut page = Page::new(p, self.side);
+                if self.pages.len() < self.pages_ever {
+                    // A released page's layer may still hold old texels on the
+                    // GPU: upload the new (blank) page whole, once.
+                    page.dirty = Some(Rect::new(0, 0, self.side, self.side));
+                }
+                self.pages.push(page);
+                self.pages_ever = self.pages_ever.max(self.pages.len());
                 self.stats.pages_added += 1;
                 true
             }
@@ -457,13 +484,14 @@ impl GlyphCache {
     /// space opened by evicting (and deallocating) least-recently-used glyphs
     /// no frame in flight uses.
     fn allocate(&mut self, w: u32, h: u32) -> Result<(u32, Rect, AllocId), GlyphError> {
-        for (i, page) in self.pages.iter_mut().enumerate() {
-            if page.known_full(w, h) {
-                continue;
-            }
-            match page.packer.allocate(w, h) {
-                Ok(a) => return Ok((i as u32, a.rect, a.id)),
-                Err(_) => page.note_failure(w, h),
+        let usable = self.retiring.unwrap_or(self.pages.len()).min(self.pages.len());
+        if let Some(found) = self.try_pages(0..usable, w, h) {
+            return Ok(found);
+        }
+        if self.retiring.take().is_some() {
+            // The workload grew again: stop emptying the last pages and use them.
+            if let Some(found) = self.try_pages(usable..self.pages.len(), w, h) {
+                return Ok(found);
             }
         }
         if self.add_page() {
@@ -481,7 +509,7 @@ impl GlyphCache {
             self.stats.evictions += 1;
             let Some(id) = victim.alloc else { continue };
             let p = victim.entry.page as usize;
-            let page = &mut self.pages[p];
+            let Some(page) = self.pages.get_mut(p) else { continue };
             // The id came from this page's packer and was live: this cannot fail
             // unless the cache is corrupt, which check_invariants reports.
             let _ = page.packer.deallocate(id);
@@ -491,6 +519,66 @@ impl GlyphCache {
             }
             page.note_failure(w, h);
         }
+    }
+
+    fn try_pages(&mut self, range: std::ops::Range<usize>, w: u32, h: u32) -> Option<(u32, Rect, AllocId)> {
+        for i in range {
+            let page = &mut self.pages[i];
+            if page.known_full(w, h) {
+                continue;
+            }
+            match page.packer.allocate(w, h) {
+                Ok(a) => return Some((i as u32, a.rect, a.id)),
+                Err(_) => page.note_failure(w, h),
+            }
+        }
+        None
+    }
+
+    /// True when a glyph on page `page` must move before it is drawn.
+    #[inline]
+    fn must_move(&self, page: u32) -> bool {
+        self.retiring.is_some_and(|r| page as usize >= r)
+    }
+
+    /// Moves a glyph off a retiring page: a slot on a kept page, its texels
+    /// copied from the old page's CPU copy (no rasterizing), the old slot
+    /// freed. If no room is found the glyph stays where it is.
+    fn relocate(&mut self, key: GlyphKey) -> GlyphEntry {
+        let Some(slot) = self.map.peek(&key).copied() else { return GlyphEntry::BLANK };
+        let (e, Some(old)) = (slot.entry, slot.alloc) else { return slot.entry };
+        if !self.must_move(e.page) {
+            return e;
+        }
+        let Some(page) = self.pages.get(e.page as usize) else { return e };
+        let image = GlyphImage {
+            width: e.width as u32,
+            height: e.height as u32,
+            left: e.left,
+            bottom: e.top - e.height as i32,
+            pixels: page.copy_rect(e.rect()),
+        };
+        let t = Instant::now();
+        let placed = self.allocate(image.width, image.height);
+        self.stats.pack_ns += t.elapsed().as_nanos() as u64;
+        let Ok((p, rect, id)) = placed else { return e };
+        if p == e.page {
+            // Retiring was called off and the glyph landed on its own page: keep the old slot.
+            let _ = self.pages[p as usize].packer.deallocate(id);
+            return e;
+        }
+        self.pages[p as usize].stage(rect.x, rect.y, &image, self.config.padding);
+        if let Some(old_page) = self.pages.get_mut(e.page as usize) {
+            let _ = old_page.packer.deallocate(old);
+            old_page.fail = None;
+        }
+        let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
+        if let Some(s) = self.map.peek_mut(&key) {
+            s.entry = moved;
+            s.alloc = Some(id);
+        }
+        self.stats.relocated += 1;
+        moved
     }
 
     fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
@@ -537,6 +625,7 @@ impl GlyphCache {
         let max_px = self.config.max_glyph_px;
         let start = out.len();
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
+        let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut hits = 0u64;
         let mut invalid = 0u64;
         for (i, r) in reqs.iter().enumerate() {
@@ -549,6 +638,7 @@ impl GlyphCache {
             // A glyph already used in this frame needs no LRU promotion (all of
             // this frame's glyphs are equally recent): one hash probe, no list update.
             let mut promote = false;
+            let retiring = self.retiring;
             match self.map.peek_mut(&key) {
                 Some(slot) => {
                     if slot.last_used != frame {
@@ -556,7 +646,10 @@ impl GlyphCache {
                         promote = true;
                     }
                     hits += 1;
-                    if !slot.entry.is_blank() {
+                    if retiring.is_some_and(|r| slot.entry.page as usize >= r) && !slot.entry.is_blank() {
+                        moves.push((out.len(), i, key));
+                        out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
+                    } else if !slot.entry.is_blank() {
                         out.push(if r.top_left {
                             slot.entry.quad(round_px(r.x), round_px(r.y), r.color)
                         } else {
@@ -577,6 +670,11 @@ impl GlyphCache {
         self.stats.hits += hits;
         self.stats.misses += misses.len() as u64 + invalid;
         self.stats.skipped += invalid;
+        for &(slot, i, key) in &moves {
+            let e = self.relocate(key);
+            let r = &reqs[i];
+            out[slot] = if r.top_left { e.quad(round_px(r.x), round_px(r.y), r.color) } else { e.quad_at_pen(r.x, r.y, r.color) };
+        }
         if misses.is_empty() {
             return;
         }
@@ -655,8 +753,12 @@ impl Frame<'_> {
         self.cache.stats.lookups += 1;
         if let Some(slot) = self.cache.map.get_mut(&key) {
             slot.last_used = frame;
+            let entry = slot.entry;
             self.cache.stats.hits += 1;
-            return Ok(slot.entry);
+            if self.cache.must_move(entry.page) && !entry.is_blank() {
+                return Ok(self.cache.relocate(key));
+            }
+            return Ok(entry);
         }
         self.cache.stats.misses += 1;
         let image = self.cache.rasterize_all(&[key]).pop().unwrap_or(Err(GlyphError::AtlasFull));
@@ -744,7 +846,74 @@ impl Drop for Frame<'_> {
 }
 
 impl GlyphCache {
+    /// Evicts glyphs unused for more than `idle_frames` frames (never one a
+    /// frame in flight uses); when the live glyphs would fit in half of one
+    /// page fewer, starts emptying the last page (no new glyph goes there, and
+    /// a glyph looked up there moves to a lower page, its texels copied, not
+    /// rasterized); releases empty pages at the end of the array, down to
+    /// `min_pages`, once no frame in flight can reference them. Returns
+    /// (glyphs evicted, pages released). Runs at the end of every frame when
+    /// `release_idle_after` is set.
+    pub fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
+        let mut evicted = 0;
+        while let Some((_, slot)) = self.map.peek_lru() {
+            if self.is_protected(slot.last_used) || slot.last_used.saturating_add(idle_frames) >= self.frame {
+                break;
+            }
+            let Some((_, victim)) = self.map.pop_lru() else { break };
+            if let Some(id) = victim.alloc {
+                if let Some(page) = self.pages.get_mut(victim.entry.page as usize) {
+                    let _ = page.packer.deallocate(id);
+                    page.fail = None;
+                }
+            }
+            evicted += 1;
+        }
+        self.stats.evictions += evicted;
+        let floor = self.config.min_pages.max(1) as usize;
+        let n = self.pages.len();
+        let page_area = self.side as u64 * self.side as u64;
+        if self.retiring.is_none() && n > floor {
+            // The live glyphs would fill at most half of one page fewer: start
+            // emptying the last page (its glyphs move down when next used).
+            let used: u64 = self.pages.iter().map(|p| p.packer.used_area()).sum();
+            if used.saturating_mul(2) <= (n as u64 - 1) * page_area {
+                self.retiring = Some(n - 1);
+            }
+        }
+        let frame = self.frame;
+        for page in &mut self.pages {
+            if page.packer.is_empty() {
+                page.empty_since.get_or_insert(frame);
+            } else {
+                page.empty_since = None;
+            }
+        }
+        // A page empty for longer than the frames in flight is referenced by no frame.
+        let in_flight = self.config.frames_in_flight as u64;
+        let mut released = 0;
+        while self.pages.len() > floor
+            && self.pages.last().is_some_and(|p| p.empty_since.is_some_and(|e| e + in_flight < frame))
+        {
+            self.pages.pop();
+            released += 1;
+        }
+        if self.retiring.is_some_and(|r| r >= self.pages.len()) {
+            self.retiring = None;
+        }
+        self.stats.pages_released += released as u64;
+        (evicted, released)
+    }
+
+    /// Bytes of page texels the atlas holds now (one byte per texel).
+    pub fn atlas_bytes(&self) -> u64 {
+        self.pages.len() as u64 * self.side as u64 * self.side as u64
+    }
+
     fn end_frame(&mut self) -> FrameOutput {
+        if let Some(idle) = self.config.release_idle_after {
+            self.trim(idle);
+        }
         let t = Instant::now();
         let mut uploads = Vec::new();
         for (i, page) in self.pages.iter_mut().enumerate() {

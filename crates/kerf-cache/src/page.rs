@@ -18,11 +18,13 @@ pub struct Page {
     pub(crate) dirty_regions: u32,
     /// Smallest request known not to fit since the last deallocation.
     pub(crate) fail: Option<(u32, u32)>,
+    /// The frame since which the page holds no glyph.
+    pub(crate) empty_since: Option<u64>,
 }
 
 impl Page {
     pub(crate) fn new(packer: Box<dyn Packer + Send + Sync>, side: u32) -> Page {
-        Page { packer, pixels: vec![0; side as usize * side as usize], side, dirty: None, dirty_regions: 0, fail: None }
+        Page { packer, pixels: vec![0; side as usize * side as usize], side, dirty: None, dirty_regions: 0, fail: None, empty_since: None }
     }
 
     /// The page's side in texels (pages are square).

@@ -29,6 +29,10 @@ pub struct Stats {
     pub upload_bytes: u64,
     /// Pages created.
     pub pages_added: u64,
+    /// Pages released after their glyphs went idle.
+    pub pages_released: u64,
+    /// Glyphs moved off a page being emptied (texels copied, not rasterized).
+    pub relocated: u64,
     /// Nanoseconds spent rasterizing (wall time, parallel batches counted once).
     pub raster_ns: u64,
     /// Nanoseconds spent finding space: allocation, eviction, deallocation.

@@ -358,3 +358,45 @@ fn skyline_pages_work_too() {
     }
     assert!(c.stats().evictions > 0);
 }
+
+#[test]
+fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
+    let cfg = CacheConfig { page_size: 64, max_pages: 4, release_idle_after: Some(5), min_pages: 1, frames_in_flight: 1, ..CacheConfig::default() };
+    let mut c = GlyphCache::new(cfg).unwrap();
+    let f = c.add_font(sans()).unwrap();
+    // A big working set: every page in use.
+    for size in [20.0, 22.0, 24.0] {
+        let mut fr = c.begin_frame();
+        let mut quads = Vec::new();
+        fr.layout(&TextSpec::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ", f, size), &mut quads).unwrap();
+        fr.finish();
+    }
+    assert_eq!(c.pages().len(), 4);
+    let peak = c.atlas_bytes();
+    assert_eq!(peak, 4 * 64 * 64);
+    // The workload shrinks to one short word.
+    let mut last = 0;
+    for _ in 0..20 {
+        let mut fr = c.begin_frame();
+        let mut quads = Vec::new();
+        fr.layout(&TextSpec::new("ok", f, 12.0), &mut quads).unwrap();
+        let out = fr.finish();
+        last = out.pages;
+        c.check_invariants().unwrap();
+    }
+    assert_eq!(last, 1, "pages released down to min_pages");
+    assert_eq!(c.atlas_bytes(), 64 * 64);
+    assert!(c.stats().pages_released >= 3);
+    let ok = c.fonts().get(f).unwrap().lookup_glyph_index('o');
+    assert!(c.peek(&GlyphKey::new(f, ok, GlyphSize::from_px(12.0, 1024.0).unwrap())).is_some(), "glyphs in use stay");
+    // With release off, nothing goes.
+    let mut keep = GlyphCache::new(CacheConfig { release_idle_after: None, page_size: 64, ..CacheConfig::default() }).unwrap();
+    let f2 = keep.add_font(sans()).unwrap();
+    let mut fr = keep.begin_frame();
+    fr.layout(&TextSpec::new("ABC", f2, 20.0), &mut Vec::new()).unwrap();
+    fr.finish();
+    for _ in 0..50 {
+        keep.begin_frame().finish();
+    }
+    assert_eq!(keep.len(), 3);
+}

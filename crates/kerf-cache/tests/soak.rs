@@ -45,12 +45,18 @@ fn check_pixels(c: &GlyphCache, m: &Mirror) {
 }
 
 fn run(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32) -> u64 {
+    run_with(seed, frames, page, pages, algorithm, in_flight, None).0
+}
+
+/// Returns (evictions, pages released, glyphs relocated).
+fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32, idle: Option<u64>) -> (u64, u64, u64) {
     let mut c = GlyphCache::new(CacheConfig {
         page_size: page,
         max_pages: pages,
         algorithm,
         frames_in_flight: in_flight,
         parallel_threshold: 8,
+        release_idle_after: idle,
         ..CacheConfig::default()
     })
     .unwrap();
@@ -64,14 +70,16 @@ fn run(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in
         s % n
     };
     let mut in_use: Vec<Vec<GlyphKey>> = Vec::new();
-    for _ in 0..frames {
-        let n = 1 + rnd(40) as usize;
+    for frame in 0..frames {
+        // With idle release on, the workload shrinks in the second half (few glyphs, one size).
+        let shrink = idle.is_some() && frame > frames / 2;
+        let n = if shrink { 1 + rnd(4) as usize } else { 1 + rnd(40) as usize };
         let glyphs: Vec<PositionedGlyph> = (0..n)
             .map(|_| {
                 let font = fonts[rnd(2) as usize];
-                let ch = char::from_u32(0x21 + rnd(0x17f - 0x21) as u32).unwrap_or('?');
+                let ch = if shrink { char::from(b'a' + rnd(6) as u8) } else { char::from_u32(0x21 + rnd(0x17f - 0x21) as u32).unwrap_or('?') };
                 let glyph = c.fonts().get(font).unwrap().lookup_glyph_index(ch);
-                let size = [9.0, 12.0, 12.5, 16.0, 23.0, 40.0][rnd(6) as usize];
+                let size = if shrink { 12.0 } else { [9.0, 12.0, 12.5, 16.0, 23.0, 40.0][rnd(6) as usize] };
                 PositionedGlyph { font, glyph, size, x: rnd(800) as f32, y: rnd(600) as f32, color: [255; 4] }
             })
             .collect();
@@ -104,7 +112,15 @@ fn run(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in
         let st = c.stats();
         assert_eq!(st.hits + st.misses, st.lookups);
     }
-    c.stats().evictions
+    (c.stats().evictions, c.stats().pages_released, c.stats().relocated)
+}
+
+#[test]
+fn soak_with_release_moves_glyphs_and_gives_pages_back() {
+    let (evictions, released, relocated) = run_with(3, 600, 96, 4, Algorithm::default(), 2, Some(20));
+    assert!(evictions > 0);
+    assert!(released > 0, "the shrinking workload must give pages back");
+    assert!(relocated > 0, "glyphs in use on a page being emptied must move");
 }
 
 #[test]
@@ -120,13 +136,13 @@ fn soak_skyline() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
     #[test]
-    fn soak_random_configs(seed in any::<u64>(), page in 64u32..200, pages in 1u32..3, in_flight in 0u32..3, alg in 0usize..4) {
+    fn soak_random_configs(seed in any::<u64>(), page in 64u32..200, pages in 1u32..4, in_flight in 0u32..3, alg in 0usize..4, idle in proptest::option::of(5u64..40)) {
         let algorithm = [
             Algorithm::default(),
             Algorithm::FALLBACK,
             "guillotine-bssf-sas-rm".parse().unwrap(),
             "shelf-ff-wm".parse().unwrap(),
         ][alg];
-        run(seed, 60, page, pages, algorithm, in_flight);
+        run_with(seed, 80, page, pages, algorithm, in_flight, idle);
     }
 }

@@ -15,7 +15,7 @@ pub struct GpuStats {
     pub upload_bytes: u64,
     /// Times the texture array grew (existing layers copied on the GPU).
     pub grows: u64,
-    /// Layers copied by those grows.
+    /// Layers copied by grows and shrinks.
     pub layers_copied: u64,
 }
 
@@ -108,6 +108,9 @@ impl TextAtlas {
     pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
         if out.pages > self.layers {
             self.grow(device, queue, out.pages);
+        } else if out.pages.max(1) <= self.layers / 2 {
+            // Pages were released: give the layers back (the kept ones are copied on the GPU).
+            self.resize(device, queue, out.pages.max(1));
         }
         self.write(queue, &out.uploads)
     }
@@ -138,20 +141,32 @@ impl TextAtlas {
     /// queued afterwards land on top of it.
     fn grow(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32) {
         let layers = pages.max(self.layers.saturating_mul(2)).min(self.max_layers).max(pages);
+        self.resize(device, queue, layers);
+        self.stats.grows += 1;
+    }
+
+    /// A new array of `layers` layers holding the old array's first layers, copied on the GPU.
+    fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) {
         let side = self.cache.page_side();
         let (texture, bind_group) = make_texture(device, &self.shared, side, layers);
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas grow") });
+        let kept = self.layers.min(layers);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
         encoder.copy_texture_to_texture(
             self.texture.as_image_copy(),
             texture.as_image_copy(),
-            wgpu::Extent3d { width: side, height: side, depth_or_array_layers: self.layers },
+            wgpu::Extent3d { width: side, height: side, depth_or_array_layers: kept },
         );
         queue.submit([encoder.finish()]);
-        self.stats.grows += 1;
-        self.stats.layers_copied += self.layers as u64;
+        self.stats.layers_copied += kept as u64;
         self.texture = texture;
         self.bind_group = bind_group;
         self.layers = layers;
+    }
+
+    /// Bytes of GPU texture the atlas holds (one byte per texel, every layer).
+    pub fn gpu_bytes(&self) -> u64 {
+        let side = self.cache.page_side() as u64;
+        self.layers as u64 * side * side
     }
 
     /// Re-creates the texture on a (new) device from the cache's own copy of

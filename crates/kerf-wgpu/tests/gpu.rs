@@ -527,3 +527,24 @@ fn atlas_viewer_draws_the_page_texels() {
     assert!(worst <= 2, "page view differs from the page by {worst}");
     assert!(page.iter().filter(|&&c| c > 128).count() > 50, "the page holds glyphs");
 }
+
+#[test]
+fn released_pages_shrink_the_texture_array_and_kept_pages_survive() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { page_size: 64, max_pages: 4, release_idle_after: Some(3), frames_in_flight: 1, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(&device, &atlas);
+    for size in [20.0, 22.0, 24.0] {
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ", font, size), 0.0, 0.0)], &vp).unwrap();
+    }
+    assert_eq!(atlas.layers(), 4);
+    for _ in 0..10 {
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ok", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+    }
+    assert_eq!(atlas.cache().pages().len(), 1);
+    assert_eq!(atlas.layers(), 1);
+    assert_eq!(atlas.gpu_bytes(), 64 * 64);
+    check_atlas(&device, &queue, &atlas);
+}
