@@ -149,7 +149,7 @@ impl GlyphEntry {
 
     #[inline]
     fn quad_at_pen(&self, pen_x: f32, pen_y: f32, color: [u8; 4]) -> GlyphQuad {
-        self.quad(round_px(pen_x) + self.left, round_px(pen_y) - self.top, color)
+        self.quad(round_px(pen_x).saturating_add(self.left), round_px(pen_y).saturating_sub(self.top), color)
     }
 }
 
@@ -270,6 +270,12 @@ impl GlyphCache {
     /// Loads face `index` of a font collection (0 for a plain font file).
     pub fn add_font_indexed(&mut self, bytes: impl Into<Arc<[u8]>>, index: u32) -> Result<FontId, FontError> {
         let font = Font::from_bytes(bytes, index)?;
+        self.fonts.push(font)
+    }
+
+    /// Adds a font parsed earlier with [`Font::from_bytes`] (parsing is the
+    /// slow part of loading; a parsed font can be cloned into many caches).
+    pub fn add_parsed_font(&mut self, font: Font) -> Result<FontId, FontError> {
         self.fonts.push(font)
     }
 

@@ -6,7 +6,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 /// One loaded font face: the parsed fontdue font and the bytes it came from
-/// (kept so a rasterizer other than fontdue can parse them too).
+/// (kept so a rasterizer other than fontdue can parse them too). Parse once,
+/// clone into as many caches as needed ([`GlyphCache::add_parsed_font`](crate::GlyphCache::add_parsed_font)).
+#[derive(Clone)]
 pub struct Font {
     face: fontdue::Font,
     bytes: Arc<[u8]>,
@@ -21,6 +23,14 @@ impl Font {
         let bytes: Arc<[u8]> = bytes.into();
         if bytes.is_empty() {
             return Err(FontError::Empty);
+        }
+        // fontdue visits every code point every cmap subtable claims; a
+        // corrupt subtable can claim billions (found by fuzzing: a loading
+        // hang, not a panic). Refuse those before fontdue sees them.
+        if let Some(n) = cmap_code_points(&bytes, collection_index) {
+            if n > MAX_CMAP_CODE_POINTS {
+                return Err(FontError::Malformed(format!("cmap claims {n} code points; Unicode has {}", 0x11_0000)));
+            }
         }
         let settings = fontdue::FontSettings { collection_index, scale: 40.0, load_substitutions: true };
         let data = Arc::clone(&bytes);
@@ -67,6 +77,53 @@ impl std::fmt::Debug for Font {
             .field("bytes", &self.bytes.len())
             .finish()
     }
+}
+
+/// The most code points the cmap subtables together may claim (two full
+/// Unicode ranges: a format 4 and a format 12 subtable covering everything).
+const MAX_CMAP_CODE_POINTS: u64 = 2 * 0x11_0000;
+
+/// How many code points fontdue would visit in the font's cmap subtables, read
+/// from the raw table (bounded by the bytes present). `None` when the face or
+/// its cmap cannot be found (fontdue then reports its own error).
+fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
+    let face = ttf_parser::RawFace::parse(bytes, index).ok()?;
+    let cmap = face.table(ttf_parser::Tag::from_bytes(b"cmap"))?;
+    let u16_at = |at: usize| cmap.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let u32_at = |at: usize| cmap.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let tables = u16_at(2)? as usize;
+    let mut total = 0u64;
+    for t in 0..tables {
+        let Some(off) = u32_at(4 + 8 * t + 4) else { break };
+        let off = off as usize;
+        match u16_at(off) {
+            Some(4) => {
+                let seg = u16_at(off + 6).unwrap_or(0) as usize / 2;
+                let (ends, starts) = (off + 14, off + 16 + 2 * seg);
+                for i in 0..seg {
+                    let (Some(end), Some(start)) = (u16_at(ends + 2 * i), u16_at(starts + 2 * i)) else { break };
+                    if start == 0xFFFF && end == 0xFFFF {
+                        break;
+                    }
+                    if end >= start {
+                        total += (end - start) as u64 + 1;
+                    }
+                }
+            }
+            Some(12) | Some(13) => {
+                let groups = u32_at(off + 12).unwrap_or(0) as usize;
+                for g in 0..groups {
+                    let at = off + 16 + 12 * g;
+                    let (Some(start), Some(end)) = (u32_at(at), u32_at(at + 4)) else { break };
+                    if end >= start {
+                        total += (end - start) as u64 + 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(total)
 }
 
 /// The fonts of one cache, in load order; a [`FontId`] is an index here.

@@ -53,6 +53,8 @@
 //! batch calls). Raise `page_size` (up to the GPU limit) to draw it.
 
 #![warn(missing_docs)]
+// No panics reachable from the public API: errors are typed results.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
 
 mod cache;
 mod error;

@@ -400,3 +400,28 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
     }
     assert_eq!(keep.len(), 3);
 }
+
+/// Found by fuzzing (fuzz/seeds/font_bytes/found-hang-cmap-group-range): a
+/// cmap format 12 group claiming billions of code points made font loading
+/// walk them all. It must be refused at once instead.
+#[test]
+fn a_cmap_claiming_billions_of_code_points_is_refused_fast() {
+    let mut bytes = dejavu::sans_mono::regular().to_vec();
+    let be32 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    let be16 = |b: &[u8], at: usize| u16::from_be_bytes([b[at], b[at + 1]]) as usize;
+    let tables = be16(&bytes, 4);
+    let cmap = (0..tables).map(|i| 12 + 16 * i).find(|&r| &bytes[r..r + 4] == b"cmap").map(|r| be32(&bytes, r + 8)).unwrap();
+    let subtables = be16(&bytes, cmap + 2);
+    let f12 = (0..subtables)
+        .map(|i| cmap + be32(&bytes, cmap + 4 + 8 * i + 4))
+        .find(|&off| be16(&bytes, off) == 12)
+        .expect("DejaVu Sans Mono has a format 12 cmap subtable");
+    // First group: end code = 0xFFFF_FFFE.
+    bytes[f12 + 16 + 4..f12 + 16 + 8].copy_from_slice(&0xFFFF_FFFEu32.to_be_bytes());
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let t = std::time::Instant::now();
+    let err = c.add_font(bytes).unwrap_err();
+    assert!(matches!(err, FontError::Malformed(ref m) if m.contains("cmap")), "{err:?}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(2), "took {:?}", t.elapsed());
+    assert_eq!(c.fonts().len(), 0);
+}

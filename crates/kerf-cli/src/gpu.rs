@@ -73,6 +73,13 @@ impl<'a> GpuRunner<'a> {
     }
 }
 
+impl GpuRunner<'_> {
+    /// GPU texture bytes of the atlas.
+    pub fn gpu_bytes(&self) -> u64 {
+        self.atlas.gpu_bytes()
+    }
+}
+
 impl crate::profile::Runner for GpuRunner<'_> {
     fn cache(&self) -> &GlyphCache {
         self.atlas.cache()

@@ -8,6 +8,7 @@ mod pack;
 mod picture;
 mod plot;
 mod profile;
+mod soak;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +29,8 @@ enum Command {
     Atlas(atlas::AtlasArgs),
     /// Run glyph-cache workloads frame by frame and report throughput, hit rate and occupancy.
     Profile(profile::ProfileArgs),
+    /// Many frames of churn with invariant checks every frame and memory recorded over time.
+    Soak(soak::SoakArgs),
 }
 
 fn main() {
@@ -36,6 +39,7 @@ fn main() {
         Command::Pack(args) => pack::run(args),
         Command::Atlas(args) => atlas::run(args),
         Command::Profile(args) => profile::run(args),
+        Command::Soak(args) => soak::run(args),
     };
     if let Err(e) = result {
         eprintln!("kerf: error: {e}");

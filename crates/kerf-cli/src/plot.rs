@@ -62,43 +62,70 @@ impl Canvas {
     }
 }
 
+/// One stacked panel: a title and one line per series, all over the same x axis.
+pub struct Panel {
+    /// Title drawn above the panel.
+    pub title: String,
+    /// `(name, values)`; values are drawn against their index.
+    pub lines: Vec<(String, Vec<f64>)>,
+    /// Top of the y axis; `None` for the largest value.
+    pub max: Option<f64>,
+}
+
 /// Writes three stacked panels (frame time, hit rate, occupancy), one line per workload.
 pub fn write(path: &Path, series: &[Series]) -> Result<(), String> {
-    let h = TOP + 3 * PANEL + 30;
+    let panel = |title: &str, get: fn(&Series) -> &Vec<f64>, max| Panel {
+        title: title.to_string(),
+        lines: series.iter().map(|s| (s.name.clone(), get(s).clone())).collect(),
+        max,
+    };
+    let panels = [
+        panel("frame time (µs)", |s| &s.frame_us, None),
+        panel("hit rate (%)", |s| &s.hit_rate, Some(100.0)),
+        panel("live occupancy (%)", |s| &s.occupancy, Some(100.0)),
+    ];
+    write_panels(path, &panels, "frame")
+}
+
+/// Writes stacked panels sharing one x axis labelled `x_label`.
+pub fn write_panels(path: &Path, panels: &[Panel], x_label: &str) -> Result<(), String> {
+    let h = TOP + panels.len() * PANEL + 30;
     let mut cache = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 1, ..CacheConfig::default() }).map_err(|e| e.to_string())?;
     let font = cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
     let mut c = Canvas { px: vec![255; W * h * 3], h, cache, font };
-    let frames = series.iter().map(|s| s.frame_us.len()).max().unwrap_or(1).max(2);
-    type Pick = fn(&Series) -> &Vec<f64>;
-    let panels: [(&str, Pick); 3] =
-        [("frame time (µs)", |s| &s.frame_us), ("hit rate (%)", |s| &s.hit_rate), ("live occupancy (%)", |s| &s.occupancy)];
+    let points = panels.iter().flat_map(|p| p.lines.iter().map(|l| l.1.len())).max().unwrap_or(1).max(2);
     let mut legend_x = LEFT as f32;
-    for (i, s) in series.iter().enumerate() {
-        let col = COLORS[i % COLORS.len()];
-        c.text(&s.name, legend_x, 6.0, 14.0, col)?;
-        legend_x += 20.0 + 9.0 * s.name.chars().count() as f32;
+    let mut names: Vec<&str> = Vec::new();
+    for p in panels {
+        for (n, _) in &p.lines {
+            if !names.contains(&n.as_str()) {
+                names.push(n);
+            }
+        }
     }
-    for (p, (title, get)) in panels.iter().enumerate() {
+    for (i, name) in names.iter().enumerate() {
+        let col = COLORS[i % COLORS.len()];
+        c.text(name, legend_x, 6.0, 14.0, col)?;
+        legend_x += 20.0 + 9.0 * name.chars().count() as f32;
+    }
+    for (p, panel) in panels.iter().enumerate() {
         let y0 = TOP + p * PANEL;
         let (plot_top, plot_bottom) = (y0 + 20, y0 + PANEL - 20);
-        let max = if p == 0 {
-            series.iter().flat_map(|s| get(s).iter().cloned()).fold(0.0f64, f64::max).max(1.0)
-        } else {
-            100.0
-        };
-        // Frame: axes and grid.
+        let max = panel.max.unwrap_or_else(|| panel.lines.iter().flat_map(|l| l.1.iter().cloned()).fold(0.0f64, f64::max)).max(1e-9);
         for k in 0..=4 {
             let y = plot_bottom as f64 - (plot_bottom - plot_top) as f64 * k as f64 / 4.0;
             c.line((LEFT as f64, y), ((W - RIGHT) as f64, y), [225, 225, 225]);
-            c.text(&format!("{:.0}", max * k as f64 / 4.0), 4.0, y as f32 - 7.0, 11.0, [90, 90, 90])?;
+            let v = max * k as f64 / 4.0;
+            let label = if max < 10.0 { format!("{v:.2}") } else { format!("{v:.0}") };
+            c.text(&label, 4.0, y as f32 - 7.0, 11.0, [90, 90, 90])?;
         }
         c.line((LEFT as f64, plot_top as f64), (LEFT as f64, plot_bottom as f64), [60, 60, 60]);
-        c.text(title, LEFT as f32 + 6.0, y0 as f32, 14.0, [20, 20, 20])?;
-        for (i, s) in series.iter().enumerate() {
+        c.text(&panel.title, LEFT as f32 + 6.0, y0 as f32, 14.0, [20, 20, 20])?;
+        for (name, v) in &panel.lines {
+            let i = names.iter().position(|n| n == name).unwrap_or(0);
             let col = COLORS[i % COLORS.len()];
-            let v = get(s);
             let xy = |j: usize, val: f64| {
-                let x = LEFT as f64 + (W - LEFT - RIGHT) as f64 * j as f64 / (frames - 1) as f64;
+                let x = LEFT as f64 + (W - LEFT - RIGHT) as f64 * j as f64 / (points - 1) as f64;
                 let y = plot_bottom as f64 - (plot_bottom - plot_top) as f64 * (val / max).clamp(0.0, 1.0);
                 (x, y)
             };
@@ -107,7 +134,7 @@ pub fn write(path: &Path, series: &[Series]) -> Result<(), String> {
             }
         }
     }
-    c.text(&format!("frame (0 to {})", frames - 1), (W / 2) as f32 - 50.0, (h - 22) as f32, 12.0, [60, 60, 60])?;
+    c.text(x_label, (W / 2) as f32 - 50.0, (h - 22) as f32, 12.0, [60, 60, 60])?;
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut enc = png::Encoder::new(BufWriter::new(file), W as u32, h as u32);
     enc.set_color(png::ColorType::Rgb);

@@ -85,3 +85,18 @@ fn profile_on_the_gpu_reports_uploads_and_plots() {
     assert!(calls > 0.0 && calls <= v["pages"].as_f64().unwrap(), "at most one upload per page per frame: {calls}");
     assert_eq!(&std::fs::read(&plot).unwrap()[1..4], b"PNG");
 }
+
+#[test]
+fn a_short_soak_keeps_memory_under_the_budget_and_comes_back_down() {
+    for backend in ["cpu", "wgpu"] {
+        let frames = if backend == "cpu" { "2000" } else { "400" };
+        let out = kerf(&["soak", "--backend", backend, "--frames", frames, "--page-size", "256", "--idle", "50", "--json"]);
+        assert!(out.status.success(), "{backend}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["invariant_checks"].as_u64(), v["frames"].as_u64());
+        assert!(v["evictions"].as_u64().unwrap() > 0, "{backend}: the soak must churn");
+        assert!(v["peak_atlas_bytes"].as_u64() <= v["budget_bytes"].as_u64());
+        assert_eq!(v["final_atlas_bytes"], v["floor_bytes"], "{backend}: back down to the floor");
+        assert!(v["checks"].as_array().unwrap().iter().all(|c| c[1] == true), "{backend}: {}", v["checks"]);
+    }
+}

@@ -36,6 +36,8 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+// No panics reachable from the public API: errors are typed results.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
 
 extern crate alloc;
 

@@ -419,8 +419,9 @@ pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect
     ys.sort_unstable();
     ys.dedup();
     let (nx, ny) = (xs.len() - 1, ys.len() - 1);
-    let col = |x: u32| xs.binary_search(&x).expect("edge is a grid line");
-    let row = |y: u32| ys.binary_search(&y).expect("edge is a grid line");
+    // Every edge is a grid line, so the search finds it (and `Err` would be its place anyway).
+    let col = |x: u32| xs.binary_search(&x).unwrap_or_else(|i| i);
+    let row = |y: u32| ys.binary_search(&y).unwrap_or_else(|i| i);
     let mut free = vec![false; nx * ny];
     for r in pieces {
         for y in row(r.y)..row(r.bottom()) {

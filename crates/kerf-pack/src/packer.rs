@@ -129,8 +129,7 @@ impl Core {
 
     /// Forgets a live allocation and returns its slot.
     pub fn release(&mut self, id: AllocId) -> Result<Rect, DeallocError> {
-        self.slots.peek(id)?;
-        let Live { alloc, slot } = self.slots.remove(id);
+        let Live { alloc, slot } = self.slots.remove(id)?;
         self.used -= alloc.rect.area();
         Ok(slot)
     }

@@ -108,17 +108,18 @@ impl Slots {
 
     /// Looks an id up without removing it.
     pub fn peek(&self, id: AllocId) -> Result<Live, DeallocError> {
-        self.check(id).map(|e| e.live.expect("checked live"))
+        self.check(id).and_then(|e| e.live.ok_or(DeallocError::StaleId))
     }
 
-    /// Removes a live allocation; call `peek` first, this assumes the id is valid.
-    pub fn remove(&mut self, id: AllocId) -> Live {
+    /// Removes a live allocation (`peek` first: an id that is not live is an error).
+    pub fn remove(&mut self, id: AllocId) -> Result<Live, DeallocError> {
+        self.peek(id)?;
         let entry = &mut self.entries[id.index as usize];
-        let live = entry.live.take().expect("removed id was checked live");
+        let live = entry.live.take().ok_or(DeallocError::StaleId)?;
         entry.generation = entry.generation.wrapping_add(1);
         self.free.push(id.index);
         self.len -= 1;
-        live
+        Ok(live)
     }
 
     /// Frees every slot, invalidating all ids handed out so far.

@@ -60,6 +60,8 @@
 //! texels and later ones the new.
 
 #![warn(missing_docs)]
+// No panics reachable from the public API: errors are typed results.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
 
 mod atlas;
 mod device;

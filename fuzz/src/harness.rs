@@ -1,0 +1,352 @@
+//! The fuzz harness: each function takes arbitrary bytes, drives one part of
+//! kerf with them and panics only when kerf breaks a promise (an invariant, a
+//! wrong error, or kerf itself panicking). Shared by the cargo-fuzz targets
+//! (`fuzz/fuzz_targets`) and the corpus replay test (`tests/fuzz_replay.rs`).
+
+use kerf_cache::{CacheConfig, Font, GlyphCache, GlyphError, PositionedGlyph, TextSpec};
+use std::sync::OnceLock;
+
+/// DejaVu Sans, parsed once per process (parsing dominates a fuzz input otherwise).
+fn sans() -> Font {
+    static SANS: OnceLock<Font> = OnceLock::new();
+    SANS.get_or_init(|| match Font::from_bytes(dejavu::sans::regular().to_vec(), 0) {
+        Ok(f) => f,
+        Err(e) => panic!("DejaVu Sans must load: {e}"),
+    })
+    .clone()
+}
+use kerf_pack::{AllocError, Algorithm, DeallocError, MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect};
+
+/// Reads the input a byte or a number at a time; zeros once exhausted.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn u8(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes([self.u8(), self.u8()])
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes([self.u8(), self.u8(), self.u8(), self.u8()])
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// A side length: mostly small, sometimes 0 or enormous.
+    fn side(&mut self) -> u32 {
+        match self.u8() % 16 {
+            0 => 0,
+            1 => u32::MAX - self.u8() as u32,
+            2 => (1 << 24) + self.u8() as u32 - 128,
+            _ => 1 + self.u8() as u32 % 24,
+        }
+    }
+    /// A size in px: mostly ordinary, sometimes NaN, infinite, negative, zero or huge.
+    fn px(&mut self) -> f32 {
+        match self.u8() % 12 {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => -(self.u8() as f32),
+            3 => 0.0,
+            4 => f32::from_bits(self.u32()),
+            5 => 2000.0 + self.u16() as f32,
+            _ => 4.0 + (self.u8() % 128) as f32 / 4.0,
+        }
+    }
+}
+
+/// Every maximal empty rectangle of a `w × h` area with `used` taken (brute force).
+fn maximal_free(w: u32, h: u32, used: &[Rect]) -> Vec<Rect> {
+    let mut xs: Vec<u32> = used.iter().flat_map(|r| [r.x, r.right()]).chain([0, w]).collect();
+    let mut ys: Vec<u32> = used.iter().flat_map(|r| [r.y, r.bottom()]).chain([0, h]).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    ys.sort_unstable();
+    ys.dedup();
+    let empty = |r: &Rect| r.right() <= w && r.bottom() <= h && used.iter().all(|u| !u.intersects(r));
+    let mut out = Vec::new();
+    for (i, &x0) in xs.iter().enumerate() {
+        for &x1 in &xs[i + 1..] {
+            for (j, &y0) in ys.iter().enumerate() {
+                for &y1 in &ys[j + 1..] {
+                    let r = Rect::new(x0, y0, x1 - x0, y1 - y0);
+                    if !empty(&r) {
+                        break;
+                    }
+                    let grows = [
+                        x0 > 0 && empty(&Rect::new(x0 - 1, y0, 1, r.h)),
+                        x1 < w && empty(&Rect::new(x1, y0, 1, r.h)),
+                        y0 > 0 && empty(&Rect::new(x0, y0 - 1, r.w, 1)),
+                        y1 < h && empty(&Rect::new(x0, y1, r.w, 1)),
+                    ];
+                    if !grows.iter().any(|&g| g) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Checks what every packer promises: allocations inside the bin, no two
+/// overlapping (padding included), counts and areas that add up.
+fn check_packer(p: &dyn Packer, live: &[kerf_pack::AllocId]) {
+    let (w, h) = p.size();
+    let pad = p.options().padding;
+    let allocs: Vec<_> = p.iter().collect();
+    assert_eq!(allocs.len(), p.len(), "iter and len disagree");
+    assert_eq!(p.len(), live.len(), "the packer holds other allocations than those handed out");
+    let mut area = 0u64;
+    for a in &allocs {
+        assert!(a.rect.right() <= w && a.rect.bottom() <= h, "{:?} outside the {w}x{h} bin", a.rect);
+        assert!(a.rect.w > 0 && a.rect.h > 0);
+        area += a.rect.area();
+        assert_eq!(p.get(a.id), Some(*a));
+    }
+    assert_eq!(area, p.used_area(), "used_area");
+    for (i, a) in allocs.iter().enumerate() {
+        let ra = Rect::new(a.rect.x, a.rect.y, a.rect.w + pad, a.rect.h + pad);
+        for b in &allocs[i + 1..] {
+            let rb = Rect::new(b.rect.x, b.rect.y, b.rect.w + pad, b.rect.h + pad);
+            assert!(!ra.intersects(&rb), "{:?} overlaps {:?} (padding {pad})", a.rect, b.rect);
+        }
+    }
+}
+
+/// Packer operation sequences (allocate / deallocate / clear / grow, with
+/// arbitrary sizes and ids) for every packer variant, checked after each step;
+/// MaxRects also against the brute-force maximal-rectangle oracle.
+pub fn pack_ops(data: &[u8]) {
+    let mut b = Bytes(data);
+    let all = Algorithm::all();
+    let algo = all[b.u8() as usize % all.len()];
+    let flags = b.u8();
+    let opts = PackerOptions { padding: (flags % 3) as u32, allow_rotation: flags & 4 != 0, min_free_size: if flags & 8 != 0 { 2 } else { 0 } };
+    let (bw, bh) = (8 + b.u8() as u32 % 57, 8 + b.u8() as u32 % 57);
+    let mut p = match algo.build(bw, bh, opts) {
+        Ok(p) => p,
+        Err(e) => panic!("{algo}: a {bw}x{bh} bin must be accepted: {e:?}"),
+    };
+    // MaxRects with an oracle-checkable configuration, driven by the same ops.
+    let mut oracle = (flags & 8 == 0).then(|| MaxRects::new(bw, bh, MaxRectsHeuristic::ALL[flags as usize / 16 % 5], opts)).and_then(Result::ok);
+    let mut other = MaxRects::new(16, 16, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default()).ok();
+    let foreign = other.as_mut().and_then(|o| o.allocate(2, 2).ok()).map(|a| a.id);
+    let mut live = Vec::new();
+    let mut oracle_live = Vec::new();
+    let mut freed = Vec::new();
+    let mut steps = 0;
+    while !b.is_empty() && steps < 200 {
+        steps += 1;
+        match b.u8() % 8 {
+            0..=3 => {
+                let (w, h) = (b.side(), b.side());
+                match p.allocate(w, h) {
+                    Ok(a) => live.push(a.id),
+                    Err(AllocError::ZeroSize { .. }) => assert!(w == 0 || h == 0, "ZeroSize for {w}x{h}"),
+                    Err(_) => assert!(w > 0 && h > 0, "zero sizes must be ZeroSize"),
+                }
+                if let Some(o) = oracle.as_mut() {
+                    if let Ok(a) = o.allocate(w, h) {
+                        oracle_live.push(a.id);
+                    }
+                }
+            }
+            4 | 5 if !live.is_empty() => {
+                let k = b.u8() as usize % live.len();
+                let id = live.swap_remove(k);
+                assert_eq!(p.deallocate(id), Ok(()), "{algo}: freeing a live id");
+                assert_eq!(p.deallocate(id), Err(DeallocError::StaleId), "{algo}: double free");
+                freed.push(id);
+                if let Some(o) = oracle.as_mut() {
+                    if !oracle_live.is_empty() {
+                        let id = oracle_live.swap_remove(k % oracle_live.len());
+                        assert_eq!(o.deallocate(id), Ok(()));
+                    }
+                }
+            }
+            4 | 5 => {
+                if let Some(&id) = freed.last() {
+                    assert_eq!(p.deallocate(id), Err(DeallocError::StaleId));
+                }
+                if let Some(id) = foreign {
+                    assert_eq!(p.deallocate(id), Err(DeallocError::ForeignId));
+                }
+            }
+            6 => {
+                let (w, h) = p.size();
+                let (nw, nh) = (w + b.u8() as u32 % 16, h + b.u8() as u32 % 16);
+                let big = b.u8() % 32 == 0;
+                let r = if big { p.grow(u32::MAX, nh) } else { p.grow(nw, nh) };
+                assert_eq!(r.is_ok(), !big, "{algo}: grow to {nw}x{nh} (huge: {big}) gave {r:?}");
+                if let Some(o) = oracle.as_mut() {
+                    let _ = if big { o.grow(u32::MAX, nh) } else { o.grow(nw, nh) };
+                }
+            }
+            _ => {
+                if b.u8() % 4 == 0 {
+                    p.clear();
+                    freed.append(&mut live);
+                    if let Some(o) = oracle.as_mut() {
+                        o.clear();
+                        oracle_live.clear();
+                    }
+                }
+            }
+        }
+        check_packer(p.as_ref(), &live);
+        if let Some(o) = oracle.as_ref() {
+            check_packer(o, &oracle_live);
+            if o.len() <= 40 {
+                let pad = opts.padding;
+                let (w, h) = o.size();
+                let used: Vec<Rect> = o.iter().map(|a| Rect::new(a.rect.x, a.rect.y, a.rect.w + pad, a.rect.h + pad)).collect();
+                let mut got = o.maximal_free_rects().to_vec();
+                got.sort();
+                assert_eq!(got, maximal_free(w + pad, h + pad, &used), "MaxRects free list is not the maximal free rectangles");
+            }
+        }
+    }
+}
+
+/// Font bytes: arbitrary, truncated or bit-flipped DejaVu, through loading,
+/// layout and rasterization: a typed error or a glyph, never a panic.
+pub fn font_bytes(data: &[u8]) {
+    let mut b = Bytes(data);
+    let real = dejavu::sans_mono::regular();
+    let bytes: Vec<u8> = match b.u8() % 4 {
+        0 => b.0.to_vec(),
+        1 => real[..(b.u32() as usize % real.len())].to_vec(),
+        2 => {
+            let mut v = real.to_vec();
+            for _ in 0..(1 + b.u8() % 16) {
+                let at = b.u32() as usize % v.len();
+                v[at] ^= 1 << (b.u8() % 8);
+            }
+            v
+        }
+        _ => {
+            // A real header followed by fuzz bytes.
+            let mut v = real[..(b.u16() as usize % 4096).min(real.len())].to_vec();
+            v.extend_from_slice(b.0);
+            v
+        }
+    };
+    // Absurd sizes are refused by the size limit; keep the rest cheap.
+    let mut cache = match GlyphCache::new(CacheConfig { page_size: 256, max_pages: 2, max_glyph_px: 256.0, ..CacheConfig::default() }) {
+        Ok(c) => c,
+        Err(e) => panic!("default config refused: {e}"),
+    };
+    let Ok(font) = cache.add_font(bytes) else { return };
+    let count = cache.fonts().get(font).map_or(0, |f| f.glyph_count());
+    let mut frame = cache.begin_frame();
+    let mut quads = Vec::new();
+    for text in ["Aa0!", "ÆØÅ ß ∑ → 日本"] {
+        let px = b.px();
+        match frame.layout(&TextSpec::new(text, font, px), &mut quads) {
+            Ok(()) => {}
+            Err(GlyphError::InvalidSize { .. }) => assert!(!(px.is_finite() && px > 0.0 && px <= 256.0) || px * 64.0 < 0.5),
+            Err(e) => panic!("layout failed with {e}"),
+        }
+    }
+    for _ in 0..4 {
+        let glyph = b.u16();
+        let px = b.px();
+        match frame.glyph(font, glyph, px) {
+            Ok(_) => assert!(glyph < count),
+            Err(GlyphError::GlyphOutOfRange { .. }) => assert!(glyph >= count),
+            Err(_) => {}
+        }
+    }
+    let out = frame.finish();
+    assert!(out.uploads.len() <= out.pages as usize);
+    if let Err(e) = cache.check_invariants() {
+        panic!("invariants after a fuzzed font: {e}");
+    }
+}
+
+/// The cache's frame API with arbitrary call orders and arguments: frames
+/// finished or dropped, unknown fonts, bad sizes, clear and trim in between.
+pub fn cache_frames(data: &[u8]) {
+    let mut b = Bytes(data);
+    let cfg = CacheConfig {
+        page_size: 32 + b.u8() as u32 % 200,
+        max_pages: 1 + b.u8() as u32 % 3,
+        frames_in_flight: b.u8() as u32 % 3,
+        release_idle_after: match b.u8() % 3 {
+            0 => None,
+            n => Some(n as u64 * 3),
+        },
+        padding: b.u8() as u32 % 3,
+        algorithm: Algorithm::all()[b.u8() as usize % Algorithm::all().len()],
+        parallel_threshold: 4,
+        ..CacheConfig::default()
+    };
+    let Ok(mut cache) = GlyphCache::new(cfg) else { return };
+    let Ok(font) = cache.add_parsed_font(sans()) else { panic!("a parsed font must be accepted") };
+    // A font id this cache never issued.
+    let mut other = GlyphCache::new(CacheConfig::default()).ok();
+    let stranger = other.as_mut().and_then(|o| {
+        let _ = o.add_parsed_font(sans());
+        o.add_parsed_font(sans()).ok()
+    });
+    let mut frames = 0;
+    while !b.is_empty() && frames < 12 {
+        frames += 1;
+        match b.u8() % 8 {
+            6 => cache.clear(),
+            7 => {
+                let _ = cache.trim(b.u8() as u64);
+            }
+            _ => {
+                let mut frame = cache.begin_frame();
+                let mut quads = Vec::new();
+                for _ in 0..(b.u8() % 6) {
+                    match b.u8() % 3 {
+                        0 => {
+                            let f = if b.u8() % 8 == 0 { stranger.unwrap_or(font) } else { font };
+                            let _ = frame.glyph(f, b.u16() % 3000, b.px());
+                        }
+                        1 => {
+                            let glyphs: Vec<PositionedGlyph> = (0..(b.u8() % 12))
+                                .map(|_| PositionedGlyph {
+                                    font: if b.u8() % 16 == 0 { stranger.unwrap_or(font) } else { font },
+                                    glyph: b.u16() % 700,
+                                    size: b.px(),
+                                    x: f32::from_bits(b.u32()),
+                                    y: b.u8() as f32,
+                                    color: [b.u8(); 4],
+                                })
+                                .collect();
+                            frame.prepare(&glyphs, &mut quads);
+                        }
+                        _ => {
+                            let text: String = (0..(b.u8() % 8)).map(|_| char::from_u32(b.u16() as u32).unwrap_or('?')).collect();
+                            let _ = frame.layout(&TextSpec { max_width: Some(f32::from_bits(b.u32())), ..TextSpec::new(&text, font, b.px()) }, &mut quads);
+                        }
+                    }
+                }
+                if b.u8() % 4 != 0 {
+                    let out = frame.finish();
+                    assert!(out.uploads.len() <= out.pages as usize, "more than one upload per page");
+                    for s in &out.skipped {
+                        assert!(!matches!(s.reason, GlyphError::Raster(_)), "DejaVu glyphs must rasterize: {s:?}");
+                    }
+                } // else: dropped without finish
+            }
+        }
+        if let Err(e) = cache.check_invariants() {
+            panic!("invariants broken after frame {frames}: {e}");
+        }
+        let s = cache.stats();
+        assert_eq!(s.hits + s.misses, s.lookups, "stats must add up");
+    }
+}
