@@ -81,7 +81,7 @@ fn rss_bytes() -> u64 {
 
 /// Either backend, seen as a cache plus "run this frame".
 enum Target<'a> {
-    Cpu(GlyphCache, Vec<kerf_cache::GlyphQuad>),
+    Cpu(Box<GlyphCache>, Vec<kerf_cache::GlyphQuad>),
     Gpu(Box<crate::gpu::GpuRunner<'a>>),
 }
 
@@ -135,7 +135,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
         Backend::Wgpu => Some(crate::gpu::Gpu::new()?),
     };
     let mut target = match &gpu {
-        None => Target::Cpu(GlyphCache::new(config.clone()).map_err(|e| e.to_string())?, Vec::new()),
+        None => Target::Cpu(Box::new(GlyphCache::new(config.clone()).map_err(|e| e.to_string())?), Vec::new()),
         Some(g) => Target::Gpu(Box::new(crate::gpu::GpuRunner::new(g, config.clone())?)),
     };
     let fonts: Vec<FontId> = [dejavu::sans::regular(), dejavu::serif::italic(), dejavu::sans_mono::bold()]
