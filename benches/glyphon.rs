@@ -289,10 +289,10 @@ fn benches(c: &mut Criterion) {
 /// textures are at most 512 px, and one frame with more glyph area than that.
 fn atlas_full_case(_c: &mut Criterion) {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster_block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let adapter = kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
     let limits = wgpu::Limits { max_texture_dimension_2d: 512, ..adapter.limits() };
     let (device, queue) =
-        pollster_block_on(adapter.request_device(&wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() })).unwrap();
+        kerf::gpu::block_on(adapter.request_device(&wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() })).unwrap();
     let mut fs = font_system();
     let chars: String = ('A'..='Z').chain('a'..='z').chain('Α'..='Ω').chain('а'..='я').collect();
     let shaped = shape(&mut fs, &[(chars.clone(), 64.0), (chars, 48.0)]);
@@ -312,25 +312,6 @@ fn atlas_full_case(_c: &mut Criterion) {
             rep.skipped.len(),
             rep.layers
         );
-    }
-}
-
-fn pollster_block_on<F: std::future::Future>(fut: F) -> F::Output {
-    use std::task::{Context, Poll, Wake, Waker};
-    struct T(std::thread::Thread);
-    impl Wake for T {
-        fn wake(self: std::sync::Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(std::sync::Arc::new(T(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut fut = std::pin::pin!(fut);
-    loop {
-        match fut.as_mut().poll(&mut cx) {
-            Poll::Ready(v) => return v,
-            Poll::Pending => std::thread::park(),
-        }
     }
 }
 

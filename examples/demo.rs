@@ -16,7 +16,7 @@
 //! device at frame N (what `l` does), to check the recovery path unattended.
 
 use kerf::cache::Algorithm;
-use kerf::gpu::{wgpu, AtlasViewer, CacheConfig, FontId, TextArea, TextAtlas, TextBounds, TextRenderer, TextSpec, ViewOptions, Viewport};
+use kerf::gpu::{wgpu, AtlasViewer, CacheConfig, FontId, Offscreen, TextArea, TextAtlas, TextBounds, TextRenderer, TextSpec, ViewOptions, Viewport};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,7 +119,7 @@ struct Gfx {
 impl Gfx {
     fn device(adapter: &wgpu::Adapter, lost: &Arc<AtomicBool>) -> Result<(wgpu::Device, wgpu::Queue), String> {
         let desc = wgpu::DeviceDescriptor { label: Some("kerf demo device"), required_limits: adapter.limits(), ..Default::default() };
-        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| e.to_string())?;
+        let (device, queue) = kerf::gpu::block_on(adapter.request_device(&desc)).map_err(|e| e.to_string())?;
         let flag = Arc::clone(lost);
         device.set_device_lost_callback(move |reason, msg| {
             eprintln!("device lost ({reason:?}): {msg}");
@@ -211,7 +211,7 @@ impl App {
         let window = Arc::new(event_loop.create_window(attrs).map_err(|e| e.to_string())?);
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(event_loop.owned_display_handle())));
         let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| e.to_string())?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        let adapter = kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             compatible_surface: Some(&surface),
             ..Default::default()
         }))
@@ -481,48 +481,10 @@ type Encode<'a> = dyn Fn(&wgpu::TextureView, &Scene, &wgpu::Device) -> Result<wg
 
 /// Renders the frame once more into an offscreen texture and reads it back as RGBA.
 fn screenshot(gfx: &Gfx, scene: &Scene, encode: &Encode<'_>) -> Result<Vec<u8>, String> {
-    let (w, h) = (gfx.config.width, gfx.config.height);
-    let tex = gfx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("kerf demo screenshot"),
-        size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: gfx.config.format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = tex.create_view(&Default::default());
-    let mut encoder = encode(&view, scene, &gfx.device)?;
-    let row = (w * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = gfx.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("kerf demo screenshot readback"),
-        size: row as u64 * h as u64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
-        tex.as_image_copy(),
-        wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None } },
-        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-    );
+    let target = Offscreen::new(&gfx.device, gfx.config.width, gfx.config.height, gfx.config.format);
+    let encoder = encode(&target.view, scene, &gfx.device)?;
     gfx.queue.submit([encoder.finish()]);
-    let slice = buffer.slice(..);
-    slice.map_async(wgpu::MapMode::Read, |_| {});
-    gfx.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
-    let data = slice.get_mapped_range().map_err(|e| e.to_string())?;
-    let bgra = matches!(gfx.config.format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
-    let mut out = Vec::with_capacity((w * h * 4) as usize);
-    for y in 0..h as usize {
-        for px in data[y * row as usize..][..w as usize * 4].chunks_exact(4) {
-            if bgra {
-                out.extend_from_slice(&[px[2], px[1], px[0], 255]);
-            } else {
-                out.extend_from_slice(&[px[0], px[1], px[2], 255]);
-            }
-        }
-    }
-    Ok(out)
+    target.read(&gfx.device, &gfx.queue).map_err(|e| e.to_string())
 }
 
 fn count_ink(rgba: &[u8]) -> usize {

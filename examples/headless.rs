@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example headless [-- OUT.png]` (default `out.png`).
 
-use kerf::gpu::{headless, wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};
+use kerf::gpu::{headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};
 use std::time::Instant;
 
 const W: u32 = 960;
@@ -59,63 +59,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let warm = renderer.prepare(device, queue, &mut atlas, &areas, &viewport)?;
     let warm_ns = t.elapsed().as_nanos() as f64;
 
-    let target = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("headless target"),
-        size: wgpu::Extent3d { width: W, height: H, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = target.create_view(&Default::default());
-    let row = (W * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("headless readback"),
-        size: row as u64 * H as u64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
+    let target = Offscreen::new(device, W, H, format);
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless frame") });
     {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("headless text pass"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.93, g: 0.92, b: 0.88, a: 1.0 }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        let mut pass = target.pass(&mut encoder, wgpu::Color { r: 0.93, g: 0.92, b: 0.88, a: 1.0 });
         renderer.render(&atlas, &mut pass)?;
     }
-    encoder.copy_texture_to_buffer(
-        target.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &readback,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
-        },
-        wgpu::Extent3d { width: W, height: H, depth_or_array_layers: 1 },
-    );
     queue.submit([encoder.finish()]);
-    let slice = readback.slice(..);
-    slice.map_async(wgpu::MapMode::Read, |r| {
-        if let Err(e) = r {
-            eprintln!("map failed: {e}");
-        }
-    });
-    device.poll(wgpu::PollType::wait_indefinitely())?;
-    let mapped = slice.get_mapped_range()?;
-    let mut pixels = Vec::with_capacity((W * H * 4) as usize);
-    for y in 0..H as usize {
-        pixels.extend_from_slice(&mapped[y * row as usize..][..W as usize * 4]);
-    }
-    drop(mapped);
+    let pixels = target.read(device, queue)?;
 
     let file = std::io::BufWriter::new(std::fs::File::create(&out_path)?);
     let mut enc = png::Encoder::new(file, W, H);

@@ -1,14 +1,7 @@
 // Debug view of one atlas page: the page's coverage (kind 0), and rectangles
 // over it (kind 1: free space, kind 2: live glyphs), drawn as instanced quads.
 
-struct Viewport {
-    size: vec2<f32>,
-    depth: f32,
-    _pad: f32,
-};
-
-@group(0) @binding(0) var atlas: texture_2d_array<f32>;
-@group(1) @binding(0) var<uniform> viewport: Viewport;
+// Viewport, atlas and viewport bindings: common.wgsl.
 
 struct Instance {
     @builtin(vertex_index) vertex: u32,

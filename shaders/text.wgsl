@@ -3,16 +3,7 @@
 // the fragment shader reads coverage with textureLoad: no filtering, no bleeding
 // from neighbouring or stale texels.
 
-struct Viewport {
-    // Target size in pixels.
-    size: vec2<f32>,
-    // Depth written for text (for passes with a depth attachment).
-    depth: f32,
-    _pad: f32,
-};
-
-@group(0) @binding(0) var atlas: texture_2d_array<f32>;
-@group(1) @binding(0) var<uniform> viewport: Viewport;
+// Viewport, atlas and viewport bindings: common.wgsl.
 
 // One kerf-cache GlyphQuad per instance (24 bytes).
 struct Instance {

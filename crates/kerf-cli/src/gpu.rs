@@ -26,7 +26,7 @@ pub struct GpuRunner<'a> {
     atlas: TextAtlas,
     renderer: TextRenderer,
     viewport: Viewport,
-    view: wgpu::TextureView,
+    target: kerf_wgpu::Offscreen,
     timing: Option<(wgpu::QuerySet, wgpu::Buffer, wgpu::Buffer)>,
 }
 
@@ -38,17 +38,7 @@ impl<'a> GpuRunner<'a> {
         let renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
         let mut viewport = Viewport::new(device, &atlas);
         viewport.update(&gpu.queue, TARGET.0, TARGET.1);
-        let target = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("kerf profile target"),
-            size: wgpu::Extent3d { width: TARGET.0, height: TARGET.1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        });
-        let view = target.create_view(&Default::default());
+        let target = kerf_wgpu::Offscreen::new(device, TARGET.0, TARGET.1, format);
         let timing = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| {
             let set = device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("kerf profile timestamps"),
@@ -69,7 +59,7 @@ impl<'a> GpuRunner<'a> {
             });
             (set, resolve, read)
         });
-        Ok(GpuRunner { gpu, atlas, renderer, viewport, view, timing })
+        Ok(GpuRunner { gpu, atlas, renderer, viewport, target, timing })
     }
 }
 
@@ -98,7 +88,7 @@ impl crate::profile::Runner for GpuRunner<'_> {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("kerf profile text pass"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &self.view,
+                    view: &self.target.view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::WHITE), store: wgpu::StoreOp::Store },

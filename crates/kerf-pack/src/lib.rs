@@ -65,7 +65,7 @@ pub use freelist::{FreeRectChoice, SplitRule};
 pub use geom::Rect;
 pub use guillotine::{Guillotine, GuillotineConfig};
 pub use heuristic::{Candidate, Scorer};
-pub use maxrects::{MaxRects, MaxRectsHeuristic};
+pub use maxrects::{maximal_free_rects_reference, MaxRects, MaxRectsHeuristic};
 pub use packer::{Packer, PackerOptions, MAX_SIDE};
 pub use shelf::{Shelf, ShelfHeuristic};
 pub use skyline::{Skyline, SkylineHeuristic};

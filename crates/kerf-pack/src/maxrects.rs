@@ -473,3 +473,41 @@ pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect
     }
     found
 }
+
+/// Every maximal empty rectangle of a `w × h` area with `used` rectangles
+/// taken, by brute force over the rectangles whose edges lie on the used
+/// rectangles' edges. Slow (for checking [`MaxRects::maximal_free_rects`] in
+/// tests and fuzzing, not for packing); sorted.
+pub fn maximal_free_rects_reference(w: u32, h: u32, used: &[Rect]) -> Vec<Rect> {
+    let mut xs: Vec<u32> = used.iter().flat_map(|r| [r.x, r.right()]).chain([0, w]).collect();
+    let mut ys: Vec<u32> = used.iter().flat_map(|r| [r.y, r.bottom()]).chain([0, h]).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    ys.sort_unstable();
+    ys.dedup();
+    let empty = |r: &Rect| r.right() <= w && r.bottom() <= h && used.iter().all(|u| !u.intersects(r));
+    let mut out = Vec::new();
+    for (i, &x0) in xs.iter().enumerate() {
+        for &x1 in &xs[i + 1..] {
+            for (j, &y0) in ys.iter().enumerate() {
+                for &y1 in &ys[j + 1..] {
+                    let r = Rect::new(x0, y0, x1 - x0, y1 - y0);
+                    if !empty(&r) {
+                        break; // taller rects from the same top are not empty either
+                    }
+                    let grows = [
+                        x0 > 0 && empty(&Rect::new(x0 - 1, y0, 1, r.h)),
+                        x1 < w && empty(&Rect::new(x1, y0, 1, r.h)),
+                        y0 > 0 && empty(&Rect::new(x0, y0 - 1, r.w, 1)),
+                        y1 < h && empty(&Rect::new(x0, y1, r.w, 1)),
+                    ];
+                    if !grows.iter().any(|&g| g) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -27,7 +27,7 @@ pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), NoAdapter> {
 /// [`headless_device`], also returning the adapter's description.
 pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster_block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+    let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
         compatible_surface: None,
         ..Default::default()
@@ -41,12 +41,13 @@ pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
         ..Default::default()
     };
     let info = adapter.get_info();
-    let (device, queue) = pollster_block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))?;
+    let (device, queue) = block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))?;
     Ok(HeadlessGpu { device, queue, info })
 }
 
-/// Minimal block_on for wgpu's futures (which complete on native without an executor).
-fn pollster_block_on<F: std::future::Future>(fut: F) -> F::Output {
+/// Runs a future to completion on this thread (wgpu's futures complete on
+/// native platforms without an executor; this parks until woken).
+pub fn block_on<F: std::future::Future>(fut: F) -> F::Output {
     use std::task::{Context, Poll, Wake, Waker};
     struct Thread(std::thread::Thread);
     impl Wake for Thread {

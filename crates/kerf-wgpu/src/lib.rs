@@ -66,12 +66,14 @@
 mod atlas;
 mod device;
 mod error;
+mod offscreen;
 mod pipeline;
 mod renderer;
 mod viewer;
 
 pub use atlas::{GpuStats, TextAtlas};
-pub use device::{headless, headless_device, HeadlessGpu, NoAdapter};
+pub use device::{block_on, headless, headless_device, HeadlessGpu, NoAdapter};
+pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use error::{AtlasError, PrepareError, RenderError};
 pub use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph, Skipped, TextSpec};
 pub use pipeline::{PipelineKey, SHADER};

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// The WGSL source of kerf's glyph shader (`shaders/text.wgsl`).
-pub const SHADER: &str = include_str!("../../../shaders/text.wgsl");
+/// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
+pub const SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/text.wgsl"));
 
 /// What a render pipeline depends on besides the shader: the pass's colour
 /// format, multisample state and depth-stencil state.

@@ -283,14 +283,7 @@ impl TextRenderer {
         if atlas.id != self.atlas_id {
             return Err(RenderError::AtlasMismatch);
         }
-        if self.count == 0 {
-            return Ok(());
-        }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &atlas.bind_group, &[]);
-        pass.set_bind_group(1, viewport, &[]);
-        pass.set_vertex_buffer(0, self.buffer.slice(..));
-        pass.draw(0..4, 0..self.count);
+        draw_quads(pass, &self.pipeline, atlas, viewport, &self.buffer, self.count);
         Ok(())
     }
 
@@ -298,6 +291,25 @@ impl TextRenderer {
     pub fn instances(&self) -> &[GlyphInstance] {
         &self.quads
     }
+}
+
+/// Records one instanced draw of `count` four-vertex quads (atlas at group 0, viewport at group 1).
+pub(crate) fn draw_quads(
+    pass: &mut wgpu::RenderPass<'_>,
+    pipeline: &wgpu::RenderPipeline,
+    atlas: &TextAtlas,
+    viewport: &wgpu::BindGroup,
+    buffer: &wgpu::Buffer,
+    count: u32,
+) {
+    if count == 0 {
+        return;
+    }
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, &atlas.bind_group, &[]);
+    pass.set_bind_group(1, viewport, &[]);
+    pass.set_vertex_buffer(0, buffer.slice(..));
+    pass.draw(0..4, 0..count);
 }
 
 fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {

@@ -6,8 +6,8 @@ use crate::error::RenderError;
 use crate::renderer::Viewport;
 use bytemuck::{Pod, Zeroable};
 
-/// The WGSL source of the page view (`shaders/atlas_view.wgsl`).
-pub const ATLAS_VIEW_SHADER: &str = include_str!("../../../shaders/atlas_view.wgsl");
+/// The WGSL source of the page view (`shaders/common.wgsl` + `shaders/atlas_view.wgsl`).
+pub const ATLAS_VIEW_SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/atlas_view.wgsl"));
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -133,14 +133,7 @@ impl AtlasViewer {
     /// Records the view into `pass`.
     pub fn render(&self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>) -> Result<(), RenderError> {
         let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
-        if self.count == 0 {
-            return Ok(());
-        }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &atlas.bind_group, &[]);
-        pass.set_bind_group(1, viewport, &[]);
-        pass.set_vertex_buffer(0, self.buffer.slice(..));
-        pass.draw(0..4, 0..self.count);
+        crate::renderer::draw_quads(pass, &self.pipeline, atlas, viewport, &self.buffer, self.count);
         Ok(())
     }
 }

@@ -13,45 +13,9 @@ fn sans() -> Vec<u8> {
 
 /// Reads back every layer of the atlas texture.
 fn read_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) -> Vec<Vec<u8>> {
-    let side = atlas.cache().page_side();
-    let layers = atlas.layers();
-    let row = side.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: row as u64 * side as u64 * layers as u64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    let mut enc = device.create_command_encoder(&Default::default());
-    enc.copy_texture_to_buffer(
-        atlas.texture().as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(side) },
-        },
-        wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
-    );
-    queue.submit([enc.finish()]);
-    let bytes = map(device, &buffer);
-    (0..layers as usize)
-        .map(|l| {
-            let mut out = Vec::with_capacity((side * side) as usize);
-            for y in 0..side as usize {
-                let at = (l * side as usize + y) * row as usize;
-                out.extend_from_slice(&bytes[at..at + side as usize]);
-            }
-            out
-        })
-        .collect()
-}
-
-fn map(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Vec<u8> {
-    let slice = buffer.slice(..);
-    slice.map_async(wgpu::MapMode::Read, |r| r.expect("map"));
-    device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
-    let data = slice.get_mapped_range().expect("mapped").to_vec();
-    buffer.unmap();
-    data
+    let side = atlas.cache().page_side() as usize;
+    let bytes = read_texture(device, queue, atlas.texture()).unwrap();
+    bytes.chunks(side * side).map(<[u8]>::to_vec).collect()
 }
 
 /// Every page the cache holds equals the GPU layer; every live glyph equals fontdue's bitmap.
@@ -173,56 +137,14 @@ fn render(
     let mut vp = Viewport::new(device, atlas);
     vp.update(queue, size.0, size.1);
     renderer.prepare(device, queue, atlas, areas, &vp).unwrap();
-    let target = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("target"),
-        size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = target.create_view(&Default::default());
+    let target = Offscreen::new(device, size.0, size.1, format);
     let mut enc = device.create_command_encoder(&Default::default());
     {
-        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("text"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: bg[3] }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
+        let mut pass = target.pass(&mut enc, wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: bg[3] });
         renderer.render(atlas, &mut pass).unwrap();
     }
-    let row = (size.0 * 4).div_ceil(256) * 256;
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("target readback"),
-        size: row as u64 * size.1 as u64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    enc.copy_texture_to_buffer(
-        target.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
-        },
-        wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
-    );
     queue.submit([enc.finish()]);
-    let bytes = map(device, &buffer);
-    let mut out = Vec::new();
-    for y in 0..size.1 as usize {
-        out.extend_from_slice(&bytes[y * row as usize..][..size.0 as usize * 4]);
-    }
-    out
+    target.read(device, queue).unwrap()
 }
 
 #[test]
@@ -345,21 +267,10 @@ fn msaa_and_depth_stencil_passes_work() {
         });
         renderer.render(&atlas, &mut pass).unwrap();
     }
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("msaa readback"),
-        size: 512 * 32,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    enc.copy_texture_to_buffer(
-        resolve.as_image_copy(),
-        wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(512), rows_per_image: None } },
-        wgpu::Extent3d { width: 128, height: 32, depth_or_array_layers: 1 },
-    );
     queue.submit([enc.finish()]);
-    let err = pollster::block_on(scope.pop());
+    let err = kerf_wgpu::block_on(scope.pop());
     assert!(err.is_none(), "validation error: {err:?}");
-    let px = map(&device, &buffer);
+    let px = read_texture(&device, &queue, &resolve).unwrap();
     let lit = px.chunks(4).filter(|p| p[0] > 128).count();
     assert!(lit > 50, "white text must show on black after the MSAA resolve ({lit} lit pixels)");
     // The pipeline cache made one pipeline for this key and reuses it.
@@ -396,28 +307,9 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
     let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
     let vp = Viewport::new(&device, &atlas);
     let mut enc = device.create_command_encoder(&Default::default());
-    let target = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("t"),
-        size: wgpu::Extent3d { width: 4, height: 4, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    });
-    let view = target.create_view(&Default::default());
+    let target = Offscreen::new(&device, 4, 4, wgpu::TextureFormat::Rgba8Unorm);
     {
-        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("misuse"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
-            })],
-            ..Default::default()
-        });
+        let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
         assert_eq!(r.render(&atlas, &mut pass), Err(RenderError::NotPrepared));
     }
     queue.submit([enc.finish()]);
@@ -476,44 +368,14 @@ fn atlas_viewer_draws_the_page_texels() {
     let mut viewer = AtlasViewer::new(&device, &atlas, format);
     viewer.prepare(&device, &queue, &atlas, &vp, &[(0, 0.0, 0.0, 64.0)], ViewOptions { free: false, glyphs: false });
     // Draw only the viewer: render() of the text renderer is not called.
-    let target = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("viewer target"),
-        size: wgpu::Extent3d { width: 64, height: 64, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = target.create_view(&Default::default());
+    let target = Offscreen::new(&device, 64, 64, format);
     let mut enc = device.create_command_encoder(&Default::default());
     {
-        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("viewer"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::RED), store: wgpu::StoreOp::Store },
-            })],
-            ..Default::default()
-        });
+        let mut pass = target.pass(&mut enc, wgpu::Color::RED);
         viewer.render(&atlas, &mut pass).unwrap();
     }
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("viewer readback"),
-        size: 256 * 64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    enc.copy_texture_to_buffer(
-        target.as_image_copy(),
-        wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(256), rows_per_image: None } },
-        wgpu::Extent3d { width: 64, height: 64, depth_or_array_layers: 1 },
-    );
     queue.submit([enc.finish()]);
-    let px = map(&device, &buffer);
+    let px = target.read(&device, &queue).unwrap();
     let page = atlas.cache().pages()[0].pixels();
     let mut worst = 0i32;
     for y in 0..64 {
@@ -521,7 +383,7 @@ fn atlas_viewer_draws_the_page_texels() {
             let c = page[y * 64 + x] as f32 / 255.0;
             // fs: mix(bg = (0.02, 0.03, 0.08), white, coverage); green channel.
             let expect = ((0.03 + (1.0 - 0.03) * c) * 255.0).round() as i32;
-            worst = worst.max((px[y * 256 + x * 4 + 1] as i32 - expect).abs());
+            worst = worst.max((px[(y * 64 + x) * 4 + 1] as i32 - expect).abs());
         }
     }
     assert!(worst <= 2, "page view differs from the page by {worst}");
