@@ -222,6 +222,18 @@ struct PositionedReq {
     top_left: bool,
 }
 
+impl PositionedReq {
+    /// The quad drawing `e` where this request asks.
+    #[inline]
+    fn quad(&self, e: &GlyphEntry) -> GlyphQuad {
+        if self.top_left {
+            e.quad(round_px(self.x), round_px(self.y), self.color)
+        } else {
+            e.quad_at_pen(self.x, self.y, self.color)
+        }
+    }
+}
+
 impl std::fmt::Debug for GlyphCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GlyphCache")
@@ -351,8 +363,7 @@ impl GlyphCache {
     pub fn clear(&mut self) {
         self.map.clear();
         for page in &mut self.pages {
-            page.packer.clear();
-            page.fail = None;
+            page.clear();
         }
     }
 
@@ -421,8 +432,8 @@ impl GlyphCache {
         Ok(FontRef { fontdue, bytes, collection_index })
     }
 
-    /// Validates a missed key and measures it.
-    fn check_key(&self, key: &GlyphKey) -> Result<(), GlyphError> {
+    /// Validates a missed key and measures it; the font to rasterize it with.
+    fn check_key(&self, key: &GlyphKey) -> Result<FontRef<'_>, GlyphError> {
         let font = self.font_ref(key.font)?;
         let count = font.fontdue.glyph_count();
         if key.glyph >= count {
@@ -432,14 +443,13 @@ impl GlyphCache {
         if w > self.side || h > self.side {
             return Err(GlyphError::TooLarge { width: w, height: h, page: self.side });
         }
-        Ok(())
+        Ok(font)
     }
 
     fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
         let t = Instant::now();
         let one = |this: &GlyphCache, key: &GlyphKey| -> Result<GlyphImage, GlyphError> {
-            this.check_key(key)?;
-            let font = this.font_ref(key.font)?;
+            let font = this.check_key(key)?;
             Ok(this.rasterizer.rasterize(font, key)?)
         };
         #[cfg(feature = "parallel")]
@@ -516,10 +526,7 @@ impl GlyphCache {
             let Some(id) = victim.alloc else { continue };
             let p = victim.entry.page as usize;
             let Some(page) = self.pages.get_mut(p) else { continue };
-            // The id came from this page's packer and was live: this cannot fail
-            // unless the cache is corrupt, which check_invariants reports.
-            let _ = page.packer.deallocate(id);
-            page.fail = None;
+            page.free(id);
             if let Ok(a) = page.packer.allocate(w, h) {
                 return Ok((p as u32, a.rect, a.id));
             }
@@ -575,8 +582,7 @@ impl GlyphCache {
         }
         self.pages[p as usize].stage(rect.x, rect.y, &image, self.config.padding);
         if let Some(old_page) = self.pages.get_mut(e.page as usize) {
-            let _ = old_page.packer.deallocate(old);
-            old_page.fail = None;
+            old_page.free(old);
         }
         let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
         if let Some(s) = self.map.peek_mut(&key) {
@@ -625,7 +631,19 @@ impl GlyphCache {
         Ok(entry)
     }
 
-    /// The batch path shared by `prepare`, `layout` and `glyph`.
+    /// Fills the reusable request buffer with `fill` and runs the batch,
+    /// collecting skipped glyphs into the frame's report.
+    fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
+        let mut reqs = std::mem::take(&mut self.scratch);
+        reqs.clear();
+        fill(self, &mut reqs);
+        let mut skipped = std::mem::take(&mut self.pending_skipped);
+        self.run_batch(&reqs, out, &mut skipped);
+        self.pending_skipped = skipped;
+        self.scratch = reqs;
+    }
+
+    /// The batch path shared by `prepare` and `layout`.
     fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
@@ -656,11 +674,7 @@ impl GlyphCache {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else if !slot.entry.is_blank() {
-                        out.push(if r.top_left {
-                            slot.entry.quad(round_px(r.x), round_px(r.y), r.color)
-                        } else {
-                            slot.entry.quad_at_pen(r.x, r.y, r.color)
-                        });
+                        out.push(r.quad(&slot.entry));
                     }
                 }
                 None => {
@@ -677,9 +691,7 @@ impl GlyphCache {
         self.stats.misses += misses.len() as u64 + invalid;
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
-            let e = self.relocate(key);
-            let r = &reqs[i];
-            out[slot] = if r.top_left { e.quad(round_px(r.x), round_px(r.y), r.color) } else { e.quad_at_pen(r.x, r.y, r.color) };
+            out[slot] = reqs[i].quad(&self.relocate(key));
         }
         if misses.is_empty() {
             return;
@@ -702,9 +714,7 @@ impl GlyphCache {
         for (slot, i, key) in misses {
             let r = &reqs[i];
             match &placed[index[&key]] {
-                Ok(e) if !e.is_blank() => {
-                    out[slot] = if r.top_left { e.quad(round_px(r.x), round_px(r.y), r.color) } else { e.quad_at_pen(r.x, r.y, r.color) };
-                }
+                Ok(e) if !e.is_blank() => out[slot] = r.quad(e),
                 Ok(_) => removed += 1,
                 Err(err) => {
                     removed += 1;
@@ -780,21 +790,17 @@ impl Frame<'_> {
     /// unknown font, atlas full of in-flight glyphs, ...) are skipped and
     /// reported in the frame's output; the rest of the frame is drawn.
     pub fn prepare(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
-        let mut reqs = std::mem::take(&mut self.cache.scratch);
-        reqs.clear();
-        reqs.extend(glyphs.iter().map(|g| PositionedReq {
-            font: g.font,
-            glyph: g.glyph,
-            size: g.size,
-            x: g.x,
-            y: g.y,
-            color: g.color,
-            top_left: false,
-        }));
-        let mut skipped = std::mem::take(&mut self.cache.pending_skipped);
-        self.cache.run_batch(&reqs, out, &mut skipped);
-        self.cache.pending_skipped = skipped;
-        self.cache.scratch = reqs;
+        self.cache.run_requests(out, |_, reqs| {
+            reqs.extend(glyphs.iter().map(|g| PositionedReq {
+                font: g.font,
+                glyph: g.glyph,
+                size: g.size,
+                x: g.x,
+                y: g.y,
+                color: g.color,
+                top_left: false,
+            }))
+        });
     }
 
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
@@ -816,21 +822,17 @@ impl Frame<'_> {
         });
         let px = size.px();
         cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
-        let mut reqs = std::mem::take(&mut cache.scratch);
-        reqs.clear();
-        reqs.extend(cache.layout.glyphs().iter().filter(|g| !g.char_data.is_control()).map(|g| PositionedReq {
-            font: text.font,
-            glyph: g.key.glyph_index,
-            size: px,
-            x: g.x,
-            y: g.y,
-            color: text.color,
-            top_left: true,
-        }));
-        let mut skipped = std::mem::take(&mut cache.pending_skipped);
-        cache.run_batch(&reqs, out, &mut skipped);
-        cache.pending_skipped = skipped;
-        cache.scratch = reqs;
+        cache.run_requests(out, |cache, reqs| {
+            reqs.extend(cache.layout.glyphs().iter().filter(|g| !g.char_data.is_control()).map(|g| PositionedReq {
+                font: text.font,
+                glyph: g.key.glyph_index,
+                size: px,
+                x: g.x,
+                y: g.y,
+                color: text.color,
+                top_left: true,
+            }))
+        });
         Ok(())
     }
 
@@ -867,11 +869,8 @@ impl GlyphCache {
                 break;
             }
             let Some((_, victim)) = self.map.pop_lru() else { break };
-            if let Some(id) = victim.alloc {
-                if let Some(page) = self.pages.get_mut(victim.entry.page as usize) {
-                    let _ = page.packer.deallocate(id);
-                    page.fail = None;
-                }
+            if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
+                page.free(id);
             }
             evicted += 1;
         }

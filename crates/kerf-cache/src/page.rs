@@ -2,7 +2,7 @@
 //! changed since the last upload.
 
 use crate::raster::GlyphImage;
-use kerf_pack::{Packer, Rect};
+use kerf_pack::{AllocId, Packer, Rect};
 
 /// One texture page of the atlas (one layer of the GPU texture array).
 ///
@@ -61,6 +61,20 @@ impl Page {
     /// since a request at most this large failed).
     pub(crate) fn known_full(&self, w: u32, h: u32) -> bool {
         matches!(self.fail, Some((fw, fh)) if w >= fw && h >= fh)
+    }
+
+    /// Frees a glyph's slot; anything may fit again. The id came from this
+    /// page's packer and was live, so this cannot fail unless the cache is
+    /// corrupt, which `check_invariants` reports.
+    pub(crate) fn free(&mut self, id: AllocId) {
+        let _ = self.packer.deallocate(id);
+        self.fail = None;
+    }
+
+    /// Frees every slot.
+    pub(crate) fn clear(&mut self) {
+        self.packer.clear();
+        self.fail = None;
     }
 
     pub(crate) fn note_failure(&mut self, w: u32, h: u32) {
