@@ -422,6 +422,16 @@ impl GlyphCache {
         Ok(())
     }
 
+    /// Checks what [`Frame::layout`] would refuse for `text` (unknown font,
+    /// invalid size) without starting a frame; the quantised size when valid.
+    pub fn check_text(&self, text: &TextSpec<'_>) -> Result<GlyphSize, GlyphError> {
+        let size = self.size_of(text.size)?;
+        if self.fonts.get(text.font).is_none() {
+            return Err(GlyphError::UnknownFont(text.font));
+        }
+        Ok(size)
+    }
+
     fn size_of(&self, px: f32) -> Result<GlyphSize, GlyphError> {
         GlyphSize::from_px(px, self.config.max_glyph_px).ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
     }
@@ -806,10 +816,7 @@ impl Frame<'_> {
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
     /// An unknown font or invalid size is an error and changes nothing.
     pub fn layout(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
-        let size = self.cache.size_of(text.size)?;
-        if self.cache.fonts.get(text.font).is_none() {
-            return Err(GlyphError::UnknownFont(text.font));
-        }
+        let size = self.cache.check_text(text)?;
         let line_height = if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 };
         let max_width = text.max_width.filter(|w| w.is_finite() && *w > 0.0);
         let cache = &mut *self.cache;

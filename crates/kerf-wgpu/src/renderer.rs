@@ -98,6 +98,19 @@ pub struct TextArea<'a> {
 }
 
 impl<'a> TextArea<'a> {
+    /// `spec` placed in this area: offset by `left`/`top`, sizes and
+    /// positions scaled by `scale`.
+    fn scaled(&self, spec: &TextSpec<'a>) -> TextSpec<'a> {
+        let s = self.scale;
+        TextSpec {
+            size: spec.size * s,
+            x: self.left + spec.x * s,
+            y: self.top + spec.y * s,
+            max_width: spec.max_width.map(|w| w * s),
+            ..*spec
+        }
+    }
+
     /// A laid-out string at `(left, top)`, scale 1, no clipping.
     pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
         TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default() }
@@ -190,20 +203,12 @@ impl TextRenderer {
         if atlas.id != self.atlas_id {
             return Err(PrepareError::AtlasMismatch);
         }
-        let max_px = atlas.cache().config().max_glyph_px;
         for (i, area) in texts.iter().enumerate() {
             if !(area.scale.is_finite() && area.scale > 0.0) {
                 return Err(PrepareError::Scale { area: i, scale: area.scale });
             }
             if let TextContent::Text(spec) = &area.content {
-                let err = |error| PrepareError::Area { area: i, error };
-                if atlas.cache().fonts().get(spec.font).is_none() {
-                    return Err(err(kerf_cache::GlyphError::UnknownFont(spec.font)));
-                }
-                let px = spec.size * area.scale;
-                if kerf_cache::GlyphSize::from_px(px, max_px).is_none() {
-                    return Err(err(kerf_cache::GlyphError::InvalidSize { size: px, max: max_px }));
-                }
+                atlas.cache().check_text(&area.scaled(spec)).map_err(|error| PrepareError::Area { area: i, error })?;
             }
         }
         self.quads.clear();
@@ -214,15 +219,8 @@ impl TextRenderer {
             let s = area.scale;
             match &area.content {
                 TextContent::Text(spec) => {
-                    let scaled = TextSpec {
-                        size: spec.size * s,
-                        x: area.left + spec.x * s,
-                        y: area.top + spec.y * s,
-                        max_width: spec.max_width.map(|w| w * s),
-                        ..*spec
-                    };
-                    // Validated above: cannot fail.
-                    let _ = frame.layout(&scaled, &mut self.quads);
+                    // Checked above with the same scaled spec: cannot fail.
+                    let _ = frame.layout(&area.scaled(spec), &mut self.quads);
                 }
                 TextContent::Glyphs(glyphs) if s == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0 => {
                     // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
