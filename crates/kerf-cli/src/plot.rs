@@ -21,14 +21,19 @@ struct Canvas {
     font: kerf_cache::FontId,
 }
 
+/// Blends colour `c` at coverage `a` into pixel `(x, y)` of a `W`-wide RGB image.
+fn blend(px: &mut [u8], h: usize, x: usize, y: usize, c: [u8; 3], a: f32) {
+    if x < W && y < h {
+        let i = (y * W + x) * 3;
+        for (dst, &src) in px[i..i + 3].iter_mut().zip(c.iter()) {
+            *dst = (src as f32 * a + *dst as f32 * (1.0 - a)).round() as u8;
+        }
+    }
+}
+
 impl Canvas {
     fn put(&mut self, x: usize, y: usize, c: [u8; 3], a: f32) {
-        if x < W && y < self.h {
-            let i = (y * W + x) * 3;
-            for (dst, &src) in self.px[i..i + 3].iter_mut().zip(c.iter()) {
-                *dst = (src as f32 * a + *dst as f32 * (1.0 - a)).round() as u8;
-            }
-        }
+        blend(&mut self.px, self.h, x, y, c, a);
     }
 
     fn line(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64), c: [u8; 3]) {
@@ -45,15 +50,16 @@ impl Canvas {
         let mut frame = self.cache.begin_frame();
         frame.layout(&TextSpec::new(s, self.font, size).at(x, y), &mut quads).map_err(|e| e.to_string())?;
         frame.finish();
+        let side = self.cache.page_side() as usize;
         for q in quads {
-            let page = self.cache.pages()[q.page as usize].pixels().to_vec();
-            let side = self.cache.page_side() as usize;
+            // The page is borrowed, not copied: its texels are read in place.
+            let page = self.cache.pages()[q.page as usize].pixels();
             for dy in 0..q.height as usize {
                 for dx in 0..q.width as usize {
                     let cov = page[(q.tex_y as usize + dy) * side + q.tex_x as usize + dx] as f32 / 255.0;
                     let (px, py) = (q.x + dx as i32, q.y + dy as i32);
                     if px >= 0 && py >= 0 && cov > 0.0 {
-                        self.put(px as usize, py as usize, c, cov);
+                        blend(&mut self.px, self.h, px as usize, py as usize, c, cov);
                     }
                 }
             }
