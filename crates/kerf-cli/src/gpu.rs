@@ -63,19 +63,15 @@ impl<'a> GpuRunner<'a> {
     }
 }
 
-impl GpuRunner<'_> {
-    /// GPU texture bytes of the atlas.
-    pub fn gpu_bytes(&self) -> u64 {
-        self.atlas.gpu_bytes()
-    }
-}
-
 impl crate::profile::Runner for GpuRunner<'_> {
     fn cache(&self) -> &GlyphCache {
         self.atlas.cache()
     }
     fn cache_mut(&mut self) -> &mut GlyphCache {
         self.atlas.cache_mut()
+    }
+    fn atlas_bytes(&self) -> u64 {
+        self.atlas.gpu_bytes()
     }
     fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<crate::profile::FrameResult, String> {
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);

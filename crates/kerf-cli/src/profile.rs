@@ -332,6 +332,8 @@ pub trait Runner {
     fn cache(&self) -> &GlyphCache;
     fn cache_mut(&mut self) -> &mut GlyphCache;
     fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String>;
+    /// Bytes of atlas texels held now (the cache's pages, or the GPU texture array).
+    fn atlas_bytes(&self) -> u64;
 }
 
 struct CpuRunner {
@@ -345,6 +347,9 @@ impl Runner for CpuRunner {
     }
     fn cache_mut(&mut self) -> &mut GlyphCache {
         &mut self.cache
+    }
+    fn atlas_bytes(&self) -> u64 {
+        self.cache.atlas_bytes()
     }
     fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String> {
         self.quads.clear();
@@ -367,10 +372,11 @@ impl Runner for CpuRunner {
     }
 }
 
-fn make_runner<'g>(args: &ProfileArgs, gpu: Option<&'g crate::gpu::Gpu>) -> Result<Box<dyn Runner + 'g>, String> {
+/// A runner for `config`: kerf-cache alone, or kerf-wgpu on `gpu`.
+pub fn make_runner(config: CacheConfig, gpu: Option<&crate::gpu::Gpu>) -> Result<Box<dyn Runner + '_>, String> {
     match gpu {
-        None => Ok(Box::new(CpuRunner { cache: GlyphCache::new(config(args)).map_err(|e| e.to_string())?, quads: Vec::new() })),
-        Some(g) => Ok(Box::new(crate::gpu::GpuRunner::new(g, config(args))?)),
+        None => Ok(Box::new(CpuRunner { cache: GlyphCache::new(config).map_err(|e| e.to_string())?, quads: Vec::new() })),
+        Some(g) => Ok(Box::new(crate::gpu::GpuRunner::new(g, config)?)),
     }
 }
 
@@ -392,7 +398,7 @@ fn profile_one(
     gpu: Option<&crate::gpu::Gpu>,
     make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box<dyn Workload>,
 ) -> Result<(Report, Series), String> {
-    let mut runner = make_runner(args, gpu)?;
+    let mut runner = make_runner(config(args), gpu)?;
     let fonts = load_fonts(runner.cache_mut(), &args.font)?;
     let mut work = make(runner.cache_mut(), &fonts);
     let mut glyphs = Vec::new();

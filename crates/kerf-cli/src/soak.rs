@@ -5,7 +5,7 @@
 
 use crate::corpus::Rng;
 use crate::profile::Backend;
-use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph};
+use kerf_cache::{CacheConfig, FontId, PositionedGlyph};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -79,44 +79,6 @@ fn rss_bytes() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
-/// Either backend, seen as a cache plus "run this frame".
-enum Target<'a> {
-    Cpu(Box<GlyphCache>, Vec<kerf_cache::GlyphQuad>),
-    Gpu(Box<crate::gpu::GpuRunner<'a>>),
-}
-
-impl Target<'_> {
-    fn cache(&self) -> &GlyphCache {
-        match self {
-            Target::Cpu(c, _) => c,
-            Target::Gpu(g) => crate::profile::Runner::cache(g.as_ref()),
-        }
-    }
-    fn cache_mut(&mut self) -> &mut GlyphCache {
-        match self {
-            Target::Cpu(c, _) => c,
-            Target::Gpu(g) => crate::profile::Runner::cache_mut(g.as_mut()),
-        }
-    }
-    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<usize, String> {
-        match self {
-            Target::Cpu(c, quads) => {
-                quads.clear();
-                let mut f = c.begin_frame();
-                f.prepare(glyphs, quads);
-                Ok(f.finish().skipped.len())
-            }
-            Target::Gpu(g) => Ok(crate::profile::Runner::frame(g.as_mut(), glyphs)?.skipped),
-        }
-    }
-    fn atlas_bytes(&self) -> u64 {
-        match self {
-            Target::Cpu(c, _) => c.atlas_bytes(),
-            Target::Gpu(g) => g.gpu_bytes(),
-        }
-    }
-}
-
 /// Runs `kerf soak`.
 pub fn run(args: &SoakArgs) -> Result<(), String> {
     if args.frames < 4 {
@@ -134,10 +96,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
         Backend::Cpu => None,
         Backend::Wgpu => Some(crate::gpu::Gpu::new()?),
     };
-    let mut target = match &gpu {
-        None => Target::Cpu(Box::new(GlyphCache::new(config.clone()).map_err(|e| e.to_string())?), Vec::new()),
-        Some(g) => Target::Gpu(Box::new(crate::gpu::GpuRunner::new(g, config.clone())?)),
-    };
+    let mut target = crate::profile::make_runner(config, gpu.as_ref())?;
     let fonts: Vec<FontId> = [dejavu::sans::regular(), dejavu::serif::italic(), dejavu::sans_mono::bold()]
         .iter()
         .map(|b| target.cache_mut().add_font(b.to_vec()).map_err(|e| e.to_string()))
@@ -174,7 +133,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
                 glyphs.push(PositionedGlyph { font: fonts[0], glyph, size: 14.0, x: k as f32 * 9.0, y: 20.0, color: [0, 0, 0, 255] });
             }
         }
-        skipped += target.frame(&glyphs)? as u64;
+        skipped += target.frame(&glyphs)?.skipped as u64;
         target.cache().check_invariants().map_err(|e| format!("frame {frame}: invariant broken: {e}"))?;
         checks += 1;
         if frame % every == 0 || frame + 1 == args.frames {
