@@ -69,10 +69,7 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     let font = match &args.font {
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            cache.add_font(bytes).map_err(|e| format!("{}: {e}", p.display()))?
-        }
+        Some(p) => crate::corpus::load_font_file(&mut cache, p)?,
         None => cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?,
     };
     let mut quads = Vec::new();

@@ -1,7 +1,8 @@
 //! Text and glyph streams for `kerf profile` and `kerf atlas`: deterministic,
 //! multi-script, and laid out once outside the timed code.
 
-use kerf_cache::{FontId, PositionedGlyph};
+use kerf_cache::{FontId, GlyphCache, PositionedGlyph};
+use std::path::Path;
 
 /// Words in Latin (with accents), Greek and Cyrillic: what DejaVu covers and
 /// what a multi-language UI draws.
@@ -12,6 +13,12 @@ const WORDS: &[&str] = &[
     "текст", "шрифт", "кэш", "Москва", "ёжик", "щука", "1234567890", "(x+y)²", "≤≥≠", "→←", "€£¥", "—", "“quoted”",
     "Iñtërnâtiônàlizætiøn", "WYSIWYG", "0xDEADBEEF", "fn main()", "{ }", "[ ]", "#define", "v1.2.3", "@user",
 ];
+
+/// Loads a font file into `cache`; errors name the file (a one-line message for the CLI).
+pub fn load_font_file(cache: &mut GlyphCache, path: &Path) -> Result<FontId, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    cache.add_font(bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
 
 /// A deterministic xorshift generator.
 pub struct Rng(u64);

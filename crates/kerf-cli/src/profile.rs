@@ -300,8 +300,7 @@ fn config(args: &ProfileArgs) -> CacheConfig {
 fn load_fonts(cache: &mut GlyphCache, font: &Option<PathBuf>) -> Result<Fonts, String> {
     match font {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let id = cache.add_font(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let id = crate::corpus::load_font_file(cache, path)?;
             Ok(Fonts { main: id, mono: id })
         }
         None => {
