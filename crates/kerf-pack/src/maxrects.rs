@@ -19,7 +19,6 @@ use crate::guillotine::grown_strips;
 use crate::heuristic::{Candidate, Scorer};
 use crate::packer::{impl_packer, Core, PackerOptions};
 use crate::slots::Allocation;
-use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -77,8 +76,19 @@ pub struct MaxRects {
     pub(crate) core: Core,
     heuristic: Heuristic,
     free: FreeRects,
-    /// Reused buffer for grid queries.
-    near: Vec<usize>,
+    /// Reused buffers of `split` and `free_region`.
+    scratch: Scratch,
+}
+
+/// Buffers reused across placements (no allocation per insert).
+#[derive(Default)]
+struct Scratch {
+    near: Vec<(u32, Rect)>,
+    cut: Vec<usize>,
+    beside: Vec<(u32, Rect)>,
+    fresh: Vec<Rect>,
+    first: Vec<Option<usize>>,
+    walk: Vec<usize>,
 }
 
 impl MaxRects {
@@ -95,7 +105,7 @@ impl MaxRects {
     fn build(width: u32, height: u32, heuristic: Heuristic, opts: PackerOptions) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
         let (iw, ih) = core.inner();
-        let mut m = MaxRects { core, heuristic, free: FreeRects::new(iw, ih), near: Vec::new() };
+        let mut m = MaxRects { core, heuristic, free: FreeRects::new(iw, ih), scratch: Scratch::default() };
         m.reset();
         Ok(m)
     }
@@ -281,23 +291,37 @@ impl MaxRects {
     /// leftover replaces it; survivors are appended at the end.
     fn split(&mut self, placed: &Rect) {
         let min = self.core.opts.min_free_size;
-        let mut near = core::mem::take(&mut self.near);
-        self.free.near(placed, &mut near);
-        let rects = self.free.as_slice();
-        near.retain(|&i| rects[i].intersects(placed));
-        near.sort_unstable();
+        let mut s = core::mem::take(&mut self.scratch);
+        // Every leftover borders `placed` along a whole side, so any free rect
+        // containing one touches `placed`: one query finds the cut rects and
+        // every possible container.
+        let around = Rect::new(placed.x.saturating_sub(1), placed.y.saturating_sub(1), placed.w + 2, placed.h + 2);
+        self.free.near(&around, &mut s.near, |r| r.touches(placed));
+        s.cut.clear();
+        s.beside.clear();
+        for &(id, r) in &s.near {
+            if r.intersects(placed) {
+                s.cut.push(self.free.position(id));
+            } else {
+                s.beside.push((id, r));
+            }
+        }
+        s.cut.sort_unstable();
         // Cut rects go in list order; `swap_remove` moves the last rect into
         // the hole, and when that one is cut too it is the next to go.
-        let mut pending: VecDeque<usize> = near.drain(..).collect();
-        let mut fresh: Vec<Rect> = Vec::new();
-        while let Some(i) = pending.pop_front() {
+        s.fresh.clear();
+        let mut next = 0;
+        while next < s.cut.len() {
+            let i = s.cut[next];
+            next += 1;
             let last = self.free.len() - 1;
             let f = self.free.swap_remove(i);
-            if i != last && pending.back() == Some(&last) {
-                pending.pop_back();
-                pending.push_front(i);
+            if i != last && s.cut.last() == Some(&last) && next < s.cut.len() {
+                s.cut.pop();
+                next -= 1;
+                s.cut[next] = i;
             }
-            let mut earlier = fresh.len();
+            let mut earlier = s.fresh.len();
             let pieces = [
                 Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
                 Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())),
@@ -305,52 +329,52 @@ impl MaxRects {
                 Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
             ];
             for piece in pieces.into_iter().filter(|p| !p.is_empty() && p.w >= min && p.h >= min) {
-                add_leftover(&mut fresh, &mut earlier, piece);
+                add_leftover(&mut s.fresh, &mut earlier, piece);
             }
         }
         // A leftover inside an old free rect goes, removed when the list walk
-        // reaches its first container: any container holds the leftover's
-        // top-left pixel, so only that pixel's grid cell is searched.
-        let mut first: Vec<Option<usize>> = Vec::with_capacity(fresh.len());
-        for p in &fresh {
-            self.free.near(&Rect::new(p.x, p.y, 1, 1), &mut near);
-            let rects = self.free.as_slice();
-            first.push(near.iter().copied().filter(|&i| rects[i].contains(p)).min());
+        // reaches its first container.
+        s.first.clear();
+        for p in &s.fresh {
+            let container = s.beside.iter().filter(|(_, r)| r.contains(p)).map(|&(id, _)| self.free.position(id)).min();
+            s.first.push(container);
         }
-        let mut walk: Vec<usize> = first.iter().flatten().copied().collect();
-        walk.sort_unstable();
-        walk.dedup();
-        for container in walk {
+        s.walk.clear();
+        s.walk.extend(s.first.iter().flatten().copied());
+        s.walk.sort_unstable();
+        s.walk.dedup();
+        for &container in &s.walk {
             let mut j = 0;
-            while j < fresh.len() {
-                if first[j] == Some(container) {
-                    fresh.swap_remove(j);
-                    first.swap_remove(j);
+            while j < s.fresh.len() {
+                if s.first[j] == Some(container) {
+                    s.fresh.swap_remove(j);
+                    s.first.swap_remove(j);
                 } else {
                     j += 1;
                 }
             }
         }
-        for r in fresh {
+        for &r in &s.fresh {
             self.free.push(r);
         }
-        self.near = near;
+        self.scratch = s;
     }
 
     /// Makes `region` (currently covered by no free rect) free, keeping the
     /// free list exactly the set of maximal free rectangles.
     fn free_region(&mut self, region: Rect) {
-        let mut near = core::mem::take(&mut self.near);
+        let mut s = core::mem::take(&mut self.scratch);
         let around = Rect::new(region.x.saturating_sub(1), region.y.saturating_sub(1), region.w + 2, region.h + 2);
-        self.free.near(&around, &mut near);
+        self.free.near(&around, &mut s.near, |r| r.touches(&region));
+        s.cut.clear();
+        s.cut.extend(s.near.iter().map(|&(id, _)| self.free.position(id)));
+        s.cut.sort_unstable();
         let rects = self.free.as_slice();
-        near.retain(|&i| rects[i].touches(&region));
-        near.sort_unstable();
-        let mut pieces: Vec<Rect> = near.iter().map(|&i| rects[i]).collect();
+        let mut pieces: Vec<Rect> = s.cut.iter().map(|&i| rects[i]).collect();
         pieces.push(region);
         let found = maximal_rects_crossing(&pieces, &region);
         // Old neighbours swallowed by a new maximal rect are no longer maximal.
-        for &i in near.iter().rev() {
+        for &i in s.cut.iter().rev() {
             let old = self.free.as_slice()[i];
             if found.iter().any(|n| n.contains(&old)) {
                 self.free.swap_remove(i);
@@ -359,7 +383,7 @@ impl MaxRects {
         for r in found {
             self.free.push(r);
         }
-        self.near = near;
+        self.scratch = s;
     }
 
     fn release_slot(&mut self, slot: Rect) {
