@@ -1,24 +1,25 @@
 //! MaxRects' free list: the ordered list of free rects (its order is the
 //! tie-break) plus a spatial index over them, so that the rects a placement
-//! cuts, the rects that may contain a new leftover, and the rects touching a
-//! freed slot are found without scanning the whole list.
+//! cuts or touches are found without scanning the whole list.
 //!
-//! The spatial index is a stack of uniform grids, each with cells 4× as wide
-//! as the one below (the finest about 1/32 of the bin a side, the coarsest
-//! one cell for the whole bin). A free rect is registered in the finest
-//! level where it covers at most [`MAX_CELLS`] cells, so a large rect costs a
-//! few entries in a coarse level instead of hundreds in the fine one, and a
-//! query walks the few cells its area overlaps in each level.
+//! The spatial index is a family of uniform grids, one per pair of (x level,
+//! y level): level 0 cells are about 1/32 of the bin a side, each level's
+//! cells 4× wider (or taller) than the one below, the last level one cell
+//! across the bin. A free rect goes to the grid whose cells are, on each
+//! axis, the finest where it spans at most [`MAX_SPAN`] cells, so it is
+//! registered in at most 4 cells whatever its size or shape: a long sliver
+//! lands in a grid of long cells. A query walks, in each non-empty grid, the
+//! few cells its area overlaps, and reports each rect once: from the cell
+//! that holds the top-left corner of the rect's overlap with the area. Cells
+//! hold a copy of the rect, so a walk reads only the cell.
 //!
 //! Each free rect has a stable id; the list holds ids by position and `pos`
 //! maps ids back, so a `swap_remove` moves one id without touching the grids.
-//! Removal from the grids is lazy: an id's generation is bumped, and cell
-//! entries of older generations are dropped when a query walks their cell (or
-//! all at once, when stale entries outnumber live ones).
+//! Removal from the grids is eager (each of the rect's cells is searched).
 //!
 //! The same rects are also filed by size class (`floor(log2 w)`,
-//! `floor(log2 h)`), with a copy of the rect beside the id so a search reads
-//! one contiguous array; removal there is eager (`swap_remove` in the class).
+//! `floor(log2 h)`), again with a copy of the rect beside the id so a search
+//! reads one contiguous array; removal there is a `swap_remove` in the class.
 //! The search for the best free rect for a request only visits the classes
 //! that can hold it.
 
@@ -29,7 +30,8 @@ use core::cell::Cell;
 
 const NONE: u32 = u32::MAX;
 
-/// On each axis, a rect goes to the finest level where it spans at most this many cells.
+/// On each axis, a rect goes to the finest level where it spans at most this
+/// many cells (so at most 4 registrations, the size of `FreeRects::regs`).
 const MAX_SPAN: u32 = 2;
 
 /// A grid cell's record of a free rect.
@@ -37,7 +39,8 @@ const MAX_SPAN: u32 = 2;
 struct Entry {
     rect: Rect,
     id: u32,
-    gen: u32,
+    /// Which of the id's (at most 4) registrations this is.
+    k: u32,
 }
 
 /// One uniform grid of the spatial index.
@@ -47,9 +50,9 @@ struct Level {
     sy: u32,
     cols: u32,
     rows: u32,
-    /// Entries in the cells, live or stale (0: the query skips the grid).
+    /// Entries in all cells (0: queries skip the grid).
     entries: usize,
-    /// Cell entries: the rect, its id and the id's generation when registered.
+    /// Cell entries.
     cells: Vec<Vec<Entry>>,
 }
 
@@ -61,11 +64,6 @@ impl Level {
         let c1 = ((r.right() - 1) >> self.sx).min(self.cols - 1);
         let r1 = ((r.bottom() - 1) >> self.sy).min(self.rows - 1);
         (c0, c1, r0, r1)
-    }
-
-    fn covered(&self, r: &Rect) -> u32 {
-        let (c0, c1, r0, r1) = self.span(r);
-        (c1 - c0 + 1) * (r1 - r0 + 1)
     }
 }
 
@@ -83,13 +81,8 @@ pub(crate) struct FreeRects {
     base: u32,
     /// By id: the grid it is registered in.
     level_of: Vec<u8>,
-    /// By id: current generation; grid entries of other generations are stale.
-    gens: Vec<u32>,
-    live_entries: usize,
-    stale_entries: usize,
-    /// Query de-duplication: `seen[id] == epoch` once reported.
-    seen: Vec<u32>,
-    epoch: u32,
+    /// By id: its index in each cell it is registered in (row-major over its span).
+    regs: Vec<[u32; 4]>,
     /// Size classes per side: `floor(log2 side)` is below this.
     classes: usize,
     /// Rects by size class, `[class(w) * classes + class(h)]`: (rect, id).
@@ -114,11 +107,7 @@ impl FreeRects {
             nl: 0,
             base: 0,
             level_of: Vec::new(),
-            gens: Vec::new(),
-            live_entries: 0,
-            stale_entries: 0,
-            seen: Vec::new(),
-            epoch: 0,
+            regs: Vec::new(),
             classes: 0,
             buckets: Vec::new(),
             slot: Vec::new(),
@@ -146,8 +135,6 @@ impl FreeRects {
                 self.levels.push(Level { sx, sy, cols, rows, entries: 0, cells });
             }
         }
-        self.live_entries = 0;
-        self.stale_entries = 0;
         self.classes = class(side) + 1;
         self.buckets = vec![Vec::new(); self.classes * self.classes];
     }
@@ -158,9 +145,8 @@ impl FreeRects {
         self.ids.clear();
         self.pos.clear();
         self.spare.clear();
-        self.seen.clear();
-        self.gens.clear();
         self.level_of.clear();
+        self.regs.clear();
         self.slot.clear();
         self.resize(iw, ih);
     }
@@ -193,24 +179,26 @@ impl FreeRects {
         axis(r.x, r.w) * self.nl + axis(r.y, r.h)
     }
 
-    /// Registers `id` (current generation) in the grid cells of its level.
+    /// Registers `id` in the grid cells of its level.
     fn register(&mut self, id: u32, r: Rect) {
         if r.is_empty() {
             return;
         }
         let l = self.level_for(&r);
         self.level_of[id as usize] = l as u8;
-        let entry = Entry { rect: r, id, gen: self.gens[id as usize] };
         let level = &mut self.levels[l];
         let (c0, c1, r0, r1) = level.span(&r);
+        let regs = &mut self.regs[id as usize];
+        let mut k = 0;
         for row in r0..=r1 {
             for col in c0..=c1 {
-                level.cells[(row * level.cols + col) as usize].push(entry);
+                let cell = &mut level.cells[(row * level.cols + col) as usize];
+                regs[k as usize] = cell.len() as u32;
+                cell.push(Entry { rect: r, id, k });
+                k += 1;
             }
         }
-        let n = ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize;
-        level.entries += n;
-        self.live_entries += n;
+        level.entries += ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize;
     }
 
     /// Files `id` in its size class.
@@ -283,9 +271,8 @@ impl FreeRects {
     pub fn push(&mut self, r: Rect) {
         let id = self.spare.pop().unwrap_or_else(|| {
             self.pos.push(NONE);
-            self.seen.push(0);
-            self.gens.push(0);
             self.level_of.push(0);
+            self.regs.push([0; 4]);
             self.slot.push((0, 0));
             (self.pos.len() - 1) as u32
         });
@@ -300,11 +287,22 @@ impl FreeRects {
     pub fn swap_remove(&mut self, i: usize) -> Rect {
         let (id, r) = (self.ids[i], self.rects[i]);
         if !r.is_empty() {
-            let covered = self.levels[self.level_of[id as usize] as usize].covered(&r) as usize;
-            self.live_entries -= covered;
-            self.stale_entries += covered;
+            let level = &mut self.levels[self.level_of[id as usize] as usize];
+            let (c0, c1, r0, r1) = level.span(&r);
+            let mut k = 0;
+            for row in r0..=r1 {
+                for col in c0..=c1 {
+                    let cell = &mut level.cells[(row * level.cols + col) as usize];
+                    let at = self.regs[id as usize][k] as usize;
+                    cell.swap_remove(at);
+                    if let Some(moved) = cell.get(at) {
+                        self.regs[moved.id as usize][moved.k as usize] = at as u32;
+                    }
+                    level.entries -= 1;
+                    k += 1;
+                }
+            }
         }
-        self.gens[id as usize] = self.gens[id as usize].wrapping_add(1);
         self.rects.swap_remove(i);
         self.ids.swap_remove(i);
         if i < self.ids.len() {
@@ -318,57 +316,33 @@ impl FreeRects {
         if let Some(&(_, moved)) = bucket.get(k as usize) {
             self.slot[moved as usize].1 = k;
         }
-        if self.stale_entries > 4 * self.live_entries + 4096 {
-            for level in &mut self.levels {
-                level.cells.iter_mut().for_each(Vec::clear);
-                level.entries = 0;
-            }
-            self.live_entries = 0;
-            self.stale_entries = 0;
-            self.register_cells();
-        }
         r
     }
 
-    /// The free rects (id, rect) registered in the cells `area` overlaps for
-    /// which `keep` is true, each once, in no order. `area` is clipped to the
-    /// grid; every rect that overlaps `area` is among those walked.
+    /// The free rects (id, rect) that overlap `area` and for which `keep` is
+    /// true, each once, in no order.
     pub fn near(&mut self, area: &Rect, out: &mut Vec<(u32, Rect)>, keep: impl Fn(&Rect) -> bool) {
         out.clear();
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.seen.fill(0);
-            self.epoch = 1;
+        if area.is_empty() {
+            return;
         }
-        let area = Rect::new(area.x, area.y, area.w.max(1), area.h.max(1));
-        let (epoch, seen, gens) = (self.epoch, &mut self.seen, &self.gens);
-        let mut dropped = 0;
-        for level in &mut self.levels {
+        for level in &self.levels {
             if level.entries == 0 {
                 continue;
             }
-            let mut dropped_here = 0;
-            let (c0, c1, r0, r1) = level.span(&area);
+            let (c0, c1, r0, r1) = level.span(area);
             for row in r0..=r1 {
                 for col in c0..=c1 {
-                    let cell = &mut level.cells[(row * level.cols + col) as usize];
-                    let before = cell.len();
-                    cell.retain(|e| {
-                        if gens[e.id as usize] != e.gen {
-                            return false;
-                        }
-                        if keep(&e.rect) && seen[e.id as usize] != epoch {
-                            seen[e.id as usize] = epoch;
+                    for e in &level.cells[(row * level.cols + col) as usize] {
+                        // Reported by the cell holding the overlap's top-left corner.
+                        let (x, y) = (e.rect.x.max(area.x), e.rect.y.max(area.y));
+                        let home = (x >> level.sx).min(level.cols - 1) == col && (y >> level.sy).min(level.rows - 1) == row;
+                        if home && e.rect.intersects(area) && keep(&e.rect) {
                             out.push((e.id, e.rect));
                         }
-                        true
-                    });
-                    dropped_here += before - cell.len();
+                    }
                 }
             }
-            level.entries -= dropped_here;
-            dropped += dropped_here;
         }
-        self.stale_entries -= dropped;
     }
 }

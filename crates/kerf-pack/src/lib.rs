@@ -43,7 +43,7 @@ extern crate alloc;
 
 mod algorithm;
 mod evict;
-pub mod freeindex;
+mod freeindex;
 mod error;
 mod freelist;
 mod geom;

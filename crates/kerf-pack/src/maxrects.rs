@@ -85,8 +85,8 @@ pub struct MaxRects {
 struct Scratch {
     near: Vec<(u32, Rect)>,
     cut: Vec<usize>,
-    beside: Vec<(u32, Rect)>,
-    fresh: Vec<Rect>,
+    beside: Vec<(u32, Rect, u8)>,
+    fresh: Vec<(Rect, u8)>,
     first: Vec<Option<usize>>,
     walk: Vec<usize>,
 }
@@ -302,8 +302,8 @@ impl MaxRects {
         for &(id, r) in &s.near {
             if r.intersects(placed) {
                 s.cut.push(self.free.position(id));
-            } else {
-                s.beside.push((id, r));
+            } else if let Some(side) = side_of(&r, placed) {
+                s.beside.push((id, r, side));
             }
         }
         s.cut.sort_unstable();
@@ -323,20 +323,25 @@ impl MaxRects {
             }
             let mut earlier = s.fresh.len();
             let pieces = [
-                Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
-                Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())),
-                Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h),
-                Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
+                (Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)), ABOVE),
+                (Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())), BELOW),
+                (Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h), LEFT),
+                (Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h), RIGHT),
             ];
-            for piece in pieces.into_iter().filter(|p| !p.is_empty() && p.w >= min && p.h >= min) {
+            for piece in pieces.into_iter().filter(|(p, _)| !p.is_empty() && p.w >= min && p.h >= min) {
                 add_leftover(&mut s.fresh, &mut earlier, piece);
             }
         }
         // A leftover inside an old free rect goes, removed when the list walk
         // reaches its first container.
         s.first.clear();
-        for p in &s.fresh {
-            let container = s.beside.iter().filter(|(_, r)| r.contains(p)).map(|&(id, _)| self.free.position(id)).min();
+        for (p, side) in &s.fresh {
+            let container = s
+                .beside
+                .iter()
+                .filter(|(_, r, s)| s == side && r.contains(p))
+                .map(|&(id, _, _)| self.free.position(id))
+                .min();
             s.first.push(container);
         }
         s.walk.clear();
@@ -354,7 +359,7 @@ impl MaxRects {
                 }
             }
         }
-        for &r in &s.fresh {
+        for &(r, _) in &s.fresh {
             self.free.push(r);
         }
         self.scratch = s;
@@ -411,16 +416,41 @@ impl MaxRects {
 
 impl_packer!(MaxRects);
 
+// Sides of a placement. A leftover lies on one side of the placement it
+// came from and spans it; so does any free rect that contains it (it touches
+// the placement without overlapping it), so containment is only tested
+// between rects on the same side.
+const ABOVE: u8 = 0;
+const BELOW: u8 = 1;
+const LEFT: u8 = 2;
+const RIGHT: u8 = 3;
+
+/// The side of `placed` that `r` (touching it, not overlapping it) lies on
+/// along a shared edge, or `None` when they meet at a corner only.
+fn side_of(r: &Rect, placed: &Rect) -> Option<u8> {
+    let x_overlap = r.x < placed.right() && placed.x < r.right();
+    let y_overlap = r.y < placed.bottom() && placed.y < r.bottom();
+    match (x_overlap, y_overlap) {
+        (true, _) if r.bottom() <= placed.y => Some(ABOVE),
+        (true, _) => Some(BELOW),
+        (_, true) if r.right() <= placed.x => Some(LEFT),
+        (_, true) => Some(RIGHT),
+        _ => None,
+    }
+}
+
 /// Adds a leftover of the current cut rect to `fresh`, whose first `earlier`
 /// entries come from earlier cut rects (leftovers of one cut rect never
 /// contain each other).
-fn add_leftover(fresh: &mut Vec<Rect>, earlier: &mut usize, piece: Rect) {
+fn add_leftover(fresh: &mut Vec<(Rect, u8)>, earlier: &mut usize, (piece, side): (Rect, u8)) {
     let mut i = 0;
     while i < *earlier {
-        if fresh[i].contains(&piece) {
+        let (other, other_side) = fresh[i];
+        if other_side != side {
+            i += 1;
+        } else if other.contains(&piece) {
             return;
-        }
-        if piece.contains(&fresh[i]) {
+        } else if piece.contains(&other) {
             // Keep the current cut rect's leftovers together at the end.
             *earlier -= 1;
             fresh.swap(i, *earlier);
@@ -429,7 +459,7 @@ fn add_leftover(fresh: &mut Vec<Rect>, earlier: &mut usize, piece: Rect) {
             i += 1;
         }
     }
-    fresh.push(piece);
+    fresh.push((piece, side));
 }
 
 /// The maximal rectangles of the union of `pieces` that share pixels with
