@@ -17,11 +17,12 @@
 //! maps ids back, so a `swap_remove` moves one id without touching the grids.
 //! Removal from the grids is eager (each of the rect's cells is searched).
 //!
-//! The same rects are also filed by size class (`floor(log2 w)`,
-//! `floor(log2 h)`), again with a copy of the rect beside the id so a search
+//! The same rects are also filed by size class (four classes per octave of
+//! the width, times the same of the height), again with a copy of the rect beside the id so a search
 //! reads one contiguous array; removal there is a `swap_remove` in the class.
 //! The search for the best free rect for a request only visits the classes
-//! that can hold it.
+//! that can hold it, and for a score with a lower bound per class (BSSF,
+//! BLSF) only those that can still beat the best rect found so far.
 
 use crate::geom::Rect;
 use alloc::vec;
@@ -83,17 +84,33 @@ pub(crate) struct FreeRects {
     level_of: Vec<u8>,
     /// By id: its index in each cell it is registered in (row-major over its span).
     regs: Vec<[u32; 4]>,
-    /// Size classes per side: `floor(log2 side)` is below this.
+    /// Size classes per side: `class(side)` is below this (at most 100).
     classes: usize,
     /// Rects by size class, `[class(w) * classes + class(h)]`: (rect, id).
     buckets: Vec<Vec<(Rect, u32)>>,
+    /// By width class: bit `ch` set when class `(cw, ch)` holds a rect.
+    filled: Vec<u128>,
     /// By id: (size class, index in it).
     slot: Vec<(u32, u32)>,
 }
 
-/// `floor(log2 v)` for `v >= 1`.
+/// The size class of a side: 4 classes per octave (the octave and the next
+/// two bits), exact below 4; monotone, at most 99 for a `u32`.
 fn class(v: u32) -> usize {
-    (31 - v.max(1).leading_zeros()) as usize
+    if v < 4 {
+        return v as usize;
+    }
+    let e = 31 - v.leading_zeros();
+    (4 * (e - 1) + ((v >> (e - 2)) & 3)) as usize
+}
+
+/// The smallest side of size class `c`.
+fn class_min(c: usize) -> u32 {
+    if c < 4 {
+        return c as u32;
+    }
+    let (e, m) = (c as u32 / 4 + 1, c as u32 % 4);
+    (4 + m) << (e - 2)
 }
 
 impl FreeRects {
@@ -110,6 +127,7 @@ impl FreeRects {
             regs: Vec::new(),
             classes: 0,
             buckets: Vec::new(),
+            filled: Vec::new(),
             slot: Vec::new(),
         };
         f.resize(iw, ih);
@@ -137,6 +155,7 @@ impl FreeRects {
         }
         self.classes = class(side) + 1;
         self.buckets = vec![Vec::new(); self.classes * self.classes];
+        self.filled = vec![0; self.classes];
     }
 
     /// Empties the list and the index, sized for a new packing area.
@@ -203,32 +222,40 @@ impl FreeRects {
 
     /// Files `id` in its size class.
     fn file(&mut self, id: u32, r: Rect) {
-        let b = class(r.w) * self.classes + class(r.h);
+        let (cw, ch) = (class(r.w), class(r.h));
+        let b = cw * self.classes + ch;
         self.slot[id as usize] = (b as u32, self.buckets[b].len() as u32);
         self.buckets[b].push((r, id));
+        self.filled[cw] |= 1 << ch;
     }
 
-    /// Like [`Self::each_fitting`], for a search that minimises the shorter
-    /// leftover side (BSSF): size classes whose rects all leave more than
-    /// `best_short` on both sides are skipped. `f` may lower `best_short` as
-    /// it finds better rects; the classes that can leave 0 go first.
-    pub fn each_fitting_short(&self, w: u32, h: u32, best_short: &Cell<u64>, mut f: impl FnMut(usize, &Rect)) {
+    /// Like [`Self::each_fitting`], for a search that minimises a key (a
+    /// packed `u64`) that is never below `bound(least leftover width, least
+    /// leftover height)`, where `bound` grows with each argument: classes
+    /// whose bound exceeds `best` are skipped. `f` may lower `best` as it
+    /// finds better rects; classes are visited narrowest first.
+    pub fn each_fitting_bounded(
+        &self,
+        w: u32,
+        h: u32,
+        best: &Cell<u64>,
+        bound: impl Fn(u64, u64) -> u64,
+        mut f: impl FnMut(usize, &Rect),
+    ) {
         let (c0w, c0h) = (class(w), class(h));
-        // The least leftover a rect of class `c` can leave over a side `v`.
-        let least = |c: usize, c0: usize, v: u32| if c == c0 { 0 } else { (1u64 << c) - v as u64 };
-        let mut visit = |cw: usize, ch: usize| self.visit_bucket(cw, ch, w, h, &mut f);
-        for ch in c0h..self.classes {
-            visit(c0w, ch);
-        }
-        for cw in c0w + 1..self.classes {
-            visit(cw, c0h);
-        }
-        for cw in c0w + 1..self.classes {
-            for ch in c0h + 1..self.classes {
-                if least(cw, c0w, w).min(least(ch, c0h, h)) > best_short.get() {
-                    break; // larger height classes only leave more
+        for cw in c0w..self.classes {
+            let lw = class_min(cw).saturating_sub(w) as u64;
+            if bound(lw, 0) > best.get() {
+                break; // wider classes only leave more
+            }
+            let mut mask = self.filled[cw] >> c0h << c0h;
+            while mask != 0 {
+                let ch = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if bound(lw, class_min(ch).saturating_sub(h) as u64) > best.get() {
+                    break; // taller classes only leave more
                 }
-                visit(cw, ch);
+                self.visit_bucket(cw, ch, w, h, &mut f);
             }
         }
     }
@@ -237,7 +264,10 @@ impl FreeRects {
     /// particular order.
     pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(usize, &Rect)) {
         for cw in class(w)..self.classes {
-            for ch in class(h)..self.classes {
+            let mut mask = self.filled[cw] >> class(h) << class(h);
+            while mask != 0 {
+                let ch = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
                 self.visit_bucket(cw, ch, w, h, &mut f);
             }
         }
@@ -315,6 +345,10 @@ impl FreeRects {
         bucket.swap_remove(k as usize);
         if let Some(&(_, moved)) = bucket.get(k as usize) {
             self.slot[moved as usize].1 = k;
+        }
+        if bucket.is_empty() {
+            let (cw, ch) = (b as usize / self.classes, b as usize % self.classes);
+            self.filled[cw] &= !(1 << ch);
         }
         r
     }

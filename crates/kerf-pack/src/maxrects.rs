@@ -194,11 +194,12 @@ impl MaxRects {
         // order), so the list position is part of every comparison, as in
         // `Key`. The cheap heuristics use a packed integer score.
         match self.heuristic {
-            Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => self.find_bssf(pw, ph),
-            Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => self.find_packed(pw, ph, |f, w, h| {
-                let (lw, lh) = (f.w - w, f.h - h);
-                ((lw.max(lh) as u64) << 32) | lw.min(lh) as u64
-            }),
+            Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => {
+                self.find_leftover(pw, ph, |lw, lh| (lw.min(lh) << 32) | lw.max(lh))
+            }
+            Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => {
+                self.find_leftover(pw, ph, |lw, lh| (lw.max(lh) << 32) | lw.min(lh))
+            }
             Heuristic::Named(MaxRectsHeuristic::BottomLeft) => {
                 self.find_packed(pw, ph, |f, _, h| (((f.y + h) as u64) << 32) | f.x as u64)
             }
@@ -206,23 +207,27 @@ impl MaxRects {
         }
     }
 
-    /// `find` for BSSF, skipping size classes that cannot beat the best
-    /// shorter-side leftover found so far.
-    fn find_bssf(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
+    /// `find` for a score of the two leftovers, packed in a `u64` as
+    /// `score(leftover width, leftover height)`, which never decreases when
+    /// either leftover grows (BSSF, BLSF): size classes that cannot beat the
+    /// best rect found so far are skipped.
+    #[inline]
+    fn find_leftover(&self, pw: u32, ph: u32, score: impl Fn(u64, u64) -> u64 + Copy) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
-        let best_short = core::cell::Cell::new(u64::MAX);
+        let best_score = core::cell::Cell::new(u64::MAX);
         let mut best: Option<(u64, usize, bool)> = None;
         let mut consider = |f: &Rect, i: usize, w: u32, h: u32, rotated: bool| {
-            let (lw, lh) = (f.w - w, f.h - h);
-            let key = ((((lw.min(lh)) as u64) << 32) | lw.max(lh) as u64, i, rotated);
+            let key = (score((f.w - w) as u64, (f.h - h) as u64), i, rotated);
             if best.is_none_or(|b| key < b) {
                 best = Some(key);
-                best_short.set(key.0 >> 32);
+                best_score.set(key.0);
             }
         };
-        self.free.each_fitting_short(pw, ph, &best_short, |i, f| consider(f, i, pw, ph, false));
+        self.free.each_fitting_bounded(pw, ph, &best_score, score, |i, f| consider(f, i, pw, ph, false));
         if rotate {
-            self.free.each_fitting_short(ph, pw, &best_short, |i, f| consider(f, i, ph, pw, true));
+            // Turned, the request's leftovers swap places in the bound too.
+            let turned = move |lw, lh| score(lh, lw);
+            self.free.each_fitting_bounded(ph, pw, &best_score, turned, |i, f| consider(f, i, ph, pw, true));
         }
         best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
     }
