@@ -1,8 +1,10 @@
-//! MaxRects' free list: the ordered list of free rects (its order is the
-//! tie-break) plus a spatial index over them, so that the rects a placement
-//! cuts or touches are found without scanning the whole list.
+//! Indexes over free rectangles, shared by every packer that keeps a list of
+//! them: [`SpatialIndex`] finds the free rects near an area and the ones that
+//! can hold a request; [`FreeRects`] is MaxRects' ordered free list on top of
+//! it (`freelist::FreeList` is the disjoint-rect list of Guillotine and the
+//! waste maps).
 //!
-//! The spatial index is a family of uniform grids, one per pair of (x level,
+//! The spatial part is a family of uniform grids, one per pair of (x level,
 //! y level): level 0 cells are about 1/32 of the bin a side, each level's
 //! cells 4× wider (or taller) than the one below, the last level one cell
 //! across the bin. A free rect goes to the grid whose cells are, on each
@@ -11,18 +13,16 @@
 //! lands in a grid of long cells. A query walks, in each non-empty grid, the
 //! few cells its area overlaps, and reports each rect once: from the cell
 //! that holds the top-left corner of the rect's overlap with the area. Cells
-//! hold a copy of the rect, so a walk reads only the cell.
-//!
-//! Each free rect has a stable id; the list holds ids by position and `pos`
-//! maps ids back, so a `swap_remove` moves one id without touching the grids.
-//! Removal from the grids is eager (each of the rect's cells is searched).
+//! hold a copy of the rect, so a walk reads only the cell. Removal is eager
+//! and O(1): each id remembers its index in each of its cells.
 //!
 //! The same rects are also filed by size class (four classes per octave of
-//! the width, times the same of the height), again with a copy of the rect beside the id so a search
-//! reads one contiguous array; removal there is a `swap_remove` in the class.
-//! The search for the best free rect for a request only visits the classes
-//! that can hold it, and for a score with a lower bound per class (BSSF,
-//! BLSF) only those that can still beat the best rect found so far.
+//! the width, times the same of the height), again with a copy of the rect
+//! beside the id so a search reads one contiguous array; a bitmask per width
+//! class tells which height classes hold rects. The search for the best free
+//! rect for a request only visits the classes that can hold it, and for a
+//! score with a lower bound per class (BSSF, BLSF, BAF) only those that can
+//! still beat the best rect found so far.
 
 use crate::geom::Rect;
 use alloc::vec;
@@ -32,7 +32,7 @@ use core::cell::Cell;
 const NONE: u32 = u32::MAX;
 
 /// On each axis, a rect goes to the finest level where it spans at most this
-/// many cells (so at most 4 registrations, the size of `FreeRects::regs`).
+/// many cells (so at most 4 registrations, the size of `SpatialIndex::regs`).
 const MAX_SPAN: u32 = 2;
 
 /// A grid cell's record of a free rect.
@@ -68,12 +68,28 @@ impl Level {
     }
 }
 
-pub(crate) struct FreeRects {
-    rects: Vec<Rect>,
-    ids: Vec<u32>,
-    /// By id: position in `rects`, or `NONE`.
-    pos: Vec<u32>,
-    spare: Vec<u32>,
+/// The size class of a side: 4 classes per octave (the octave and the next
+/// two bits), exact below 4; monotone, at most 99 for a `u32`.
+fn class(v: u32) -> usize {
+    if v < 4 {
+        return v as usize;
+    }
+    let e = 31 - v.leading_zeros();
+    (4 * (e - 1) + ((v >> (e - 2)) & 3)) as usize
+}
+
+/// The smallest side of size class `c`.
+fn class_min(c: usize) -> u32 {
+    if c < 4 {
+        return c as u32;
+    }
+    let (e, m) = (c as u32 / 4 + 1, c as u32 % 4);
+    (4 + m) << (e - 2)
+}
+
+/// Free rects by id: a spatial grid and size classes (see the module docs).
+/// Ids are the caller's; each id holds at most one non-empty rect.
+pub(crate) struct SpatialIndex {
     /// Grids by `[x level * nl + y level]`.
     levels: Vec<Level>,
     /// Levels per axis.
@@ -94,32 +110,10 @@ pub(crate) struct FreeRects {
     slot: Vec<(u32, u32)>,
 }
 
-/// The size class of a side: 4 classes per octave (the octave and the next
-/// two bits), exact below 4; monotone, at most 99 for a `u32`.
-fn class(v: u32) -> usize {
-    if v < 4 {
-        return v as usize;
-    }
-    let e = 31 - v.leading_zeros();
-    (4 * (e - 1) + ((v >> (e - 2)) & 3)) as usize
-}
-
-/// The smallest side of size class `c`.
-fn class_min(c: usize) -> u32 {
-    if c < 4 {
-        return c as u32;
-    }
-    let (e, m) = (c as u32 / 4 + 1, c as u32 % 4);
-    (4 + m) << (e - 2)
-}
-
-impl FreeRects {
+impl SpatialIndex {
+    /// An empty index for a `iw × ih` packing area.
     pub fn new(iw: u32, ih: u32) -> Self {
-        let mut f = FreeRects {
-            rects: Vec::new(),
-            ids: Vec::new(),
-            pos: Vec::new(),
-            spare: Vec::new(),
+        let mut s = SpatialIndex {
             levels: Vec::new(),
             nl: 0,
             base: 0,
@@ -130,12 +124,13 @@ impl FreeRects {
             filled: Vec::new(),
             slot: Vec::new(),
         };
-        f.resize(iw, ih);
-        f
+        s.resize(iw, ih);
+        s
     }
 
-    /// Sizes the grids and size classes for a packing area (emptying both).
-    fn resize(&mut self, iw: u32, ih: u32) {
+    /// Empties the index and sizes it for a `iw × ih` packing area. Rects
+    /// must lie inside the area they were indexed for.
+    pub fn resize(&mut self, iw: u32, ih: u32) {
         let side = iw.max(ih).max(1);
         let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
         self.base = bits.saturating_sub(5).max(4);
@@ -158,56 +153,37 @@ impl FreeRects {
         self.filled = vec![0; self.classes];
     }
 
-    /// Empties the list and the index, sized for a new packing area.
-    pub fn reset(&mut self, iw: u32, ih: u32) {
-        self.rects.clear();
-        self.ids.clear();
-        self.pos.clear();
-        self.spare.clear();
-        self.level_of.clear();
-        self.regs.clear();
-        self.slot.clear();
-        self.resize(iw, ih);
-    }
-
-    /// Re-sizes the index for a grown packing area, keeping the list as it is.
-    pub fn regrid(&mut self, iw: u32, ih: u32) {
-        self.resize(iw, ih);
-        self.register_cells();
-        for i in 0..self.rects.len() {
-            let (id, r) = (self.ids[i], self.rects[i]);
-            self.file(id, r);
-        }
-    }
-
-    /// Registers every listed rect in empty grids.
-    fn register_cells(&mut self) {
-        for i in 0..self.rects.len() {
-            let (id, r) = (self.ids[i], self.rects[i]);
-            self.register(id, r);
-        }
-    }
-
     /// The grid for `r`: on each axis, the finest level where `r` spans at
     /// most `MAX_SPAN` cells.
     fn level_for(&self, r: &Rect) -> usize {
         let axis = |lo: u32, len: u32| {
             let hi = lo + len - 1;
-            (0..self.nl).find(|&l| (hi >> (self.base + 2 * l as u32)) - (lo >> (self.base + 2 * l as u32)) < MAX_SPAN).unwrap_or(self.nl - 1)
+            (0..self.nl)
+                .find(|&l| {
+                    let s = self.base + 2 * l as u32;
+                    (hi >> s) - (lo >> s) < MAX_SPAN
+                })
+                .unwrap_or(self.nl - 1)
         };
         axis(r.x, r.w) * self.nl + axis(r.y, r.h)
     }
 
-    /// Registers `id` in the grid cells of its level.
-    fn register(&mut self, id: u32, r: Rect) {
+    /// Adds rect `r` under `id` (which holds no rect now). Empty rects are not indexed.
+    pub fn insert(&mut self, id: u32, r: Rect) {
         if r.is_empty() {
             return;
         }
+        let i = id as usize;
+        if i >= self.level_of.len() {
+            self.level_of.resize(i + 1, 0);
+            self.regs.resize(i + 1, [0; 4]);
+            self.slot.resize(i + 1, (0, 0));
+        }
         let l = self.level_for(&r);
-        self.level_of[id as usize] = l as u8;
+        self.level_of[i] = l as u8;
         let level = &mut self.levels[l];
         let (c0, c1, r0, r1) = level.span(&r);
-        let regs = &mut self.regs[id as usize];
+        let regs = &mut self.regs[i];
         let mut k = 0;
         for row in r0..=r1 {
             for col in c0..=c1 {
@@ -217,146 +193,50 @@ impl FreeRects {
                 k += 1;
             }
         }
-        level.entries += ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize;
-    }
-
-    /// Files `id` in its size class.
-    fn file(&mut self, id: u32, r: Rect) {
+        level.entries += k as usize;
         let (cw, ch) = (class(r.w), class(r.h));
         let b = cw * self.classes + ch;
-        self.slot[id as usize] = (b as u32, self.buckets[b].len() as u32);
+        self.slot[i] = (b as u32, self.buckets[b].len() as u32);
         self.buckets[b].push((r, id));
         self.filled[cw] |= 1 << ch;
     }
 
-    /// Like [`Self::each_fitting`], for a search that minimises a key (a
-    /// packed `u64`) that is never below `bound(least leftover width, least
-    /// leftover height)`, where `bound` grows with each argument: classes
-    /// whose bound exceeds `best` are skipped. `f` may lower `best` as it
-    /// finds better rects; classes are visited narrowest first.
-    pub fn each_fitting_bounded(
-        &self,
-        w: u32,
-        h: u32,
-        best: &Cell<u64>,
-        bound: impl Fn(u64, u64) -> u64,
-        mut f: impl FnMut(usize, &Rect),
-    ) {
-        let (c0w, c0h) = (class(w), class(h));
-        for cw in c0w..self.classes {
-            let lw = class_min(cw).saturating_sub(w) as u64;
-            if bound(lw, 0) > best.get() {
-                break; // wider classes only leave more
-            }
-            let mut mask = self.filled[cw] >> c0h << c0h;
-            while mask != 0 {
-                let ch = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                if bound(lw, class_min(ch).saturating_sub(h) as u64) > best.get() {
-                    break; // taller classes only leave more
+    /// Removes `id`, which holds `r`.
+    pub fn remove(&mut self, id: u32, r: Rect) {
+        if r.is_empty() {
+            return;
+        }
+        let i = id as usize;
+        let level = &mut self.levels[self.level_of[i] as usize];
+        let (c0, c1, r0, r1) = level.span(&r);
+        let mut k = 0;
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                let cell = &mut level.cells[(row * level.cols + col) as usize];
+                let at = self.regs[i][k] as usize;
+                cell.swap_remove(at);
+                if let Some(moved) = cell.get(at) {
+                    self.regs[moved.id as usize][moved.k as usize] = at as u32;
                 }
-                self.visit_bucket(cw, ch, w, h, &mut f);
+                level.entries -= 1;
+                k += 1;
             }
         }
-    }
-
-    /// Calls `f(position, rect)` for every free rect at least `w × h`, in no
-    /// particular order.
-    pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(usize, &Rect)) {
-        for cw in class(w)..self.classes {
-            let mut mask = self.filled[cw] >> class(h) << class(h);
-            while mask != 0 {
-                let ch = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                self.visit_bucket(cw, ch, w, h, &mut f);
-            }
-        }
-    }
-
-    /// Calls `f(position, rect)` for the rects of size class `(cw, ch)`
-    /// that are at least `w × h`.
-    #[inline]
-    fn visit_bucket(&self, cw: usize, ch: usize, w: u32, h: u32, f: &mut impl FnMut(usize, &Rect)) {
-        for (r, id) in &self.buckets[cw * self.classes + ch] {
-            if r.w >= w && r.h >= h {
-                f(self.pos[*id as usize] as usize, r);
-            }
-        }
-    }
-
-    pub fn as_slice(&self) -> &[Rect] {
-        &self.rects
-    }
-
-    /// The list position of the rect with this id.
-    pub fn position(&self, id: u32) -> usize {
-        self.pos[id as usize] as usize
-    }
-
-    pub fn len(&self) -> usize {
-        self.rects.len()
-    }
-
-    /// Appends a free rect at the end of the list.
-    pub fn push(&mut self, r: Rect) {
-        let id = self.spare.pop().unwrap_or_else(|| {
-            self.pos.push(NONE);
-            self.level_of.push(0);
-            self.regs.push([0; 4]);
-            self.slot.push((0, 0));
-            (self.pos.len() - 1) as u32
-        });
-        self.pos[id as usize] = self.rects.len() as u32;
-        self.rects.push(r);
-        self.ids.push(id);
-        self.register(id, r);
-        self.file(id, r);
-    }
-
-    /// Removes the rect at position `i`; the last rect takes its place.
-    pub fn swap_remove(&mut self, i: usize) -> Rect {
-        let (id, r) = (self.ids[i], self.rects[i]);
-        if !r.is_empty() {
-            let level = &mut self.levels[self.level_of[id as usize] as usize];
-            let (c0, c1, r0, r1) = level.span(&r);
-            let mut k = 0;
-            for row in r0..=r1 {
-                for col in c0..=c1 {
-                    let cell = &mut level.cells[(row * level.cols + col) as usize];
-                    let at = self.regs[id as usize][k] as usize;
-                    cell.swap_remove(at);
-                    if let Some(moved) = cell.get(at) {
-                        self.regs[moved.id as usize][moved.k as usize] = at as u32;
-                    }
-                    level.entries -= 1;
-                    k += 1;
-                }
-            }
-        }
-        self.rects.swap_remove(i);
-        self.ids.swap_remove(i);
-        if i < self.ids.len() {
-            self.pos[self.ids[i] as usize] = i as u32;
-        }
-        self.pos[id as usize] = NONE;
-        self.spare.push(id);
-        let (b, k) = self.slot[id as usize];
+        let (b, at) = self.slot[i];
         let bucket = &mut self.buckets[b as usize];
-        bucket.swap_remove(k as usize);
-        if let Some(&(_, moved)) = bucket.get(k as usize) {
-            self.slot[moved as usize].1 = k;
+        bucket.swap_remove(at as usize);
+        if let Some(&(_, moved)) = bucket.get(at as usize) {
+            self.slot[moved as usize].1 = at;
         }
         if bucket.is_empty() {
             let (cw, ch) = (b as usize / self.classes, b as usize % self.classes);
             self.filled[cw] &= !(1 << ch);
         }
-        r
     }
 
-    /// The free rects (id, rect) that overlap `area` and for which `keep` is
-    /// true, each once, in no order.
-    pub fn near(&mut self, area: &Rect, out: &mut Vec<(u32, Rect)>, keep: impl Fn(&Rect) -> bool) {
-        out.clear();
+    /// Appends to `out` the rects (id, rect) that overlap `area` and for
+    /// which `keep` is true, each once, in no order.
+    pub fn near(&self, area: &Rect, out: &mut Vec<(u32, Rect)>, keep: impl Fn(&Rect) -> bool) {
         if area.is_empty() {
             return;
         }
@@ -378,5 +258,158 @@ impl FreeRects {
                 }
             }
         }
+    }
+
+    /// Like [`Self::each_fitting`], for a search that minimises a key that
+    /// is never below `bound(least leftover width, least leftover height)`,
+    /// where `bound` grows with each argument: classes whose bound exceeds
+    /// `best` are skipped. `f` may lower `best` as it finds better rects;
+    /// classes are visited narrowest first.
+    pub fn each_fitting_bounded<K: PartialOrd + Copy>(
+        &self,
+        w: u32,
+        h: u32,
+        best: &Cell<K>,
+        bound: impl Fn(u64, u64) -> K,
+        mut f: impl FnMut(u32, &Rect),
+    ) {
+        let (c0w, c0h) = (class(w), class(h));
+        for cw in c0w..self.classes {
+            let lw = class_min(cw).saturating_sub(w) as u64;
+            if bound(lw, 0) > best.get() {
+                break; // wider classes only leave more
+            }
+            let mut mask = self.filled[cw] >> c0h << c0h;
+            while mask != 0 {
+                let ch = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if bound(lw, class_min(ch).saturating_sub(h) as u64) > best.get() {
+                    break; // taller classes only leave more
+                }
+                self.visit_bucket(cw, ch, w, h, &mut f);
+            }
+        }
+    }
+
+    /// Calls `f(id, rect)` for every rect at least `w × h`, in no particular order.
+    pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(u32, &Rect)) {
+        let (c0w, c0h) = (class(w), class(h));
+        for cw in c0w.min(self.classes)..self.classes {
+            let mut mask = self.filled[cw] >> c0h << c0h;
+            while mask != 0 {
+                let ch = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                self.visit_bucket(cw, ch, w, h, &mut f);
+            }
+        }
+    }
+
+    /// Calls `f(id, rect)` for the rects of size class `(cw, ch)` that are at least `w × h`.
+    #[inline]
+    fn visit_bucket(&self, cw: usize, ch: usize, w: u32, h: u32, f: &mut impl FnMut(u32, &Rect)) {
+        for (r, id) in &self.buckets[cw * self.classes + ch] {
+            if r.w >= w && r.h >= h {
+                f(*id, r);
+            }
+        }
+    }
+}
+
+/// MaxRects' free list: free rects in list order (the tie-break), with a
+/// [`SpatialIndex`] over them. Ids are stable while a rect is listed; `pos`
+/// maps them to list positions, so a `swap_remove` moves one id.
+pub(crate) struct FreeRects {
+    rects: Vec<Rect>,
+    ids: Vec<u32>,
+    /// By id: position in `rects`, or `NONE`.
+    pos: Vec<u32>,
+    spare: Vec<u32>,
+    index: SpatialIndex,
+}
+
+impl FreeRects {
+    pub fn new(iw: u32, ih: u32) -> Self {
+        FreeRects { rects: Vec::new(), ids: Vec::new(), pos: Vec::new(), spare: Vec::new(), index: SpatialIndex::new(iw, ih) }
+    }
+
+    /// Empties the list and the index, sized for a new packing area.
+    pub fn reset(&mut self, iw: u32, ih: u32) {
+        self.rects.clear();
+        self.ids.clear();
+        self.pos.clear();
+        self.spare.clear();
+        self.index.resize(iw, ih);
+    }
+
+    /// Re-sizes the index for a grown packing area, keeping the list as it is.
+    pub fn regrid(&mut self, iw: u32, ih: u32) {
+        self.index.resize(iw, ih);
+        for i in 0..self.rects.len() {
+            self.index.insert(self.ids[i], self.rects[i]);
+        }
+    }
+
+    /// [`SpatialIndex::each_fitting_bounded`], reporting list positions.
+    pub fn each_fitting_bounded<K: PartialOrd + Copy>(
+        &self,
+        w: u32,
+        h: u32,
+        best: &Cell<K>,
+        bound: impl Fn(u64, u64) -> K,
+        mut f: impl FnMut(usize, &Rect),
+    ) {
+        self.index.each_fitting_bounded(w, h, best, bound, |id, r| f(self.pos[id as usize] as usize, r));
+    }
+
+    /// Calls `f(position, rect)` for every free rect at least `w × h`, in no
+    /// particular order.
+    pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(usize, &Rect)) {
+        self.index.each_fitting(w, h, |id, r| f(self.pos[id as usize] as usize, r));
+    }
+
+    /// The free rects (id, rect) that overlap `area` and for which `keep` is
+    /// true, each once, in no order (`out` is cleared first).
+    pub fn near(&self, area: &Rect, out: &mut Vec<(u32, Rect)>, keep: impl Fn(&Rect) -> bool) {
+        out.clear();
+        self.index.near(area, out, keep);
+    }
+
+    pub fn as_slice(&self) -> &[Rect] {
+        &self.rects
+    }
+
+    /// The list position of the rect with this id.
+    pub fn position(&self, id: u32) -> usize {
+        self.pos[id as usize] as usize
+    }
+
+    pub fn len(&self) -> usize {
+        self.rects.len()
+    }
+
+    /// Appends a free rect at the end of the list.
+    pub fn push(&mut self, r: Rect) {
+        let id = self.spare.pop().unwrap_or_else(|| {
+            self.pos.push(NONE);
+            (self.pos.len() - 1) as u32
+        });
+        self.pos[id as usize] = self.rects.len() as u32;
+        self.rects.push(r);
+        self.ids.push(id);
+        self.index.insert(id, r);
+    }
+
+    /// Removes the rect at position `i`; the last rect takes its place.
+    pub fn swap_remove(&mut self, i: usize) -> Rect {
+        let (id, r) = (self.ids[i], self.rects[i]);
+        self.index.remove(id, r);
+        self.rects.swap_remove(i);
+        self.ids.swap_remove(i);
+        if i < self.ids.len() {
+            self.pos[self.ids[i] as usize] = i as u32;
+        }
+        self.pos[id as usize] = NONE;
+        self.spare.push(id);
+        r
     }
 }

@@ -2,9 +2,13 @@
 //! edge merges. It is the whole state of the Guillotine packer and the waste
 //! map (and freed-space map) of Skyline and Shelf.
 
+use crate::freeindex::SpatialIndex;
 use crate::geom::Rect;
 use crate::heuristic::{Candidate, Scorer};
 use alloc::vec::Vec;
+use core::cell::Cell;
+
+const NONE: u32 = u32::MAX;
 
 /// How Guillotine picks the free rectangle for a request (Jylänki §3.2).
 /// A free rect that fits the request exactly always wins. Ties go to the free
@@ -53,9 +57,13 @@ impl FreeRectChoice {
 
     /// Score of placing `w × h` into `free`; lower is better.
     pub(crate) fn score(self, free: &Rect, w: u32, h: u32) -> (i64, i64) {
-        let lw = (free.w - w) as i64;
-        let lh = (free.h - h) as i64;
-        let area = free.area() as i64 - w as i64 * h as i64;
+        self.score_leftovers(w, h, (free.w - w) as u64, (free.h - h) as u64)
+    }
+
+    /// Score of placing `w × h` into a free rect `lw` wider and `lh` taller.
+    pub(crate) fn score_leftovers(self, w: u32, h: u32, lw: u64, lh: u64) -> (i64, i64) {
+        let area = ((w as u64 + lw) * (h as u64 + lh) - w as u64 * h as u64) as i64;
+        let (lw, lh) = (lw as i64, lh as i64);
         let (short, long) = (lw.min(lh), lw.max(lh));
         match self {
             FreeRectChoice::BestAreaFit => (area, short),
@@ -65,6 +73,12 @@ impl FreeRectChoice {
             FreeRectChoice::WorstShortSideFit => (-short, -long),
             FreeRectChoice::WorstLongSideFit => (-long, -short),
         }
+    }
+
+    /// True for the best-fit choices, whose score never drops when a
+    /// leftover grows (so a search may skip size classes).
+    fn grows_with_leftovers(self) -> bool {
+        matches!(self, FreeRectChoice::BestAreaFit | FreeRectChoice::BestShortSideFit | FreeRectChoice::BestLongSideFit)
     }
 }
 
@@ -149,49 +163,217 @@ impl Choice {
     }
 }
 
-#[derive(Default)]
+/// The disjoint free rects of Guillotine and of the Skyline and Shelf waste
+/// maps, in list order (the tie-break: earlier wins), over a
+/// [`SpatialIndex`] that finds merge partners and best fits without a scan.
+///
+/// The order is kept as sequence numbers: `order[seq]` is the id at that
+/// place (`NONE` once removed), so removing in place, appending, and moving
+/// the last rect into a hole (`Vec::swap_remove`) are all O(1), and the
+/// order every operation leaves is the one a plain `Vec` would (the order of
+/// Jylänki's reference code). `order` is compacted when half of it is holes.
 pub(crate) struct FreeList {
-    pub rects: Vec<Rect>,
+    /// By id: the rect.
+    rect: Vec<Rect>,
+    /// By id: its place in `order`, or `NONE` when the id is unused.
+    seq: Vec<u32>,
+    order: Vec<u32>,
+    spare: Vec<u32>,
+    live: usize,
+    index: SpatialIndex,
+    /// Leftovers narrower or shorter than this are dropped.
     pub min_free: u32,
 }
 
 impl FreeList {
-    pub fn new(min_free: u32) -> Self {
-        FreeList { rects: Vec::new(), min_free }
+    /// An empty list for a `iw × ih` packing area.
+    pub fn new(min_free: u32, (iw, ih): (u32, u32)) -> Self {
+        FreeList {
+            rect: Vec::new(),
+            seq: Vec::new(),
+            order: Vec::new(),
+            spare: Vec::new(),
+            live: 0,
+            index: SpatialIndex::new(iw, ih),
+            min_free,
+        }
     }
 
-    /// The best free rect for `w × h` (and `h × w` when `rotate`): its index
-    /// and whether the request is turned.
-    pub fn find(&self, w: u32, h: u32, rotate: bool, choice: &Choice, bin: (u32, u32)) -> Option<(usize, bool)> {
-        let mut best: Option<((i64, i64, bool), usize)> = None;
-        for (i, f) in self.rects.iter().enumerate() {
-            for rotated in [false, true] {
-                if rotated && (!rotate || w == h) {
-                    continue;
+    /// Empties the list, sized for a `iw × ih` packing area.
+    pub fn reset(&mut self, iw: u32, ih: u32) {
+        self.rect.clear();
+        self.seq.clear();
+        self.order.clear();
+        self.spare.clear();
+        self.live = 0;
+        self.index.resize(iw, ih);
+    }
+
+    /// Re-sizes the index for a grown packing area, keeping the rects.
+    pub fn regrid(&mut self, iw: u32, ih: u32) {
+        self.index.resize(iw, ih);
+        for &id in self.order.iter().filter(|&&id| id != NONE) {
+            self.index.insert(id, self.rect[id as usize]);
+        }
+    }
+
+    /// The free rects in list order.
+    pub fn iter(&self) -> impl Iterator<Item = Rect> + '_ {
+        self.order.iter().filter(|&&id| id != NONE).map(|&id| self.rect[id as usize])
+    }
+
+    /// Appends `r`; returns its id.
+    fn append(&mut self, r: Rect) -> u32 {
+        let id = self.spare.pop().unwrap_or_else(|| {
+            self.rect.push(Rect::default());
+            self.seq.push(NONE);
+            (self.rect.len() - 1) as u32
+        });
+        self.rect[id as usize] = r;
+        self.seq[id as usize] = self.order.len() as u32;
+        self.order.push(id);
+        self.live += 1;
+        self.index.insert(id, r);
+        id
+    }
+
+    /// Takes `id` out of the index and frees it; its place becomes a hole.
+    fn release(&mut self, id: u32) -> Rect {
+        let r = self.rect[id as usize];
+        self.index.remove(id, r);
+        self.order[self.seq[id as usize] as usize] = NONE;
+        self.seq[id as usize] = NONE;
+        self.spare.push(id);
+        self.live -= 1;
+        r
+    }
+
+    /// Drops trailing holes, and renumbers when holes outnumber rects.
+    fn tidy(&mut self) {
+        while self.order.last() == Some(&NONE) {
+            self.order.pop();
+        }
+        if self.order.len() > 2 * self.live + 32 {
+            self.order.retain(|&id| id != NONE);
+            for (s, &id) in self.order.iter().enumerate() {
+                self.seq[id as usize] = s as u32;
+            }
+        }
+    }
+
+    /// Removes `id`, keeping the order of the rest (`Vec::remove`).
+    fn remove_in_place(&mut self, id: u32) -> Rect {
+        let r = self.release(id);
+        self.tidy();
+        r
+    }
+
+    /// Removes `id`; the last rect takes its place (`Vec::swap_remove`).
+    fn swap_out(&mut self, id: u32) -> Rect {
+        let place = self.seq[id as usize];
+        let r = self.release(id);
+        while self.order.last() == Some(&NONE) {
+            self.order.pop();
+        }
+        if let Some(&last) = self.order.last() {
+            let from = self.seq[last as usize];
+            if from > place {
+                self.order[place as usize] = last;
+                self.order[from as usize] = NONE;
+                self.seq[last as usize] = place;
+            }
+        }
+        self.tidy();
+        r
+    }
+
+    /// Replaces the rect of `id`, keeping its place.
+    fn set(&mut self, id: u32, r: Rect) {
+        self.index.remove(id, self.rect[id as usize]);
+        self.rect[id as usize] = r;
+        self.index.insert(id, r);
+    }
+
+    /// The listed rects that overlap `area` and satisfy `keep`, in list order.
+    fn listed_in(&self, area: &Rect, keep: impl Fn(&Rect) -> bool) -> Vec<(u32, Rect)> {
+        let mut out = Vec::new();
+        self.index.near(area, &mut out, keep);
+        out.sort_unstable_by_key(|&(id, _)| self.seq[id as usize]);
+        out
+    }
+
+    /// The earliest listed rect that can merge with `r` (sharing a whole
+    /// edge), other than `skip`, and the merged rect.
+    fn merge_partner(&self, r: &Rect, skip: u32) -> Option<(u32, Rect)> {
+        let around = Rect::new(r.x.saturating_sub(1), r.y.saturating_sub(1), r.w + 2, r.h + 2);
+        let mut found: Option<(u32, u32, Rect)> = None;
+        let mut near = Vec::new();
+        self.index.near(&around, &mut near, |o| merged(o, r).is_some());
+        for (id, o) in near {
+            let s = self.seq[id as usize];
+            if id != skip && found.is_none_or(|(best, _, _)| s < best) {
+                found = merged(&o, r).map(|m| (s, id, m));
+            }
+        }
+        found.map(|(_, id, m)| (id, m))
+    }
+
+    /// The best free rect for `w × h` (and `h × w` when `rotate`): its id and
+    /// whether the request is turned. An exact fit always wins; ties go to
+    /// the earliest rect in the list, upright before turned.
+    pub fn find(&self, w: u32, h: u32, rotate: bool, choice: &Choice, bin: (u32, u32)) -> Option<(u32, bool)> {
+        if self.live == 0 {
+            return None;
+        }
+        let turns: &[bool] = if rotate && w != h { &[false, true] } else { &[false] };
+        // Key: score, turned, place in the list.
+        let mut best: Option<((i64, i64), bool, u32, u32)> = None;
+        let mut consider = |id: u32, ab: (i64, i64), turned: bool| {
+            let key = (ab, turned, self.seq[id as usize], id);
+            if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+                best = Some(key);
+            }
+        };
+        match choice {
+            Choice::Named(c) if c.grows_with_leftovers() => {
+                // An exact fit scores (0, 0), the least any rect can, so it
+                // needs no special case; classes that cannot beat the best
+                // rect found so far are skipped.
+                let best_score = Cell::new((i64::MAX, i64::MAX));
+                for &turned in turns {
+                    let (cw, ch) = if turned { (h, w) } else { (w, h) };
+                    let bound = |lw: u64, lh: u64| c.score_leftovers(cw, ch, lw, lh);
+                    self.index.each_fitting_bounded(cw, ch, &best_score, bound, |id, f| {
+                        let ab = c.score(f, cw, ch);
+                        consider(id, ab, turned);
+                        if ab < best_score.get() {
+                            best_score.set(ab);
+                        }
+                    });
                 }
-                let (cw, ch) = if rotated { (h, w) } else { (w, h) };
-                if cw > f.w || ch > f.h {
-                    continue;
-                }
-                let (a, b) = if cw == f.w && ch == f.h {
-                    (i64::MIN, i64::MIN)
-                } else {
-                    choice.score(f, cw, ch, rotated, bin)
-                };
-                let key = (a, b, rotated);
-                if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    best = Some((key, i));
+            }
+            _ => {
+                for &turned in turns {
+                    let (cw, ch) = if turned { (h, w) } else { (w, h) };
+                    self.index.each_fitting(cw, ch, |id, f| {
+                        let ab = if cw == f.w && ch == f.h {
+                            (i64::MIN, i64::MIN)
+                        } else {
+                            choice.score(f, cw, ch, turned, bin)
+                        };
+                        consider(id, ab, turned);
+                    });
                 }
             }
         }
-        best.map(|(k, i)| (i, k.2))
+        best.map(|(_, turned, _, id)| (id, turned))
     }
 
-    /// Places `w × h` at the top-left of free rect `idx` and splits the rest.
+    /// Places `w × h` at the top-left of free rect `id` and splits the rest.
     /// Returns the slot given to the request (larger than `w × h` for `Halve`).
     /// With `merge`, each leftover is merged with its free neighbours.
-    pub fn take(&mut self, idx: usize, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
-        let mut free = self.rects.remove(idx);
+    pub fn take(&mut self, id: u32, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
+        let mut free = self.remove_in_place(id);
         if split == SplitRule::Halve {
             while free.w / 2 >= w {
                 let half = free.w / 2;
@@ -230,18 +412,14 @@ impl FreeList {
     /// it with every neighbour that shares a whole edge, repeatedly. A merged
     /// rect takes the place of the earlier of the two in the list.
     pub fn push(&mut self, r: Rect, merge: bool) {
-        self.rects.push(r);
+        let mut k = self.append(r);
         if !merge {
             return;
         }
-        let mut k = self.rects.len() - 1;
-        loop {
-            let r = self.rects[k];
-            let found = self.rects.iter().enumerate().find_map(|(i, o)| if i == k { None } else { merged(o, &r).map(|m| (i, m)) });
-            let Some((i, m)) = found else { return };
-            let (keep, gone) = if i < k { (i, k) } else { (k, i) };
-            self.rects[keep] = m;
-            self.rects.remove(gone);
+        while let Some((i, m)) = self.merge_partner(&self.rect[k as usize], k) {
+            let (keep, gone) = if self.seq[i as usize] < self.seq[k as usize] { (i, k) } else { (k, i) };
+            self.remove_in_place(gone);
+            self.set(keep, m);
             k = keep;
         }
     }
@@ -250,35 +428,51 @@ impl FreeList {
     /// neighbour that shares a whole edge, repeatedly. Returns the rect it
     /// ended up in.
     pub fn add(&mut self, mut r: Rect) -> Rect {
-        'outer: loop {
-            for i in 0..self.rects.len() {
-                if let Some(m) = merged(&self.rects[i], &r) {
-                    self.rects.swap_remove(i);
-                    r = m;
-                    continue 'outer;
-                }
-            }
-            break;
+        while let Some((i, m)) = self.merge_partner(&r, NONE) {
+            self.swap_out(i);
+            r = m;
         }
-        self.rects.push(r);
+        self.append(r);
         r
     }
 
     /// Removes `hole` from the free space, splitting rects it cuts.
     pub fn subtract(&mut self, hole: &Rect) {
-        let mut i = 0;
+        // As a list walk that swap-removes each cut rect would: in list
+        // order, except that a cut rect moved into a hole goes next.
+        let mut pending: alloc::collections::VecDeque<u32> =
+            self.listed_in(hole, |_| true).into_iter().map(|(id, _)| id).collect();
         let mut pieces = Vec::new();
-        while i < self.rects.len() {
-            if self.rects[i].intersects(hole) {
-                let r = self.rects.swap_remove(i);
-                r.subtract(hole, &mut |p| pieces.push(p));
-            } else {
-                i += 1;
+        while let Some(id) = pending.pop_front() {
+            let last = self.order.last().copied();
+            let r = self.swap_out(id);
+            if last != Some(id) && last.is_some() && pending.back().copied() == last {
+                pending.pop_back();
+                pending.extend(last);
+                pending.rotate_right(1);
             }
+            r.subtract(hole, &mut |p| pieces.push(p));
         }
         for p in pieces {
             self.add(p);
         }
+    }
+
+    /// The earliest listed rect that overlaps `area` and satisfies `keep`.
+    pub fn first_in(&self, area: &Rect, keep: impl Fn(&Rect) -> bool) -> Option<Rect> {
+        self.listed_in(area, keep).first().map(|&(_, r)| r)
+    }
+
+    /// The listed rects that overlap `area` and satisfy `keep`, in list order.
+    pub fn all_in(&self, area: &Rect, keep: impl Fn(&Rect) -> bool) -> impl Iterator<Item = Rect> {
+        self.listed_in(area, keep).into_iter().map(|(_, r)| r)
+    }
+
+    /// Removes the listed rect equal to `r` (the last rect takes its place);
+    /// false when there is none.
+    pub fn swap_out_rect(&mut self, r: &Rect) -> bool {
+        let found = self.listed_in(r, |o| o == r).first().map(|&(id, _)| id);
+        found.map(|id| self.swap_out(id)).is_some()
     }
 }
 
@@ -291,4 +485,186 @@ fn merged(a: &Rect, b: &Rect) -> Option<Rect> {
         return Some(Rect::new(a.x.min(b.x), a.y, a.w + b.w, a.h));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    //! The indexed list against the plain `Vec` it replaces (the list
+    //! Jylänki's reference code keeps): same rects in the same order after
+    //! every operation, and the same best fit for every choice.
+    use super::*;
+
+    /// The plain list: linear searches, `Vec` order.
+    struct VecList {
+        rects: Vec<Rect>,
+    }
+
+    impl VecList {
+        fn find(&self, w: u32, h: u32, rotate: bool, choice: &Choice) -> Option<(Rect, bool)> {
+            let mut best: Option<((i64, i64, bool), usize)> = None;
+            for (i, f) in self.rects.iter().enumerate() {
+                for rotated in [false, true] {
+                    if rotated && (!rotate || w == h) {
+                        continue;
+                    }
+                    let (cw, ch) = if rotated { (h, w) } else { (w, h) };
+                    if cw > f.w || ch > f.h {
+                        continue;
+                    }
+                    let (a, b) = if cw == f.w && ch == f.h {
+                        (i64::MIN, i64::MIN)
+                    } else {
+                        choice.score(f, cw, ch, rotated, (0, 0))
+                    };
+                    let key = (a, b, rotated);
+                    if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                        best = Some((key, i));
+                    }
+                }
+            }
+            best.map(|(k, i)| (self.rects[i], k.2))
+        }
+
+        fn take(&mut self, idx: usize, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
+            let mut free = self.rects.remove(idx);
+            if split == SplitRule::Halve {
+                while free.w / 2 >= w {
+                    let half = free.w / 2;
+                    self.push(Rect::new(free.x + half, free.y, free.w - half, free.h), merge);
+                    free.w = half;
+                }
+                while free.h / 2 >= h {
+                    let half = free.h / 2;
+                    self.push(Rect::new(free.x, free.y + half, free.w, free.h - half), merge);
+                    free.h = half;
+                }
+                return free;
+            }
+            let placed = Rect::new(free.x, free.y, w, h);
+            let (bottom, right) = if split.horizontal(&free, w, h) {
+                (Rect::new(free.x, placed.bottom(), free.w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, h))
+            } else {
+                (Rect::new(free.x, placed.bottom(), w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, free.h))
+            };
+            for piece in [bottom, right] {
+                if !piece.is_empty() {
+                    self.push(piece, merge);
+                }
+            }
+            placed
+        }
+
+        fn push(&mut self, r: Rect, merge: bool) {
+            self.rects.push(r);
+            if !merge {
+                return;
+            }
+            let mut k = self.rects.len() - 1;
+            loop {
+                let r = self.rects[k];
+                let found =
+                    self.rects.iter().enumerate().find_map(|(i, o)| if i == k { None } else { merged(o, &r).map(|m| (i, m)) });
+                let Some((i, m)) = found else { return };
+                let (keep, gone) = if i < k { (i, k) } else { (k, i) };
+                self.rects[keep] = m;
+                self.rects.remove(gone);
+                k = keep;
+            }
+        }
+
+        fn add(&mut self, mut r: Rect) -> Rect {
+            'outer: loop {
+                for i in 0..self.rects.len() {
+                    if let Some(m) = merged(&self.rects[i], &r) {
+                        self.rects.swap_remove(i);
+                        r = m;
+                        continue 'outer;
+                    }
+                }
+                break;
+            }
+            self.rects.push(r);
+            r
+        }
+
+        fn subtract(&mut self, hole: &Rect) {
+            let mut i = 0;
+            let mut pieces = Vec::new();
+            while i < self.rects.len() {
+                if self.rects[i].intersects(hole) {
+                    let r = self.rects.swap_remove(i);
+                    r.subtract(hole, &mut |p| pieces.push(p));
+                } else {
+                    i += 1;
+                }
+            }
+            for p in pieces {
+                self.add(p);
+            }
+        }
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as u32
+        }
+    }
+
+    #[test]
+    fn indexed_list_keeps_the_plain_lists_order_and_choices() {
+        let choices: Vec<Choice> = FreeRectChoice::ALL.iter().map(|&c| Choice::Named(c)).collect();
+        for seed in 1..=60u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let side = [64, 300, 1024][seed as usize % 3];
+            let merge = seed % 2 == 0;
+            let mut plain = VecList { rects: alloc::vec![Rect::new(0, 0, side, side)] };
+            let mut indexed = FreeList::new(0, (side, side));
+            indexed.push(Rect::new(0, 0, side, side), false);
+            let mut taken: Vec<Rect> = Vec::new();
+            for step in 0..400 {
+                let (w, h) = (1 + rng.below(side / 6), 1 + rng.below(side / 6));
+                let rotate = rng.below(2) == 0;
+                for choice in &choices {
+                    let a = plain.find(w, h, rotate, choice);
+                    let b = indexed.find(w, h, rotate, choice, (side, side)).map(|(id, t)| (indexed.rect[id as usize], t));
+                    assert_eq!(a, b, "seed {seed} step {step}: find {w}x{h}");
+                }
+                match rng.below(10) {
+                    0..=4 => {
+                        let choice = &choices[rng.below(6) as usize];
+                        let split = SplitRule::ALL[rng.below(7) as usize];
+                        if let Some((id, turned)) = indexed.find(w, h, rotate, choice, (side, side)) {
+                            let (cw, ch) = if turned { (h, w) } else { (w, h) };
+                            let r = indexed.rect[id as usize];
+                            let idx = plain.rects.iter().position(|o| *o == r).unwrap();
+                            let a = plain.take(idx, cw, ch, split, merge);
+                            let b = indexed.take(id, cw, ch, split, merge);
+                            assert_eq!(a, b);
+                            taken.push(b);
+                        }
+                    }
+                    5..=7 if !taken.is_empty() => {
+                        let r = taken.swap_remove(rng.below(taken.len() as u32) as usize);
+                        assert_eq!(plain.add(r), indexed.add(r));
+                    }
+                    _ => {
+                        let list: Vec<Rect> = indexed.iter().collect();
+                        if let Some(&f) = list.get(rng.below(list.len() as u32) as usize) {
+                            let (hw, hh) = (1 + rng.below(f.w), 1 + rng.below(f.h));
+                            let hole = Rect::new(f.x + rng.below(f.w - hw + 1), f.y + rng.below(f.h - hh + 1), hw, hh);
+                            plain.subtract(&hole);
+                            indexed.subtract(&hole);
+                            taken.push(hole);
+                        }
+                    }
+                }
+                let order: Vec<Rect> = indexed.iter().collect();
+                assert_eq!(plain.rects, order, "seed {seed} step {step}");
+            }
+        }
+    }
 }

@@ -8,7 +8,6 @@ use crate::freelist::{Choice, FreeList, FreeRectChoice, SplitRule};
 use crate::geom::Rect;
 use crate::heuristic::Scorer;
 use crate::packer::{impl_packer, Core, PackerOptions};
-use alloc::vec;
 
 /// Guillotine-specific settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +65,8 @@ impl Guillotine {
 
     fn build(width: u32, height: u32, config: GuillotineConfig, choice: Choice, opts: PackerOptions) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
-        let mut g = Guillotine { core, config, choice, free: FreeList::new(opts.min_free_size) };
+        let free = FreeList::new(opts.min_free_size, core.inner());
+        let mut g = Guillotine { core, config, choice, free };
         g.reset();
         Ok(g)
     }
@@ -105,7 +105,8 @@ impl Guillotine {
 
     fn reset(&mut self) {
         let (iw, ih) = self.core.inner();
-        self.free.rects = vec![Rect::new(0, 0, iw, ih)];
+        self.free.reset(iw, ih);
+        self.free.push(Rect::new(0, 0, iw, ih), false);
     }
 
     fn extend(&mut self, old: (u32, u32)) {
@@ -113,13 +114,14 @@ impl Guillotine {
     }
 
     fn free_space(&self) -> impl Iterator<Item = Rect> + '_ {
-        self.free.rects.iter().copied()
+        self.free.iter()
     }
 }
 
 /// Adds the space a bin gains when it grows from `old` to `new` (inner sizes):
 /// a strip on the right of full new height, and one below the old width.
 pub(crate) fn add_grown_strips(free: &mut FreeList, old: (u32, u32), new: (u32, u32)) {
+    free.regrid(new.0, new.1);
     for strip in grown_strips(old, new) {
         free.add(strip);
     }

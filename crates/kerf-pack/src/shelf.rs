@@ -92,7 +92,8 @@ impl Shelf {
         opts: PackerOptions,
     ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
-        Ok(Shelf { core, heuristic, waste_map, rows: Vec::new(), free: FreeList::new(opts.min_free_size) })
+        let free = FreeList::new(opts.min_free_size, core.inner());
+        Ok(Shelf { core, heuristic, waste_map, rows: Vec::new(), free })
     }
 
     /// The heuristic in use.
@@ -218,10 +219,11 @@ impl Shelf {
         while let Some(i) = check.pop() {
             if i < self.rows.len() && self.is_open(i) {
                 let row = self.rows[i];
-                let column = self.free.rects.iter().find(|r| {
+                let last_column = Rect::new(row.cursor.saturating_sub(1), row.y, 1, row.h);
+                let column = self.free.first_in(&last_column, |r| {
                     r.right() == row.cursor && r.x < row.cursor && r.y <= row.y && r.bottom() >= row.y + row.h
                 });
-                if let Some(&r) = column {
+                if let Some(r) = column {
                     self.free.subtract(&Rect::new(r.x, row.y, row.cursor - r.x, row.h));
                     self.rows[i].cursor = r.x;
                     check.push(i);
@@ -245,12 +247,14 @@ impl Shelf {
     }
 
     fn reset(&mut self) {
+        let (iw, ih) = self.core.inner();
         self.rows.clear();
-        self.free.rects.clear();
+        self.free.reset(iw, ih);
     }
 
     fn extend(&mut self, old: (u32, u32)) {
-        let (iw, _) = self.core.inner();
+        let (iw, ih) = self.core.inner();
+        self.free.regrid(iw, ih);
         if iw == old.0 || !self.waste_map {
             return;
         }
@@ -272,9 +276,7 @@ impl Shelf {
             .map(move |i| Rect::new(self.rows[i].cursor, self.rows[i].y, iw - self.rows[i].cursor, self.rows[i].h));
         let top = self.top();
         self.free
-            .rects
             .iter()
-            .copied()
             .chain(tails)
             .chain(core::iter::once(Rect::new(0, top, iw, ih - top)))
             .filter(|r| !r.is_empty())

@@ -72,7 +72,8 @@ impl Skyline {
         opts: PackerOptions,
     ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
-        let mut s = Skyline { core, heuristic, waste_map, skyline: Vec::new(), free: FreeList::new(opts.min_free_size) };
+        let free = FreeList::new(opts.min_free_size, core.inner());
+        let mut s = Skyline { core, heuristic, waste_map, skyline: Vec::new(), free };
         s.reset();
         Ok(s)
     }
@@ -199,13 +200,14 @@ impl Skyline {
     fn lower_skyline(&mut self, first: Rect) {
         let mut work = alloc::vec![first];
         while let Some(r) = work.pop() {
-            let Some(fi) = self.free.rects.iter().position(|f| *f == r) else { continue };
-            if !self.directly_under(&r) {
+            if !self.directly_under(&r) || !self.free.swap_out_rect(&r) {
                 continue;
             }
-            self.free.rects.swap_remove(fi);
             self.set_level(r.x, r.right(), r.y);
-            work.extend(self.free.rects.iter().filter(|f| f.bottom() == r.y && f.x < r.right() && r.x < f.right()));
+            if r.y > 0 {
+                let row_above = Rect::new(r.x, r.y - 1, r.w, 1);
+                work.extend(self.free.all_in(&row_above, |f| f.bottom() == r.y));
+            }
         }
     }
 
@@ -230,13 +232,14 @@ impl Skyline {
     }
 
     fn reset(&mut self) {
-        let (iw, _) = self.core.inner();
+        let (iw, ih) = self.core.inner();
         self.skyline = vec![Segment { x: 0, y: 0, w: iw }];
-        self.free.rects.clear();
+        self.free.reset(iw, ih);
     }
 
     fn extend(&mut self, old: (u32, u32)) {
-        let (iw, _) = self.core.inner();
+        let (iw, ih) = self.core.inner();
+        self.free.regrid(iw, ih);
         if iw > old.0 {
             self.set_level(old.0, iw, 0);
         }
@@ -245,7 +248,7 @@ impl Skyline {
     fn free_space(&self) -> impl Iterator<Item = Rect> + '_ {
         let (_, ih) = self.core.inner();
         let above = self.skyline.iter().map(move |s| Rect::new(s.x, s.y, s.w, ih - s.y));
-        self.free.rects.iter().copied().chain(above).filter(|r| !r.is_empty())
+        self.free.iter().chain(above).filter(|r| !r.is_empty())
     }
 }
 
