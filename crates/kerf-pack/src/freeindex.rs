@@ -35,6 +35,9 @@ const NONE: u32 = u32::MAX;
 /// many cells (so at most 4 registrations, the size of `SpatialIndex::regs`).
 const MAX_SPAN: u32 = 2;
 
+/// Each grid level's cells are `1 << STEP` times as wide (or tall) as the level below.
+const STEP: u32 = 3;
+
 /// A grid cell's record of a free rect.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -135,13 +138,13 @@ impl SpatialIndex {
         let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
         self.base = bits.saturating_sub(5).max(4);
         self.nl = 1;
-        while self.base + 2 * (self.nl as u32 - 1) < bits {
+        while self.base + STEP * (self.nl as u32 - 1) < bits {
             self.nl += 1;
         }
         self.levels.clear();
         for lx in 0..self.nl as u32 {
             for ly in 0..self.nl as u32 {
-                let (sx, sy) = (self.base + 2 * lx, self.base + 2 * ly);
+                let (sx, sy) = (self.base + STEP * lx, self.base + STEP * ly);
                 let cols = ((iw.max(1) - 1) >> sx) + 1;
                 let rows = ((ih.max(1) - 1) >> sy) + 1;
                 let cells = vec![Vec::new(); (cols * rows) as usize];
@@ -160,7 +163,7 @@ impl SpatialIndex {
             let hi = lo + len - 1;
             (0..self.nl)
                 .find(|&l| {
-                    let s = self.base + 2 * l as u32;
+                    let s = self.base + STEP * l as u32;
                     (hi >> s) - (lo >> s) < MAX_SPAN
                 })
                 .unwrap_or(self.nl - 1)

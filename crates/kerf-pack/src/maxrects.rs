@@ -481,17 +481,59 @@ pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect
     // Every edge is a grid line, so the search finds it (and `Err` would be its place anyway).
     let col = |x: u32| xs.binary_search(&x).unwrap_or_else(|i| i);
     let row = |y: u32| ys.binary_search(&y).unwrap_or_else(|i| i);
+    let (tc0, tc1) = (col(target.x), col(target.right()));
+    let (tr0, tr1) = (row(target.y), row(target.bottom()));
+    let mut found = Vec::new();
+    if nx <= 128 {
+        // Each row of cells is a bitmask; a run of set bits is a rect's columns.
+        let span = |c0: usize, c1: usize| -> u128 {
+            let ones = |n: usize| if n >= 128 { !0u128 } else { (1u128 << n) - 1 };
+            ones(c1) & !ones(c0)
+        };
+        let mut rows = vec![0u128; ny];
+        for r in pieces {
+            let bits = span(col(r.x), col(r.right()));
+            for m in &mut rows[row(r.y)..row(r.bottom())] {
+                *m |= bits;
+            }
+        }
+        let target_cols = span(tc0, tc1);
+        for top in 0..tr1 {
+            let mut open = !0u128;
+            for bottom in top..ny {
+                open &= rows[bottom];
+                if open & target_cols == 0 {
+                    break; // runs only shrink going down, and none reaches the target
+                }
+                if bottom < tr0 {
+                    continue;
+                }
+                let mut rest = open;
+                while rest != 0 {
+                    let c0 = rest.trailing_zeros() as usize;
+                    let len = (!(rest >> c0)).trailing_zeros() as usize;
+                    let run = span(c0, c0 + len);
+                    rest &= !run;
+                    if run & target_cols == 0 {
+                        continue;
+                    }
+                    let grows_up = top > 0 && rows[top - 1] & run == run;
+                    let grows_down = bottom + 1 < ny && rows[bottom + 1] & run == run;
+                    if !grows_up && !grows_down {
+                        found.push(Rect::new(xs[c0], ys[top], xs[c0 + len] - xs[c0], ys[bottom + 1] - ys[top]));
+                    }
+                }
+            }
+        }
+        return found;
+    }
     let mut free = vec![false; nx * ny];
     for r in pieces {
         for y in row(r.y)..row(r.bottom()) {
             free[y * nx + col(r.x)..y * nx + col(r.right())].fill(true);
         }
     }
-    let (tc0, tc1) = (col(target.x), col(target.right()));
-    let (tr0, tr1) = (row(target.y), row(target.bottom()));
     let row_free = |y: usize, c0: usize, c1: usize| free[y * nx + c0..y * nx + c1].iter().all(|&f| f);
-
-    let mut found = Vec::new();
     let mut open = vec![true; nx];
     for top in 0..tr1 {
         open.fill(true);
