@@ -57,7 +57,19 @@ struct Report {
     too_large: u64,
 }
 
-fn simulate<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], requests: &[usize], evict_to_fit: bool) -> Report {
+/// How a miss that does not fit picks its victims.
+#[derive(Clone, Copy, PartialEq)]
+enum Evict {
+    /// The least recently used glyph, one at a time, until the new one fits.
+    Lru,
+    /// The cheapest set anywhere in the page (`MaxRects::evict_to_fit`).
+    ToFit,
+    /// The cheapest set that includes one of the `k` least recently used
+    /// glyphs (`MaxRects::evict_to_fit_near` from each).
+    ToFitNearLru(usize),
+}
+
+fn simulate<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], requests: &[usize], evict: Evict) -> Report {
     let mut slot: Vec<Option<B::Id>> = vec![None; sizes.len()];
     let mut last_use = vec![0u64; sizes.len()];
     let mut owner: std::collections::HashMap<B::Id, usize> = Default::default();
@@ -85,11 +97,27 @@ fn simulate<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], requests: &[usize], evict
                 r.occupancy_at_eviction.push(used as f64 / (SIDE as f64 * SIDE as f64));
                 noted = true;
             }
-            let victims = if evict_to_fit {
-                bin.evict_to_fit(w, h, &|id| owner.get(&id).map(|&v| last_use[v]))
-                    .map(|ids| ids.iter().map(|id| owner[id]).collect::<Vec<_>>())
-            } else {
-                (lru.tail != NIL).then(|| vec![lru.tail])
+            let cost = |id| owner.get(&id).map(|&v| last_use[v]);
+            let lru_victim = (lru.tail != NIL).then(|| vec![lru.tail]);
+            let victims = match evict {
+                Evict::Lru => lru_victim,
+                Evict::ToFit => bin.evict_to_fit(w, h, None, &cost).map(|(_, ids)| ids.iter().map(|id| owner[id]).collect()),
+                Evict::ToFitNearLru(k) => {
+                    let mut best: Option<(u64, usize, Vec<B::Id>)> = None;
+                    let mut g = lru.tail;
+                    for _ in 0..k {
+                        if g == NIL {
+                            break;
+                        }
+                        if let Some((c, ids)) = bin.evict_to_fit(w, h, slot[g], &cost).filter(|(_, ids)| !ids.is_empty()) {
+                            if best.as_ref().is_none_or(|(bc, bn, _)| (c, ids.len()) < (*bc, *bn)) {
+                                best = Some((c, ids.len(), ids));
+                            }
+                        }
+                        g = lru.prev[g];
+                    }
+                    best.map(|(_, _, ids)| ids.iter().map(|id| owner[id]).collect()).or(lru_victim)
+                }
             };
             let Some(victims) = victims.filter(|v| !v.is_empty()) else { break None };
             for v in victims {
@@ -156,15 +184,21 @@ fn main() {
     for name in ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-minas-rm", "shelf-ff-wm"] {
         let algo: Algorithm = name.parse().expect("packer");
         let mut bin = Kerf(algo.build(SIDE, SIDE, opts).expect("bin"));
-        row(&format!("kerf {name}"), simulate(&mut bin, &sizes, &requests, false));
+        row(&format!("kerf {name}"), simulate(&mut bin, &sizes, &requests, Evict::Lru));
     }
-    let mut fit = KerfMaxRects(MaxRects::new(SIDE, SIDE, MaxRectsHeuristic::BestShortSideFit, opts).expect("bin"));
-    row("kerf maxrects-bssf + evict-to-fit", simulate(&mut fit, &sizes, &requests, true));
+    let maxrects = || KerfMaxRects(MaxRects::new(SIDE, SIDE, MaxRectsHeuristic::BestShortSideFit, opts).expect("bin"));
+    for k in [1, 8, 32] {
+        let name = format!("kerf maxrects-bssf + evict-to-fit near the {k} oldest");
+        row(&name, simulate(&mut maxrects(), &sizes, &requests, Evict::ToFitNearLru(k)));
+    }
+    if !quick {
+        row("kerf maxrects-bssf + evict-to-fit", simulate(&mut maxrects(), &sizes, &requests, Evict::ToFit));
+    }
     let size = (SIDE as i32, SIDE as i32);
     let mut e = Etagere(etagere::AtlasAllocator::new(etagere::size2(size.0, size.1)));
-    row("etagere", simulate(&mut e, &sizes, &requests, false));
+    row("etagere", simulate(&mut e, &sizes, &requests, Evict::Lru));
     let mut eb = EtagereBucketed(etagere::BucketedAtlasAllocator::new(etagere::size2(size.0, size.1)));
-    row("etagere bucketed", simulate(&mut eb, &sizes, &requests, false));
+    row("etagere bucketed", simulate(&mut eb, &sizes, &requests, Evict::Lru));
     let mut g = Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(size.0, size.1)));
-    row("guillotiere", simulate(&mut g, &sizes, &requests, false));
+    row("guillotiere", simulate(&mut g, &sizes, &requests, Evict::Lru));
 }

@@ -14,8 +14,15 @@ pub trait Bin {
     fn alloc(&mut self, w: u32, h: u32) -> Option<Self::Id>;
     /// Frees a live allocation.
     fn free(&mut self, id: Self::Id);
-    /// The cheapest victims whose removal makes `w × h` fit, where supported.
-    fn evict_to_fit(&self, _w: u32, _h: u32, _cost: &dyn Fn(Self::Id) -> Option<u64>) -> Option<Vec<Self::Id>> {
+    /// The cheapest victims whose removal makes `w × h` fit (with `seed`:
+    /// among those including `seed`) and their total cost, where supported.
+    fn evict_to_fit(
+        &self,
+        _w: u32,
+        _h: u32,
+        _seed: Option<Self::Id>,
+        _cost: &dyn Fn(Self::Id) -> Option<u64>,
+    ) -> Option<(u64, Vec<Self::Id>)> {
         None
     }
 }
@@ -42,8 +49,18 @@ impl Bin for KerfMaxRects {
     fn free(&mut self, id: AllocId) {
         self.0.deallocate(id).expect("live id");
     }
-    fn evict_to_fit(&self, w: u32, h: u32, cost: &dyn Fn(AllocId) -> Option<u64>) -> Option<Vec<AllocId>> {
-        self.0.evict_to_fit(w, h, |a| cost(a.id)).ok().flatten().map(|e| e.victims)
+    fn evict_to_fit(
+        &self,
+        w: u32,
+        h: u32,
+        seed: Option<AllocId>,
+        cost: &dyn Fn(AllocId) -> Option<u64>,
+    ) -> Option<(u64, Vec<AllocId>)> {
+        let found = match seed {
+            Some(seed) => self.0.evict_to_fit_near(w, h, seed, |a| cost(a.id)),
+            None => self.0.evict_to_fit(w, h, |a| cost(a.id)),
+        };
+        found.ok().flatten().map(|e| (e.cost, e.victims))
     }
 }
 

@@ -15,6 +15,7 @@ proptest! {
         fill in proptest::collection::vec((1u32..10, 1u32..10, 0u64..100, 0u32..10), 1..60),
         frees in proptest::collection::vec(any::<usize>(), 0..10),
         request in (1u32..20, 1u32..20),
+        seed in proptest::option::of(any::<usize>()),
     ) {
         let opts = PackerOptions { padding, allow_rotation, min_free_size: 0 };
         let mut p = MaxRects::new(side, side, MaxRectsHeuristic::BestShortSideFit, opts).unwrap();
@@ -33,12 +34,26 @@ proptest! {
             }
         }
         let (w, h) = request;
-        let got = p.evict_to_fit(w, h, |a| costs[&a.id]);
+        // With a seed: only holes over the seed's slot (evict_to_fit_near).
+        let seed = seed.filter(|_| !live.is_empty()).map(|k| live[k % live.len()]);
+        let got = match seed {
+            Some(id) => p.evict_to_fit_near(w, h, id, |a| costs[&a.id]),
+            None => p.evict_to_fit(w, h, |a| costs[&a.id]),
+        };
+        let seed_slot = seed.map(|id| {
+            let a = p.get(id).unwrap();
+            (Rect::new(a.rect.x, a.rect.y, a.rect.w + padding, a.rect.h + padding), costs[&id])
+        });
         let (iw, ih) = (side + padding, side + padding);
         let (pw, ph) = (w + padding, h + padding);
         if !(pw <= iw && ph <= ih || allow_rotation && ph <= iw && pw <= ih) {
             let too_large = matches!(got, Err(AllocError::TooLarge { .. }));
             prop_assert!(too_large);
+            return Ok(());
+        }
+        let fits_now = p.evict_to_fit(w, h, |_| None).unwrap().is_some_and(|e| e.victims.is_empty());
+        if seed_slot.is_some_and(|(_, c)| c.is_none()) && !fits_now {
+            prop_assert_eq!(got.unwrap(), None);
             return Ok(());
         }
         // Brute force over every hole position and orientation.
@@ -53,6 +68,7 @@ proptest! {
             for y in 0..=ih - hh {
                 for x in 0..=iw - hw {
                     let hole = Rect::new(x, y, hw, hh);
+                    if !fits_now && seed_slot.is_some_and(|(s, _)| !s.intersects(&hole)) { continue; }
                     let hit: Vec<_> = slots.iter().filter(|s| s.0.intersects(&hole)).collect();
                     if hit.iter().any(|s| s.1.is_none()) { continue; }
                     let key = (hit.iter().map(|s| s.1.unwrap()).sum::<u64>(), hit.len());
