@@ -88,22 +88,82 @@ impl Skyline {
         self.waste_map
     }
 
-    /// Where a `w × h` rect can sit with its left edge at segment `i`'s
-    /// start: its top row and the area wasted under it.
-    fn fit(&self, i: usize, w: u32, h: u32) -> Option<(u32, u64)> {
+    /// The best skyline position for a `w × h` rect: (score, segment,
+    /// top row). One pass with two pointers: the segments under a rect whose
+    /// left edge is at segment `i`'s start are `i..j`, the top row is their
+    /// highest `y` (a monotone deque of candidates), and the area wasted under
+    /// the rect comes from prefix sums of widths and `y × width` — `O(S)` for
+    /// `S` segments instead of `O(S × segments under)`.
+    fn best_on_skyline(&self, w: u32, h: u32, prefix: &[(u64, u64)]) -> Option<((u64, u64), usize, u32)> {
         let (iw, ih) = self.core.inner();
-        let x = self.skyline[i].x;
-        if x + w > iw {
-            return None;
+        let segs = &self.skyline;
+        let mut best: Option<((u64, u64), usize, u32)> = None;
+        if self.heuristic == SkylineHeuristic::BottomLeft {
+            // Score (top edge, x): a segment at or above the best top edge
+            // found so far cannot win (later segments lie further right), so
+            // most are passed over without looking at the ones under the rect.
+            let mut best_top = u64::MAX;
+            for (i, seg) in segs.iter().enumerate() {
+                let end = seg.x + w;
+                if end > iw {
+                    break;
+                }
+                if (seg.y + h) as u64 >= best_top {
+                    continue;
+                }
+                let mut y = seg.y;
+                for s in segs[i + 1..].iter().take_while(|s| s.x < end) {
+                    y = y.max(s.y);
+                    if (y + h) as u64 >= best_top {
+                        break;
+                    }
+                }
+                let top = (y + h) as u64;
+                if y + h <= ih && top < best_top {
+                    best_top = top;
+                    best = Some(((top, seg.x as u64), i, y));
+                }
+            }
+            return best;
         }
-        let end = x + w;
-        let under = || self.skyline[i..].iter().take_while(move |s| s.x < end);
-        let y = under().map(|s| s.y).max().unwrap_or(0);
-        if y + h > ih {
-            return None;
+        let mut deque = alloc::collections::VecDeque::new();
+        let mut j = 0;
+        for (i, seg) in segs.iter().enumerate() {
+            let end = seg.x + w;
+            if end > iw {
+                break; // segments go left to right: later ones end further right
+            }
+            while j < segs.len() && segs[j].x < end {
+                while deque.back().is_some_and(|&b: &usize| segs[b].y <= segs[j].y) {
+                    deque.pop_back();
+                }
+                deque.push_back(j);
+                j += 1;
+            }
+            while deque.front().is_some_and(|&f| f < i) {
+                deque.pop_front();
+            }
+            let Some(&top) = deque.front() else { continue };
+            let y = segs[top].y;
+            if y + h > ih {
+                continue;
+            }
+            let score = match self.heuristic {
+                SkylineHeuristic::BottomLeft => ((y + h) as u64, seg.x as u64),
+                SkylineHeuristic::MinWaste => {
+                    // Segments i..j-1 lie wholly under the rect, j-1 maybe in part.
+                    let last = &segs[j - 1];
+                    let (full_w, full_yw) = (prefix[j - 1].0 - prefix[i].0, prefix[j - 1].1 - prefix[i].1);
+                    let part = ((last.x + last.w).min(end) - last.x) as u64;
+                    let waste = y as u64 * full_w - full_yw + (y - last.y) as u64 * part;
+                    (waste, (y + h) as u64)
+                }
+            };
+            if best.is_none_or(|(b, _, _)| score < b) {
+                best = Some((score, i, y));
+            }
         }
-        let waste = under().map(|s| ((s.x + s.w).min(end) - s.x) as u64 * (y - s.y) as u64).sum();
-        Some((y, waste))
+        best
     }
 
     fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
@@ -116,20 +176,20 @@ impl Skyline {
             // bundled traces, and a whole-map merge pass costs O(n²)).
             return Some((self.free.take(idx, w, h, SplitRule::MaxArea, true), rotated));
         }
+        // Prefix sums of segment widths and `y × width`, for the waste.
+        let mut prefix = Vec::with_capacity(self.skyline.len() + 1);
+        prefix.push((0u64, 0u64));
+        for s in &self.skyline {
+            let &(w, yw) = prefix.last().unwrap_or(&(0, 0));
+            prefix.push((w + s.w as u64, yw + s.y as u64 * s.w as u64));
+        }
         let mut best: Option<((u64, u64, usize, bool), u32)> = None;
-        for i in 0..self.skyline.len() {
-            let seg = self.skyline[i];
-            for rotated in [false, true] {
-                if rotated && !rotate {
-                    continue;
-                }
-                let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
-                let Some((y, waste)) = self.fit(i, w, h) else { continue };
-                let top = (y + h) as u64;
-                let score = match self.heuristic {
-                    SkylineHeuristic::BottomLeft => (top, seg.x as u64),
-                    SkylineHeuristic::MinWaste => (waste, top),
-                };
+        for rotated in [false, true] {
+            if rotated && !rotate {
+                continue;
+            }
+            let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
+            if let Some((score, i, y)) = self.best_on_skyline(w, h, &prefix) {
                 let key = (score.0, score.1, i, rotated);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, y));
@@ -151,43 +211,36 @@ impl Skyline {
         Some((placed, rotated))
     }
 
-    /// Sets the skyline over columns `x0..x1` to row `y`.
+    /// Sets the skyline over columns `x0..x1` to row `y`, merging equal
+    /// neighbours. Only the segments over those columns are replaced.
     fn set_level(&mut self, x0: u32, x1: u32, y: u32) {
-        let mut next = Vec::with_capacity(self.skyline.len() + 2);
-        let mut inserted = false;
-        for s in &self.skyline {
-            let (sx0, sx1) = (s.x, s.x + s.w);
-            if sx1 <= x0 || sx0 >= x1 {
-                if sx0 >= x1 && !inserted {
-                    next.push(Segment { x: x0, y, w: x1 - x0 });
-                    inserted = true;
-                }
-                next.push(*s);
-                continue;
-            }
-            if sx0 < x0 {
-                next.push(Segment { x: sx0, y: s.y, w: x0 - sx0 });
-            }
-            if !inserted {
-                next.push(Segment { x: x0, y, w: x1 - x0 });
-                inserted = true;
-            }
-            if sx1 > x1 {
-                next.push(Segment { x: x1, y: s.y, w: sx1 - x1 });
-            }
+        let sky = &mut self.skyline;
+        // Segments a..b overlap x0..x1.
+        let a = sky.partition_point(|s| s.x + s.w <= x0);
+        let b = sky.partition_point(|s| s.x < x1);
+        let mut new: [Option<Segment>; 3] = [None; 3];
+        if a < b && sky[a].x < x0 {
+            new[0] = Some(Segment { x: sky[a].x, y: sky[a].y, w: x0 - sky[a].x });
         }
-        if !inserted {
-            next.push(Segment { x: x0, y, w: x1 - x0 });
+        new[1] = Some(Segment { x: x0, y, w: x1 - x0 });
+        if a < b && sky[b - 1].x + sky[b - 1].w > x1 {
+            let s = sky[b - 1];
+            new[2] = Some(Segment { x: x1, y: s.y, w: s.x + s.w - x1 });
         }
-        next.dedup_by(|b, a| {
-            if a.y == b.y && a.x + a.w == b.x {
-                a.w += b.w;
-                true
+        sky.splice(a..b, new.into_iter().flatten());
+        // Merge equal levels around the replaced run.
+        let (lo, hi) = (a.saturating_sub(1), (a + 4).min(sky.len()));
+        let mut k = lo;
+        let mut end = hi;
+        while k + 1 < end {
+            if sky[k].y == sky[k + 1].y && sky[k].x + sky[k].w == sky[k + 1].x {
+                sky[k].w += sky[k + 1].w;
+                sky.remove(k + 1);
+                end -= 1;
             } else {
-                false
+                k += 1;
             }
-        });
-        self.skyline = next;
+        }
     }
 
     /// Moves free rects that sit directly under the skyline, over their whole
