@@ -183,6 +183,8 @@ pub(crate) struct FreeList {
     index: SpatialIndex,
     /// Leftovers narrower or shorter than this are dropped.
     pub min_free: u32,
+    /// Reused query buffer.
+    scratch: Vec<(u32, Rect)>,
 }
 
 impl FreeList {
@@ -196,6 +198,7 @@ impl FreeList {
             live: 0,
             index: SpatialIndex::new(iw, ih),
             min_free,
+            scratch: Vec::new(),
         }
     }
 
@@ -304,17 +307,19 @@ impl FreeList {
 
     /// The earliest listed rect that can merge with `r` (sharing a whole
     /// edge), other than `skip`, and the merged rect.
-    fn merge_partner(&self, r: &Rect, skip: u32) -> Option<(u32, Rect)> {
+    fn merge_partner(&mut self, r: &Rect, skip: u32) -> Option<(u32, Rect)> {
         let around = Rect::new(r.x.saturating_sub(1), r.y.saturating_sub(1), r.w + 2, r.h + 2);
         let mut found: Option<(u32, u32, Rect)> = None;
-        let mut near = Vec::new();
+        let mut near = core::mem::take(&mut self.scratch);
+        near.clear();
         self.index.near(&around, &mut near, |o| merged(o, r).is_some());
-        for (id, o) in near {
+        for &(id, o) in &near {
             let s = self.seq[id as usize];
             if id != skip && found.is_none_or(|(best, _, _)| s < best) {
                 found = merged(&o, r).map(|m| (s, id, m));
             }
         }
+        self.scratch = near;
         found.map(|(_, id, m)| (id, m))
     }
 
@@ -416,7 +421,9 @@ impl FreeList {
         if !merge {
             return;
         }
-        while let Some((i, m)) = self.merge_partner(&self.rect[k as usize], k) {
+        loop {
+            let r = self.rect[k as usize];
+            let Some((i, m)) = self.merge_partner(&r, k) else { break };
             let (keep, gone) = if self.seq[i as usize] < self.seq[k as usize] { (i, k) } else { (k, i) };
             self.remove_in_place(gone);
             self.set(keep, m);
