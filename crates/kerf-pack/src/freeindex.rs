@@ -251,10 +251,13 @@ impl SpatialIndex {
             for row in r0..=r1 {
                 for col in c0..=c1 {
                     for e in &level.cells[(row * level.cols + col) as usize] {
+                        if !e.rect.intersects(area) {
+                            continue;
+                        }
                         // Reported by the cell holding the overlap's top-left corner.
                         let (x, y) = (e.rect.x.max(area.x), e.rect.y.max(area.y));
                         let home = (x >> level.sx).min(level.cols - 1) == col && (y >> level.sy).min(level.rows - 1) == row;
-                        if home && e.rect.intersects(area) && keep(&e.rect) {
+                        if home && keep(&e.rect) {
                             out.push((e.id, e.rect));
                         }
                     }

@@ -296,17 +296,17 @@ impl MaxRects {
     /// leftover replaces it; survivors are appended at the end.
     fn split(&mut self, placed: &Rect) {
         let min = self.core.opts.min_free_size;
-        let mut s = core::mem::take(&mut self.scratch);
+        let (free, s) = (&mut self.free, &mut self.scratch);
         // Every leftover borders `placed` along a whole side, so any free rect
         // containing one touches `placed`: one query finds the cut rects and
         // every possible container.
         let around = Rect::new(placed.x.saturating_sub(1), placed.y.saturating_sub(1), placed.w + 2, placed.h + 2);
-        self.free.near(&around, &mut s.near, |r| r.touches(placed));
+        free.near(&around, &mut s.near, |r| r.touches(placed));
         s.cut.clear();
         s.beside.clear();
         for &(id, r) in &s.near {
             if r.intersects(placed) {
-                s.cut.push(self.free.position(id));
+                s.cut.push(free.position(id));
             } else if let Some(side) = side_of(&r, placed) {
                 s.beside.push((id, r, side));
             }
@@ -319,8 +319,8 @@ impl MaxRects {
         while next < s.cut.len() {
             let i = s.cut[next];
             next += 1;
-            let last = self.free.len() - 1;
-            let f = self.free.swap_remove(i);
+            let last = free.len() - 1;
+            let f = free.swap_remove(i);
             if i != last && s.cut.last() == Some(&last) && next < s.cut.len() {
                 s.cut.pop();
                 next -= 1;
@@ -345,7 +345,7 @@ impl MaxRects {
                 .beside
                 .iter()
                 .filter(|(_, r, s)| s == side && r.contains(p))
-                .map(|&(id, _, _)| self.free.position(id))
+                .map(|&(id, _, _)| free.position(id))
                 .min();
             s.first.push(container);
         }
@@ -365,35 +365,33 @@ impl MaxRects {
             }
         }
         for &(r, _) in &s.fresh {
-            self.free.push(r);
+            free.push(r);
         }
-        self.scratch = s;
     }
 
     /// Makes `region` (currently covered by no free rect) free, keeping the
     /// free list exactly the set of maximal free rectangles.
     fn free_region(&mut self, region: Rect) {
-        let mut s = core::mem::take(&mut self.scratch);
+        let (free, s) = (&mut self.free, &mut self.scratch);
         let around = Rect::new(region.x.saturating_sub(1), region.y.saturating_sub(1), region.w + 2, region.h + 2);
-        self.free.near(&around, &mut s.near, |r| r.touches(&region));
+        free.near(&around, &mut s.near, |r| r.touches(&region));
         s.cut.clear();
-        s.cut.extend(s.near.iter().map(|&(id, _)| self.free.position(id)));
+        s.cut.extend(s.near.iter().map(|&(id, _)| free.position(id)));
         s.cut.sort_unstable();
-        let rects = self.free.as_slice();
+        let rects = free.as_slice();
         let mut pieces: Vec<Rect> = s.cut.iter().map(|&i| rects[i]).collect();
         pieces.push(region);
         let found = maximal_rects_crossing(&pieces, &region);
         // Old neighbours swallowed by a new maximal rect are no longer maximal.
         for &i in s.cut.iter().rev() {
-            let old = self.free.as_slice()[i];
+            let old = free.as_slice()[i];
             if found.iter().any(|n| n.contains(&old)) {
-                self.free.swap_remove(i);
+                free.swap_remove(i);
             }
         }
         for r in found {
-            self.free.push(r);
+            free.push(r);
         }
-        self.scratch = s;
     }
 
     fn release_slot(&mut self, slot: Rect) {
