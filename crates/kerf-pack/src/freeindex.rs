@@ -93,6 +93,8 @@ fn class_min(c: usize) -> u32 {
 /// Free rects by id: a spatial grid and size classes (see the module docs).
 /// Ids are the caller's; each id holds at most one non-empty rect.
 pub(crate) struct SpatialIndex {
+    /// The packing area it is sized for.
+    area: (u32, u32),
     /// Grids by `[x level * nl + y level]`.
     levels: Vec<Level>,
     /// Levels per axis.
@@ -117,6 +119,7 @@ impl SpatialIndex {
     /// An empty index for a `iw × ih` packing area.
     pub fn new(iw: u32, ih: u32) -> Self {
         let mut s = SpatialIndex {
+            area: (0, 0),
             levels: Vec::new(),
             nl: 0,
             base: 0,
@@ -134,6 +137,17 @@ impl SpatialIndex {
     /// Empties the index and sizes it for a `iw × ih` packing area. Rects
     /// must lie inside the area they were indexed for.
     pub fn resize(&mut self, iw: u32, ih: u32) {
+        if (iw, ih) == self.area {
+            // Same area: empty every cell and class, keeping their memory.
+            for level in &mut self.levels {
+                level.cells.iter_mut().for_each(Vec::clear);
+                level.entries = 0;
+            }
+            self.buckets.iter_mut().for_each(Vec::clear);
+            self.filled.fill(0);
+            return;
+        }
+        self.area = (iw, ih);
         let side = iw.max(ih).max(1);
         let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
         self.base = bits.saturating_sub(5).max(4);
