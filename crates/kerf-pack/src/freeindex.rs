@@ -5,7 +5,7 @@
 //! waste maps).
 //!
 //! The spatial part is a family of uniform grids, one per pair of (x level,
-//! y level): level 0 cells are about 1/32 of the bin a side, each level's
+//! y level): level 0 cells are about 1/16 of the bin a side, each level's
 //! cells 4× wider (or taller) than the one below, the last level one cell
 //! across the bin. A free rect goes to the grid whose cells are, on each
 //! axis, the finest where it spans at most [`MAX_SPAN`] cells, so it is
@@ -150,7 +150,7 @@ impl SpatialIndex {
         self.area = (iw, ih);
         let side = iw.max(ih).max(1);
         let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
-        self.base = bits.saturating_sub(5).max(4);
+        self.base = bits.saturating_sub(4).max(4);
         self.nl = 1;
         while self.base + STEP * (self.nl as u32 - 1) < bits {
             self.nl += 1;
