@@ -369,22 +369,9 @@ impl FreeRects {
         }
     }
 
-    /// [`SpatialIndex::each_fitting_bounded`], reporting list positions.
-    pub fn each_fitting_bounded<K: PartialOrd + Copy>(
-        &self,
-        w: u32,
-        h: u32,
-        best: &Cell<K>,
-        bound: impl Fn(u64, u64) -> K,
-        mut f: impl FnMut(usize, &Rect),
-    ) {
-        self.index.each_fitting_bounded(w, h, best, bound, |id, r| f(self.pos[id as usize] as usize, r));
-    }
-
-    /// Calls `f(position, rect)` for every free rect at least `w × h`, in no
-    /// particular order.
-    pub fn each_fitting(&self, w: u32, h: u32, mut f: impl FnMut(usize, &Rect)) {
-        self.index.each_fitting(w, h, |id, r| f(self.pos[id as usize] as usize, r));
+    /// The index over the listed rects (by id; [`Self::position`] maps ids to places).
+    pub fn index(&self) -> &SpatialIndex {
+        &self.index
     }
 
     /// The free rects (id, rect) that overlap `area` and for which `keep` is

@@ -185,6 +185,8 @@ pub(crate) struct FreeList {
     pub min_free: u32,
     /// Reused query buffer.
     scratch: Vec<(u32, Rect)>,
+    /// Reused buffer of `take`'s leftovers.
+    leftovers: Vec<Rect>,
 }
 
 impl FreeList {
@@ -199,6 +201,7 @@ impl FreeList {
             index: SpatialIndex::new(iw, ih),
             min_free,
             scratch: Vec::new(),
+            leftovers: Vec::new(),
         }
     }
 
@@ -378,39 +381,15 @@ impl FreeList {
     /// Returns the slot given to the request (larger than `w × h` for `Halve`).
     /// With `merge`, each leftover is merged with its free neighbours.
     pub fn take(&mut self, id: u32, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
-        let mut free = self.remove_in_place(id);
-        if split == SplitRule::Halve {
-            while free.w / 2 >= w {
-                let half = free.w / 2;
-                self.push(Rect::new(free.x + half, free.y, free.w - half, free.h), merge);
-                free.w = half;
-            }
-            while free.h / 2 >= h {
-                let half = free.h / 2;
-                self.push(Rect::new(free.x, free.y + half, free.w, free.h - half), merge);
-                free.h = half;
-            }
-            free
-        } else {
-            let placed = Rect::new(free.x, free.y, w, h);
-            let (bottom, right) = if split.horizontal(&free, w, h) {
-                (
-                    Rect::new(free.x, placed.bottom(), free.w, free.h - h),
-                    Rect::new(placed.right(), free.y, free.w - w, h),
-                )
-            } else {
-                (
-                    Rect::new(free.x, placed.bottom(), w, free.h - h),
-                    Rect::new(placed.right(), free.y, free.w - w, free.h),
-                )
-            };
-            for piece in [bottom, right] {
-                if !piece.is_empty() && piece.w >= self.min_free && piece.h >= self.min_free {
-                    self.push(piece, merge);
-                }
-            }
-            placed
+        let free = self.remove_in_place(id);
+        let mut leftovers = core::mem::take(&mut self.leftovers);
+        leftovers.clear();
+        let slot = carve(free, w, h, split, self.min_free, |piece| leftovers.push(piece));
+        for &piece in &leftovers {
+            self.push(piece, merge);
         }
+        self.leftovers = leftovers;
+        slot
     }
 
     /// Appends a free rect (disjoint from all others); with `merge`, merges
@@ -483,6 +462,38 @@ impl FreeList {
     }
 }
 
+/// Places `w × h` at the top-left of `free`: returns the slot (larger than
+/// `w × h` for `Halve`) and gives the leftovers to `leftover`, in the order
+/// they go into the list. Split leftovers narrower or shorter than `min` are
+/// dropped.
+fn carve(mut free: Rect, w: u32, h: u32, split: SplitRule, min: u32, mut leftover: impl FnMut(Rect)) -> Rect {
+    if split == SplitRule::Halve {
+        while free.w / 2 >= w {
+            let half = free.w / 2;
+            leftover(Rect::new(free.x + half, free.y, free.w - half, free.h));
+            free.w = half;
+        }
+        while free.h / 2 >= h {
+            let half = free.h / 2;
+            leftover(Rect::new(free.x, free.y + half, free.w, free.h - half));
+            free.h = half;
+        }
+        return free;
+    }
+    let placed = Rect::new(free.x, free.y, w, h);
+    let (bottom, right) = if split.horizontal(&free, w, h) {
+        (Rect::new(free.x, placed.bottom(), free.w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, h))
+    } else {
+        (Rect::new(free.x, placed.bottom(), w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, free.h))
+    };
+    for piece in [bottom, right] {
+        if !piece.is_empty() && piece.w >= min && piece.h >= min {
+            leftover(piece);
+        }
+    }
+    placed
+}
+
 /// The union of two disjoint rects if it is a rectangle.
 fn merged(a: &Rect, b: &Rect) -> Option<Rect> {
     if a.x == b.x && a.w == b.w && (a.bottom() == b.y || b.bottom() == a.y) {
@@ -533,32 +544,13 @@ mod tests {
         }
 
         fn take(&mut self, idx: usize, w: u32, h: u32, split: SplitRule, merge: bool) -> Rect {
-            let mut free = self.rects.remove(idx);
-            if split == SplitRule::Halve {
-                while free.w / 2 >= w {
-                    let half = free.w / 2;
-                    self.push(Rect::new(free.x + half, free.y, free.w - half, free.h), merge);
-                    free.w = half;
-                }
-                while free.h / 2 >= h {
-                    let half = free.h / 2;
-                    self.push(Rect::new(free.x, free.y + half, free.w, free.h - half), merge);
-                    free.h = half;
-                }
-                return free;
+            let free = self.rects.remove(idx);
+            let mut leftovers = Vec::new();
+            let slot = carve(free, w, h, split, 0, |piece| leftovers.push(piece));
+            for piece in leftovers {
+                self.push(piece, merge);
             }
-            let placed = Rect::new(free.x, free.y, w, h);
-            let (bottom, right) = if split.horizontal(&free, w, h) {
-                (Rect::new(free.x, placed.bottom(), free.w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, h))
-            } else {
-                (Rect::new(free.x, placed.bottom(), w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, free.h))
-            };
-            for piece in [bottom, right] {
-                if !piece.is_empty() {
-                    self.push(piece, merge);
-                }
-            }
-            placed
+            slot
         }
 
         fn push(&mut self, r: Rect, merge: bool) {

@@ -223,11 +223,12 @@ impl MaxRects {
                 best_score.set(key.0);
             }
         };
-        self.free.each_fitting_bounded(pw, ph, &best_score, score, |i, f| consider(f, i, pw, ph, false));
+        let (index, at) = (self.free.index(), |id| self.free.position(id));
+        index.each_fitting_bounded(pw, ph, &best_score, score, |id, f| consider(f, at(id), pw, ph, false));
         if rotate {
             // Turned, the request's leftovers swap places in the bound too.
             let turned = move |lw, lh| score(lh, lw);
-            self.free.each_fitting_bounded(ph, pw, &best_score, turned, |i, f| consider(f, i, ph, pw, true));
+            index.each_fitting_bounded(ph, pw, &best_score, turned, |id, f| consider(f, at(id), ph, pw, true));
         }
         best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
     }
@@ -242,9 +243,10 @@ impl MaxRects {
                 best = Some(key);
             }
         };
-        self.free.each_fitting(pw, ph, |i, f| consider((score(f, pw, ph), i, false)));
+        let (index, at) = (self.free.index(), |id| self.free.position(id));
+        index.each_fitting(pw, ph, |id, f| consider((score(f, pw, ph), at(id), false)));
         if rotate {
-            self.free.each_fitting(ph, pw, |i, f| consider((score(f, ph, pw), i, true)));
+            index.each_fitting(ph, pw, |id, f| consider((score(f, ph, pw), at(id), true)));
         }
         best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
     }
@@ -260,9 +262,10 @@ impl MaxRects {
                 best = Some((key, i));
             }
         };
-        self.free.each_fitting(pw, ph, |i, f| visit(i, f, pw, ph, false));
+        let (index, at) = (self.free.index(), |id| self.free.position(id));
+        index.each_fitting(pw, ph, |id, f| visit(at(id), f, pw, ph, false));
         if rotate {
-            self.free.each_fitting(ph, pw, |i, f| visit(i, f, ph, pw, true));
+            index.each_fitting(ph, pw, |id, f| visit(at(id), f, ph, pw, true));
         }
         best
     }
