@@ -470,7 +470,11 @@ fn add_leftover(fresh: &mut Vec<(Rect, u8)>, earlier: &mut usize, (piece, side):
 
 /// The maximal rectangles of the union of `pieces` that share pixels with
 /// `target`, by coordinate compression: the union's edges cut the plane into
-/// a grid of cells, each wholly inside or outside the union.
+/// a grid of cells, each wholly inside or outside the union. Each row of
+/// cells is a bitset (64 columns a word); for each top row the rows below are
+/// ANDed into the open columns, and each run of open columns is a rect that
+/// cannot grow sideways — kept if it cannot grow up or down either and
+/// crosses `target`.
 pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect> {
     let mut xs: Vec<u32> = pieces.iter().flat_map(|r| [r.x, r.right()]).collect();
     let mut ys: Vec<u32> = pieces.iter().flat_map(|r| [r.y, r.bottom()]).collect();
@@ -478,102 +482,118 @@ pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect
     xs.dedup();
     ys.sort_unstable();
     ys.dedup();
-    let (nx, ny) = (xs.len() - 1, ys.len() - 1);
+    // One word is the common case (a freed slot and the free rects touching
+    // it); passing it as a constant lets the compiler specialise the loop.
+    match (xs.len() - 1).div_ceil(bits::BITS) {
+        1 => crossing_on_grid(pieces, target, &xs, &ys, 1),
+        words => crossing_on_grid(pieces, target, &xs, &ys, words),
+    }
+}
+
+/// [`maximal_rects_crossing`] on the grid of edges `xs` × `ys`, with rows of
+/// `words` words.
+#[inline(always)]
+fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], words: usize) -> Vec<Rect> {
+    use bits::{Word, BITS};
+    let ny = ys.len() - 1;
     // Every edge is a grid line, so the search finds it (and `Err` would be its place anyway).
     let col = |x: u32| xs.binary_search(&x).unwrap_or_else(|i| i);
     let row = |y: u32| ys.binary_search(&y).unwrap_or_else(|i| i);
     let (tc0, tc1) = (col(target.x), col(target.right()));
     let (tr0, tr1) = (row(target.y), row(target.bottom()));
-    let mut found = Vec::new();
-    if nx <= 128 {
-        // Each row of cells is a bitmask; a run of set bits is a rect's columns.
-        let span = |c0: usize, c1: usize| -> u128 {
-            let ones = |n: usize| if n >= 128 { !0u128 } else { (1u128 << n) - 1 };
-            ones(c1) & !ones(c0)
-        };
-        let mut rows = vec![0u128; ny];
-        for r in pieces {
-            let bits = span(col(r.x), col(r.right()));
-            for m in &mut rows[row(r.y)..row(r.bottom())] {
-                *m |= bits;
-            }
-        }
-        let target_cols = span(tc0, tc1);
-        for top in 0..tr1 {
-            let mut open = !0u128;
-            for bottom in top..ny {
-                open &= rows[bottom];
-                if open & target_cols == 0 {
-                    break; // runs only shrink going down, and none reaches the target
-                }
-                if bottom < tr0 {
-                    continue;
-                }
-                let mut rest = open;
-                while rest != 0 {
-                    let c0 = rest.trailing_zeros() as usize;
-                    let len = (!(rest >> c0)).trailing_zeros() as usize;
-                    let run = span(c0, c0 + len);
-                    rest &= !run;
-                    if run & target_cols == 0 {
-                        continue;
-                    }
-                    let grows_up = top > 0 && rows[top - 1] & run == run;
-                    let grows_down = bottom + 1 < ny && rows[bottom + 1] & run == run;
-                    if !grows_up && !grows_down {
-                        found.push(Rect::new(xs[c0], ys[top], xs[c0 + len] - xs[c0], ys[bottom + 1] - ys[top]));
-                    }
-                }
-            }
-        }
-        return found;
-    }
-    let mut free = vec![false; nx * ny];
+    // One allocation: the rows of cells, then the open columns.
+    let mut store = vec![0 as Word; (ny + 1) * words];
+    let (rows, open) = store.split_at_mut(ny * words);
     for r in pieces {
         for y in row(r.y)..row(r.bottom()) {
-            free[y * nx + col(r.x)..y * nx + col(r.right())].fill(true);
+            bits::set(&mut rows[y * words..(y + 1) * words], col(r.x), col(r.right()));
         }
     }
-    let row_free = |y: usize, c0: usize, c1: usize| free[y * nx + c0..y * nx + c1].iter().all(|&f| f);
-    let mut open = vec![true; nx];
+    let cells = |y: usize| &rows[y * words..(y + 1) * words];
+    let mut found = Vec::new();
     for top in 0..tr1 {
-        open.fill(true);
+        open.fill(!0);
         for bottom in top..ny {
-            let mut any = false;
-            for (c, o) in open.iter_mut().enumerate() {
-                *o &= free[bottom * nx + c];
-                any |= *o;
-            }
-            if !any {
-                break;
+            open.iter_mut().zip(cells(bottom)).for_each(|(o, r)| *o &= r);
+            if !bits::any(open, tc0, tc1) {
+                break; // runs only shrink going down, and none reaches the target
             }
             if bottom < tr0 {
                 continue;
             }
-            // Each run of open columns is a rect spanning rows top..=bottom,
-            // maximal sideways; keep it if it cannot grow up or down either.
             let mut c = 0;
-            while c < nx {
-                if !open[c] {
-                    c += 1;
+            while let Some(c0) = bits::next(open, c, true) {
+                let c1 = bits::next(open, c0, false).unwrap_or(words * BITS);
+                c = c1;
+                if c1 <= tc0 || c0 >= tc1 {
                     continue;
                 }
-                let c0 = c;
-                while c < nx && open[c] {
-                    c += 1;
-                }
-                if c <= tc0 || c0 >= tc1 {
-                    continue;
-                }
-                let grows_up = top > 0 && row_free(top - 1, c0, c);
-                let grows_down = bottom + 1 < ny && row_free(bottom + 1, c0, c);
+                let grows_up = top > 0 && bits::all(cells(top - 1), c0, c1);
+                let grows_down = bottom + 1 < ny && bits::all(cells(bottom + 1), c0, c1);
                 if !grows_up && !grows_down {
-                    found.push(Rect::new(xs[c0], ys[top], xs[c] - xs[c0], ys[bottom + 1] - ys[top]));
+                    found.push(Rect::new(xs[c0], ys[top], xs[c1] - xs[c0], ys[bottom + 1] - ys[top]));
                 }
             }
         }
     }
     found
+}
+
+/// Bitsets as words of `BITS` columns, bit `c % BITS` of word `c / BITS`
+/// for column `c`; ranges are `c0..c1`.
+mod bits {
+    /// A word of columns (64-bit: cheaper shifts than `u128`, and most
+    /// neighbourhoods fit one).
+    pub type Word = u64;
+    pub const BITS: usize = Word::BITS as usize;
+
+    /// The bits of word `w` that lie in `c0..c1`.
+    fn mask(w: usize, c0: usize, c1: usize) -> Word {
+        let ones = |n: usize| if n >= BITS { !0 } else { (1 << n) - 1 };
+        let (lo, hi) = (c0.saturating_sub(BITS * w), c1.saturating_sub(BITS * w));
+        ones(hi) & !ones(lo)
+    }
+
+    /// The words that hold some of `c0..c1`.
+    fn span(c0: usize, c1: usize) -> core::ops::Range<usize> {
+        if c0 < c1 {
+            c0 / BITS..(c1 - 1) / BITS + 1
+        } else {
+            0..0
+        }
+    }
+
+    pub fn set(words: &mut [Word], c0: usize, c1: usize) {
+        for w in span(c0, c1) {
+            words[w] |= mask(w, c0, c1);
+        }
+    }
+
+    pub fn all(words: &[Word], c0: usize, c1: usize) -> bool {
+        span(c0, c1).all(|w| words[w] & mask(w, c0, c1) == mask(w, c0, c1))
+    }
+
+    pub fn any(words: &[Word], c0: usize, c1: usize) -> bool {
+        span(c0, c1).any(|w| words[w] & mask(w, c0, c1) != 0)
+    }
+
+    /// The first column at or after `from` whose bit is `value`.
+    pub fn next(words: &[Word], from: usize, value: bool) -> Option<usize> {
+        let word = |w: usize| if value { words[w] } else { !words[w] };
+        let mut w = from / BITS;
+        if w >= words.len() {
+            return None;
+        }
+        let mut rest = word(w) & (!0 << (from % BITS));
+        while rest == 0 {
+            w += 1;
+            if w == words.len() {
+                return None;
+            }
+            rest = word(w);
+        }
+        Some(BITS * w + rest.trailing_zeros() as usize)
+    }
 }
 
 /// Every maximal empty rectangle of a `w × h` area with `used` rectangles
@@ -612,4 +632,30 @@ pub fn maximal_free_rects_reference(w: u32, h: u32, used: &[Rect]) -> Vec<Rect> 
     }
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A freed row `R` under a comb of one-pixel free cells (every odd
+    /// column) and above a free row: the maximal rects crossing `R` are the
+    /// two rows together and one three-row column per tooth. With `w` above
+    /// 64 the compressed grid spans several 64-column words, and runs end on
+    /// word boundaries.
+    #[test]
+    fn maximal_rects_of_a_wide_neighbourhood() {
+        for w in [7u32, 63, 64, 65, 127, 128, 129, 200, 257, 400] {
+            let region = Rect::new(0, 1, w, 1);
+            let mut pieces: Vec<Rect> = (1..w).step_by(2).map(|x| Rect::new(x, 0, 1, 1)).collect();
+            pieces.push(Rect::new(0, 2, w, 1));
+            pieces.push(region);
+            let mut found = maximal_rects_crossing(&pieces, &region);
+            found.sort();
+            let mut expected: Vec<Rect> = (1..w).step_by(2).map(|x| Rect::new(x, 0, 1, 3)).collect();
+            expected.push(Rect::new(0, 1, w, 2));
+            expected.sort();
+            assert_eq!(found, expected, "width {w}");
+        }
+    }
 }
