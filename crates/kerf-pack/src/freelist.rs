@@ -254,11 +254,16 @@ impl FreeList {
         r
     }
 
-    /// Drops trailing holes, and renumbers when holes outnumber rects.
-    fn tidy(&mut self) {
+    /// Drops trailing holes, so `order.last()` is the last rect.
+    fn trim(&mut self) {
         while self.order.last() == Some(&NONE) {
             self.order.pop();
         }
+    }
+
+    /// Drops trailing holes, and renumbers when holes outnumber rects.
+    fn tidy(&mut self) {
+        self.trim();
         if self.order.len() > 2 * self.live + 32 {
             self.order.retain(|&id| id != NONE);
             for (s, &id) in self.order.iter().enumerate() {
@@ -278,9 +283,7 @@ impl FreeList {
     fn swap_out(&mut self, id: u32) -> Rect {
         let place = self.seq[id as usize];
         let r = self.release(id);
-        while self.order.last() == Some(&NONE) {
-            self.order.pop();
-        }
+        self.trim();
         if let Some(&last) = self.order.last() {
             let from = self.seq[last as usize];
             if from > place {
@@ -432,10 +435,9 @@ impl FreeList {
         while let Some(id) = pending.pop_front() {
             let last = self.order.last().copied();
             let r = self.swap_out(id);
-            if last != Some(id) && last.is_some() && pending.back().copied() == last {
+            if let Some(moved) = last.filter(|&l| l != id && pending.back() == Some(&l)) {
                 pending.pop_back();
-                pending.extend(last);
-                pending.rotate_right(1);
+                pending.push_front(moved);
             }
             r.subtract(hole, &mut |p| pieces.push(p));
         }
