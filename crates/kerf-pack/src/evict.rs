@@ -26,6 +26,9 @@ pub struct Eviction {
 /// How holes compare: cost, victim count, top, left, rotated (smaller is better).
 type HoleKey = (u64, usize, u32, u32, bool);
 
+/// Where a hole's top-left corner may be: `x0..=x1`, `y0..=y1`.
+type Corners = (u32, u32, u32, u32);
+
 struct Slot {
     rect: Rect,
     /// `None`: must not be evicted.
@@ -104,38 +107,43 @@ impl MaxRects {
         };
         let (iw, ih) = self.core.inner();
         let rotate = self.core.opts.allow_rotation && pw != ph;
+        // Per orientation, where the hole's top-left corner may be: anywhere
+        // in the bin, or where the hole overlaps the seed.
+        let searches: Vec<(bool, u32, u32, Corners)> = [(false, pw, ph), (true, ph, pw)]
+            .into_iter()
+            .filter(|&(rotated, ww, wh)| (!rotated || rotate) && ww <= iw && wh <= ih)
+            .filter_map(|(rotated, ww, wh)| {
+                let corners = match seed_slot {
+                    None => (0, iw - ww, 0, ih - wh),
+                    Some(s) => {
+                        let (x0, y0) = ((s.x + 1).saturating_sub(ww), (s.y + 1).saturating_sub(wh));
+                        let (x1, y1) = ((s.right() - 1).min(iw - ww), (s.bottom() - 1).min(ih - wh));
+                        (x0, x1, y0, y1)
+                    }
+                };
+                (corners.0 <= corners.1 && corners.2 <= corners.3).then_some((rotated, ww, wh, corners))
+            })
+            .collect();
+        // The allocations any of those holes can meet, gathered once (one
+        // that a search's holes never meet adds nothing to that search).
+        let windows = searches.iter().map(|&(_, ww, wh, (x0, x1, y0, y1))| Rect::new(x0, y0, x1 - x0 + ww, y1 - y0 + wh));
+        let Some(area) = windows.reduce(|a, b| {
+            let (x, y) = (a.x.min(b.x), a.y.min(b.y));
+            Rect::new(x, y, a.right().max(b.right()) - x, a.bottom().max(b.bottom()) - y)
+        }) else {
+            return Ok(None);
+        };
+        let mut slots: Vec<Slot> = self
+            .core
+            .slots
+            .iter()
+            .filter(|l| l.slot.intersects(&area))
+            .map(|l| Slot { rect: l.slot, cost: cost(&l.alloc) })
+            .collect();
+        slots.sort_unstable_by_key(|s| s.rect.x);
         let mut best: Option<(HoleKey, Rect)> = None;
-        let mut slots: Vec<Slot> = Vec::new();
-        for rotated in [false, true] {
-            if rotated && !rotate {
-                continue;
-            }
-            let (ww, wh) = if rotated { (ph, pw) } else { (pw, ph) };
-            if ww > iw || wh > ih {
-                continue;
-            }
-            // Where the hole's top-left corner may be: anywhere in the bin,
-            // or where the hole overlaps the seed.
-            let corners = match seed_slot {
-                None => Some((0, iw - ww, 0, ih - wh)),
-                Some(s) => {
-                    let (x0, y0) = ((s.x + 1).saturating_sub(ww), (s.y + 1).saturating_sub(wh));
-                    let (x1, y1) = ((s.right() - 1).min(iw - ww), (s.bottom() - 1).min(ih - wh));
-                    (x0 <= x1 && y0 <= y1).then_some((x0, x1, y0, y1))
-                }
-            };
-            let Some((x0, x1, y0, y1)) = corners else { continue };
-            let window = Rect::new(x0, y0, x1 - x0 + ww, y1 - y0 + wh);
-            slots.clear();
-            slots.extend(
-                self.core
-                    .slots
-                    .iter()
-                    .filter(|l| l.slot.intersects(&window))
-                    .map(|l| Slot { rect: l.slot, cost: cost(&l.alloc) }),
-            );
-            slots.sort_unstable_by_key(|s| s.rect.x);
-            if let Some((key, hole)) = cheapest_hole(&slots, ww, wh, rotated, (x0, x1, y0, y1)) {
+        for &(rotated, ww, wh, corners) in &searches {
+            if let Some((key, hole)) = cheapest_hole(&slots, ww, wh, rotated, corners) {
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, hole));
                 }
@@ -158,7 +166,7 @@ impl MaxRects {
 /// overlap the current columns in a segment tree over the candidate top
 /// edges: a slot adds its (pinned, cost, 1) to every top edge at which a
 /// hole would cross it, and the tree answers the cheapest top edge.
-fn cheapest_hole(slots: &[Slot], w: u32, h: u32, rotated: bool, (x0, x1, y0, y1): (u32, u32, u32, u32)) -> Option<(HoleKey, Rect)> {
+fn cheapest_hole(slots: &[Slot], w: u32, h: u32, rotated: bool, (x0, x1, y0, y1): Corners) -> Option<(HoleKey, Rect)> {
     // Left edges: the least one and every slot's right edge in range
     // (a cheapest hole slides left until it meets one of them).
     let mut xs: Vec<u32> =
