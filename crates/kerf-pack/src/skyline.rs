@@ -88,50 +88,67 @@ impl Skyline {
         self.waste_map
     }
 
-    /// The best skyline position for a `w × h` rect: (score, segment,
-    /// top row). One pass with two pointers: the segments under a rect whose
-    /// left edge is at segment `i`'s start are `i..j`, the top row is their
-    /// highest `y` (a monotone deque of candidates), and the area wasted under
-    /// the rect comes from prefix sums of widths and `y × width` — `O(S)` for
-    /// `S` segments instead of `O(S × segments under)`.
-    fn best_on_skyline(&self, w: u32, h: u32, prefix: &[(u64, u64)]) -> Option<((u64, u64), usize, u32)> {
+    /// The best skyline position for a `w × h` rect: (score, segment, top row).
+    fn best_on_skyline(&self, w: u32, h: u32) -> Option<((u64, u64), usize, u32)> {
+        match self.heuristic {
+            SkylineHeuristic::BottomLeft => self.lowest_fit(w, h),
+            SkylineHeuristic::MinWaste => self.least_waste(w, h),
+        }
+    }
+
+    /// BL, score (top edge, x): a segment at or above the best top edge found
+    /// so far cannot win (later segments lie further right), so most are
+    /// passed over without looking at the segments under the rect.
+    fn lowest_fit(&self, w: u32, h: u32) -> Option<((u64, u64), usize, u32)> {
         let (iw, ih) = self.core.inner();
         let segs = &self.skyline;
-        let mut best: Option<((u64, u64), usize, u32)> = None;
-        if self.heuristic == SkylineHeuristic::BottomLeft {
-            // Score (top edge, x): a segment at or above the best top edge
-            // found so far cannot win (later segments lie further right), so
-            // most are passed over without looking at the ones under the rect.
-            let mut best_top = u64::MAX;
-            for (i, seg) in segs.iter().enumerate() {
-                let end = seg.x + w;
-                if end > iw {
+        let mut best = None;
+        let mut best_top = u64::MAX;
+        for (i, seg) in segs.iter().enumerate() {
+            let end = seg.x + w;
+            if end > iw {
+                break; // segments go left to right: later ones end further right
+            }
+            if (seg.y + h) as u64 >= best_top {
+                continue;
+            }
+            let mut y = seg.y;
+            for s in segs[i + 1..].iter().take_while(|s| s.x < end) {
+                y = y.max(s.y);
+                if (y + h) as u64 >= best_top {
                     break;
                 }
-                if (seg.y + h) as u64 >= best_top {
-                    continue;
-                }
-                let mut y = seg.y;
-                for s in segs[i + 1..].iter().take_while(|s| s.x < end) {
-                    y = y.max(s.y);
-                    if (y + h) as u64 >= best_top {
-                        break;
-                    }
-                }
-                let top = (y + h) as u64;
-                if y + h <= ih && top < best_top {
-                    best_top = top;
-                    best = Some(((top, seg.x as u64), i, y));
-                }
             }
-            return best;
+            let top = (y + h) as u64;
+            if y + h <= ih && top < best_top {
+                best_top = top;
+                best = Some(((top, seg.x as u64), i, y));
+            }
         }
+        best
+    }
+
+    /// MW, score (waste, top edge), in one pass with two pointers: the
+    /// segments under a rect whose left edge is at segment `i`'s start are
+    /// `i..j`, the top row is their highest `y` (the front of a monotone
+    /// deque), and the area wasted under the rect comes from prefix sums of
+    /// widths and `y × width` — `O(S)` for `S` segments.
+    fn least_waste(&self, w: u32, h: u32) -> Option<((u64, u64), usize, u32)> {
+        let (iw, ih) = self.core.inner();
+        let segs = &self.skyline;
+        let mut prefix = Vec::with_capacity(segs.len() + 1);
+        prefix.push((0u64, 0u64));
+        for s in segs {
+            let &(w, yw) = prefix.last().unwrap_or(&(0, 0));
+            prefix.push((w + s.w as u64, yw + s.y as u64 * s.w as u64));
+        }
+        let mut best: Option<((u64, u64), usize, u32)> = None;
         let mut deque = alloc::collections::VecDeque::new();
         let mut j = 0;
         for (i, seg) in segs.iter().enumerate() {
             let end = seg.x + w;
             if end > iw {
-                break; // segments go left to right: later ones end further right
+                break;
             }
             while j < segs.len() && segs[j].x < end {
                 while deque.back().is_some_and(|&b: &usize| segs[b].y <= segs[j].y) {
@@ -148,17 +165,11 @@ impl Skyline {
             if y + h > ih {
                 continue;
             }
-            let score = match self.heuristic {
-                SkylineHeuristic::BottomLeft => ((y + h) as u64, seg.x as u64),
-                SkylineHeuristic::MinWaste => {
-                    // Segments i..j-1 lie wholly under the rect, j-1 maybe in part.
-                    let last = &segs[j - 1];
-                    let (full_w, full_yw) = (prefix[j - 1].0 - prefix[i].0, prefix[j - 1].1 - prefix[i].1);
-                    let part = ((last.x + last.w).min(end) - last.x) as u64;
-                    let waste = y as u64 * full_w - full_yw + (y - last.y) as u64 * part;
-                    (waste, (y + h) as u64)
-                }
-            };
+            // Segments i..j-1 lie wholly under the rect, j-1 maybe in part.
+            let last = &segs[j - 1];
+            let (full_w, full_yw) = (prefix[j - 1].0 - prefix[i].0, prefix[j - 1].1 - prefix[i].1);
+            let part = ((last.x + last.w).min(end) - last.x) as u64;
+            let score = (y as u64 * full_w - full_yw + (y - last.y) as u64 * part, (y + h) as u64);
             if best.is_none_or(|(b, _, _)| score < b) {
                 best = Some((score, i, y));
             }
@@ -176,20 +187,13 @@ impl Skyline {
             // bundled traces, and a whole-map merge pass costs O(n²)).
             return Some((self.free.take(idx, w, h, SplitRule::MaxArea, true), rotated));
         }
-        // Prefix sums of segment widths and `y × width`, for the waste.
-        let mut prefix = Vec::with_capacity(self.skyline.len() + 1);
-        prefix.push((0u64, 0u64));
-        for s in &self.skyline {
-            let &(w, yw) = prefix.last().unwrap_or(&(0, 0));
-            prefix.push((w + s.w as u64, yw + s.y as u64 * s.w as u64));
-        }
         let mut best: Option<((u64, u64, usize, bool), u32)> = None;
         for rotated in [false, true] {
             if rotated && !rotate {
                 continue;
             }
             let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
-            if let Some((score, i, y)) = self.best_on_skyline(w, h, &prefix) {
+            if let Some((score, i, y)) = self.best_on_skyline(w, h) {
                 let key = (score.0, score.1, i, rotated);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, y));
