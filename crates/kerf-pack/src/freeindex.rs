@@ -118,56 +118,52 @@ pub(crate) struct SpatialIndex {
 impl SpatialIndex {
     /// An empty index for a `iw × ih` packing area.
     pub fn new(iw: u32, ih: u32) -> Self {
-        let mut s = SpatialIndex {
-            area: (0, 0),
-            levels: Vec::new(),
-            nl: 0,
-            base: 0,
+        let side = iw.max(ih).max(1);
+        let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
+        let base = bits.saturating_sub(4).max(4);
+        let mut nl = 1;
+        while base + STEP * (nl as u32 - 1) < bits {
+            nl += 1;
+        }
+        let mut levels = Vec::with_capacity(nl * nl);
+        for lx in 0..nl as u32 {
+            for ly in 0..nl as u32 {
+                let (sx, sy) = (base + STEP * lx, base + STEP * ly);
+                let cols = ((iw.max(1) - 1) >> sx) + 1;
+                let rows = ((ih.max(1) - 1) >> sy) + 1;
+                let cells = vec![Vec::new(); (cols * rows) as usize];
+                levels.push(Level { sx, sy, cols, rows, entries: 0, cells });
+            }
+        }
+        let classes = class(side) + 1;
+        SpatialIndex {
+            area: (iw, ih),
+            levels,
+            nl,
+            base,
             level_of: Vec::new(),
             regs: Vec::new(),
-            classes: 0,
-            buckets: Vec::new(),
-            filled: Vec::new(),
+            classes,
+            buckets: vec![Vec::new(); classes * classes],
+            filled: vec![0; classes],
             slot: Vec::new(),
-        };
-        s.resize(iw, ih);
-        s
+        }
     }
 
     /// Empties the index and sizes it for a `iw × ih` packing area. Rects
     /// must lie inside the area they were indexed for.
     pub fn resize(&mut self, iw: u32, ih: u32) {
-        if (iw, ih) == self.area {
-            // Same area: empty every cell and class, keeping their memory.
-            for level in &mut self.levels {
-                level.cells.iter_mut().for_each(Vec::clear);
-                level.entries = 0;
-            }
-            self.buckets.iter_mut().for_each(Vec::clear);
-            self.filled.fill(0);
+        if (iw, ih) != self.area {
+            *self = SpatialIndex::new(iw, ih);
             return;
         }
-        self.area = (iw, ih);
-        let side = iw.max(ih).max(1);
-        let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
-        self.base = bits.saturating_sub(4).max(4);
-        self.nl = 1;
-        while self.base + STEP * (self.nl as u32 - 1) < bits {
-            self.nl += 1;
+        // Same area: empty every cell and class, keeping their memory.
+        for level in &mut self.levels {
+            level.cells.iter_mut().for_each(Vec::clear);
+            level.entries = 0;
         }
-        self.levels.clear();
-        for lx in 0..self.nl as u32 {
-            for ly in 0..self.nl as u32 {
-                let (sx, sy) = (self.base + STEP * lx, self.base + STEP * ly);
-                let cols = ((iw.max(1) - 1) >> sx) + 1;
-                let rows = ((ih.max(1) - 1) >> sy) + 1;
-                let cells = vec![Vec::new(); (cols * rows) as usize];
-                self.levels.push(Level { sx, sy, cols, rows, entries: 0, cells });
-            }
-        }
-        self.classes = class(side) + 1;
-        self.buckets = vec![Vec::new(); self.classes * self.classes];
-        self.filled = vec![0; self.classes];
+        self.buckets.iter_mut().for_each(Vec::clear);
+        self.filled.fill(0);
     }
 
     /// The grid for `r`: on each axis, the finest level where `r` spans at
