@@ -8,6 +8,7 @@ use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::page::{Page, PageUpload};
 use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
+use crate::subpixel::{round_half_away, snap_subpixel};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 use kerf_pack::{AllocId, Algorithm, PackerOptions, Rect};
 use lru::LruCache;
@@ -54,7 +55,16 @@ pub struct CacheConfig {
     pub release_idle_after: Option<u64>,
     /// Pages never released (the budget's floor). Default 1.
     pub min_pages: u32,
+    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`]). Pen x
+    /// positions are rounded to the nearest of this many evenly spaced
+    /// offsets, and the glyph is rasterized at that offset (one cache entry
+    /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
+    /// at most 1/8 px; see docs/cache.md for what the bins cost).
+    pub subpixel_bins: u32,
 }
+
+/// The most sub-pixel bins [`CacheConfig::subpixel_bins`] accepts.
+pub const MAX_SUBPIXEL_BINS: u32 = 16;
 
 impl Default for CacheConfig {
     fn default() -> Self {
@@ -70,6 +80,7 @@ impl Default for CacheConfig {
             parallel_threshold: 32,
             release_idle_after: Some(3600),
             min_pages: 1,
+            subpixel_bins: 4,
         }
     }
 }
@@ -105,6 +116,9 @@ impl CacheConfig {
         }
         if !(self.max_glyph_px.is_finite() && self.max_glyph_px > 0.0) {
             return Err(ConfigError::MaxGlyphPx(self.max_glyph_px));
+        }
+        if !(1..=MAX_SUBPIXEL_BINS).contains(&self.subpixel_bins) {
+            return Err(ConfigError::SubpixelBins(self.subpixel_bins));
         }
         Ok(())
     }
@@ -147,18 +161,6 @@ impl GlyphEntry {
         GlyphQuad { x, y, tex_x: self.x, tex_y: self.y, width: self.width, height: self.height, page: self.page, color }
     }
 
-    #[inline]
-    fn quad_at_pen(&self, pen_x: f32, pen_y: f32, color: [u8; 4]) -> GlyphQuad {
-        self.quad(round_px(pen_x).saturating_add(self.left), round_px(pen_y).saturating_sub(self.top), color)
-    }
-}
-
-#[inline]
-fn round_px(v: f32) -> i32 {
-    // Round half away from zero without a libm call (`f32::round` is one on
-    // baseline x86-64); `as` truncates, saturates and maps NaN to 0, so
-    // positions never panic.
-    (v + 0.5f32.copysign(v)) as i32
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -210,7 +212,18 @@ pub struct GlyphCache {
     frame_start: Stats,
 }
 
-/// A glyph request inside a batch: either at a pen position or at a fixed top-left corner.
+/// What a request's `(x, y)` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Anchor {
+    /// The pen position on the baseline (positioned glyphs).
+    Pen,
+    /// The bitmap's top-left corner, whole pixels (fontdue's layout, 1 bin).
+    TopLeft,
+    /// Pen x, bitmap top y (fontdue's layout with sub-pixel bins).
+    PenXTopY,
+}
+
+/// A glyph request inside a batch.
 #[derive(Clone, Copy, Debug)]
 struct PositionedReq {
     font: FontId,
@@ -219,18 +232,31 @@ struct PositionedReq {
     x: f32,
     y: f32,
     color: [u8; 4],
-    top_left: bool,
+    anchor: Anchor,
 }
 
 impl PositionedReq {
+    /// The sub-pixel offset this request's glyph is rasterized at.
+    #[inline]
+    fn subpixel_x(&self, bins: u32) -> u8 {
+        match self.anchor {
+            Anchor::TopLeft => 0,
+            Anchor::Pen | Anchor::PenXTopY => snap_subpixel(self.x, bins).1,
+        }
+    }
+
     /// The quad drawing `e` where this request asks.
     #[inline]
-    fn quad(&self, e: &GlyphEntry) -> GlyphQuad {
-        if self.top_left {
-            e.quad(round_px(self.x), round_px(self.y), self.color)
-        } else {
-            e.quad_at_pen(self.x, self.y, self.color)
-        }
+    fn quad(&self, e: &GlyphEntry, bins: u32) -> GlyphQuad {
+        let (x, y) = match self.anchor {
+            Anchor::TopLeft => (round_half_away(self.x), round_half_away(self.y)),
+            Anchor::Pen => (
+                snap_subpixel(self.x, bins).0.saturating_add(e.left),
+                round_half_away(self.y).saturating_sub(e.top),
+            ),
+            Anchor::PenXTopY => (snap_subpixel(self.x, bins).0.saturating_add(e.left), round_half_away(self.y)),
+        };
+        e.quad(x, y, self.color)
     }
 }
 
@@ -299,6 +325,16 @@ impl GlyphCache {
     /// The configuration.
     pub fn config(&self) -> &CacheConfig {
         &self.config
+    }
+
+    /// The render mode of this cache's keys: [`RenderMode::ShiftedCoverage`]
+    /// with more than one sub-pixel bin, [`RenderMode::Coverage`] with one.
+    pub fn render_mode(&self) -> RenderMode {
+        if self.config.subpixel_bins > 1 {
+            RenderMode::ShiftedCoverage
+        } else {
+            RenderMode::Coverage
+        }
     }
 
     /// Page side in texels.
@@ -657,6 +693,8 @@ impl GlyphCache {
     fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
+        let bins = self.config.subpixel_bins;
+        let mode = self.render_mode();
         let start = out.len();
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
@@ -668,7 +706,7 @@ impl GlyphCache {
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
                 continue;
             };
-            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode: RenderMode::Coverage, subpixel_x: 0 };
+            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x: r.subpixel_x(bins) };
             // A glyph already used in this frame needs no LRU promotion (all of
             // this frame's glyphs are equally recent): one hash probe, no list update.
             let mut promote = false;
@@ -684,7 +722,7 @@ impl GlyphCache {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else if !slot.entry.is_blank() {
-                        out.push(r.quad(&slot.entry));
+                        out.push(r.quad(&slot.entry, bins));
                     }
                 }
                 None => {
@@ -701,7 +739,7 @@ impl GlyphCache {
         self.stats.misses += misses.len() as u64 + invalid;
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
-            out[slot] = reqs[i].quad(&self.relocate(key));
+            out[slot] = reqs[i].quad(&self.relocate(key), bins);
         }
         if misses.is_empty() {
             return;
@@ -724,7 +762,7 @@ impl GlyphCache {
         for (slot, i, key) in misses {
             let r = &reqs[i];
             match &placed[index[&key]] {
-                Ok(e) if !e.is_blank() => out[slot] = r.quad(e),
+                Ok(e) if !e.is_blank() => out[slot] = r.quad(e, bins),
                 Ok(_) => removed += 1,
                 Err(err) => {
                     removed += 1;
@@ -771,10 +809,10 @@ impl Frame<'_> {
         self.cache
     }
 
-    /// Looks up one glyph, rasterizing and placing it on a miss.
+    /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
     pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;
-        let key = GlyphKey::new(font, glyph, size);
+        let key = GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) };
         let frame = self.cache.frame;
         self.cache.stats.lookups += 1;
         if let Some(slot) = self.cache.map.get_mut(&key) {
@@ -808,7 +846,7 @@ impl Frame<'_> {
                 x: g.x,
                 y: g.y,
                 color: g.color,
-                top_left: false,
+                anchor: Anchor::Pen,
             }))
         });
     }
@@ -829,16 +867,40 @@ impl Frame<'_> {
         });
         let px = size.px();
         cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
+        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
         cache.run_requests(out, |cache, reqs| {
-            reqs.extend(cache.layout.glyphs().iter().filter(|g| !g.char_data.is_control()).map(|g| PositionedReq {
+            let glyphs = cache.layout.glyphs();
+            let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
                 font: text.font,
                 glyph: g.key.glyph_index,
                 size: px,
-                x: g.x,
+                x,
                 y: g.y,
                 color: text.color,
-                top_left: true,
-            }))
+                anchor,
+            };
+            match (cache.config.subpixel_bins, cache.fonts.get(text.font), cache.layout.lines()) {
+                (2.., Some(font), Some(lines)) => {
+                    // fontdue's layout rounds every advance up to whole
+                    // pixels; with sub-pixel bins the pens advance by the
+                    // exact advances instead, restarting at the left edge on
+                    // each line (lines hold consecutive glyphs, as fontdue's
+                    // own positioning pass walks them).
+                    let mut idx = 0;
+                    for line in lines {
+                        let mut pen = x0;
+                        while idx <= line.glyph_end && idx < glyphs.len() {
+                            let g = &glyphs[idx];
+                            if !g.char_data.is_control() {
+                                reqs.push(req(g, pen, Anchor::PenXTopY));
+                                pen += font.metrics_indexed(g.key.glyph_index, px).advance_width;
+                            }
+                            idx += 1;
+                        }
+                    }
+                }
+                _ => reqs.extend(glyphs.iter().filter(|g| !g.char_data.is_control()).map(|g| req(g, g.x, Anchor::TopLeft))),
+            }
         });
         Ok(())
     }

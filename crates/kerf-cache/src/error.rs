@@ -115,4 +115,7 @@ pub enum ConfigError {
     /// The maximum glyph size is not a positive finite number.
     #[error("max_glyph_px must be finite and > 0, got {0}")]
     MaxGlyphPx(f32),
+    /// `subpixel_bins` outside 1..=MAX_SUBPIXEL_BINS.
+    #[error("subpixel_bins must be 1 to 16, got {0}")]
+    SubpixelBins(u32),
 }

@@ -13,17 +13,21 @@ impl FontId {
 
 /// How a glyph is rasterized.
 ///
-/// Pages hold one byte of coverage per texel, so `Coverage` is the only mode
-/// the cache places today. The key carries the mode (and a sub-pixel bin, see
-/// [`GlyphKey::subpixel_x`]) so LCD sub-pixel coverage (fontdue's
-/// `rasterize_indexed_subpixel`) and other rasterizers can be added without
-/// changing the key's shape.
+/// Pages hold one byte of coverage per texel. The cache asks for
+/// `ShiftedCoverage` when [`CacheConfig::subpixel_bins`](crate::CacheConfig::subpixel_bins)
+/// is above 1 and `Coverage` otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[non_exhaustive]
 pub enum RenderMode {
-    /// Grayscale coverage, one byte per pixel.
+    /// Grayscale coverage, one byte per pixel, outline at offset 0
+    /// ([`GlyphKey::subpixel_x`] is 0): fontdue's own raster.
     #[default]
     Coverage,
+    /// Grayscale coverage, one byte per pixel, outline moved right by
+    /// [`GlyphKey::subpixel_x`]/256 px (any offset, 0 included). Every offset
+    /// comes from the same raster (fontdue's three-samples-per-pixel one,
+    /// resampled), so a glyph keeps its shape from bin to bin.
+    ShiftedCoverage,
 }
 
 /// The number of size steps per pixel: sizes are quantised to 1/64 px.
@@ -69,9 +73,10 @@ pub struct GlyphKey {
     pub size: GlyphSize,
     /// How the glyph is rasterized.
     pub mode: RenderMode,
-    /// Sub-pixel x offset bin (0..=255 meaning n/256 px). fontdue always
-    /// rasterizes at offset 0, so the default rasterizer uses only bin 0; a
-    /// rasterizer with sub-pixel positioning can use the others.
+    /// Sub-pixel x offset of the outline, in 1/256 px (0..=255). The cache
+    /// snaps pen positions to [`CacheConfig::subpixel_bins`](crate::CacheConfig::subpixel_bins)
+    /// evenly spaced offsets per pixel, so with 4 bins this is 0, 64, 128 or
+    /// 192; with 1 bin it is always 0 (whole-pixel positioning).
     pub subpixel_x: u8,
 }
 

@@ -63,9 +63,10 @@ mod key;
 mod page;
 mod raster;
 mod stats;
+mod subpixel;
 mod text;
 
-pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, MAX_PAGE_SIDE};
+pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 pub use error::{ConfigError, FontError, GlyphError, RasterError};
 pub use font::{Font, FontSet};
 pub use key::{FontId, GlyphKey, GlyphSize, RenderMode, SIZE_STEPS_PER_PX};
@@ -73,4 +74,5 @@ pub use kerf_pack::{Algorithm, Rect};
 pub use page::{Page, PageUpload};
 pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 pub use stats::Stats;
+pub use subpixel::{bin_offset, snap_subpixel};
 pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};

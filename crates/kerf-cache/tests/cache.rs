@@ -7,11 +7,14 @@ fn sans() -> Vec<u8> {
     dejavu::sans::regular().to_vec()
 }
 
+/// A cache with whole-pixel positioning (1 sub-pixel bin), so keys are the
+/// plain `GlyphKey::new` ones; sub-pixel bins are tested in tests/subpixel.rs.
 fn cache(page: u32, pages: u32, in_flight: u32) -> (GlyphCache, FontId) {
     let mut c = GlyphCache::new(CacheConfig {
         page_size: page,
         max_pages: pages,
         frames_in_flight: in_flight,
+        subpixel_bins: 1,
         ..CacheConfig::default()
     })
     .unwrap();
@@ -59,7 +62,7 @@ fn positioned_glyph_quads_follow_pen_and_bearings() {
     let m = c.fonts().get(f).unwrap().metrics_indexed(g, 32.0);
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
-    fr.prepare(&[PositionedGlyph { font: f, glyph: g, size: 32.0, x: 100.4, y: 50.0, color: [1, 2, 3, 4] }], &mut quads);
+    fr.prepare(&[PositionedGlyph { font: f, glyph: g, size: 32.0, x: 100.1, y: 50.0, color: [1, 2, 3, 4] }], &mut quads);
     fr.finish();
     assert_eq!(quads.len(), 1);
     let q = quads[0];
@@ -361,7 +364,7 @@ fn skyline_pages_work_too() {
 
 #[test]
 fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
-    let cfg = CacheConfig { page_size: 64, max_pages: 4, release_idle_after: Some(5), min_pages: 1, frames_in_flight: 1, ..CacheConfig::default() };
+    let cfg = CacheConfig { page_size: 64, max_pages: 4, release_idle_after: Some(5), min_pages: 1, frames_in_flight: 1, subpixel_bins: 1, ..CacheConfig::default() };
     let mut c = GlyphCache::new(cfg).unwrap();
     let f = c.add_font(sans()).unwrap();
     // A big working set: every page in use.
