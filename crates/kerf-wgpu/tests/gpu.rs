@@ -1,6 +1,7 @@
 //! kerf-wgpu on a real device (lavapipe in CI): uploads, growth, rendering,
 //! limits, errors and rebuilding on a new device.
 
+use kerf_cache::{FontRef, FontdueRasterizer, Rasterizer};
 use kerf_wgpu::*;
 
 fn gpu() -> (wgpu::Device, wgpu::Queue) {
@@ -18,7 +19,8 @@ fn read_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) ->
     bytes.chunks(side * side).map(<[u8]>::to_vec).collect()
 }
 
-/// Every page the cache holds equals the GPU layer; every live glyph equals fontdue's bitmap.
+/// Every page the cache holds equals the GPU layer; every live glyph equals a
+/// fresh rasterization of its key (sub-pixel offset included).
 fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
     let layers = read_layers(device, queue, atlas);
     let cache = atlas.cache();
@@ -28,11 +30,14 @@ fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
         if e.is_blank() {
             continue;
         }
-        let (m, bitmap) = cache.fonts().get(k.font).unwrap().rasterize_indexed(k.glyph, k.size.px());
+        let (bytes, collection_index) = cache.fonts().source(k.font).unwrap();
+        let font = FontRef { fontdue: cache.fonts().get(k.font).unwrap(), bytes, collection_index };
+        let img = FontdueRasterizer.rasterize(font, k).unwrap();
+        let w = img.width as usize;
         let layer = &layers[e.page as usize];
-        for row in 0..m.height {
+        for row in 0..img.height as usize {
             let at = (e.y as usize + row) * side + e.x as usize;
-            assert_eq!(&layer[at..at + m.width], &bitmap[row * m.width..][..m.width], "{k:?} row {row} on the GPU");
+            assert_eq!(&layer[at..at + w], &img.pixels[row * w..][..w], "{k:?} row {row} on the GPU");
         }
     }
     for (i, page) in cache.pages().iter().enumerate() {
