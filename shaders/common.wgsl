@@ -6,7 +6,31 @@ struct Viewport {
     // Depth written for text (for passes with a depth attachment).
     depth: f32,
     _pad: f32,
+    // Text coverage correction (see correct_coverage): gamma exponent, contrast.
+    gamma: f32,
+    contrast: f32,
+    _pad2: vec2<f32>,
 };
 
 @group(0) @binding(0) var atlas: texture_2d_array<f32>;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
+
+// Coverage correction so dark-on-light and light-on-dark text have the same
+// weight (docs/cache.md, "Gamma and contrast"; kerf-wgpu's
+// `TextCorrection::apply` is the same function on the CPU):
+//   contrast k:  c1 = c (1 + k) / (1 + k c)          (thickens mid coverage for k > 0)
+//   gamma g:     c2 = mix(1 - (1 - c1)^g, c1^g, L)   (L: the text's luminance, 0..1)
+// Dark text (L = 0) is thickened, light text (L = 1) thinned, by the same
+// exponent. g = 1 and k = 0 leave coverage unchanged; for g > 0 and k > -1
+// the result rises monotonically from 0 to 1 with c.
+fn correct_coverage(c: f32, luminance: f32, gamma: f32, contrast: f32) -> f32 {
+    let c1 = c * (1.0 + contrast) / (1.0 + contrast * c);
+    let dark = 1.0 - pow(max(1.0 - c1, 0.0), gamma);
+    let light = pow(max(c1, 0.0), gamma);
+    return clamp(mix(dark, light, luminance), 0.0, 1.0);
+}
+
+// Relative luminance of a linear-light colour (Rec. 709 weights).
+fn luminance(linear_rgb: vec3<f32>) -> f32 {
+    return dot(linear_rgb, vec3<f32>(0.2126, 0.7152, 0.0722));
+}

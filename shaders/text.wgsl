@@ -50,10 +50,16 @@ fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
     return select(hi, lo, c <= vec3<f32>(0.04045));
 }
 
+// Coverage after the viewport's gamma/contrast correction, for a text colour
+// whose linear-light value is `linear_rgb`.
+fn corrected(in: Varyings, linear_rgb: vec3<f32>) -> f32 {
+    return correct_coverage(coverage(in), luminance(linear_rgb), viewport.gamma, viewport.contrast);
+}
+
 // Non-sRGB target: colours are stored as given (sRGB-encoded values), blended as stored.
 @fragment
 fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
-    let a = coverage(in) * in.color.a;
+    let a = corrected(in, srgb_to_linear(in.color.rgb)) * in.color.a;
     return vec4<f32>(in.color.rgb * a, a);
 }
 
@@ -61,6 +67,7 @@ fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
 // the colour is decoded to linear first.
 @fragment
 fn fs_srgb(in: Varyings) -> @location(0) vec4<f32> {
-    let a = coverage(in) * in.color.a;
-    return vec4<f32>(srgb_to_linear(in.color.rgb) * a, a);
+    let rgb = srgb_to_linear(in.color.rgb);
+    let a = corrected(in, rgb) * in.color.a;
+    return vec4<f32>(rgb * a, a);
 }

@@ -64,6 +64,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
 
 mod atlas;
+mod correction;
 mod device;
 mod error;
 mod offscreen;
@@ -72,6 +73,7 @@ mod renderer;
 mod viewer;
 
 pub use atlas::{GpuStats, TextAtlas};
+pub use correction::{luminance_of, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, HeadlessGpu, NoAdapter};
 pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use error::{AtlasError, PrepareError, RenderError};

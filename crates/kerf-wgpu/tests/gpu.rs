@@ -129,7 +129,7 @@ fn linear_to_srgb(c: f32) -> f32 {
 
 /// Renders `areas` on a cleared target and returns RGBA8 rows.
 #[allow(clippy::too_many_arguments)]
-fn render(
+fn render_corrected(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     atlas: &mut TextAtlas,
@@ -138,9 +138,11 @@ fn render(
     size: (u32, u32),
     bg: [f64; 4],
     areas: &[TextArea<'_>],
+    correction: TextCorrection,
 ) -> Vec<u8> {
     let mut vp = Viewport::new(device, atlas);
     vp.update(queue, size.0, size.1);
+    vp.set_correction(queue, correction).unwrap();
     renderer.prepare(device, queue, atlas, areas, &vp).unwrap();
     let target = Offscreen::new(device, size.0, size.1, format);
     let mut enc = device.create_command_encoder(&Default::default());
@@ -155,7 +157,15 @@ fn render(
 #[test]
 fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
     let (device, queue) = gpu();
-    for format in [wgpu::TextureFormat::Rgba8UnormSrgb, wgpu::TextureFormat::Rgba8Unorm] {
+    let strong = TextCorrection { gamma: 2.2, contrast: 1.0 };
+    let thin = TextCorrection { gamma: 0.6, contrast: 0.0 };
+    for (format, correction) in [
+        (wgpu::TextureFormat::Rgba8UnormSrgb, TextCorrection::DEFAULT),
+        (wgpu::TextureFormat::Rgba8Unorm, TextCorrection::DEFAULT),
+        (wgpu::TextureFormat::Rgba8UnormSrgb, TextCorrection::NEUTRAL),
+        (wgpu::TextureFormat::Rgba8Unorm, strong),
+        (wgpu::TextureFormat::Rgba8UnormSrgb, thin),
+    ] {
         let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
         let font = atlas.add_font(sans()).unwrap();
         let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
@@ -172,7 +182,7 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
         let t1 = TextSpec::new("Kerf: ÆØÅ gyq", font, 22.0).color([20, 60, 200, 255]);
         let t2 = TextSpec::new("overlap ~ 50%", font, 30.0).color([200, 30, 30, 128]);
         let areas = [TextArea::text(t1, 4.0, 6.0), TextArea::text(t2, 10.0, 30.0)];
-        let img = render(&device, &queue, &mut atlas, &mut renderer, format, (w, h), bg, &areas);
+        let img = render_corrected(&device, &queue, &mut atlas, &mut renderer, format, (w, h), bg, &areas, correction);
         // CPU reference: composite each instance's coverage, in order.
         let mut refimg: Vec<[f32; 3]> = vec![[bg8[0] as f32 / 255.0, bg8[1] as f32 / 255.0, bg8[2] as f32 / 255.0]; (w * h) as usize];
         if format.is_srgb() {
@@ -184,6 +194,7 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
         for inst in renderer.instances() {
             let page = atlas.cache().pages()[inst.page as usize].pixels();
             let col = inst.color.map(|c| c as f32 / 255.0);
+            let lum = luminance_of(inst.color);
             let rgb = if format.is_srgb() { [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])] } else { [col[0], col[1], col[2]] };
             for dy in 0..inst.height as i32 {
                 for dx in 0..inst.width as i32 {
@@ -192,7 +203,7 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
                         continue;
                     }
                     let cov = page[(inst.tex_y as usize + dy as usize) * side + inst.tex_x as usize + dx as usize] as f32 / 255.0;
-                    let a = cov * col[3];
+                    let a = correction.apply(cov, lum) * col[3];
                     let p = &mut refimg[(y as u32 * w + x as u32) as usize];
                     for c in 0..3 {
                         p[c] = rgb[c] * a + p[c] * (1.0 - a);
@@ -213,7 +224,7 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
                 inked += 1;
             }
         }
-        assert!(worst <= 3, "{format:?}: worst channel difference {worst}");
+        assert!(worst <= 3, "{format:?} {correction:?}: worst channel difference {worst}");
         assert!(inked > 300, "{format:?}: the text must be visible ({inked} inked pixels)");
     }
 }
@@ -414,4 +425,18 @@ fn released_pages_shrink_the_texture_array_and_kept_pages_survive() {
     assert_eq!(atlas.layers(), 1);
     assert_eq!(atlas.gpu_bytes(), 64 * 64);
     check_atlas(&device, &queue, &atlas);
+}
+
+#[test]
+fn a_bad_text_correction_is_refused_and_changes_nothing() {
+    let (device, queue) = gpu();
+    let atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let mut vp = Viewport::new(&device, &atlas);
+    assert_eq!(vp.correction(), TextCorrection::DEFAULT);
+    for bad in [TextCorrection { gamma: f32::NAN, contrast: 0.0 }, TextCorrection { gamma: 0.0, contrast: 0.0 }, TextCorrection { gamma: 1.0, contrast: -1.0 }] {
+        assert!(vp.set_correction(&queue, bad).is_err(), "{bad:?} must be refused");
+        assert_eq!(vp.correction(), TextCorrection::DEFAULT);
+    }
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    assert_eq!(vp.correction(), TextCorrection::NEUTRAL);
 }
