@@ -110,7 +110,13 @@ struct Kerf {
 }
 
 fn kerf_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Kerf {
-    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 1024, max_pages: 8, ..CacheConfig::default() }).unwrap();
+    kerf_side_bins(device, queue, CacheConfig::default().subpixel_bins)
+}
+
+/// kerf with `bins` sub-pixel x bins (the default is 4; 1 is whole-pixel snapping).
+fn kerf_side_bins(device: &wgpu::Device, queue: &wgpu::Queue, bins: u32) -> Kerf {
+    let config = CacheConfig { page_size: 1024, max_pages: 8, subpixel_bins: bins, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(device, config).unwrap();
     let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
     let renderer = TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
     let mut viewport = Viewport::new(device, &atlas);
@@ -157,11 +163,11 @@ fn benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("prepare_warm");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    {
-        let mut k = kerf_side(device, queue);
+    for (name, bins) in [("kerf", 4), ("kerf-bins1", 1)] {
+        let mut k = kerf_side_bins(device, queue, bins);
         let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
         k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-        g.bench_function("kerf", |b| {
+        g.bench_function(name, |b| {
             b.iter(|| {
                 black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
                 queue.submit([]);
@@ -186,18 +192,20 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("prepare_cold");
     g.sample_size(10);
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    g.bench_function("kerf", |b| {
-        b.iter_batched(
-            || kerf_side(device, queue),
-            |mut k| {
-                let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
-                queue.submit([]);
-                k
-            },
-            BatchSize::PerIteration,
-        )
-    });
+    for (name, bins) in [("kerf", 4), ("kerf-bins1", 1)] {
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || kerf_side_bins(device, queue, bins),
+                |mut k| {
+                    let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+                    black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                    queue.submit([]);
+                    k
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
     g.bench_function("glyphon", |b| {
         b.iter_batched(
             || glyphon_side(device, queue),

@@ -236,25 +236,23 @@ struct PositionedReq {
 }
 
 impl PositionedReq {
-    /// The sub-pixel offset this request's glyph is rasterized at.
+    /// The request's x snapped to the sub-pixel bins: whole pixels, and the
+    /// offset in 1/256 px the glyph is rasterized at.
     #[inline]
-    fn subpixel_x(&self, bins: u32) -> u8 {
+    fn snap(&self, bins: u32) -> (i32, u8) {
         match self.anchor {
-            Anchor::TopLeft => 0,
-            Anchor::Pen | Anchor::PenXTopY => snap_subpixel(self.x, bins).1,
+            Anchor::TopLeft => (round_half_away(self.x), 0),
+            Anchor::Pen | Anchor::PenXTopY => snap_subpixel(self.x, bins),
         }
     }
 
-    /// The quad drawing `e` where this request asks.
+    /// The quad drawing `e` where this request asks; `whole_x` from [`snap`](Self::snap).
     #[inline]
-    fn quad(&self, e: &GlyphEntry, bins: u32) -> GlyphQuad {
+    fn quad(&self, e: &GlyphEntry, whole_x: i32) -> GlyphQuad {
         let (x, y) = match self.anchor {
-            Anchor::TopLeft => (round_half_away(self.x), round_half_away(self.y)),
-            Anchor::Pen => (
-                snap_subpixel(self.x, bins).0.saturating_add(e.left),
-                round_half_away(self.y).saturating_sub(e.top),
-            ),
-            Anchor::PenXTopY => (snap_subpixel(self.x, bins).0.saturating_add(e.left), round_half_away(self.y)),
+            Anchor::TopLeft => (whole_x, round_half_away(self.y)),
+            Anchor::Pen => (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top)),
+            Anchor::PenXTopY => (whole_x.saturating_add(e.left), round_half_away(self.y)),
         };
         e.quad(x, y, self.color)
     }
@@ -706,7 +704,8 @@ impl GlyphCache {
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
                 continue;
             };
-            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x: r.subpixel_x(bins) };
+            let (whole_x, subpixel_x) = r.snap(bins);
+            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
             // A glyph already used in this frame needs no LRU promotion (all of
             // this frame's glyphs are equally recent): one hash probe, no list update.
             let mut promote = false;
@@ -722,7 +721,7 @@ impl GlyphCache {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else if !slot.entry.is_blank() {
-                        out.push(r.quad(&slot.entry, bins));
+                        out.push(r.quad(&slot.entry, whole_x));
                     }
                 }
                 None => {
@@ -739,7 +738,7 @@ impl GlyphCache {
         self.stats.misses += misses.len() as u64 + invalid;
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
-            out[slot] = reqs[i].quad(&self.relocate(key), bins);
+            out[slot] = reqs[i].quad(&self.relocate(key), reqs[i].snap(bins).0);
         }
         if misses.is_empty() {
             return;
@@ -762,7 +761,7 @@ impl GlyphCache {
         for (slot, i, key) in misses {
             let r = &reqs[i];
             match &placed[index[&key]] {
-                Ok(e) if !e.is_blank() => out[slot] = r.quad(e, bins),
+                Ok(e) if !e.is_blank() => out[slot] = r.quad(e, r.snap(bins).0),
                 Ok(_) => removed += 1,
                 Err(err) => {
                     removed += 1;

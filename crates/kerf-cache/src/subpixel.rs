@@ -19,20 +19,27 @@
 /// whole-pixel rounding (offset always 0). NaN maps to 0; huge values saturate.
 #[inline]
 pub fn snap_subpixel(x: f32, bins: u32) -> (i32, u8) {
-    let bins = bins.max(1);
-    if bins == 1 {
+    if bins <= 1 {
         return (round_half_away(x), 0);
     }
-    let q = round_half_away(x * bins as f32) as i64;
-    let whole = q.div_euclid(bins as i64);
-    let bin = q.rem_euclid(bins as i64) as u32;
-    (whole.clamp(i32::MIN as i64, i32::MAX as i64) as i32, bin_offset(bin, bins))
+    // Float arithmetic only (no integer division on the per-glyph path):
+    // exact while |x · bins| < 2^24, i.e. for any on-screen position.
+    let b = bins as f32;
+    let q = round_half_away(x * b) as f32;
+    let whole = (q / b).floor();
+    let bin = (q - whole * b) as u32;
+    (whole as i32, bin_offset(bin.min(bins - 1), bins))
 }
 
 /// The offset in 1/256 px of bin `bin` of `bins` (bin 0 is 0).
 #[inline]
 pub fn bin_offset(bin: u32, bins: u32) -> u8 {
-    ((bin * 256 + bins / 2) / bins.max(1)).min(255) as u8
+    match bins {
+        0 | 1 => 0,
+        // Powers of two divide 256 exactly: a shift, no division.
+        2 | 4 | 8 | 16 => (bin * (256 / bins)).min(255) as u8,
+        _ => ((bin * 256 + bins / 2) / bins).min(255) as u8,
+    }
 }
 
 #[inline]

@@ -61,6 +61,9 @@ pub struct ProfileArgs {
     /// Frames in flight whose glyphs are protected from eviction.
     #[arg(long, default_value_t = 2)]
     pub in_flight: u32,
+    /// Sub-pixel x positions per pixel (1 = whole-pixel snapping; see CacheConfig::subpixel_bins).
+    #[arg(long, default_value_t = kerf_cache::CacheConfig::default().subpixel_bins)]
+    pub subpixel_bins: u32,
     /// Print JSON (an object for one workload, an array for several).
     #[arg(long)]
     pub json: bool,
@@ -292,6 +295,7 @@ fn config(args: &ProfileArgs) -> CacheConfig {
         max_pages: args.pages,
         algorithm: args.algo,
         frames_in_flight: args.in_flight,
+        subpixel_bins: args.subpixel_bins,
         memory_budget: u64::MAX,
         ..CacheConfig::default()
     }
