@@ -21,7 +21,8 @@ pub(crate) const VIEWPORT_UNIFORM_BYTES: u64 = 32;
 ///   in linear light makes dark text look thin and light text look bold.
 ///
 /// [`TextCorrection::NEUTRAL`] (`g = 1`, `k = 0`) leaves coverage unchanged.
-/// The default was chosen from side-by-side pictures (docs/sharpness.md).
+/// The default was chosen from side-by-side pictures (docs/sharp-gamma.png;
+/// the reasoning is in docs/cache.md, "Gamma and contrast").
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextCorrection {
     /// The gamma exponent `g`: finite, 0.25 to 4; 1 is neutral.
