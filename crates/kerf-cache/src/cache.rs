@@ -706,16 +706,14 @@ impl GlyphCache {
             };
             let (whole_x, subpixel_x) = r.snap(bins);
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
-            // A glyph already used in this frame needs no LRU promotion (all of
-            // this frame's glyphs are equally recent): one hash probe, no list update.
-            let mut promote = false;
+            // One hash probe that also moves the glyph to the front of the LRU
+            // list (a few pointer writes). A separate `promote` of each key's
+            // first use in the frame costs a second probe, which with
+            // sub-pixel bins (several keys per glyph) was measurable.
             let retiring = self.retiring;
-            match self.map.peek_mut(&key) {
+            match self.map.get_mut(&key) {
                 Some(slot) => {
-                    if slot.last_used != frame {
-                        slot.last_used = frame;
-                        promote = true;
-                    }
+                    slot.last_used = frame;
                     hits += 1;
                     if retiring.is_some_and(|r| slot.entry.page as usize >= r) && !slot.entry.is_blank() {
                         moves.push((out.len(), i, key));
@@ -728,9 +726,6 @@ impl GlyphCache {
                     misses.push((out.len(), i, key));
                     out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                 }
-            }
-            if promote {
-                self.map.promote(&key);
             }
         }
         self.stats.lookups += reqs.len() as u64;
