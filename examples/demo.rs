@@ -473,7 +473,7 @@ impl App {
 
 /// The clear colour: `wgpu::Color` is linear for sRGB targets.
 fn srgb_clear(c: [f64; 3], srgb: bool) -> wgpu::Color {
-    let f = |v: f64| if srgb { if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) } } else { v };
+    let f = |v: f64| if srgb { kerf::gpu::srgb_to_linear(v as f32) as f64 } else { v };
     wgpu::Color { r: f(c[0]), g: f(c[1]), b: f(c[2]), a: 1.0 }
 }
 

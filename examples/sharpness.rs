@@ -5,7 +5,7 @@
 //! `sharp-bins.png` and `sharp-gamma.png` (default directory `docs/`), each
 //! enlarged 2× without filtering so single pixels stay visible.
 
-use kerf::gpu::{headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextCorrection, TextRenderer, TextSpec, Viewport};
+use kerf::gpu::{headless, srgb_to_linear, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextCorrection, TextRenderer, TextSpec, Viewport};
 
 const PANEL_W: u32 = 420;
 const ZOOM: u32 = 2;
@@ -38,10 +38,7 @@ fn render_panel(gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32) -> Result<Vec<u
     let target = Offscreen::new(device, PANEL_W, h, format);
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sharpness panel") });
     {
-        let lin = |c: u8| {
-            let v = c as f64 / 255.0;
-            if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
-        };
+        let lin = |c: u8| srgb_to_linear(c as f32 / 255.0) as f64;
         let bg = wgpu::Color { r: lin(p.bg[0]), g: lin(p.bg[1]), b: lin(p.bg[2]), a: 1.0 };
         let mut pass = target.pass(&mut encoder, bg);
         renderer.render(&atlas, &mut pass)?;

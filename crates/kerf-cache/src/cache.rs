@@ -470,7 +470,9 @@ impl GlyphCache {
         GlyphSize::from_px(px, self.config.max_glyph_px).ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
     }
 
-    fn font_ref(&self, id: FontId) -> Result<FontRef<'_>, GlyphError> {
+    /// Font `id` as a [`Rasterizer`] sees it (to rasterize a cached key
+    /// again, e.g. to check the pages' texels).
+    pub fn font_ref(&self, id: FontId) -> Result<FontRef<'_>, GlyphError> {
         let fontdue = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
         let (bytes, collection_index) = self.fonts.source(id).ok_or(GlyphError::UnknownFont(id))?;
         Ok(FontRef { fontdue, bytes, collection_index })

@@ -34,9 +34,7 @@ fn check_pixels(c: &GlyphCache, m: &Mirror) {
         if e.is_blank() {
             continue;
         }
-        let (bytes, collection_index) = c.fonts().source(k.font).unwrap();
-        let font = FontRef { fontdue: c.fonts().get(k.font).unwrap(), bytes, collection_index };
-        let img = FontdueRasterizer.rasterize(font, k).unwrap();
+        let img = FontdueRasterizer.rasterize(c.font_ref(k.font).unwrap(), k).unwrap();
         let (w, h) = (img.width as usize, img.height as usize);
         assert_eq!((w, h), (e.width as usize, e.height as usize));
         let layer = &m.layers[e.page as usize];

@@ -68,16 +68,19 @@ impl Default for TextCorrection {
     }
 }
 
+/// Decodes one sRGB-encoded channel (0..1) to linear light, as the shaders'
+/// `srgb_to_linear` does (e.g. for a `wgpu::Color` clear of an sRGB target).
+pub fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 /// Relative luminance (Rec. 709) of a straight sRGB colour, as the shader computes it.
 pub fn luminance_of(color: [u8; 4]) -> f32 {
-    let lin = |v: u8| {
-        let c = v as f32 / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
+    let lin = |v: u8| srgb_to_linear(v as f32 / 255.0);
     0.2126 * lin(color[0]) + 0.7152 * lin(color[1]) + 0.0722 * lin(color[2])
 }
 

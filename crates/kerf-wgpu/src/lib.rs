@@ -73,7 +73,7 @@ mod renderer;
 mod viewer;
 
 pub use atlas::{GpuStats, TextAtlas};
-pub use correction::{luminance_of, CorrectionError, TextCorrection};
+pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, HeadlessGpu, NoAdapter};
 pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use error::{AtlasError, PrepareError, RenderError};

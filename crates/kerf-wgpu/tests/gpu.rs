@@ -1,7 +1,7 @@
 //! kerf-wgpu on a real device (lavapipe in CI): uploads, growth, rendering,
 //! limits, errors and rebuilding on a new device.
 
-use kerf_cache::{FontRef, FontdueRasterizer, Rasterizer};
+use kerf_cache::{FontdueRasterizer, Rasterizer};
 use kerf_wgpu::*;
 
 fn gpu() -> (wgpu::Device, wgpu::Queue) {
@@ -30,9 +30,7 @@ fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
         if e.is_blank() {
             continue;
         }
-        let (bytes, collection_index) = cache.fonts().source(k.font).unwrap();
-        let font = FontRef { fontdue: cache.fonts().get(k.font).unwrap(), bytes, collection_index };
-        let img = FontdueRasterizer.rasterize(font, k).unwrap();
+        let img = FontdueRasterizer.rasterize(cache.font_ref(k.font).unwrap(), k).unwrap();
         let w = img.width as usize;
         let layer = &layers[e.page as usize];
         for row in 0..img.height as usize {
@@ -109,14 +107,6 @@ fn growth_copies_layers_on_the_gpu_without_rasterizing() {
         }
     }
     check_atlas(&device, &queue, &atlas);
-}
-
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 fn linear_to_srgb(c: f32) -> f32 {
