@@ -392,6 +392,21 @@ impl GlyphCache {
         Frame { cache: self, finished: false }
     }
 
+    /// Continues the current frame (begins the first one if none has begun):
+    /// glyphs looked up through the returned [`Frame`] are marked as used by
+    /// the same frame number as the batches before it. For several batches
+    /// that reach the GPU in one submission (several renderers, passes or
+    /// windows sharing the atlas): no batch of the frame evicts or moves a
+    /// glyph an earlier batch of the same frame uses. Its [`Frame::finish`]
+    /// hands out the uploads staged since the last finished batch.
+    pub fn continue_frame(&mut self) -> Frame<'_> {
+        if self.frame == 0 {
+            return self.begin_frame();
+        }
+        self.frame_start = self.stats.clone();
+        Frame { cache: self, finished: false }
+    }
+
     /// Forgets every cached glyph and frees every slot (fonts, pages and stats
     /// stay). Texels stay in the pages until overwritten; no entry refers to them.
     pub fn clear(&mut self) {
@@ -715,9 +730,13 @@ impl GlyphCache {
             let retiring = self.retiring;
             match self.map.get_mut(&key) {
                 Some(slot) => {
+                    // A glyph an earlier batch of this frame drew stays where
+                    // it is: its slot must not be freed while the frame's
+                    // quads still point at it.
+                    let first_use = slot.last_used != frame;
                     slot.last_used = frame;
                     hits += 1;
-                    if retiring.is_some_and(|r| slot.entry.page as usize >= r) && !slot.entry.is_blank() {
+                    if first_use && retiring.is_some_and(|r| slot.entry.page as usize >= r) && !slot.entry.is_blank() {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else if !slot.entry.is_blank() {
@@ -812,10 +831,11 @@ impl Frame<'_> {
         let frame = self.cache.frame;
         self.cache.stats.lookups += 1;
         if let Some(slot) = self.cache.map.get_mut(&key) {
+            let first_use = slot.last_used != frame;
             slot.last_used = frame;
             let entry = slot.entry;
             self.cache.stats.hits += 1;
-            if self.cache.must_move(entry.page) && !entry.is_blank() {
+            if first_use && self.cache.must_move(entry.page) && !entry.is_blank() {
                 return Ok(self.cache.relocate(key));
             }
             return Ok(entry);

@@ -179,6 +179,37 @@ fn in_flight_frames_are_protected_and_overflow_is_reported_not_fatal() {
 }
 
 #[test]
+fn a_continued_frame_never_evicts_what_its_earlier_batches_drew() {
+    // frames_in_flight = 0: only the current frame protects its glyphs.
+    let (mut c, f) = cache(48, 1, 0);
+    let mut fr = c.begin_frame();
+    let first = fr.number();
+    let a = fr.glyph(f, glyph_of(fr.cache(), f, 'A'), 16.0).unwrap();
+    fr.finish();
+    // Later batches of the same frame stream glyphs through a tiny page.
+    let mut full = 0;
+    for ch in "BCDEFGHIJKLMNOPQRSTUVWXYZ".chars() {
+        let mut fr = c.continue_frame();
+        assert_eq!(fr.number(), first, "a continued frame keeps its number");
+        if fr.glyph(f, glyph_of(fr.cache(), f, ch), 16.0) == Err(GlyphError::AtlasFull) {
+            full += 1;
+        }
+        fr.finish();
+        assert_eq!(c.peek(&key(&c, f, 'A', 16.0)), Some(a), "'A' must stay where the first batch drew it");
+        c.check_invariants().unwrap();
+    }
+    assert!(full > 0, "the page must run out: the batches are one frame");
+    // The next frame may evict it.
+    for ch in "BCDEFGHIJKLMNOPQRSTUVWXYZ".chars() {
+        let mut fr = c.begin_frame();
+        fr.glyph(f, glyph_of(fr.cache(), f, ch), 16.0).unwrap();
+        fr.finish();
+    }
+    assert!(c.peek(&key(&c, f, 'A', 16.0)).is_none());
+    assert_eq!(c.stats().frames, 1 + 25);
+}
+
+#[test]
 fn eviction_frees_space_for_a_glyph_that_failed() {
     // Fill a page within one frame, so nothing may be evicted; a big glyph fails.
     let (mut c, f) = cache(96, 1, 0);

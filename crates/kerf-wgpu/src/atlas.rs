@@ -1,6 +1,6 @@
 //! The GPU side of kerf-cache's pages: one `D2Array` texture, one layer per page.
 
-use crate::error::AtlasError;
+use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
 use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,6 +33,10 @@ pub struct TextAtlas {
     max_layers: u32,
     pub(crate) id: u64,
     stats: GpuStats,
+    /// An app frame is open ([`TextAtlas::begin_frame`]).
+    frame_open: bool,
+    /// A cache frame was begun inside the open app frame.
+    frame_started: bool,
 }
 
 fn next_id() -> u64 {
@@ -68,7 +72,55 @@ impl TextAtlas {
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
         let (texture, bind_group) = make_texture(device, &shared, cache.page_side(), 1);
-        Ok(TextAtlas { cache, shared, texture, bind_group, layers: 1, max_layers, id: next_id(), stats: GpuStats::default() })
+        Ok(TextAtlas { cache, shared, texture, bind_group, layers: 1, max_layers, id: next_id(), stats: GpuStats::default(), frame_open: false, frame_started: false })
+    }
+
+    /// Opens an app frame: every [`TextRenderer::prepare`](crate::TextRenderer::prepare)
+    /// until [`end_frame`](Self::end_frame) joins one cache frame, so a
+    /// glyph any renderer prepared is neither evicted nor moved by a later
+    /// `prepare` of the same frame, nor by the `frames_in_flight` frames
+    /// after it. Call it when several renderers, passes, viewports or windows
+    /// share the atlas and their draws go to the GPU in one `queue.submit`;
+    /// call `end_frame` after that submit. Without `begin_frame`, each
+    /// `prepare` is a frame of its own (right for one renderer per submit).
+    /// Returns the number of the last cache frame begun.
+    ///
+    /// A frame already open is [`FrameError::AlreadyOpen`] and changes nothing.
+    pub fn begin_frame(&mut self) -> Result<u64, FrameError> {
+        if self.frame_open {
+            return Err(FrameError::AlreadyOpen);
+        }
+        self.frame_open = true;
+        self.frame_started = false;
+        Ok(self.cache.frame_number())
+    }
+
+    /// Closes the app frame opened by [`begin_frame`](Self::begin_frame)
+    /// (call it after the frame's `queue.submit`). No frame open is
+    /// [`FrameError::NotOpen`] and changes nothing. Returns the cache frame
+    /// number the frame's prepares used (unchanged if none ran).
+    pub fn end_frame(&mut self) -> Result<u64, FrameError> {
+        if !self.frame_open {
+            return Err(FrameError::NotOpen);
+        }
+        self.frame_open = false;
+        self.frame_started = false;
+        Ok(self.cache.frame_number())
+    }
+
+    /// True between [`begin_frame`](Self::begin_frame) and [`end_frame`](Self::end_frame).
+    pub fn frame_open(&self) -> bool {
+        self.frame_open
+    }
+
+    /// The cache frame a `prepare` runs in: a new one per call outside an app
+    /// frame; inside one, a new one for the first call and the same for the rest.
+    pub(crate) fn cache_frame(&mut self) -> kerf_cache::Frame<'_> {
+        if self.frame_open && self.frame_started {
+            return self.cache.continue_frame();
+        }
+        self.frame_started = self.frame_open;
+        self.cache.begin_frame()
     }
 
     /// Loads a font into the cache.

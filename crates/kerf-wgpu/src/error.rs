@@ -61,3 +61,15 @@ pub enum RenderError {
     #[error("this renderer was prepared with another TextAtlas")]
     AtlasMismatch,
 }
+
+/// Misuse of [`TextAtlas::begin_frame`](crate::TextAtlas::begin_frame) /
+/// [`end_frame`](crate::TextAtlas::end_frame). Nothing was changed.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+pub enum FrameError {
+    /// `begin_frame` while a frame is open (the open frame goes on).
+    #[error("begin_frame called while a frame is open (call end_frame after the submit)")]
+    AlreadyOpen,
+    /// `end_frame` without an open frame.
+    #[error("end_frame called without begin_frame")]
+    NotOpen,
+}

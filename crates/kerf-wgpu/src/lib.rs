@@ -52,6 +52,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Several renderers in one submit
+//! Renderers, passes, viewports or windows sharing one atlas and submitted
+//! together bracket their prepares with [`TextAtlas::begin_frame`] and
+//! [`TextAtlas::end_frame`] (after the submit): all those prepares are one
+//! cache frame, so no prepare evicts or moves a glyph that an earlier one
+//! of the same frame drew. A single renderer per submit needs neither.
+//!
+//! ```no_run
+//! # fn f(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut kerf_wgpu::TextAtlas,
+//! #      renderers: &mut [kerf_wgpu::TextRenderer], areas: &[Vec<kerf_wgpu::TextArea<'_>>],
+//! #      viewport: &kerf_wgpu::Viewport) -> Result<(), Box<dyn std::error::Error>> {
+//! atlas.begin_frame()?;
+//! for (renderer, texts) in renderers.iter_mut().zip(areas) {
+//!     renderer.prepare(device, queue, atlas, texts, viewport)?;
+//! }
+//! // ... record every renderer's render() into the frame's passes, then:
+//! // queue.submit([encoder.finish()]);
+//! atlas.end_frame()?;
+//! # Ok(()) }
+//! ```
+//!
 //! ## Stale texels
 //! A slot evicted and reused is never sampled with stale texels by a frame in
 //! flight: the cache never evicts a glyph used by the current frame or the
@@ -76,7 +97,7 @@ pub use atlas::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, HeadlessGpu, NoAdapter};
 pub use offscreen::{read_texture, Offscreen, ReadbackError};
-pub use error::{AtlasError, PrepareError, RenderError};
+pub use error::{AtlasError, FrameError, PrepareError, RenderError};
 pub use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph, Skipped, TextSpec};
 pub use pipeline::{PipelineKey, SHADER};
 pub use renderer::{GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport};

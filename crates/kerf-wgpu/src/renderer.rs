@@ -244,7 +244,7 @@ impl TextRenderer {
             }
         }
         self.quads.clear();
-        let mut frame = atlas.cache_mut().begin_frame();
+        let mut frame = atlas.cache_frame();
         let mut spans = Vec::with_capacity(texts.len());
         for area in texts {
             let start = self.quads.len();

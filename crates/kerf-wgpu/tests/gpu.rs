@@ -1,47 +1,10 @@
 //! kerf-wgpu on a real device (lavapipe in CI): uploads, growth, rendering,
 //! limits, errors and rebuilding on a new device.
 
-use kerf_cache::{FontdueRasterizer, Rasterizer};
+mod common;
+
+use common::*;
 use kerf_wgpu::*;
-
-fn gpu() -> (wgpu::Device, wgpu::Queue) {
-    headless_device().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn sans() -> Vec<u8> {
-    dejavu::sans::regular().to_vec()
-}
-
-/// Reads back every layer of the atlas texture.
-fn read_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) -> Vec<Vec<u8>> {
-    let side = atlas.cache().page_side() as usize;
-    let bytes = read_texture(device, queue, atlas.texture()).unwrap();
-    bytes.chunks(side * side).map(<[u8]>::to_vec).collect()
-}
-
-/// Every page the cache holds equals the GPU layer; every live glyph equals a
-/// fresh rasterization of its key (sub-pixel offset included).
-fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
-    let layers = read_layers(device, queue, atlas);
-    let cache = atlas.cache();
-    assert!(layers.len() >= cache.pages().len());
-    let side = cache.page_side() as usize;
-    for (k, e) in cache.entries() {
-        if e.is_blank() {
-            continue;
-        }
-        let img = FontdueRasterizer.rasterize(cache.font_ref(k.font).unwrap(), k).unwrap();
-        let w = img.width as usize;
-        let layer = &layers[e.page as usize];
-        for row in 0..img.height as usize {
-            let at = (e.y as usize + row) * side + e.x as usize;
-            assert_eq!(&layer[at..at + w], &img.pixels[row * w..][..w], "{k:?} row {row} on the GPU");
-        }
-    }
-    for (i, page) in cache.pages().iter().enumerate() {
-        assert!(layers[i] == page.pixels(), "layer {i} differs from the cache's page");
-    }
-}
 
 #[test]
 fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {

@@ -1,0 +1,117 @@
+//! kerf-wgpu the way real apps use it (lavapipe in CI): many renderers
+//! sharing one atlas in one submit.
+
+mod common;
+
+use common::*;
+use kerf_wgpu::*;
+
+const CELL: u32 = 36;
+const PER_ROW: u32 = 12;
+const RENDERERS: usize = 8;
+
+/// `PER_ROW` random glyphs for renderer `r`, one per cell of its row, at whole-pixel pens.
+fn row_glyphs(rng: &mut Rng, cache: &GlyphCache, font: FontId, r: usize) -> Vec<PositionedGlyph> {
+    let f = cache.fonts().get(font).unwrap();
+    (0..PER_ROW)
+        .map(|i| {
+            let c = loop {
+                let c = char::from_u32(0x21 + rng.below(0x17f - 0x21) as u32).unwrap_or('x');
+                if f.lookup_glyph_index(c) != 0 {
+                    break c;
+                }
+            };
+            PositionedGlyph {
+                font,
+                glyph: f.lookup_glyph_index(c),
+                size: [12.0, 14.0, 16.0, 18.0, 20.0, 22.0][rng.below(6) as usize],
+                x: (i * CELL + 6) as f32,
+                y: (r as u32 * CELL + 26) as f32,
+                color: [255, 255, 255, 255],
+            }
+        })
+        .collect()
+}
+
+/// Eight renderers share a one-page atlas under eviction pressure and draw
+/// in one submit per frame; every frame's target must equal a CPU composite
+/// of fresh rasters of the glyphs each renderer drew. Each frame asks for a
+/// little more than the page holds. With one cache frame per `prepare` (no
+/// `begin_frame`), a later renderer's prepare evicts and overwrites slots an
+/// earlier one's instances read in the same submit (wrong glyphs on screen;
+/// this test fails that way); with the app frame, the glyphs that find no
+/// room are skipped and reported, and every drawn glyph is right.
+#[test]
+fn eight_renderers_share_one_atlas_in_one_submit() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { page_size: 144, max_pages: 1, frames_in_flight: 0, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let (w, h) = (PER_ROW * CELL, RENDERERS as u32 * CELL);
+    let mut renderers: Vec<TextRenderer> = (0..RENDERERS).map(|_| TextRenderer::new(&device, &atlas, format, Default::default(), None)).collect();
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let target = Offscreen::new(&device, w, h, format);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut skipped, mut drawn) = (0, 0);
+    for frame in 0..40 {
+        let first = atlas.begin_frame().unwrap();
+        let mut all = Vec::new();
+        for (r, renderer) in renderers.iter_mut().enumerate() {
+            let glyphs = row_glyphs(&mut rng, atlas.cache(), font, r);
+            let rep = renderer.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+            assert_eq!(rep.frame, first + 1, "every prepare of the frame joins one cache frame");
+            // A frame asks for a little more than the page holds: the glyphs
+            // that find no room are skipped and reported (never drawn wrong).
+            assert!(rep.skipped.iter().all(|s| s.reason == kerf_cache::GlyphError::AtlasFull), "{:?}", rep.skipped);
+            skipped += rep.skipped.len();
+            all.extend(glyphs.iter().enumerate().filter(|(i, _)| rep.skipped.iter().all(|s| s.index != *i)).map(|(_, g)| *g));
+        }
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
+            for renderer in &renderers {
+                renderer.render(&atlas, &mut pass).unwrap();
+            }
+        }
+        queue.submit([enc.finish()]);
+        assert_eq!(atlas.end_frame().unwrap(), first + 1);
+        drawn += all.len();
+        let px = target.read(&device, &queue).unwrap();
+        let expect = expected_coverage(atlas.cache(), &all, w, h);
+        let mut worst = (0i32, 0u32, 0u32);
+        for (i, &e) in expect.iter().enumerate() {
+            let d = (px[i * 4] as i32 - e as i32).abs();
+            if d > worst.0 {
+                worst = (d, i as u32 % w, i as u32 / w);
+            }
+        }
+        assert!(worst.0 <= 2, "frame {frame}: pixel {:?} differs by {}", (worst.1, worst.2), worst.0);
+    }
+    assert!(atlas.cache().stats().evictions > 500, "the run must evict: {:?}", atlas.cache().stats());
+    assert!(skipped * 10 < drawn, "most glyphs drawn: {drawn} drawn, {skipped} skipped");
+    atlas.cache().check_invariants().unwrap();
+}
+
+#[test]
+fn frame_misuse_is_a_typed_error() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    assert_eq!(atlas.end_frame(), Err(FrameError::NotOpen));
+    assert_eq!(atlas.begin_frame(), Ok(0));
+    assert_eq!(atlas.begin_frame(), Err(FrameError::AlreadyOpen));
+    assert!(atlas.frame_open(), "the open frame goes on");
+    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(&device, &atlas);
+    for _ in 0..3 {
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+    }
+    assert_eq!(atlas.end_frame(), Ok(1), "three prepares, one frame");
+    // Outside an app frame each prepare is a frame of its own, as before.
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+    assert_eq!(atlas.cache().frame_number(), 3);
+}

@@ -1,0 +1,83 @@
+//! Helpers shared by the GPU test files (each file uses some of them).
+#![allow(dead_code)]
+
+use kerf_cache::{FontdueRasterizer, Rasterizer};
+use kerf_wgpu::*;
+
+pub fn gpu() -> (wgpu::Device, wgpu::Queue) {
+    headless_device().unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn sans() -> Vec<u8> {
+    dejavu::sans::regular().to_vec()
+}
+
+/// Reads back every layer of the atlas texture.
+pub fn read_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) -> Vec<Vec<u8>> {
+    let side = atlas.cache().page_side() as usize;
+    let bytes = read_texture(device, queue, atlas.texture()).unwrap();
+    bytes.chunks(side * side).map(<[u8]>::to_vec).collect()
+}
+
+/// Every page the cache holds equals the GPU layer; every live glyph equals a
+/// fresh rasterization of its key (sub-pixel offset included).
+pub fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
+    let layers = read_layers(device, queue, atlas);
+    let cache = atlas.cache();
+    assert!(layers.len() >= cache.pages().len());
+    let side = cache.page_side() as usize;
+    for (k, e) in cache.entries() {
+        if e.is_blank() {
+            continue;
+        }
+        let img = FontdueRasterizer.rasterize(cache.font_ref(k.font).unwrap(), k).unwrap();
+        let w = img.width as usize;
+        let layer = &layers[e.page as usize];
+        for row in 0..img.height as usize {
+            let at = (e.y as usize + row) * side + e.x as usize;
+            assert_eq!(&layer[at..at + w], &img.pixels[row * w..][..w], "{k:?} row {row} on the GPU");
+        }
+    }
+    for (i, page) in cache.pages().iter().enumerate() {
+        assert!(layers[i] == page.pixels(), "layer {i} differs from the cache's page");
+    }
+}
+
+
+/// A small deterministic xorshift generator.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// The coverage image of `glyphs` (white on black, each drawn at its pen
+/// position with whole-pixel pens), from a fresh rasterization of each glyph's
+/// key: what a linear target shows when the glyphs are drawn with
+/// [`TextCorrection::NEUTRAL`]. Glyphs must not overlap.
+pub fn expected_coverage(cache: &GlyphCache, glyphs: &[PositionedGlyph], w: u32, h: u32) -> Vec<u8> {
+    let mut img = vec![0u8; (w * h) as usize];
+    for g in glyphs {
+        let size = kerf_cache::GlyphSize::from_px(g.size, cache.config().max_glyph_px).unwrap();
+        let (whole, sub) = kerf_cache::snap_subpixel(g.x, cache.config().subpixel_bins);
+        let key = kerf_cache::GlyphKey { mode: cache.render_mode(), subpixel_x: sub, ..kerf_cache::GlyphKey::new(g.font, g.glyph, size) };
+        let r = FontdueRasterizer.rasterize(cache.font_ref(g.font).unwrap(), &key).unwrap();
+        let x0 = whole + r.left;
+        let y0 = g.y.round() as i32 - (r.bottom + r.height as i32);
+        for row in 0..r.height as i32 {
+            for col in 0..r.width as i32 {
+                let (x, y) = (x0 + col, y0 + row);
+                if x >= 0 && y >= 0 && x < w as i32 && y < h as i32 {
+                    img[(y as u32 * w + x as u32) as usize] = r.pixels[(row * r.width as i32 + col) as usize];
+                }
+            }
+        }
+    }
+    img
+}
