@@ -10,6 +10,7 @@ use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
 use crate::subpixel::{round_half_away, snap_subpixel};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use crate::upload::{GlyphUploads, Staging, UploadMode};
 use kerf_pack::{AllocId, Algorithm, PackerOptions, Rect};
 use lru::LruCache;
 use std::collections::HashMap;
@@ -61,6 +62,11 @@ pub struct CacheConfig {
     /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
     /// at most 1/8 px; see docs/cache.md for what the bins cost).
     pub subpixel_bins: u32,
+    /// How new texels leave a frame: [`UploadMode::Glyphs`] (default; each
+    /// staged glyph's texels packed tightly, in [`FrameOutput::glyphs`]) or
+    /// [`UploadMode::DirtyRect`] (one dirty bounding box per page, in
+    /// [`FrameOutput::uploads`]).
+    pub uploads: UploadMode,
 }
 
 /// The most sub-pixel bins [`CacheConfig::subpixel_bins`] accepts.
@@ -81,6 +87,7 @@ impl Default for CacheConfig {
             release_idle_after: Some(3600),
             min_pages: 1,
             subpixel_bins: 4,
+            uploads: UploadMode::Glyphs,
         }
     }
 }
@@ -175,8 +182,12 @@ struct Slot {
 pub struct FrameOutput {
     /// The frame's number (1 for the first frame).
     pub frame: u64,
-    /// At most one upload per dirty page, in page order.
+    /// In [`UploadMode::DirtyRect`]: at most one upload per dirty page, in
+    /// page order (empty in [`UploadMode::Glyphs`]).
     pub uploads: Vec<PageUpload>,
+    /// In [`UploadMode::Glyphs`]: every glyph staged since the last finished
+    /// frame, texels packed tightly (empty in [`UploadMode::DirtyRect`]).
+    pub glyphs: GlyphUploads,
     /// Pages in the atlas after this frame (the GPU side grows its texture to match).
     pub pages: u32,
     /// Glyphs that were not drawn, with the reason.
@@ -210,6 +221,7 @@ pub struct GlyphCache {
     scratch: Vec<PositionedReq>,
     pending_skipped: Vec<Skipped>,
     frame_start: Stats,
+    staging: Staging,
 }
 
 /// What a request's `(x, y)` is.
@@ -295,6 +307,7 @@ impl GlyphCache {
             scratch: Vec::new(),
             pending_skipped: Vec::new(),
             frame_start: Stats::default(),
+            staging: Staging::default(),
         })
     }
 
@@ -545,8 +558,11 @@ impl GlyphCache {
                 let mut page = Page::new(p, self.side);
                 if self.pages.len() < self.pages_ever {
                     // A released page's layer may still hold old texels on the
-                    // GPU: upload the new (blank) page whole, once.
-                    page.dirty = Some(Rect::new(0, 0, self.side, self.side));
+                    // GPU: upload the new (blank) page whole, or clear it, once.
+                    match self.config.uploads {
+                        UploadMode::DirtyRect => page.dirty = Some(Rect::new(0, 0, self.side, self.side)),
+                        UploadMode::Glyphs => self.staging.clear_page(self.pages.len()),
+                    }
                 }
                 self.pages.push(page);
                 self.pages_ever = self.pages_ever.max(self.pages.len());
@@ -641,7 +657,7 @@ impl GlyphCache {
             let _ = self.pages[p as usize].packer.deallocate(id);
             return e;
         }
-        self.pages[p as usize].stage(rect.x, rect.y, &image, self.config.padding);
+        self.stage(p, rect, &image);
         if let Some(old_page) = self.pages.get_mut(e.page as usize) {
             old_page.free(old);
         }
@@ -652,6 +668,15 @@ impl GlyphCache {
         }
         self.stats.relocated += 1;
         moved
+    }
+
+    /// Writes a glyph's texels into its page's CPU copy and, in
+    /// [`UploadMode::Glyphs`], into the frame's upload staging.
+    fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
+        self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
+        if self.config.uploads == UploadMode::Glyphs {
+            self.staging.push(page as usize, rect.x, rect.y, image.width, image.height, &image.pixels);
+        }
     }
 
     fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
@@ -675,7 +700,7 @@ impl GlyphCache {
             self.stats.pack_ns += t.elapsed().as_nanos() as u64;
             let (page, rect, id) = placed?;
             let t = Instant::now();
-            self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
+            self.stage(page, rect, image);
             self.stats.stage_ns += t.elapsed().as_nanos() as u64;
             // Page sides are at most MAX_PAGE_SIDE (2^14), so these fit u16.
             entry = GlyphEntry {
@@ -991,6 +1016,7 @@ impl GlyphCache {
         if self.retiring.is_some_and(|r| r >= self.pages.len()) {
             self.retiring = None;
         }
+        self.staging.truncate(self.pages.len());
         self.stats.pages_released += released as u64;
         (evicted, released)
     }
@@ -1006,12 +1032,27 @@ impl GlyphCache {
         }
         let t = Instant::now();
         let mut uploads = Vec::new();
-        for (i, page) in self.pages.iter_mut().enumerate() {
-            if let Some(u) = page.take_upload(i as u32) {
-                self.stats.upload_calls += 1;
-                self.stats.upload_regions += u.regions as u64;
-                self.stats.upload_bytes += u.data.len() as u64;
-                uploads.push(u);
+        let mut glyphs = GlyphUploads::default();
+        match self.config.uploads {
+            UploadMode::DirtyRect => {
+                for (i, page) in self.pages.iter_mut().enumerate() {
+                    if let Some(u) = page.take_upload(i as u32) {
+                        self.stats.upload_calls += 1;
+                        self.stats.upload_regions += u.regions as u64;
+                        self.stats.upload_bytes += u.data.len() as u64;
+                        uploads.push(u);
+                    }
+                }
+            }
+            UploadMode::Glyphs => {
+                for page in &mut self.pages {
+                    page.dirty = None;
+                    page.dirty_regions = 0;
+                }
+                glyphs = self.staging.take(self.config.padding);
+                self.stats.upload_calls += glyphs.pages.len() as u64;
+                self.stats.upload_regions += glyphs.regions.len() as u64;
+                self.stats.upload_bytes += glyphs.upload_bytes();
             }
         }
         self.stats.stage_ns += t.elapsed().as_nanos() as u64;
@@ -1020,6 +1061,7 @@ impl GlyphCache {
         FrameOutput {
             frame: self.frame,
             uploads,
+            glyphs,
             pages: self.pages.len() as u32,
             skipped: std::mem::take(&mut self.pending_skipped),
             lookups: s.lookups - b.lookups,

@@ -5,8 +5,9 @@
 //! [`Rasterizer`] trait), finds it a slot on an atlas page with a
 //! [`kerf_pack`] packer (MaxRects-BSSF by default), evicting **and
 //! deallocating** least-recently-used glyphs when pages are full, and stages
-//! its pixels. At the end of the frame it hands out at most one
-//! [`PageUpload`] per dirty page, and [`GlyphQuad`]s say where each glyph is
+//! its pixels. At the end of the frame it hands out the staged glyphs' texels
+//! packed tightly ([`GlyphUploads`]; or one [`PageUpload`] per dirty page in
+//! [`UploadMode::DirtyRect`]), and [`GlyphQuad`]s say where each glyph is
 //! drawn and where its texels are. Nothing here knows about GPUs: `kerf-wgpu`
 //! turns the uploads into texture writes and the quads into instances.
 //!
@@ -22,7 +23,9 @@
 //! let out = frame.finish();
 //!
 //! assert_eq!(quads.len(), 11); // 12 characters, one of them a blank space
-//! assert_eq!(out.uploads.len(), 1); // one page touched: one upload
+//! // 10 distinct glyphs ("l" twice) staged on one page: their texels packed
+//! // tightly, one record each, for one buffer write and one draw per page.
+//! assert_eq!((out.glyphs.regions.len(), out.glyphs.pages.len()), (10, 1));
 //! assert!(out.skipped.is_empty());
 //! cache.check_invariants()?;
 //!
@@ -32,7 +35,7 @@
 //! frame.layout(&TextSpec::new("Hello, kerf!", font, 18.0).at(10.0, 10.0), &mut quads)?;
 //! let out = frame.finish();
 //! assert_eq!((out.hits, out.lookups), (12, 12));
-//! assert!(out.uploads.is_empty());
+//! assert!(out.glyphs.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -65,6 +68,7 @@ mod raster;
 mod stats;
 mod subpixel;
 mod text;
+mod upload;
 
 pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 pub use error::{ConfigError, FontError, GlyphError, RasterError};
@@ -76,3 +80,4 @@ pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
 pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UploadMode};

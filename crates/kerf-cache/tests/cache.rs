@@ -9,12 +9,15 @@ fn sans() -> Vec<u8> {
 
 /// A cache with whole-pixel positioning (1 sub-pixel bin), so keys are the
 /// plain `GlyphKey::new` ones; sub-pixel bins are tested in tests/subpixel.rs.
+/// Uploads are dirty rectangles here; per-glyph uploads are tested in
+/// tests/uploads.rs.
 fn cache(page: u32, pages: u32, in_flight: u32) -> (GlyphCache, FontId) {
     let mut c = GlyphCache::new(CacheConfig {
         page_size: page,
         max_pages: pages,
         frames_in_flight: in_flight,
         subpixel_bins: 1,
+        uploads: UploadMode::DirtyRect,
         ..CacheConfig::default()
     })
     .unwrap();

@@ -1,6 +1,8 @@
 //! Random frames of churn with invariant checks after every frame: no two live
 //! glyphs overlap, every glyph is where its packer says, and every live glyph's
-//! pixels are what the uploads so far have written to a simulated GPU page.
+//! pixels are what the uploads so far have written to a simulated GPU page
+//! (per-glyph uploads and dirty rectangles both; each equals the cache's CPU
+//! copy of every page, byte for byte).
 
 use kerf_cache::*;
 use proptest::prelude::*;
@@ -11,10 +13,11 @@ struct Mirror {
 }
 
 impl Mirror {
-    fn apply(&mut self, pages: u32, uploads: &[PageUpload]) {
+    fn apply(&mut self, pages: u32, uploads: &[PageUpload], glyphs: &GlyphUploads) {
         while self.layers.len() < pages as usize {
             self.layers.push(vec![0; self.side * self.side]);
         }
+        glyphs.apply_to(&mut self.layers, self.side as u32);
         for u in uploads {
             let layer = &mut self.layers[u.page as usize];
             let w = u.rect.w as usize;
@@ -58,6 +61,8 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         frames_in_flight: in_flight,
         parallel_threshold: 8,
         release_idle_after: idle,
+        // Odd seeds upload per glyph (the default), even ones dirty rectangles.
+        uploads: if seed % 2 == 0 { UploadMode::DirtyRect } else { UploadMode::Glyphs },
         ..CacheConfig::default()
     })
     .unwrap();
@@ -91,10 +96,13 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         let mut fr = c.begin_frame();
         fr.prepare(&glyphs, &mut quads);
         let out = fr.finish();
-        m.apply(out.pages, &out.uploads);
+        m.apply(out.pages, &out.uploads, &out.glyphs);
         let mut per_page = vec![0; out.pages as usize];
         for u in &out.uploads {
             per_page[u.page as usize] += 1;
+        }
+        for p in &out.glyphs.pages {
+            per_page[p.page as usize] += 1;
         }
         assert!(per_page.iter().all(|&n| n <= 1), "more than one upload for a page in one frame");
         for sk in &out.skipped {
@@ -117,6 +125,9 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         }
         c.check_invariants().unwrap();
         check_pixels(&c, &m);
+        for (i, page) in c.pages().iter().enumerate() {
+            assert!(m.layers[i] == page.pixels(), "frame {frame}: layer {i} differs from the cache's page");
+        }
         let st = c.stats();
         assert_eq!(st.hits + st.misses, st.lookups);
     }

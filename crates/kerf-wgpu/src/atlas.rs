@@ -2,16 +2,18 @@
 
 use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
-use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload};
+use crate::scatter::{self, Scatter};
+use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload, UploadMode};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Upload and growth counters of a [`TextAtlas`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GpuStats {
-    /// `write_texture` calls made (at most one per dirty page per frame).
+    /// Page writes made: one scatter draw (per-glyph uploads) or one
+    /// `write_texture` (dirty rectangles) per dirty page per frame.
     pub upload_calls: u64,
-    /// Bytes written by them.
+    /// Bytes uploaded for them (per-glyph uploads: texels and region records).
     pub upload_bytes: u64,
     /// Times the texture array grew (existing layers copied on the GPU).
     pub grows: u64,
@@ -28,6 +30,10 @@ pub struct TextAtlas {
     cache: GlyphCache,
     pub(crate) shared: Arc<Shared>,
     texture: wgpu::Texture,
+    /// One single-layer view per layer: the scatter's render targets.
+    layer_views: Vec<wgpu::TextureView>,
+    /// The per-glyph upload path ([`UploadMode::Glyphs`]); `None` for dirty rectangles.
+    scatter: Option<Scatter>,
     pub(crate) bind_group: wgpu::BindGroup,
     layers: u32,
     max_layers: u32,
@@ -68,11 +74,30 @@ impl TextAtlas {
             return Err(AtlasError::TooManyPages { asked: config.max_pages, limit: limits.max_texture_array_layers });
         }
         config.max_texture_side = config.max_texture_side.min(limits.max_texture_dimension_2d);
+        if !scatter::supported(device) {
+            // No storage buffers in the vertex and fragment stages (e.g. WebGL2):
+            // upload dirty rectangles with plain texture writes instead.
+            config.uploads = UploadMode::DirtyRect;
+        }
         let cache = GlyphCache::new(config)?;
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
-        let (texture, bind_group) = make_texture(device, &shared, cache.page_side(), 1);
-        Ok(TextAtlas { cache, shared, texture, bind_group, layers: 1, max_layers, id: next_id(), stats: GpuStats::default(), frame_open: false, frame_started: false })
+        let (texture, layer_views, bind_group) = make_texture(device, &shared, cache.page_side(), 1);
+        let scatter = make_scatter(device, &cache);
+        Ok(TextAtlas {
+            cache,
+            shared,
+            texture,
+            layer_views,
+            scatter,
+            bind_group,
+            layers: 1,
+            max_layers,
+            id: next_id(),
+            stats: GpuStats::default(),
+            frame_open: false,
+            frame_started: false,
+        })
     }
 
     /// Opens an app frame: every [`TextRenderer::prepare`](crate::TextRenderer::prepare)
@@ -154,9 +179,11 @@ impl TextAtlas {
     }
 
     /// Brings the texture up to date with a finished cache frame: grows the
-    /// array if the cache added pages, then makes one `write_texture` per
-    /// upload (the cache gives at most one per dirty page). Returns the number
-    /// of calls and bytes.
+    /// array if the cache added pages, then writes the new texels. Per-glyph
+    /// uploads (the default) go up in one buffer write and are scattered into
+    /// their pages by one draw per dirty page, submitted at once; dirty
+    /// rectangles take one `write_texture` each (at most one per dirty page).
+    /// Returns the number of page writes and the bytes uploaded.
     pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
         if out.pages > self.layers {
             self.grow(device, queue, out.pages);
@@ -164,7 +191,15 @@ impl TextAtlas {
             // Pages were released: give the layers back (the kept ones are copied on the GPU).
             self.resize(device, queue, out.pages.max(1));
         }
-        self.write(queue, &out.uploads)
+        let (mut calls, mut bytes) = self.write(queue, &out.uploads);
+        if let Some(scatter) = &mut self.scatter {
+            let (draws, written) = scatter.apply(device, queue, &self.layer_views, &out.glyphs);
+            self.stats.upload_calls += draws as u64;
+            self.stats.upload_bytes += written;
+            calls += draws;
+            bytes += written;
+        }
+        (calls, bytes)
     }
 
     fn write(&mut self, queue: &wgpu::Queue, uploads: &[PageUpload]) -> (u32, u64) {
@@ -200,7 +235,7 @@ impl TextAtlas {
     /// A new array of `layers` layers holding the old array's first layers, copied on the GPU.
     fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) {
         let side = self.cache.page_side();
-        let (texture, bind_group) = make_texture(device, &self.shared, side, layers);
+        let (texture, layer_views, bind_group) = make_texture(device, &self.shared, side, layers);
         let kept = self.layers.min(layers);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
         encoder.copy_texture_to_texture(
@@ -211,6 +246,7 @@ impl TextAtlas {
         queue.submit([encoder.finish()]);
         self.stats.layers_copied += kept as u64;
         self.texture = texture;
+        self.layer_views = layer_views;
         self.bind_group = bind_group;
         self.layers = layers;
     }
@@ -226,9 +262,11 @@ impl TextAtlas {
     pub fn rebuild(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
         self.shared = Arc::new(Shared::new(device));
         let layers = (self.cache.pages().len() as u32).max(1);
-        let (texture, bind_group) = make_texture(device, &self.shared, self.cache.page_side(), layers);
+        let (texture, layer_views, bind_group) = make_texture(device, &self.shared, self.cache.page_side(), layers);
         self.texture = texture;
+        self.layer_views = layer_views;
         self.bind_group = bind_group;
+        self.scatter = make_scatter(device, &self.cache);
         self.layers = layers;
         self.id = next_id();
         let uploads = self.cache.full_uploads();
@@ -236,7 +274,11 @@ impl TextAtlas {
     }
 }
 
-fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) -> (wgpu::Texture, wgpu::BindGroup) {
+fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
+    (cache.config().uploads == UploadMode::Glyphs).then(|| Scatter::new(device, cache.page_side(), cache.config().padding))
+}
+
+fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) -> (wgpu::Texture, Vec<wgpu::TextureView>, wgpu::BindGroup) {
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some("kerf atlas pages"),
         size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
@@ -244,7 +286,10 @@ fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) 
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: wgpu::TextureFormat::R8Unorm,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
     });
     let view = texture.create_view(&wgpu::TextureViewDescriptor {
@@ -257,5 +302,16 @@ fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) 
         layout: &shared.atlas_layout,
         entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) }],
     });
-    (texture, bind_group)
+    let layer_views = (0..layers)
+        .map(|layer| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some("kerf atlas page layer"),
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_array_layer: layer,
+                array_layer_count: Some(1),
+                ..Default::default()
+            })
+        })
+        .collect();
+    (texture, layer_views, bind_group)
 }

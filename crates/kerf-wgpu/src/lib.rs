@@ -91,6 +91,7 @@ mod error;
 mod offscreen;
 mod pipeline;
 mod renderer;
+mod scatter;
 mod viewer;
 
 pub use atlas::{GpuStats, TextAtlas};

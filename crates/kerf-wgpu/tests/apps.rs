@@ -115,3 +115,81 @@ fn frame_misuse_is_a_typed_error() {
     r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
     assert_eq!(atlas.cache().frame_number(), 3);
 }
+
+/// Runs `frames` frames of churn (new glyphs every frame on a small atlas) and
+/// returns, per frame, (bytes rasterized, bytes uploaded, page writes).
+fn churn(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas, font: FontId, frames: usize, seed: u64) -> Vec<(u64, u64, u32)> {
+    let mut r = TextRenderer::new(device, atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(device, atlas);
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    for _ in 0..frames {
+        let text: String = (0..40).map(|_| char::from_u32(0x21 + rng.below(0x52f - 0x21) as u32).unwrap_or('x')).collect();
+        let size = [11.0, 13.0, 15.5, 18.0, 24.0][rng.below(5) as usize];
+        let before = atlas.cache().stats().rasterized_bytes;
+        let rep = r.prepare(device, queue, atlas, &[TextArea::text(TextSpec::new(&text, font, size).wrap(500.0), 0.0, 0.0)], &vp).unwrap();
+        out.push((atlas.cache().stats().rasterized_bytes - before, rep.upload_bytes, rep.upload_calls));
+    }
+    out
+}
+
+/// Per-glyph uploads: each frame uploads at most 1.25× the bytes it
+/// rasterized, in one buffer write and at most one draw per dirty page, and
+/// every layer equals the cache's pages byte for byte; dirty rectangles, on
+/// the same workload, upload several times more.
+#[test]
+fn uploads_are_sized_to_what_changed() {
+    let (device, queue) = gpu();
+    let mut totals = Vec::new();
+    for mode in [kerf_cache::UploadMode::Glyphs, kerf_cache::UploadMode::DirtyRect] {
+        let cfg = CacheConfig { page_size: 256, max_pages: 3, frames_in_flight: 1, uploads: mode, ..CacheConfig::default() };
+        let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+        let font = atlas.add_font(sans()).unwrap();
+        let frames = churn(&device, &queue, &mut atlas, font, 80, 7);
+        check_atlas(&device, &queue, &atlas);
+        assert!(atlas.cache().stats().evictions > 200, "{mode:?}: the run must churn");
+        if mode == kerf_cache::UploadMode::Glyphs {
+            for (i, &(raster, upload, calls)) in frames.iter().enumerate() {
+                assert!(upload as f64 <= 1.25 * raster as f64 + 4.0, "frame {i}: uploaded {upload} bytes for {raster} rasterized");
+                assert!(calls <= atlas.cache().pages().len() as u32, "frame {i}: {calls} page writes");
+            }
+        }
+        let raster: u64 = frames.iter().map(|f| f.0).sum();
+        let upload: u64 = frames.iter().map(|f| f.1).sum();
+        totals.push((raster, upload));
+    }
+    let (glyphs, dirty) = (totals[0], totals[1]);
+    assert_eq!(glyphs.0, dirty.0, "same workload, same rasters");
+    assert!(dirty.1 > 2 * glyphs.1, "dirty rectangles upload more: {dirty:?} vs {glyphs:?}");
+}
+
+/// A page released and added again reuses a texture layer that still holds
+/// old texels (the array is not shrunk while more than half its layers are
+/// in use): the scatter clears it before writing the new glyphs.
+#[test]
+fn a_reused_layer_is_cleared_before_new_glyphs_land() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { page_size: 64, max_pages: 4, min_pages: 3, release_idle_after: Some(2), frames_in_flight: 0, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let vp = Viewport::new(&device, &atlas);
+    let big = |s| TextArea::text(TextSpec::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ", font, s), 0.0, 0.0);
+    for size in [22.0, 26.0, 30.0] {
+        r.prepare(&device, &queue, &mut atlas, &[big(size)], &vp).unwrap();
+    }
+    assert_eq!(atlas.cache().pages().len(), 4);
+    for _ in 0..8 {
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ok", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+    }
+    assert_eq!(atlas.cache().pages().len(), 3, "the last page released");
+    assert_eq!(atlas.layers(), 4, "its layer kept, old texels and all");
+    let layers = read_layers(&device, &queue, &atlas);
+    assert!(layers[3].iter().any(|&t| t != 0), "the kept layer holds old texels");
+    // Glyphs enough to add the fourth page again.
+    for size in [23.0, 27.0, 31.0] {
+        r.prepare(&device, &queue, &mut atlas, &[big(size)], &vp).unwrap();
+    }
+    assert_eq!(atlas.cache().pages().len(), 4);
+    check_atlas(&device, &queue, &atlas);
+}

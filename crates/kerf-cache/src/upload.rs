@@ -1,0 +1,169 @@
+//! Per-glyph uploads: the texels of the glyphs staged in a frame, packed
+//! tightly into one byte buffer, with one small record per glyph saying where
+//! it goes. A GPU backend writes the buffer once and scatters the glyphs into
+//! their pages (kerf-wgpu: one draw per dirty page), so the bytes uploaded
+//! follow the bytes rasterized instead of the dirty pages' bounding boxes.
+
+/// How a frame hands its new texels to the GPU side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum UploadMode {
+    /// One [`GlyphUploads`] per frame: every glyph staged, its texels packed
+    /// tightly (no page rows, no neighbours' texels), grouped by page. The
+    /// default: bytes uploaded ≈ bytes rasterized.
+    #[default]
+    Glyphs,
+    /// At most one [`PageUpload`](crate::PageUpload) per dirty page: the
+    /// bounding box of everything staged on it, cut from the page's CPU copy.
+    /// One plain texture write per page, but under churn the box holds far
+    /// more texels than the glyphs that changed.
+    DirtyRect,
+}
+
+/// Where one staged glyph goes: its texels are `width * height` bytes at
+/// `offset` in [`GlyphUploads::bytes`], rows back to back.
+///
+/// `#[repr(C)]`, 12 bytes, no padding: with the `bytemuck` feature it is
+/// `Pod`, and kerf-wgpu uploads the records as instances as they are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
+#[repr(C)]
+pub struct GlyphRegion {
+    /// Left texel in the page.
+    pub x: u16,
+    /// Top texel in the page.
+    pub y: u16,
+    /// Width in texels.
+    pub width: u16,
+    /// Height in texels.
+    pub height: u16,
+    /// Byte offset of the first row in [`GlyphUploads::bytes`].
+    pub offset: u32,
+}
+
+/// The regions of one page in a frame's [`GlyphUploads`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageRegions {
+    /// The page (texture array layer).
+    pub page: u32,
+    /// Index of the page's first region in [`GlyphUploads::regions`].
+    pub first: u32,
+    /// Number of regions (the page's glyphs staged this frame, in staging order).
+    pub count: u32,
+    /// Clear the whole layer to 0 before the regions land (a new page that
+    /// reuses a layer which may still hold a released page's texels).
+    pub clear: bool,
+}
+
+/// A frame's new texels in [`UploadMode::Glyphs`].
+///
+/// Each region's rectangle gets its texels, and the padding gutter to its
+/// right and below it (`padding` texels, clipped to the page) gets zeros, as
+/// on the cache's CPU copy of the page; nothing else in the page changes.
+/// Regions of one page are applied in order (a slot staged twice in one batch
+/// of frames ends with the later glyph).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlyphUploads {
+    /// Every staged glyph's texels, tightly packed.
+    pub bytes: Vec<u8>,
+    /// One per staged glyph, grouped by page in page order.
+    pub regions: Vec<GlyphRegion>,
+    /// The pages touched, in page order.
+    pub pages: Vec<PageRegions>,
+    /// The empty texels kept right of and below each glyph.
+    pub padding: u32,
+}
+
+impl GlyphUploads {
+    /// Size of one [`GlyphRegion`] record as uploaded.
+    pub const REGION_BYTES: usize = std::mem::size_of::<GlyphRegion>();
+
+    /// True when the frame staged nothing and cleared nothing.
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
+    /// Bytes a backend uploads for this frame: the texels plus one record per glyph.
+    pub fn upload_bytes(&self) -> u64 {
+        (self.bytes.len() + self.regions.len() * Self::REGION_BYTES) as u64
+    }
+
+    /// Applies the uploads to row-major pages of `side × side` bytes (the
+    /// same writes a GPU backend makes; for tests and CPU mirrors). Pages
+    /// missing from `pages` are skipped.
+    pub fn apply_to(&self, pages: &mut [Vec<u8>], side: u32) {
+        let side = side as usize;
+        for p in &self.pages {
+            let Some(dst) = pages.get_mut(p.page as usize) else { continue };
+            if p.clear {
+                dst.fill(0);
+            }
+            let end = (p.first + p.count) as usize;
+            for r in self.regions.get(p.first as usize..end).unwrap_or(&[]) {
+                let (x, y, w, h) = (r.x as usize, r.y as usize, r.width as usize, r.height as usize);
+                let cw = (w + self.padding as usize).min(side.saturating_sub(x));
+                let ch = (h + self.padding as usize).min(side.saturating_sub(y));
+                for row in 0..ch {
+                    let at = (y + row) * side + x;
+                    let Some(line) = dst.get_mut(at..at + cw) else { continue };
+                    line.fill(0);
+                    if row < h {
+                        let src = r.offset as usize + row * w;
+                        if let Some(texels) = self.bytes.get(src..src + w) {
+                            line[..w].copy_from_slice(texels);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the cache collects between uploads in [`UploadMode::Glyphs`].
+#[derive(Debug, Default)]
+pub(crate) struct Staging {
+    pub(crate) bytes: Vec<u8>,
+    /// Per page: its regions since the last upload, and whether to clear it first.
+    pub(crate) pages: Vec<(Vec<GlyphRegion>, bool)>,
+}
+
+impl Staging {
+    /// Records a glyph of `w × h` texels staged at `(x, y)` on `page`.
+    pub(crate) fn push(&mut self, page: usize, x: u32, y: u32, w: u32, h: u32, texels: &[u8]) {
+        if self.pages.len() <= page {
+            self.pages.resize_with(page + 1, Default::default);
+        }
+        // Page sides are at most MAX_PAGE_SIDE (2^14): the fields fit u16;
+        // a frame's staged bytes stay far below 4 GiB (pages × side²).
+        let offset = self.bytes.len() as u32;
+        self.pages[page].0.push(GlyphRegion { x: x as u16, y: y as u16, width: w as u16, height: h as u16, offset });
+        self.bytes.extend_from_slice(texels);
+    }
+
+    /// Marks `page` to be cleared before its regions land, dropping any
+    /// regions recorded for it before.
+    pub(crate) fn clear_page(&mut self, page: usize) {
+        if self.pages.len() <= page {
+            self.pages.resize_with(page + 1, Default::default);
+        }
+        self.pages[page] = (Vec::new(), true);
+    }
+
+    /// Forgets pages from `len` on (released pages: nothing left to upload).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.pages.truncate(len);
+    }
+
+    /// Everything recorded, in page order; the staging starts empty again.
+    pub(crate) fn take(&mut self, padding: u32) -> GlyphUploads {
+        let mut out = GlyphUploads { bytes: std::mem::take(&mut self.bytes), padding, ..GlyphUploads::default() };
+        for (i, (regions, clear)) in self.pages.iter_mut().enumerate() {
+            if regions.is_empty() && !*clear {
+                continue;
+            }
+            out.pages.push(PageRegions { page: i as u32, first: out.regions.len() as u32, count: regions.len() as u32, clear: *clear });
+            out.regions.append(regions);
+            *clear = false;
+        }
+        out
+    }
+}
