@@ -16,6 +16,24 @@ pub enum Backend {
     Wgpu,
 }
 
+/// How a frame's new texels go to the GPU (see kerf_cache::UploadMode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Uploads {
+    /// Each new glyph's texels packed tightly: one buffer write per frame, one scatter draw per dirty page.
+    Glyphs,
+    /// The bounding box of each dirty page: one texture write per dirty page.
+    DirtyRect,
+}
+
+impl Uploads {
+    fn mode(self) -> kerf_cache::UploadMode {
+        match self {
+            Uploads::Glyphs => kerf_cache::UploadMode::Glyphs,
+            Uploads::DirtyRect => kerf_cache::UploadMode::DirtyRect,
+        }
+    }
+}
+
 /// The built-in workloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum WorkloadName {
@@ -64,6 +82,9 @@ pub struct ProfileArgs {
     /// Sub-pixel x positions per pixel (1 = whole-pixel snapping; see CacheConfig::subpixel_bins).
     #[arg(long, default_value_t = kerf_cache::CacheConfig::default().subpixel_bins)]
     pub subpixel_bins: u32,
+    /// How new texels are uploaded.
+    #[arg(long, value_enum, default_value = "glyphs")]
+    pub uploads: Uploads,
     /// Print JSON (an object for one workload, an array for several).
     #[arg(long)]
     pub json: bool,
@@ -116,6 +137,10 @@ pub struct Report {
     pub upload_calls_per_frame: f64,
     /// Upload bytes per frame.
     pub upload_bytes_per_frame: f64,
+    /// Bytes of coverage rasterized per frame (what the uploads carry at least).
+    pub raster_bytes_per_frame: f64,
+    /// `glyphs` (per-glyph uploads) or `dirty-rect`.
+    pub uploads: String,
     /// Median GPU time of the text pass (wgpu backend with timestamp queries).
     pub gpu_median_frame_ns: Option<u64>,
     /// `cpu` or `wgpu`.
@@ -296,6 +321,7 @@ fn config(args: &ProfileArgs) -> CacheConfig {
         algorithm: args.algo,
         frames_in_flight: args.in_flight,
         subpixel_bins: args.subpixel_bins,
+        uploads: args.uploads.mode(),
         memory_budget: u64::MAX,
         ..CacheConfig::default()
     }
@@ -368,8 +394,8 @@ impl Runner for CpuRunner {
             hits: out.hits,
             evictions: out.evictions,
             skipped: out.skipped.len(),
-            upload_calls: out.uploads.len() as u32,
-            upload_bytes: out.uploads.iter().map(|u| u.data.len() as u64).sum(),
+            upload_calls: (out.uploads.len() + out.glyphs.pages.len()) as u32,
+            upload_bytes: out.uploads.iter().map(|u| u.data.len() as u64).sum::<u64>() + out.glyphs.upload_bytes(),
             gpu_ns: None,
         })
     }
@@ -411,6 +437,7 @@ fn profile_one(
     let mut skipped = 0u64;
     let (mut upload_calls, mut upload_bytes) = (0u64, 0u64);
     let mut series = Series::default();
+    let raster_start = runner.cache().stats().rasterized_bytes;
     let progress = crate::gpu::Progress::new(args.frames as u64, &work.name());
     for i in 0..args.frames {
         glyphs.clear();
@@ -435,6 +462,7 @@ fn profile_one(
         occ.push(live_occupancy(runner.cache()));
     }
     let stats = runner.cache().stats().clone();
+    let raster_bytes = stats.rasterized_bytes - raster_start;
     let total_ns: u64 = frame_ns.iter().sum();
     // Hits: replay the last frame (now fully cached) and keep the fastest of a few runs.
     let mut ns_per_hit = f64::NAN;
@@ -474,6 +502,11 @@ fn profile_one(
         median_frame_ns: frame_ns.get(frame_ns.len() / 2).copied().unwrap_or(0),
         upload_calls_per_frame: upload_calls as f64 / frames,
         upload_bytes_per_frame: upload_bytes as f64 / frames,
+        raster_bytes_per_frame: raster_bytes as f64 / frames,
+        uploads: match args.uploads {
+            Uploads::Glyphs => "glyphs".into(),
+            Uploads::DirtyRect => "dirty-rect".into(),
+        },
         gpu_median_frame_ns: gpu_ns.get(gpu_ns.len() / 2).copied(),
         backend: if gpu.is_some() { "wgpu".into() } else { "cpu".into() },
         algorithm: args.algo.to_string(),
@@ -552,8 +585,14 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         Some(g) => format!("wgpu on {} ({:?})", g.info.name, g.info.backend),
     };
     println!(
-        "kerf profile --backend {backend}: {} frames, {} px pages x {}, {}, {} frames in flight",
-        args.frames, args.page_size, args.pages, args.algo, args.in_flight
+        "kerf profile --backend {backend}: {} frames, {} px pages x {}, {}, {} frames in flight, {} sub-pixel bins, uploads {}",
+        args.frames,
+        args.page_size,
+        args.pages,
+        args.algo,
+        args.in_flight,
+        args.subpixel_bins,
+        reports.first().map_or("", |r| r.uploads.as_str())
     );
     println!(
         "{:<14} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>7} {:>7} {:>13} {:>5} {:>7} {:>9} {:>9} {:>8}",
@@ -581,13 +620,17 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
             r.upload_calls_per_frame
         );
     }
-    for r in reports.iter().filter(|r| r.gpu_median_frame_ns.is_some()) {
+    for r in reports {
         println!(
-            "{}: GPU text pass median {:.1} µs; upload bytes per frame {:.0}",
+            "{}: bytes per frame: rasterized {:.0}, uploaded {:.0} ({:.2}x)",
             r.workload,
-            r.gpu_median_frame_ns.unwrap_or(0) as f64 / 1e3,
-            r.upload_bytes_per_frame
+            r.raster_bytes_per_frame,
+            r.upload_bytes_per_frame,
+            if r.raster_bytes_per_frame > 0.0 { r.upload_bytes_per_frame / r.raster_bytes_per_frame } else { 0.0 }
         );
     }
-    println!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: per frame, at most one per dirty page)");
+    for r in reports.iter().filter(|r| r.gpu_median_frame_ns.is_some()) {
+        println!("{}: GPU text pass median {:.1} µs", r.workload, r.gpu_median_frame_ns.unwrap_or(0) as f64 / 1e3);
+    }
+    println!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: page writes per frame, at most one per dirty page)");
 }

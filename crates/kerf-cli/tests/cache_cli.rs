@@ -87,6 +87,25 @@ fn profile_on_the_gpu_reports_uploads_and_plots() {
 }
 
 #[test]
+fn profile_json_reports_raster_bytes_and_per_glyph_uploads_stay_near_them() {
+    let mut per_mode = Vec::new();
+    for uploads in ["glyphs", "dirty-rect"] {
+        let out = kerf(&["profile", "--backend", "wgpu", "--workload", "cjk-churn", "--frames", "12", "--page-size", "512", "--uploads", uploads, "--json"]);
+        assert!(out.status.success(), "needs a wgpu adapter (lavapipe: apt-get install mesa-vulkan-drivers): {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["uploads"], uploads);
+        let raster = v["raster_bytes_per_frame"].as_f64().unwrap();
+        let upload = v["upload_bytes_per_frame"].as_f64().unwrap();
+        assert!(raster > 10_000.0, "the churn rasterizes every frame: {raster}");
+        per_mode.push((raster, upload));
+    }
+    let ((raster, glyphs), (raster2, dirty)) = (per_mode[0], per_mode[1]);
+    assert_eq!(raster, raster2, "same workload");
+    assert!(glyphs <= 1.25 * raster, "per-glyph uploads: {glyphs} bytes per frame for {raster} rasterized");
+    assert!(dirty > glyphs, "dirty rectangles carry more: {dirty} vs {glyphs}");
+}
+
+#[test]
 fn a_short_soak_keeps_memory_under_the_budget_and_comes_back_down() {
     for backend in ["cpu", "wgpu"] {
         let frames = if backend == "cpu" { "2000" } else { "400" };
