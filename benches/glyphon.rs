@@ -252,6 +252,67 @@ fn benches(c: &mut Criterion) {
     }
     g.finish();
 
+    // Churn: every frame draws 4 lines at a size no recent frame used (200
+    // sizes, 1/8 px apart, in turn), so nearly every glyph is a miss: the
+    // frame is rasterize + place + upload. glyphon writes each new glyph with
+    // its own `write_texture`; kerf packs the frame's new texels into one
+    // buffer write and scatters them with one draw per dirty page (and, for
+    // comparison, its dirty-rectangle mode: one `write_texture` per dirty
+    // page). Both atlases are bounded to the same 1 MiB: the device's textures
+    // are at most 1024 px (glyphon's atlas grows to that and then evicts its
+    // least recently used glyphs), and kerf has one 1024 px page. The 200
+    // sizes' glyphs need several times that, so both sides churn.
+    let (device, queue) = &limited_device(1024);
+    let mut seed = 0x5eed_c4a5_e000_0001u64;
+    let churn_text: Vec<String> = (0..4).map(|_| prose(&mut seed, 9)).collect();
+    let pool: Vec<Shaped> =
+        (0..200).map(|i| shape(&mut fs, &churn_text.iter().map(|t| (t.clone(), 10.0 + i as f32 * 0.125)).collect::<Vec<_>>())).collect();
+    let per_frame = kerf_glyphs(&pool[0], 0..4, 0.0, probe.font).len();
+    let mut g = c.benchmark_group("prepare_churn");
+    g.throughput(Throughput::Elements(per_frame as u64));
+    let (glyph_uploads, dirty_rect) = (kerf::cache::UploadMode::Glyphs, kerf::cache::UploadMode::DirtyRect);
+    for (name, uploads, bins) in [("kerf", glyph_uploads, 4), ("kerf-dirty-rect", dirty_rect, 4), ("kerf-bins1", glyph_uploads, 1)] {
+        let config = CacheConfig { page_size: 1024, max_pages: 1, uploads, subpixel_bins: bins, ..CacheConfig::default() };
+        let mut atlas = TextAtlas::new(device, config).unwrap();
+        let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let mut renderer = TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+        let mut viewport = Viewport::new(device, &atlas);
+        viewport.update(queue, W, H);
+        let frames: Vec<Vec<PositionedGlyph>> = pool.iter().map(|p| kerf_glyphs(p, 0..4, 0.0, font)).collect();
+        let mut frame = 0usize;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let areas = [TextArea::glyphs(&frames[frame % frames.len()], 0.0, 0.0)];
+                black_box(renderer.prepare(device, queue, &mut atlas, &areas, &viewport).unwrap());
+                queue.submit([]);
+                frame += 1;
+            })
+        });
+        let st = atlas.cache().stats();
+        eprintln!(
+            "prepare_churn {name}: {} frames, hit rate {:.1}%, {} evictions, {:.0} bytes rasterized and {:.0} uploaded per frame",
+            st.frames,
+            st.hit_rate() * 100.0,
+            st.evictions,
+            st.rasterized_bytes as f64 / st.frames as f64,
+            atlas.gpu_stats().upload_bytes as f64 / st.frames as f64
+        );
+    }
+    {
+        let mut gl = glyphon_side(device, queue);
+        let mut frame = 0usize;
+        g.bench_function("glyphon", |b| {
+            b.iter(|| {
+                let areas = glyphon_areas(&pool[frame % pool.len()], 0..4, 0.0);
+                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                gl.atlas.trim();
+                queue.submit([]);
+                frame += 1;
+            })
+        });
+    }
+    g.finish();
+
     // CPU caches on the same glyph stream: kerf-cache vs glyph_brush_draw_cache, warm.
     let mut g = c.benchmark_group("cpu_cache_warm");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
@@ -293,14 +354,18 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// A device whose textures are at most `side` px.
+fn limited_device(side: u32) -> (wgpu::Device, wgpu::Queue) {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let limits = wgpu::Limits { max_texture_dimension_2d: side, ..adapter.limits() };
+    kerf::gpu::block_on(adapter.request_device(&wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() })).unwrap()
+}
+
 /// The case glyphon reports `AtlasFull` and kerf draws: a device whose
 /// textures are at most 512 px, and one frame with more glyph area than that.
 fn atlas_full_case(_c: &mut Criterion) {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
-    let limits = wgpu::Limits { max_texture_dimension_2d: 512, ..adapter.limits() };
-    let (device, queue) =
-        kerf::gpu::block_on(adapter.request_device(&wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() })).unwrap();
+    let (device, queue) = limited_device(512);
     let mut fs = font_system();
     let chars: String = ('A'..='Z').chain('a'..='z').chain('Α'..='Ω').chain('а'..='я').collect();
     let shaped = shape(&mut fs, &[(chars.clone(), 64.0), (chars, 48.0)]);
