@@ -140,7 +140,9 @@ pub struct GlyphEntry {
     pub x: u16,
     /// Top texel.
     pub y: u16,
-    /// Width in texels; 0 for a blank glyph (nothing to draw).
+    /// Width in texels; 0 for a blank glyph (nothing to draw) and for a
+    /// glyph larger than a page, whose texels are in tiles
+    /// ([`GlyphCache::tiles`]).
     pub width: u16,
     /// Height in texels.
     pub height: u16,
@@ -153,7 +155,8 @@ pub struct GlyphEntry {
 impl GlyphEntry {
     const BLANK: GlyphEntry = GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
 
-    /// True for glyphs with no pixels (space): nothing to draw.
+    /// True for entries with no texels of their own: blank glyphs (space),
+    /// and glyphs larger than a page (drawn from [`GlyphCache::tiles`]).
     pub fn is_blank(&self) -> bool {
         self.width == 0 || self.height == 0
     }
@@ -170,11 +173,43 @@ impl GlyphEntry {
 
 }
 
+impl GlyphTile {
+    /// The quad of this tile, for a glyph whose whole bitmap `base` places.
+    #[inline]
+    fn quad(&self, base: &GlyphQuad) -> GlyphQuad {
+        GlyphQuad {
+            x: base.x.saturating_add(self.dx as i32),
+            y: base.y.saturating_add(self.dy as i32),
+            tex_x: self.entry.x,
+            tex_y: self.entry.y,
+            width: self.entry.width,
+            height: self.entry.height,
+            page: self.entry.page,
+            color: base.color,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     entry: GlyphEntry,
     alloc: Option<AllocId>,
     last_used: u64,
+    /// A glyph larger than a page: its texels are in [`GlyphCache::tiles`]
+    /// (`entry` keeps only the bearings; `alloc` is `None`).
+    tiled: bool,
+}
+
+/// One tile of a glyph larger than a page: a slot of its own on some page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlyphTile {
+    /// Where the tile's texels are (`left`/`top` unused).
+    pub entry: GlyphEntry,
+    /// The tile's offset from the glyph bitmap's left edge, texels.
+    pub dx: u16,
+    /// The tile's offset from the glyph bitmap's top edge, texels.
+    pub dy: u16,
+    alloc: AllocId,
 }
 
 /// What a frame produced: the uploads to make before drawing, and what was skipped.
@@ -222,6 +257,8 @@ pub struct GlyphCache {
     pending_skipped: Vec<Skipped>,
     frame_start: Stats,
     staging: Staging,
+    /// The tiles of every cached glyph larger than a page.
+    tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
 }
 
 /// What a request's `(x, y)` is.
@@ -308,6 +345,7 @@ impl GlyphCache {
             pending_skipped: Vec::new(),
             frame_start: Stats::default(),
             staging: Staging::default(),
+            tiles: HashMap::new(),
         })
     }
 
@@ -388,6 +426,13 @@ impl GlyphCache {
         self.map.peek(key).map(|s| s.entry)
     }
 
+    /// The tiles of a cached glyph larger than a page (its [`GlyphEntry`]
+    /// then has no texels of its own: width 0, the bearings of the whole
+    /// bitmap), without touching its recency. `None` for other glyphs.
+    pub fn tiles(&self, key: &GlyphKey) -> Option<&[GlyphTile]> {
+        self.tiles.get(key).map(Vec::as_slice)
+    }
+
     /// Every cached glyph, most recently used first.
     pub fn entries(&self) -> impl Iterator<Item = (&GlyphKey, GlyphEntry)> + '_ {
         self.map.iter().map(|(k, s)| (k, s.entry))
@@ -424,6 +469,7 @@ impl GlyphCache {
     /// stay). Texels stay in the pages until overwritten; no entry refers to them.
     pub fn clear(&mut self) {
         self.map.clear();
+        self.tiles.clear();
         for page in &mut self.pages {
             page.clear();
         }
@@ -447,7 +493,23 @@ impl GlyphCache {
     /// glyph, and the packers hold nothing else. Meant for tests and soaks.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
+        let tiled = self.map.iter().filter(|(_, s)| s.tiled).count();
+        if tiled != self.tiles.len() {
+            return Err(format!("{tiled} tiled glyphs, {} tile lists", self.tiles.len()));
+        }
         for (key, slot) in self.map.iter() {
+            if slot.tiled {
+                let tiles = self.tiles.get(key).ok_or_else(|| format!("{key:?}: tiled glyph without tiles"))?;
+                for t in tiles {
+                    let page = self.pages.get(t.entry.page as usize).ok_or_else(|| format!("{key:?}: tile on no page {}", t.entry.page))?;
+                    let a = page.packer.get(t.alloc).ok_or_else(|| format!("{key:?}: tile slot not live"))?;
+                    if a.rect != t.entry.rect() {
+                        return Err(format!("{key:?}: tile: packer has {:?}, cache has {:?}", a.rect, t.entry.rect()));
+                    }
+                    per_page[t.entry.page as usize].push(t.entry.rect());
+                }
+                continue;
+            }
             let Some(id) = slot.alloc else {
                 if !slot.entry.is_blank() {
                     return Err(format!("{key:?}: non-blank glyph without a slot"));
@@ -514,10 +576,29 @@ impl GlyphCache {
             return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
         }
         let (w, h) = self.rasterizer.measure(font, key)?;
-        if w > self.side || h > self.side {
+        if (w > self.side || h > self.side) && !self.tiles_could_fit(w, h) {
             return Err(GlyphError::TooLarge { width: w, height: h, page: self.side });
         }
         Ok(font)
+    }
+
+    /// The side of the tiles a glyph larger than a page is cut into: half a
+    /// page less the padding (two tiles and their padding fit a page's
+    /// width), so tiles pack beside each other and other glyphs instead of
+    /// each needing an empty page.
+    fn tile_side(&self) -> u32 {
+        let pad = self.config.padding;
+        ((self.side + pad) / 2).saturating_sub(pad).max(1)
+    }
+
+    /// True when the tiles of a `w × h` glyph, with their padding, take at
+    /// most the texels of every page the atlas may have.
+    fn tiles_could_fit(&self, w: u32, h: u32) -> bool {
+        let t = self.tile_side() as u64;
+        let pad = self.config.padding as u64;
+        let (w, h) = (w as u64, h as u64);
+        let area = (w + w.div_ceil(t) * pad) * (h + h.div_ceil(t) * pad);
+        area <= self.page_limit as u64 * self.side as u64 * self.side as u64
     }
 
     fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
@@ -598,8 +679,16 @@ impl GlyphCache {
             if self.is_protected(lru.last_used) {
                 return Err(GlyphError::AtlasFull);
             }
-            let Some((_, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
+            let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
             self.stats.evictions += 1;
+            if victim.tiled {
+                for p in self.free_tiles(&key) {
+                    if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
+                        return Ok((p, a.rect, a.id));
+                    }
+                }
+                continue;
+            }
             let Some(id) = victim.alloc else { continue };
             let p = victim.entry.page as usize;
             let Some(page) = self.pages.get_mut(p) else { continue };
@@ -679,6 +768,63 @@ impl GlyphCache {
         }
     }
 
+    /// Frees the slots of an evicted tiled glyph; the pages they were on.
+    fn free_tiles(&mut self, key: &GlyphKey) -> Vec<u32> {
+        let tiles = self.tiles.remove(key).unwrap_or_default();
+        let mut pages: Vec<u32> = Vec::with_capacity(tiles.len());
+        for t in tiles {
+            if let Some(page) = self.pages.get_mut(t.entry.page as usize) {
+                page.free(t.alloc);
+            }
+            if !pages.contains(&t.entry.page) {
+                pages.push(t.entry.page);
+            }
+        }
+        pages
+    }
+
+    /// Places a glyph larger than a page as tiles of at most
+    /// [`tile_side`](Self::tile_side) texels, each in a slot of its own
+    /// (evicting as for any glyph). If a tile finds no room, the tiles placed
+    /// so far are freed and nothing is cached.
+    fn place_tiled(&mut self, key: GlyphKey, image: &GlyphImage, entry: GlyphEntry) -> Result<GlyphEntry, GlyphError> {
+        let t = self.tile_side();
+        let (w, h) = (image.width, image.height);
+        let mut tiles: Vec<GlyphTile> = Vec::new();
+        for dy in (0..h).step_by(t as usize) {
+            for dx in (0..w).step_by(t as usize) {
+                let (tw, th) = (t.min(w - dx), t.min(h - dy));
+                let started = Instant::now();
+                let placed = self.allocate(tw, th);
+                self.stats.pack_ns += started.elapsed().as_nanos() as u64;
+                let (page, rect, alloc) = match placed {
+                    Ok(p) => p,
+                    Err(e) => {
+                        for tile in &tiles {
+                            if let Some(p) = self.pages.get_mut(tile.entry.page as usize) {
+                                p.free(tile.alloc);
+                            }
+                        }
+                        return Err(e);
+                    }
+                };
+                let mut pixels = Vec::with_capacity((tw * th) as usize);
+                for row in dy..dy + th {
+                    let at = (row * w + dx) as usize;
+                    pixels.extend_from_slice(&image.pixels[at..at + tw as usize]);
+                }
+                let started = Instant::now();
+                self.stage(page, rect, &GlyphImage { width: tw, height: th, left: 0, bottom: 0, pixels });
+                self.stats.stage_ns += started.elapsed().as_nanos() as u64;
+                let tile_entry = GlyphEntry { page, x: rect.x as u16, y: rect.y as u16, width: tw as u16, height: th as u16, left: 0, top: 0 };
+                tiles.push(GlyphTile { entry: tile_entry, dx: dx as u16, dy: dy as u16, alloc });
+            }
+        }
+        self.tiles.insert(key, tiles);
+        self.map.put(key, Slot { entry, alloc: None, last_used: self.frame, tiled: true });
+        Ok(entry)
+    }
+
     fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
         let blank = image.width == 0 || image.height == 0;
         let mut entry = GlyphEntry {
@@ -693,7 +839,10 @@ impl GlyphCache {
         let mut alloc = None;
         if !blank {
             if image.width > self.side || image.height > self.side {
-                return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
+                if !self.tiles_could_fit(image.width, image.height) {
+                    return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
+                }
+                return self.place_tiled(key, image, entry);
             }
             let t = Instant::now();
             let placed = self.allocate(image.width, image.height);
@@ -713,7 +862,7 @@ impl GlyphCache {
             };
             alloc = Some(id);
         }
-        self.map.put(key, Slot { entry, alloc, last_used: self.frame });
+        self.map.put(key, Slot { entry, alloc, last_used: self.frame, tiled: false });
         Ok(entry)
     }
 
@@ -766,6 +915,9 @@ impl GlyphCache {
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else if !slot.entry.is_blank() {
                         out.push(r.quad(&slot.entry, whole_x));
+                    } else if slot.tiled {
+                        let base = r.quad(&slot.entry, whole_x);
+                        out.extend(self.tiles.get(&key).into_iter().flatten().map(|t| t.quad(&base)));
                     }
                 }
                 None => {
@@ -799,11 +951,21 @@ impl GlyphCache {
             placed.push(image.and_then(|img| self.place(*key, &img)));
         }
         let mut removed = 0usize;
+        let mut extra: Vec<GlyphQuad> = Vec::new();
         for (slot, i, key) in misses {
             let r = &reqs[i];
             match &placed[index[&key]] {
                 Ok(e) if !e.is_blank() => out[slot] = r.quad(e, r.snap(bins).0),
-                Ok(_) => removed += 1,
+                Ok(e) => match self.tiles.get(&key).map(Vec::as_slice) {
+                    Some([first, rest @ ..]) => {
+                        // A glyph in tiles: the first tile takes the glyph's
+                        // place, the others go after the batch.
+                        let base = r.quad(e, r.snap(bins).0);
+                        out[slot] = first.quad(&base);
+                        extra.extend(rest.iter().map(|t| t.quad(&base)));
+                    }
+                    _ => removed += 1,
+                },
                 Err(err) => {
                     removed += 1;
                     self.stats.skipped += 1;
@@ -811,6 +973,7 @@ impl GlyphCache {
                 }
             }
         }
+        out.extend(extra);
         if removed > 0 {
             let mut w = start;
             for r in start..out.len() {
@@ -978,8 +1141,10 @@ impl GlyphCache {
             if self.is_protected(slot.last_used) || slot.last_used.saturating_add(idle_frames) >= self.frame {
                 break;
             }
-            let Some((_, victim)) = self.map.pop_lru() else { break };
-            if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
+            let Some((key, victim)) = self.map.pop_lru() else { break };
+            if victim.tiled {
+                self.free_tiles(&key);
+            } else if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
                 page.free(id);
             }
             evicted += 1;

@@ -44,8 +44,10 @@ pub enum GlyphError {
         /// The configured maximum, in pixels.
         max: f32,
     },
-    /// The glyph's bitmap is larger than a page can ever hold.
-    #[error("glyph bitmap {width}x{height} px does not fit a {page}x{page} page")]
+    /// The glyph's bitmap is larger than the whole atlas can ever hold (a
+    /// glyph larger than a page is drawn in page-sized tiles; this is what is
+    /// left: more tile area than every page the budget allows).
+    #[error("glyph bitmap {width}x{height} px does not fit the atlas's {page}x{page} pages even in tiles")]
     TooLarge {
         /// Bitmap width.
         width: u32,

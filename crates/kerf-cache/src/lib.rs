@@ -51,9 +51,13 @@
 //! in use, and the rest of the frame is drawn.
 //!
 //! ## Glyphs larger than a page
-//! A glyph whose bitmap is wider or taller than a page is refused with
-//! [`GlyphError::TooLarge`] before it is rasterized (reported as skipped in
-//! batch calls). Raise `page_size` (up to the GPU limit) to draw it.
+//! A glyph whose bitmap is wider or taller than a page is cut into tiles of
+//! at most half a page, each placed, evicted and uploaded like a glyph of its
+//! own (under the same page limit and memory budget), and drawn as one quad
+//! per tile, texel for pixel: a 600 px heading on 256 px pages is drawn.
+//! Only a glyph whose tiles would need more texels than every page the budget
+//! allows is refused, with [`GlyphError::TooLarge`], before it is rasterized
+//! (reported as skipped in batch calls).
 
 #![warn(missing_docs)]
 // No panics reachable from the public API: errors are typed results.
@@ -70,7 +74,7 @@ mod subpixel;
 mod text;
 mod upload;
 
-pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
+pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, GlyphTile, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 pub use error::{ConfigError, FontError, GlyphError, RasterError};
 pub use font::{Font, FontSet};
 pub use key::{FontId, GlyphKey, GlyphSize, RenderMode, SIZE_STEPS_PER_PX};

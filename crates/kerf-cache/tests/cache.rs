@@ -212,6 +212,57 @@ fn a_continued_frame_never_evicts_what_its_earlier_batches_drew() {
     assert_eq!(c.stats().frames, 1 + 25);
 }
 
+/// A glyph larger than a page is drawn in tiles: the tiles' texels are the
+/// raster's, the quads cover the bitmap exactly once, and the glyph is
+/// evicted (every tile freed) and placed again like any other.
+#[test]
+fn a_glyph_larger_than_a_page_is_drawn_in_tiles() {
+    let (mut c, f) = cache(256, 8, 0);
+    let w = glyph_of(&c, f, 'W');
+    let size = 600.0;
+    let key = key(&c, f, 'W', size);
+    let image = FontdueRasterizer.rasterize(c.font_ref(f).unwrap(), &key).unwrap();
+    assert!(image.width > 256 && image.height > 256, "the test needs a glyph larger than a page: {}x{}", image.width, image.height);
+    for round in 0..3 {
+        let mut quads = Vec::new();
+        let mut fr = c.begin_frame();
+        fr.prepare(&[PositionedGlyph { font: f, glyph: w, size, x: 40.0, y: 700.0, color: [9; 4] }], &mut quads);
+        let out = fr.finish();
+        assert!(out.skipped.is_empty(), "round {round}: {:?}", out.skipped);
+        let tiles = c.tiles(&key).expect("cached in tiles").to_vec();
+        assert_eq!(quads.len(), tiles.len());
+        // The quads tile the bitmap: same total area, each tile's texels are the raster's.
+        let area: u32 = quads.iter().map(|q| q.width as u32 * q.height as u32).sum();
+        assert_eq!(area, image.width * image.height);
+        let (x0, y0) = (40 + image.left, 700 - (image.bottom + image.height as i32));
+        for (q, t) in quads.iter().zip(&tiles) {
+            assert_eq!((q.x - x0, q.y - y0), (t.dx as i32, t.dy as i32));
+            assert!(q.width as u32 <= 127 && q.height as u32 <= 127, "tiles are at most half a page less the padding");
+            let page = c.pages()[t.entry.page as usize].pixels();
+            for row in 0..q.height as usize {
+                let at = (t.entry.y as usize + row) * 256 + t.entry.x as usize;
+                let src = (t.dy as usize + row) * image.width as usize + t.dx as usize;
+                assert_eq!(&page[at..at + q.width as usize], &image.pixels[src..src + q.width as usize], "tile {t:?} row {row}");
+            }
+        }
+        c.check_invariants().unwrap();
+        // Fill the atlas with other glyphs until the big one is evicted.
+        let mut frames = 0;
+        while c.tiles(&key).is_some() {
+            let mut fr = c.begin_frame();
+            for (i, ch) in "abcdefghijklmnopqrstuvwxyz".chars().enumerate() {
+                let g = glyph_of(fr.cache(), f, ch);
+                fr.glyph(f, g, 60.0 + (frames * 26 + i) as f32).unwrap();
+            }
+            fr.finish();
+            c.check_invariants().unwrap();
+            frames += 1;
+            assert!(frames < 100, "the big glyph must be evicted under pressure");
+        }
+        assert!(c.peek(&key).is_none());
+    }
+}
+
 #[test]
 fn eviction_frees_space_for_a_glyph_that_failed() {
     // Fill a page within one frame, so nothing may be evicted; a big glyph fails.
@@ -322,7 +373,7 @@ fn bad_sizes_ids_and_glyphs_are_typed_errors() {
     let foreign = other.add_font(sans()).unwrap(); // id 1: unknown in `c`
     assert_eq!(fr.glyph(foreign, g, 12.0), Err(GlyphError::UnknownFont(foreign)));
     assert!(matches!(fr.glyph(f, count, 12.0), Err(GlyphError::GlyphOutOfRange { .. })));
-    // Bigger than the page: refused before rasterizing.
+    // Bigger than the whole atlas (one 128 px page), even in tiles: refused before rasterizing.
     assert!(matches!(fr.glyph(f, g, 400.0), Err(GlyphError::TooLarge { .. })));
     assert!(fr.layout(&TextSpec::new("x", f, f32::NAN), &mut Vec::new()).is_err());
     assert!(fr.layout(&TextSpec::new("x", foreign, 12.0), &mut Vec::new()).is_err());

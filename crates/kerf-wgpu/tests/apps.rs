@@ -193,3 +193,43 @@ fn a_reused_layer_is_cleared_before_new_glyphs_land() {
     assert_eq!(atlas.cache().pages().len(), 4);
     check_atlas(&device, &queue, &atlas);
 }
+
+/// A 600 px glyph on 256 px pages is drawn (in tiles), texel for pixel, next
+/// to ordinary glyphs: the target equals a CPU composite of fresh rasters.
+#[test]
+fn a_600_px_glyph_is_drawn_on_256_px_pages() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, max_pages: 8, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (760u32, 640u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let f = atlas.cache().fonts().get(font).unwrap().clone();
+    let g = |c: char, size: f32, x: f32, y: f32| PositionedGlyph { font, glyph: f.lookup_glyph_index(c), size, x, y, color: [255; 4] };
+    let glyphs = [g('W', 600.0, 10.0, 520.0), g('k', 20.0, 700.0, 600.0), g('é', 24.0, 660.0, 600.0)];
+    let target = Offscreen::new(&device, w, h, format);
+    for round in 0..2 {
+        let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        assert!(rep.instances > 10, "the big glyph is several tiles: {} instances", rep.instances);
+        if round == 1 {
+            assert_eq!(rep.hits, rep.lookups, "cached in tiles");
+        }
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
+            r.render(&atlas, &mut pass).unwrap();
+        }
+        queue.submit([enc.finish()]);
+        let px = target.read(&device, &queue).unwrap();
+        let expect = expected_coverage(atlas.cache(), &glyphs, w, h);
+        let worst = expect.iter().enumerate().map(|(i, &e)| (px[i * 4] as i32 - e as i32).abs()).max().unwrap();
+        assert!(worst <= 2, "round {round}: worst difference {worst}");
+        assert!(expect.iter().filter(|&&c| c > 128).count() > 20_000, "the big glyph is inked");
+    }
+    assert!(atlas.cache().pages().len() >= 3, "its tiles span several pages");
+    check_atlas(&device, &queue, &atlas);
+}
