@@ -2,7 +2,8 @@
 //! deallocating least-recently-used glyphs when pages are full), stage pixels,
 //! and hand out one upload per dirty page per frame.
 
-use crate::error::{ConfigError, FontError, GlyphError};
+use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
+use crate::image::{image_font, is_image_font, ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::page::{Page, PageUpload};
@@ -259,6 +260,8 @@ pub struct GlyphCache {
     staging: Staging,
     /// The tiles of every cached glyph larger than a page.
     tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
+    /// The app's image sources, by [`ImageSourceId`].
+    images: Vec<Arc<dyn ImageSource>>,
 }
 
 /// What a request's `(x, y)` is.
@@ -291,6 +294,7 @@ impl PositionedReq {
     fn snap(&self, bins: u32) -> (i32, u8) {
         match self.anchor {
             Anchor::TopLeft => (round_half_away(self.x), 0),
+            Anchor::Pen if is_image_font(self.font) => (round_half_away(self.x), 0),
             Anchor::Pen | Anchor::PenXTopY => snap_subpixel(self.x, bins),
         }
     }
@@ -346,6 +350,7 @@ impl GlyphCache {
             frame_start: Stats::default(),
             staging: Staging::default(),
             tiles: HashMap::new(),
+            images: Vec::new(),
         })
     }
 
@@ -364,6 +369,35 @@ impl GlyphCache {
     /// slow part of loading; a parsed font can be cloned into many caches).
     pub fn add_parsed_font(&mut self, font: Font) -> Result<FontId, FontError> {
         self.fonts.push(font)
+    }
+
+    /// Adds a source of the app's own images (icons, rasterized SVG): on a
+    /// miss the cache asks it to render the image, then caches, draws, evicts
+    /// and re-requests it like a glyph ([`Frame::prepare_images`], [`Frame::image`]).
+    pub fn add_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
+        if self.images.len() >= MAX_IMAGE_SOURCES {
+            return Err(ImageSourceError::TooMany(self.images.len()));
+        }
+        self.images.push(Arc::new(source));
+        Ok(ImageSourceId((self.images.len() - 1) as u16))
+    }
+
+    /// Renders an image key with its source, checking what the source returned.
+    fn render_image(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
+        let Some((source, id)) = key.image_parts() else { return Err(GlyphError::UnknownFont(key.font)) };
+        let src = self.images.get(source.0 as usize).ok_or(GlyphError::UnknownImageSource(source))?;
+        let image = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| src.render(id, key.size.px())))
+            .map_err(|_| GlyphError::ImageFailed { image_source: source, id, message: "the image source panicked (contained)".into() })?
+            .map_err(|message| GlyphError::ImageFailed { image_source: source, id, message })?;
+        let expected = image.width as u64 * image.height as u64;
+        if image.pixels.len() as u64 != expected {
+            return Err(RasterError::BadBitmap { width: image.width, height: image.height, len: image.pixels.len() }.into());
+        }
+        let larger_than_page = image.width > self.side || image.height > self.side;
+        if larger_than_page && (image.width > u16::MAX as u32 || image.height > u16::MAX as u32 || !self.tiles_could_fit(image.width, image.height)) {
+            return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
+        }
+        Ok(image)
     }
 
     /// The loaded fonts.
@@ -604,6 +638,9 @@ impl GlyphCache {
     fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
         let t = Instant::now();
         let one = |this: &GlyphCache, key: &GlyphKey| -> Result<GlyphImage, GlyphError> {
+            if key.mode == RenderMode::Image {
+                return this.render_image(key);
+            }
             let font = this.check_key(key)?;
             Ok(this.rasterizer.rasterize(font, key)?)
         };
@@ -896,7 +933,11 @@ impl GlyphCache {
                 continue;
             };
             let (whole_x, subpixel_x) = r.snap(bins);
-            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
+            let key = if is_image_font(r.font) {
+                GlyphKey { font: r.font, glyph: r.glyph, size, mode: RenderMode::Image, subpixel_x: 0 }
+            } else {
+                GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x }
+            };
             // One hash probe that also moves the glyph to the front of the LRU
             // list (a few pointer writes). A separate `promote` of each key's
             // first use in the frame costs a second probe, which with
@@ -1015,7 +1056,14 @@ impl Frame<'_> {
     /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
     pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;
-        let key = GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) };
+        if is_image_font(font) {
+            return Err(GlyphError::UnknownFont(font));
+        }
+        self.lookup(GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) })
+    }
+
+    /// Looks one key up, rasterizing and placing it on a miss.
+    fn lookup(&mut self, key: GlyphKey) -> Result<GlyphEntry, GlyphError> {
         let frame = self.cache.frame;
         self.cache.stats.lookups += 1;
         if let Some(slot) = self.cache.map.get_mut(&key) {
@@ -1053,6 +1101,31 @@ impl Frame<'_> {
                 anchor: Anchor::Pen,
             }))
         });
+    }
+
+    /// Looks up the app's images (see [`GlyphCache::add_image_source`]) and
+    /// appends one quad per visible image to `out`, in input order: a miss
+    /// asks the image's source to render it. Images that cannot be drawn
+    /// (unknown source, the source failed, bad size, atlas full) are skipped
+    /// and reported in the frame's output, like glyphs.
+    pub fn prepare_images(&mut self, images: &[PositionedImage], out: &mut Vec<GlyphQuad>) {
+        self.cache.run_requests(out, |_, reqs| {
+            reqs.extend(images.iter().map(|g| PositionedReq {
+                font: image_font(g.source, g.id),
+                glyph: g.id as u16,
+                size: g.size,
+                x: g.x,
+                y: g.y,
+                color: g.color,
+                anchor: Anchor::Pen,
+            }))
+        });
+    }
+
+    /// Looks up one image, rendering and placing it on a miss.
+    pub fn image(&mut self, source: ImageSourceId, id: u32, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        let size = self.cache.size_of(size_px)?;
+        self.lookup(GlyphKey::image(source, id, size))
     }
 
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.

@@ -1,5 +1,6 @@
 //! Typed errors of the glyph cache.
 
+use crate::image::ImageSourceId;
 use crate::key::{FontId, RenderMode};
 use thiserror::Error;
 
@@ -62,6 +63,27 @@ pub enum GlyphError {
     /// The rasterizer failed.
     #[error("rasterizer failed: {0}")]
     Raster(#[from] RasterError),
+    /// The image source id names no source of this cache.
+    #[error("unknown image source {0:?}")]
+    UnknownImageSource(ImageSourceId),
+    /// The image source could not render the image.
+    #[error("image source {image_source:?} failed to render image {id}: {message}")]
+    ImageFailed {
+        /// The source.
+        image_source: ImageSourceId,
+        /// The image id.
+        id: u32,
+        /// What the source said.
+        message: String,
+    },
+}
+
+/// Why an image source could not be added. The cache is unchanged.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ImageSourceError {
+    /// More sources than an [`ImageSourceId`] can name.
+    #[error("too many image sources ({0})")]
+    TooMany(usize),
 }
 
 /// Why a rasterizer could not produce a bitmap.

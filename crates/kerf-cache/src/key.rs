@@ -28,6 +28,10 @@ pub enum RenderMode {
     /// comes from the same raster (fontdue's three-samples-per-pixel one,
     /// resampled), so a glyph keeps its shape from bin to bin.
     ShiftedCoverage,
+    /// One of the app's images, rendered by its
+    /// [`ImageSource`](crate::ImageSource) (coverage, drawn in the request's
+    /// colour); see [`GlyphKey::image`].
+    Image,
 }
 
 /// The number of size steps per pixel: sizes are quantised to 1/64 px.

@@ -23,9 +23,11 @@
 //! let out = frame.finish();
 //!
 //! assert_eq!(quads.len(), 11); // 12 characters, one of them a blank space
-//! // 10 distinct glyphs ("l" twice) staged on one page: their texels packed
-//! // tightly, one record each, for one buffer write and one draw per page.
-//! assert_eq!((out.glyphs.regions.len(), out.glyphs.pages.len()), (10, 1));
+//! // Each distinct key staged once, on one page ("e" and "l" repeat at the
+//! // same sub-pixel offsets): texels packed tightly, one record per glyph,
+//! // for one buffer write and one draw per page.
+//! assert_eq!((out.glyphs.regions.len(), out.glyphs.pages.len()), (cache.len() - 1, 1)); // less the space
+//! assert_eq!(out.glyphs.bytes.len() as u64, cache.stats().rasterized_bytes);
 //! assert!(out.skipped.is_empty());
 //! cache.check_invariants()?;
 //!
@@ -66,6 +68,7 @@
 mod cache;
 mod error;
 mod font;
+mod image;
 mod key;
 mod page;
 mod raster;
@@ -75,7 +78,8 @@ mod text;
 mod upload;
 
 pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, GlyphTile, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
-pub use error::{ConfigError, FontError, GlyphError, RasterError};
+pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
+pub use image::{ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};
 pub use font::{Font, FontSet};
 pub use key::{FontId, GlyphKey, GlyphSize, RenderMode, SIZE_STEPS_PER_PX};
 pub use kerf_pack::{Algorithm, Rect};

@@ -153,6 +153,12 @@ impl TextAtlas {
         self.cache.add_font(bytes)
     }
 
+    /// Adds a source of the app's own images; see
+    /// [`GlyphCache::add_image_source`] and [`TextContent::Images`](crate::TextContent::Images).
+    pub fn add_image_source(&mut self, source: impl kerf_cache::ImageSource + 'static) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
+        self.cache.add_image_source(source)
+    }
+
     /// The glyph cache (fonts, pages, stats).
     pub fn cache(&self) -> &GlyphCache {
         &self.cache

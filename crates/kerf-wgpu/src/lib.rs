@@ -99,7 +99,7 @@ pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrecti
 pub use device::{block_on, headless, headless_device, HeadlessGpu, NoAdapter};
 pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use error::{AtlasError, FrameError, PrepareError, RenderError};
-pub use kerf_cache::{CacheConfig, FontId, GlyphCache, PositionedGlyph, Skipped, TextSpec};
+pub use kerf_cache::{CacheConfig, FontId, GlyphCache, GlyphImage, ImageSourceId, PositionedGlyph, PositionedImage, Skipped, TextSpec};
 pub use pipeline::{PipelineKey, SHADER};
 pub use renderer::{GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};

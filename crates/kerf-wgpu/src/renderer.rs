@@ -4,7 +4,7 @@ use crate::atlas::TextAtlas;
 use crate::correction::{CorrectionError, TextCorrection, VIEWPORT_UNIFORM_BYTES};
 use crate::error::{PrepareError, RenderError};
 use crate::pipeline::PipelineKey;
-use kerf_cache::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, Skipped, TextSpec};
 
 /// One glyph quad as the vertex shader reads it (one instance per glyph): the
 /// cache's [`GlyphQuad`], uploaded as it is.
@@ -111,6 +111,10 @@ pub enum TextContent<'a> {
     Text(TextSpec<'a>),
     /// Glyphs positioned by an external shaper (pen positions on the baseline).
     Glyphs(&'a [PositionedGlyph]),
+    /// The app's own images (icons, rasterized SVG) from the atlas's image
+    /// sources ([`TextAtlas::add_image_source`](crate::TextAtlas::add_image_source)),
+    /// cached, evicted and re-requested like glyphs.
+    Images(&'a [PositionedImage]),
 }
 
 /// A block of text to draw: content, placement, scale and clip.
@@ -146,6 +150,11 @@ impl<'a> TextArea<'a> {
     /// A laid-out string at `(left, top)`, scale 1, no clipping.
     pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
         TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default() }
+    }
+
+    /// The app's images offset by `(left, top)`, scale 1, no clipping.
+    pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
+        TextArea { content: TextContent::Images(images), left, top, scale: 1.0, bounds: TextBounds::default() }
     }
 
     /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
@@ -265,6 +274,13 @@ impl TextRenderer {
                             q.y = q.y.saturating_add(dy);
                         }
                     }
+                }
+                TextContent::Images(images) => {
+                    let placed: Vec<PositionedImage> = images
+                        .iter()
+                        .map(|g| PositionedImage { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g })
+                        .collect();
+                    frame.prepare_images(&placed, &mut self.quads);
                 }
                 TextContent::Glyphs(glyphs) => {
                     self.scratch.clear();

@@ -233,3 +233,67 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
     assert!(atlas.cache().pages().len() >= 3, "its tiles span several pages");
     check_atlas(&device, &queue, &atlas);
 }
+
+/// An icon row from an image source is drawn like text; glyphs push the
+/// icons out of a small atlas; asked for again, the source renders them again
+/// and the target shows them right.
+#[test]
+fn icons_are_drawn_evicted_and_requested_again() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 128, max_pages: 1, frames_in_flight: 0, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let src = atlas
+        .add_image_source(move |id: u32, size: f32| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            Ok(diamond(id, size))
+        })
+        .unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (200u32, 40u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let icons: Vec<PositionedImage> = (0..5).map(|i| PositionedImage { source: src, id: i, size: 24.0, x: 8.0 + 36.0 * i as f32, y: 32.0, color: [255; 4] }).collect();
+    let target = Offscreen::new(&device, w, h, format);
+    let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas| {
+        let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&icons, 0.0, 0.0)], &vp).unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
+            r.render(atlas, &mut pass).unwrap();
+        }
+        queue.submit([enc.finish()]);
+        let px = target.read(&device, &queue).unwrap();
+        let mut worst = 0;
+        for icon in &icons {
+            let img = diamond(icon.id, 24.0);
+            let (x0, y0) = (icon.x as u32, icon.y as u32 - 24);
+            for y in 0..24 {
+                for x in 0..24 {
+                    let got = px[(((y0 + y) * w + x0 + x) * 4) as usize] as i32;
+                    worst = worst.max((got - img.pixels[(y * 24 + x) as usize] as i32).abs());
+                }
+            }
+        }
+        assert!(worst <= 2, "icons differ by {worst}");
+    };
+    draw(&mut r, &mut atlas);
+    assert_eq!(calls.load(Ordering::Relaxed), 5);
+    // Text at growing sizes pushes the icons out.
+    let key = kerf_cache::GlyphKey::image(src, 0, kerf_cache::GlyphSize::from_px(24.0, 1024.0).unwrap());
+    let mut size = 18.0;
+    while atlas.cache().peek(&key).is_some() {
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ABCDEFGHIJKLMN", font, size), 0.0, 0.0)], &vp).unwrap();
+        size += 2.0;
+        assert!(size < 100.0, "the icons must be evicted");
+    }
+    draw(&mut r, &mut atlas);
+    assert!(calls.load(Ordering::Relaxed) > 5, "evicted icons are rendered again");
+    check_atlas(&device, &queue, &atlas);
+}

@@ -27,7 +27,7 @@ pub fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas
     assert!(layers.len() >= cache.pages().len());
     let side = cache.page_side() as usize;
     for (k, e) in cache.entries() {
-        if e.is_blank() {
+        if e.is_blank() || k.image_parts().is_some() {
             continue;
         }
         let img = FontdueRasterizer.rasterize(cache.font_ref(k.font).unwrap(), k).unwrap();
@@ -80,4 +80,17 @@ pub fn expected_coverage(cache: &GlyphCache, glyphs: &[PositionedGlyph], w: u32,
         }
     }
     img
+}
+
+/// A test icon for image sources: a diamond whose shading depends on `id`, `size` px square.
+pub fn diamond(id: u32, size: f32) -> GlyphImage {
+    let n = size.round().max(1.0) as i32;
+    let c = n / 2;
+    let pixels = (0..n * n)
+        .map(|i| {
+            let (x, y) = (i % n - c, i / n - c);
+            if x.abs() + y.abs() <= c { (40 + (id as i32 * 53 + i) % 216) as u8 } else { 0 }
+        })
+        .collect();
+    GlyphImage { width: n as u32, height: n as u32, left: 0, bottom: 0, pixels }
 }
