@@ -590,6 +590,38 @@ impl GlyphCache {
         Ok(size)
     }
 
+    /// Lays `text` out with fontdue's layout (wrapping, line height, as
+    /// [`Frame::layout`]) and appends its glyphs to `out` as pen positions on
+    /// the baseline, advancing by the exact advances: what transformed text
+    /// draws. No lookup is made. Unknown font or invalid size: an error, and
+    /// nothing is appended.
+    pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+        let size = self.check_text(text)?;
+        let px = size.px();
+        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
+        self.layout.reset(&fontdue::layout::LayoutSettings {
+            x: x0,
+            y: if text.y.is_finite() { text.y } else { 0.0 },
+            max_width: text.max_width.filter(|w| w.is_finite() && *w > 0.0),
+            line_height: if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 },
+            ..fontdue::layout::LayoutSettings::default()
+        });
+        self.layout.append(self.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
+        let (Some(font), Some(lines)) = (self.fonts.get(text.font), self.layout.lines()) else { return Ok(()) };
+        let glyphs = self.layout.glyphs();
+        for line in lines {
+            let mut pen = x0;
+            for g in glyphs.get(line.glyph_start..=line.glyph_end.min(glyphs.len().saturating_sub(1))).unwrap_or(&[]) {
+                if g.char_data.is_control() {
+                    continue;
+                }
+                out.push(PositionedGlyph { font: text.font, glyph: g.key.glyph_index, size: px, x: pen, y: line.baseline_y, color: text.color });
+                pen += font.metrics_indexed(g.key.glyph_index, px).advance_width;
+            }
+        }
+        Ok(())
+    }
+
     fn size_of(&self, px: f32) -> Result<GlyphSize, GlyphError> {
         GlyphSize::from_px(px, self.config.max_glyph_px).ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
     }
@@ -637,13 +669,7 @@ impl GlyphCache {
 
     fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
         let t = Instant::now();
-        let one = |this: &GlyphCache, key: &GlyphKey| -> Result<GlyphImage, GlyphError> {
-            if key.mode == RenderMode::Image {
-                return this.render_image(key);
-            }
-            let font = this.check_key(key)?;
-            Ok(this.rasterizer.rasterize(font, key)?)
-        };
+        let one = |this: &GlyphCache, key: &GlyphKey| this.rasterize_key(key);
         #[cfg(feature = "parallel")]
         let out: Vec<_> = if keys.len() >= self.config.parallel_threshold.max(2) {
             use rayon::prelude::*;
@@ -660,6 +686,25 @@ impl GlyphCache {
             self.stats.rasterized_bytes += img.pixels.len() as u64;
         }
         out
+    }
+
+    /// Produces a key's bitmap exactly as the cache does on a miss (the
+    /// rasterizer for glyphs, with the border of [`RenderMode::Sampled`]
+    /// added; the image source for images), after the same checks. For tests
+    /// and tools that compare the pages with fresh bitmaps.
+    pub fn rasterize_key(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
+        match key.mode {
+            RenderMode::Image => self.render_image(key),
+            RenderMode::Sampled => {
+                let inner = GlyphKey { mode: RenderMode::Coverage, subpixel_x: 0, ..*key };
+                let font = self.check_key(&inner)?;
+                Ok(with_border(self.rasterizer.rasterize(font, &inner)?))
+            }
+            _ => {
+                let font = self.check_key(key)?;
+                Ok(self.rasterizer.rasterize(font, key)?)
+            }
+        }
     }
 
     fn is_protected(&self, last_used: u64) -> bool {
@@ -1062,6 +1107,18 @@ impl Frame<'_> {
         self.lookup(GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) })
     }
 
+    /// Looks up one glyph for drawing with filtering (transformed text):
+    /// [`RenderMode::Sampled`], offset 0, a border of zeros around the
+    /// bitmap (the entry's size and bearings include it). A glyph larger
+    /// than a page comes back in tiles ([`GlyphCache::tiles`]).
+    pub fn sampled_glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        let size = self.cache.size_of(size_px)?;
+        if is_image_font(font) {
+            return Err(GlyphError::UnknownFont(font));
+        }
+        self.lookup(GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(font, glyph, size) })
+    }
+
     /// Looks one key up, rasterizing and placing it on a miss.
     fn lookup(&mut self, key: GlyphKey) -> Result<GlyphEntry, GlyphError> {
         let frame = self.cache.frame;
@@ -1307,4 +1364,19 @@ impl GlyphCache {
             evictions: s.evictions - b.evictions,
         }
     }
+}
+
+/// `image` with a one-texel border of zeros on every side (bearings moved to
+/// match); blank images stay blank.
+fn with_border(image: GlyphImage) -> GlyphImage {
+    if image.width == 0 || image.height == 0 {
+        return image;
+    }
+    let (w, h) = (image.width as usize, image.height as usize);
+    let mut pixels = vec![0u8; (w + 2) * (h + 2)];
+    for row in 0..h {
+        let at = (row + 1) * (w + 2) + 1;
+        pixels[at..at + w].copy_from_slice(&image.pixels[row * w..row * w + w]);
+    }
+    GlyphImage { width: image.width + 2, height: image.height + 2, left: image.left - 1, bottom: image.bottom - 1, pixels }
 }

@@ -28,6 +28,11 @@ pub enum RenderMode {
     /// comes from the same raster (fontdue's three-samples-per-pixel one,
     /// resampled), so a glyph keeps its shape from bin to bin.
     ShiftedCoverage,
+    /// Grayscale coverage at offset 0 (as [`Coverage`](Self::Coverage)) with
+    /// a one-texel border of zeros on every side: for glyphs drawn with
+    /// filtering (transformed text), so a sample at the bitmap's edge fades
+    /// to nothing and never reads a neighbour's texels.
+    Sampled,
     /// One of the app's images, rendered by its
     /// [`ImageSource`](crate::ImageSource) (coverage, drawn in the request's
     /// colour); see [`GlyphKey::image`].

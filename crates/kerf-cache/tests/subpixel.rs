@@ -192,3 +192,27 @@ fn bins_outside_the_range_are_refused() {
     }
 }
 
+
+/// `GlyphCache::positions` (pens on the baseline, what transformed text
+/// draws) places glyphs where `Frame::layout` does.
+#[test]
+fn positions_agree_with_layout() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    for size in [11.0, 16.0, 23.5] {
+        let spec = TextSpec::new("Wrap me: the quick brown fox jumps over the lazy dog.", f, size).at(3.25, 7.5).wrap(160.0);
+        let mut pens = Vec::new();
+        c.positions(&spec, &mut pens).unwrap();
+        assert_eq!(pens.len(), spec.text.chars().filter(|ch| !ch.is_control()).count());
+        let (mut from_layout, mut from_pens) = (Vec::new(), Vec::new());
+        let mut fr = c.begin_frame();
+        fr.layout(&spec, &mut from_layout).unwrap();
+        fr.prepare(&pens, &mut from_pens);
+        fr.finish();
+        assert_eq!(from_layout, from_pens, "{size} px");
+        assert!(pens.iter().any(|p| p.y > pens[0].y), "{size} px: the text wraps onto a second line");
+    }
+    let mut none = Vec::new();
+    assert!(c.positions(&TextSpec::new("x", f, f32::NAN), &mut none).is_err());
+    assert!(none.is_empty());
+}
