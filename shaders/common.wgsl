@@ -34,3 +34,10 @@ fn correct_coverage(c: f32, luminance: f32, gamma: f32, contrast: f32) -> f32 {
 fn luminance(linear_rgb: vec3<f32>) -> f32 {
     return dot(linear_rgb, vec3<f32>(0.2126, 0.7152, 0.0722));
 }
+
+// sRGB-encoded colour to linear light.
+fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
+    let lo = c / 12.92;
+    let hi = pow((c + vec3<f32>(0.055)) / 1.055, vec3<f32>(2.4));
+    return select(hi, lo, c <= vec3<f32>(0.04045));
+}

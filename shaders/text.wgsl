@@ -44,12 +44,6 @@ fn coverage(in: Varyings) -> f32 {
     return textureLoad(atlas, vec2<i32>(t), i32(in.layer), 0).r;
 }
 
-fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
-    let lo = c / 12.92;
-    let hi = pow((c + vec3<f32>(0.055)) / 1.055, vec3<f32>(2.4));
-    return select(hi, lo, c <= vec3<f32>(0.04045));
-}
-
 // Coverage after the viewport's gamma/contrast correction, for a text colour
 // whose linear-light value is `linear_rgb`.
 fn corrected(in: Varyings, linear_rgb: vec3<f32>) -> f32 {

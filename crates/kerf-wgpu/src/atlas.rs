@@ -35,6 +35,8 @@ pub struct TextAtlas {
     /// The per-glyph upload path ([`UploadMode::Glyphs`]); `None` for dirty rectangles.
     scatter: Option<Scatter>,
     pub(crate) bind_group: wgpu::BindGroup,
+    /// The texture with a filtering sampler, for transformed text.
+    pub(crate) sampled_bind_group: wgpu::BindGroup,
     layers: u32,
     max_layers: u32,
     pub(crate) id: u64,
@@ -82,7 +84,7 @@ impl TextAtlas {
         let cache = GlyphCache::new(config)?;
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
-        let (texture, layer_views, bind_group) = make_texture(device, &shared, cache.page_side(), 1);
+        let (texture, layer_views, bind_group, sampled_bind_group) = make_texture(device, &shared, cache.page_side(), 1);
         let scatter = make_scatter(device, &cache);
         Ok(TextAtlas {
             cache,
@@ -91,6 +93,7 @@ impl TextAtlas {
             layer_views,
             scatter,
             bind_group,
+            sampled_bind_group,
             layers: 1,
             max_layers,
             id: next_id(),
@@ -241,7 +244,7 @@ impl TextAtlas {
     /// A new array of `layers` layers holding the old array's first layers, copied on the GPU.
     fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) {
         let side = self.cache.page_side();
-        let (texture, layer_views, bind_group) = make_texture(device, &self.shared, side, layers);
+        let (texture, layer_views, bind_group, sampled_bind_group) = make_texture(device, &self.shared, side, layers);
         let kept = self.layers.min(layers);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
         encoder.copy_texture_to_texture(
@@ -254,6 +257,7 @@ impl TextAtlas {
         self.texture = texture;
         self.layer_views = layer_views;
         self.bind_group = bind_group;
+        self.sampled_bind_group = sampled_bind_group;
         self.layers = layers;
     }
 
@@ -268,10 +272,11 @@ impl TextAtlas {
     pub fn rebuild(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
         self.shared = Arc::new(Shared::new(device));
         let layers = (self.cache.pages().len() as u32).max(1);
-        let (texture, layer_views, bind_group) = make_texture(device, &self.shared, self.cache.page_side(), layers);
+        let (texture, layer_views, bind_group, sampled_bind_group) = make_texture(device, &self.shared, self.cache.page_side(), layers);
         self.texture = texture;
         self.layer_views = layer_views;
         self.bind_group = bind_group;
+        self.sampled_bind_group = sampled_bind_group;
         self.scatter = make_scatter(device, &self.cache);
         self.layers = layers;
         self.id = next_id();
@@ -284,7 +289,9 @@ fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
     (cache.config().uploads == UploadMode::Glyphs).then(|| Scatter::new(device, cache.page_side(), cache.config().padding))
 }
 
-fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) -> (wgpu::Texture, Vec<wgpu::TextureView>, wgpu::BindGroup) {
+type AtlasTexture = (wgpu::Texture, Vec<wgpu::TextureView>, wgpu::BindGroup, wgpu::BindGroup);
+
+fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) -> AtlasTexture {
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some("kerf atlas pages"),
         size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
@@ -308,6 +315,14 @@ fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) 
         layout: &shared.atlas_layout,
         entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) }],
     });
+    let sampled_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("kerf sampled atlas bind group"),
+        layout: &shared.sampled_atlas_layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&shared.sampler) },
+        ],
+    });
     let layer_views = (0..layers)
         .map(|layer| {
             texture.create_view(&wgpu::TextureViewDescriptor {
@@ -319,5 +334,5 @@ fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) 
             })
         })
         .collect();
-    (texture, layer_views, bind_group)
+    (texture, layer_views, bind_group, sampled_bind_group)
 }

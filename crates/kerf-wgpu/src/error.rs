@@ -41,6 +41,12 @@ pub enum PrepareError {
         /// What is wrong with it.
         error: kerf_cache::GlyphError,
     },
+    /// A text area's transform has non-finite numbers or is degenerate.
+    #[error("text area {area}: the transform must be finite and invertible (raster_scale > 0)")]
+    Transform {
+        /// Index of the offending area.
+        area: usize,
+    },
     /// A text area's scale is not a positive finite number.
     #[error("text area {area}: scale {scale} must be finite and > 0")]
     Scale {

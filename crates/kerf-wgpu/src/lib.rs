@@ -92,6 +92,7 @@ mod offscreen;
 mod pipeline;
 mod renderer;
 mod scatter;
+mod transform;
 mod viewer;
 
 pub use atlas::{GpuStats, TextAtlas};
@@ -102,5 +103,6 @@ pub use error::{AtlasError, FrameError, PrepareError, RenderError};
 pub use kerf_cache::{CacheConfig, FontId, GlyphCache, GlyphImage, ImageSourceId, PositionedGlyph, PositionedImage, Skipped, TextSpec};
 pub use pipeline::{PipelineKey, SHADER};
 pub use renderer::{GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport};
+pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use wgpu;

@@ -6,6 +6,12 @@ use std::sync::Mutex;
 /// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
 pub const SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/text.wgsl"));
 
+/// The WGSL source of transformed text (`shaders/common.wgsl` + `shaders/transformed.wgsl`).
+pub const TRANSFORMED_SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/transformed.wgsl"));
+
+/// Bytes of one area's transform uniform (transformed.wgsl's `Transform`).
+pub(crate) const TRANSFORM_UNIFORM_BYTES: u64 = 80;
+
 /// What a render pipeline depends on besides the shader: the pass's colour
 /// format, multisample state and depth-stencil state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +32,14 @@ pub(crate) struct Shared {
     pub viewport_layout: wgpu::BindGroupLayout,
     pub pipeline_layout: wgpu::PipelineLayout,
     pub pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+    /// Transformed text: shader, filterable atlas layout (texture + sampler),
+    /// per-area transform layout (dynamic offset), pipelines.
+    pub sampled_shader: wgpu::ShaderModule,
+    pub sampled_atlas_layout: wgpu::BindGroupLayout,
+    pub transform_layout: wgpu::BindGroupLayout,
+    pub sampled_pipeline_layout: wgpu::PipelineLayout,
+    pub sampler: wgpu::Sampler,
+    pub sampled_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
 }
 
 impl Shared {
@@ -65,7 +79,118 @@ impl Shared {
             bind_group_layouts: &[Some(&atlas_layout), Some(&viewport_layout)],
             immediate_size: 0,
         });
-        Shared { shader, atlas_layout, viewport_layout, pipeline_layout, pipelines: Mutex::new(HashMap::new()) }
+        let sampled_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kerf transformed glyph shader"),
+            source: wgpu::ShaderSource::Wgsl(TRANSFORMED_SHADER.into()),
+        });
+        let sampled_atlas_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("kerf sampled atlas layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2Array,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let transform_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("kerf transform layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: true,
+                    min_binding_size: wgpu::BufferSize::new(TRANSFORM_UNIFORM_BYTES),
+                },
+                count: None,
+            }],
+        });
+        let sampled_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("kerf transformed pipeline layout"),
+            bind_group_layouts: &[Some(&sampled_atlas_layout), Some(&viewport_layout), Some(&transform_layout)],
+            immediate_size: 0,
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("kerf atlas sampler"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        Shared {
+            shader,
+            atlas_layout,
+            viewport_layout,
+            pipeline_layout,
+            pipelines: Mutex::new(HashMap::new()),
+            sampled_shader,
+            sampled_atlas_layout,
+            transform_layout,
+            sampled_pipeline_layout,
+            sampler,
+            sampled_pipelines: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The transformed-text pipeline for `key`, made on first use.
+    pub fn sampled_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
+        let mut map = self.sampled_pipelines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = map.get(key) {
+            return p.clone();
+        }
+        // crate::SampledQuad: pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4].
+        let attributes = wgpu::vertex_attr_array![
+            0 => Float32x2,
+            1 => Float32x2,
+            2 => Uint16x2,
+            3 => Uint16x2,
+            4 => Uint32,
+            5 => Unorm8x4,
+        ];
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<crate::SampledQuad>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &attributes,
+        })];
+        let targets = [Some(wgpu::ColorTargetState {
+            format: key.format,
+            blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("kerf transformed glyph pipeline"),
+            layout: Some(&self.sampled_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &self.sampled_shader,
+                entry_point: Some("vs_transformed"),
+                compilation_options: Default::default(),
+                buffers: &buffers,
+            },
+            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            depth_stencil: key.depth_stencil.clone(),
+            multisample: key.multisample,
+            fragment: Some(wgpu::FragmentState {
+                module: &self.sampled_shader,
+                entry_point: Some(if key.format.is_srgb() { "fs_sampled_srgb" } else { "fs_sampled_linear" }),
+                compilation_options: Default::default(),
+                targets: &targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        map.insert(key.clone(), pipeline.clone());
+        pipeline
     }
 
     /// The pipeline for `key`, made on first use.

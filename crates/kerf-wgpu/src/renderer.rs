@@ -3,8 +3,9 @@
 use crate::atlas::TextAtlas;
 use crate::correction::{CorrectionError, TextCorrection, VIEWPORT_UNIFORM_BYTES};
 use crate::error::{PrepareError, RenderError};
-use crate::pipeline::PipelineKey;
-use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, Skipped, TextSpec};
+use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
+use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+use kerf_cache::{GlyphKey, GlyphQuad, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped, TextSpec};
 
 /// One glyph quad as the vertex shader reads it (one instance per glyph): the
 /// cache's [`GlyphQuad`], uploaded as it is.
@@ -129,8 +130,14 @@ pub struct TextArea<'a> {
     /// Scale of sizes and positions (e.g. the window's scale factor). Glyphs
     /// are rasterized at the scaled size, so scaled text stays sharp.
     pub scale: f32,
-    /// Glyph pixels outside these bounds are not drawn.
+    /// Glyph pixels outside these bounds are not drawn (target pixels; for
+    /// a transformed area, a scissor rectangle on the target).
     pub bounds: TextBounds,
+    /// A transform of the whole area (rotation, scale, skew, 3D), or `None`
+    /// for axis-aligned text drawn texel for pixel. Transformed glyphs are
+    /// rasterized at their on-screen size (up to
+    /// [`TRANSFORMED_RASTER_LIMIT_PX`]) and sampled with filtering.
+    pub transform: Option<TextTransform>,
 }
 
 impl<'a> TextArea<'a> {
@@ -149,17 +156,23 @@ impl<'a> TextArea<'a> {
 
     /// A laid-out string at `(left, top)`, scale 1, no clipping.
     pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default() }
+        TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None }
     }
 
     /// The app's images offset by `(left, top)`, scale 1, no clipping.
     pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Images(images), left, top, scale: 1.0, bounds: TextBounds::default() }
+        TextArea { content: TextContent::Images(images), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None }
+    }
+
+    /// The same area drawn through `transform`.
+    pub fn transformed(mut self, transform: TextTransform) -> Self {
+        self.transform = Some(transform);
+        self
     }
 
     /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
     pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Glyphs(glyphs), left, top, scale: 1.0, bounds: TextBounds::default() }
+        TextArea { content: TextContent::Glyphs(glyphs), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None }
     }
 }
 
@@ -197,6 +210,24 @@ pub struct TextRenderer {
     count: u32,
     atlas_id: u64,
     viewport: Option<wgpu::BindGroup>,
+    key: PipelineKey,
+    transformed: Transformed,
+    /// The viewport size at the last prepare (the target a scissor is reset to).
+    target_size: Option<(u32, u32)>,
+}
+
+/// The transformed areas of the last `prepare`: their quads, one draw each.
+#[derive(Default)]
+struct Transformed {
+    pipeline: Option<wgpu::RenderPipeline>,
+    quads: Vec<SampledQuad>,
+    buffer: Option<wgpu::Buffer>,
+    capacity: u64,
+    /// One per transformed area: its quads, its uniform's offset, its scissor.
+    draws: Vec<(std::ops::Range<u32>, u32, Option<[u32; 4]>)>,
+    uniforms: Vec<u8>,
+    uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
+    positions: Vec<PositionedGlyph>,
 }
 
 impl std::fmt::Debug for TextRenderer {
@@ -215,7 +246,8 @@ impl TextRenderer {
         multisample: wgpu::MultisampleState,
         depth_stencil: Option<wgpu::DepthStencilState>,
     ) -> TextRenderer {
-        let pipeline = atlas.shared.pipeline(device, &PipelineKey { format, multisample, depth_stencil });
+        let key = PipelineKey { format, multisample, depth_stencil };
+        let pipeline = atlas.shared.pipeline(device, &key);
         let capacity = 1024;
         TextRenderer {
             pipeline,
@@ -226,6 +258,9 @@ impl TextRenderer {
             count: 0,
             atlas_id: atlas.id,
             viewport: None,
+            key,
+            transformed: Transformed::default(),
+            target_size: None,
         }
     }
 
@@ -248,16 +283,69 @@ impl TextRenderer {
             if !(area.scale.is_finite() && area.scale > 0.0) {
                 return Err(PrepareError::Scale { area: i, scale: area.scale });
             }
+            if area.transform.is_some_and(|t| !t.is_valid()) {
+                return Err(PrepareError::Transform { area: i });
+            }
             if let TextContent::Text(spec) = &area.content {
                 atlas.cache().check_text(&area.scaled(spec)).map_err(|error| PrepareError::Area { area: i, error })?;
             }
         }
         self.quads.clear();
+        let tr = &mut self.transformed;
+        tr.quads.clear();
+        tr.draws.clear();
+        tr.uniforms.clear();
+        // Transformed strings are laid out first (pens on the baseline), as
+        // the frame borrows the cache.
+        tr.positions.clear();
+        let mut laid_out = Vec::new();
+        for area in texts {
+            let start = tr.positions.len();
+            if let (Some(_), TextContent::Text(spec)) = (area.transform, &area.content) {
+                // Checked above: cannot fail.
+                let _ = atlas.cache_mut().positions(&area.scaled(spec), &mut tr.positions);
+            }
+            laid_out.push(start..tr.positions.len());
+        }
+        let max_px = atlas.cache().config().max_glyph_px;
+        let align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
+        let mut transformed_skipped = Vec::new();
         let mut frame = atlas.cache_frame();
         let mut spans = Vec::with_capacity(texts.len());
-        for area in texts {
+        for (n, area) in texts.iter().enumerate() {
             let start = self.quads.len();
             let s = area.scale;
+            if let Some(t) = area.transform {
+                let tr = &mut self.transformed;
+                let first = tr.quads.len() as u32;
+                let place = |g: &PositionedGlyph| PositionedGlyph { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
+                let raster = t.raster_scale();
+                match &area.content {
+                    TextContent::Text(_) => {
+                        for (i, g) in tr.positions[laid_out[n].clone()].iter().enumerate() {
+                            sampled_glyph(&mut frame, g, raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
+                        }
+                    }
+                    TextContent::Glyphs(glyphs) => {
+                        for (i, g) in glyphs.iter().enumerate() {
+                            sampled_glyph(&mut frame, &place(g), raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
+                        }
+                    }
+                    TextContent::Images(images) => {
+                        for (i, g) in images.iter().enumerate() {
+                            let g = PositionedImage { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
+                            sampled_image(&mut frame, &g, raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
+                        }
+                    }
+                }
+                let offset = tr.uniforms.len();
+                tr.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
+                tr.uniforms.resize(offset + (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(align), 0);
+                let scissor = scissor(&area.bounds, viewport.size());
+                tr.draws.push((first..tr.quads.len() as u32, offset as u32, scissor));
+                spans.push((start, start, area.bounds));
+                continue;
+            }
             match &area.content {
                 TextContent::Text(spec) => {
                     // Checked above with the same scaled spec: cannot fail.
@@ -295,8 +383,10 @@ impl TextRenderer {
             }
             spans.push((start, self.quads.len(), area.bounds));
         }
-        let out = frame.finish();
+        let mut out = frame.finish();
+        out.skipped.extend(transformed_skipped);
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
+        self.upload_transformed(device, queue, atlas);
         if spans.iter().any(|(_, _, b)| *b != TextBounds::default()) {
             clip_all(&mut self.quads, &spans);
         }
@@ -310,6 +400,7 @@ impl TextRenderer {
             queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.quads));
         }
         self.viewport = Some(viewport.bind_group.clone());
+        self.target_size = Some(viewport.size());
         Ok(PrepareReport {
             frame: out.frame,
             instances: self.count,
@@ -323,14 +414,96 @@ impl TextRenderer {
         })
     }
 
-    /// Records the draw of the prepared glyphs into `pass` (one instanced draw).
+    /// Writes the transformed areas' quads and transforms (one buffer write
+    /// each), making the pipeline and buffers on first use.
+    fn upload_transformed(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
+        let tr = &mut self.transformed;
+        if tr.draws.is_empty() {
+            return;
+        }
+        if tr.pipeline.is_none() {
+            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, &self.key));
+        }
+        let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;
+        if bytes > tr.capacity || tr.buffer.is_none() {
+            tr.capacity = bytes.max(1024).next_power_of_two();
+            tr.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("kerf transformed glyph instances"),
+                size: tr.capacity,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+        }
+        if let (Some(buffer), false) = (&tr.buffer, tr.quads.is_empty()) {
+            queue.write_buffer(buffer, 0, bytemuck::cast_slice(&tr.quads));
+        }
+        let need = tr.uniforms.len() as u64;
+        if tr.uniform_buffer.as_ref().is_none_or(|(_, _, cap)| *cap < need) {
+            let cap = need.next_power_of_two();
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("kerf area transforms"),
+                size: cap,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("kerf area transforms bind group"),
+                layout: &atlas.shared.transform_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &buffer,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(TRANSFORM_UNIFORM_BYTES),
+                    }),
+                }],
+            });
+            tr.uniform_buffer = Some((buffer, bind_group, cap));
+        }
+        if let Some((buffer, _, _)) = &tr.uniform_buffer {
+            queue.write_buffer(buffer, 0, &tr.uniforms);
+        }
+    }
+
+    /// Records the draw of the prepared glyphs into `pass`: one instanced
+    /// draw for the axis-aligned areas, one per transformed area.
     pub fn render(&self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>) -> Result<(), RenderError> {
         let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
         if atlas.id != self.atlas_id {
             return Err(RenderError::AtlasMismatch);
         }
         draw_quads(pass, &self.pipeline, atlas, viewport, &self.buffer, self.count);
+        let tr = &self.transformed;
+        let (Some(pipeline), Some(buffer), Some((_, transforms, _))) = (&tr.pipeline, &tr.buffer, &tr.uniform_buffer) else { return Ok(()) };
+        if tr.draws.iter().all(|d| d.0.is_empty()) {
+            return Ok(());
+        }
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &atlas.sampled_bind_group, &[]);
+        pass.set_bind_group(1, viewport, &[]);
+        pass.set_vertex_buffer(0, buffer.slice(..));
+        for (range, offset, scissor) in &tr.draws {
+            if range.is_empty() {
+                continue;
+            }
+            if let Some([x, y, w, h]) = *scissor {
+                if w == 0 || h == 0 {
+                    continue;
+                }
+                pass.set_scissor_rect(x, y, w, h);
+            }
+            pass.set_bind_group(2, transforms, &[*offset]);
+            pass.draw(0..4, range.clone());
+            if let Some(full) = scissor.and(self.target_size) {
+                pass.set_scissor_rect(0, 0, full.0, full.1);
+            }
+        }
         Ok(())
+    }
+
+    /// The quads of the transformed areas of the last `prepare`, in area order.
+    pub fn transformed_instances(&self) -> &[SampledQuad] {
+        &self.transformed.quads
     }
 
     /// The instances of the last `prepare` (for inspection and tests).
@@ -399,4 +572,68 @@ fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
         height: (cy1 - cy0) as u16,
         ..*q
     })
+}
+
+/// The scissor rectangle `[x, y, w, h]` of an area's bounds on a target of
+/// `size`; `None` when the bounds do not clip.
+fn scissor(b: &TextBounds, size: (u32, u32)) -> Option<[u32; 4]> {
+    if *b == TextBounds::default() {
+        return None;
+    }
+    let x0 = b.left.clamp(0, size.0 as i32) as u32;
+    let y0 = b.top.clamp(0, size.1 as i32) as u32;
+    let x1 = b.right.clamp(0, size.0 as i32) as u32;
+    let y1 = b.bottom.clamp(0, size.1 as i32) as u32;
+    Some([x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0)])
+}
+
+/// The raster size for a glyph of `px` area pixels drawn `raster` target
+/// pixels per area pixel: its on-screen size, within the limit.
+fn raster_px(px: f32, raster: f32, max_px: f32) -> f32 {
+    (px * raster).min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
+}
+
+/// Appends the quads of one cached entry (its tiles, for a glyph larger than
+/// a page) at `pen` in area pixels; `k` texels per area pixel.
+fn push_sampled(frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::GlyphEntry, pen: [f32; 2], k: f32, color: [u8; 4], out: &mut Vec<SampledQuad>) {
+    let (bx, by) = (pen[0] + e.left as f32 / k, pen[1] - e.top as f32 / k);
+    let quad = |tx: u16, ty: u16, w: u16, h: u16, page: u32, dx: f32, dy: f32| SampledQuad {
+        pos: [bx + dx / k, by + dy / k],
+        size: [w as f32 / k, h as f32 / k],
+        tex: [tx, ty],
+        tex_size: [w, h],
+        page,
+        color,
+    };
+    if !e.is_blank() {
+        out.push(quad(e.x, e.y, e.width, e.height, e.page, 0.0, 0.0));
+    } else if let Some(tiles) = frame.cache().tiles(key) {
+        out.extend(tiles.iter().map(|t| quad(t.entry.x, t.entry.y, t.entry.width, t.entry.height, t.entry.page, t.dx as f32, t.dy as f32)));
+    }
+}
+
+/// Looks up one glyph of a transformed area at its raster size and appends its quads.
+fn sampled_glyph(frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: f32, max_px: f32, out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>) {
+    let r = raster_px(g.size, raster, max_px);
+    match frame.sampled_glyph(g.font, g.glyph, r) {
+        Ok(e) => {
+            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
+            let key = GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) };
+            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
+        }
+        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
+    }
+}
+
+/// Looks up one image of a transformed area at its raster size and appends its quads.
+fn sampled_image(frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: f32, max_px: f32, out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>) {
+    let r = raster_px(g.size, raster, max_px);
+    match frame.image(g.source, g.id, r) {
+        Ok(e) => {
+            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
+            let key = GlyphKey::image(g.source, g.id, size);
+            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
+        }
+        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
+    }
 }

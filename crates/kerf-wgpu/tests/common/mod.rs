@@ -27,10 +27,10 @@ pub fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas
     assert!(layers.len() >= cache.pages().len());
     let side = cache.page_side() as usize;
     for (k, e) in cache.entries() {
-        if e.is_blank() || k.image_parts().is_some() {
+        if e.is_blank() {
             continue;
         }
-        let img = FontdueRasterizer.rasterize(cache.font_ref(k.font).unwrap(), k).unwrap();
+        let img = cache.rasterize_key(k).unwrap();
         let w = img.width as usize;
         let layer = &layers[e.page as usize];
         for row in 0..img.height as usize {

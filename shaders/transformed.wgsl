@@ -1,0 +1,81 @@
+// kerf transformed text: glyph quads in area space (float positions and
+// sizes) mapped by a per-area matrix, coverage sampled with bilinear
+// filtering. The glyphs come from RenderMode::Sampled slots, whose bitmaps
+// carry a border of zeros, and samples are clamped to the slot's own texels:
+// no neighbour ever bleeds in. Prefixed with common.wgsl.
+
+@group(0) @binding(1) var atlas_sampler: sampler;
+
+struct Transform {
+    // Area pixels (x right, y down, z = 0) to target pixels (to_clip = 1) or to clip space (to_clip = 0).
+    m: mat4x4<f32>,
+    to_clip: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+};
+
+@group(2) @binding(0) var<uniform> transform: Transform;
+
+// One kerf_wgpu SampledQuad per instance (32 bytes).
+struct Instance {
+    @builtin(vertex_index) vertex: u32,
+    @location(0) pos: vec2<f32>,
+    @location(1) size: vec2<f32>,
+    @location(2) tex: vec2<u32>,
+    @location(3) tex_size: vec2<u32>,
+    @location(4) layer: u32,
+    @location(5) color: vec4<f32>,
+};
+
+struct Varyings {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) layer: u32,
+    @location(2) color: vec4<f32>,
+    @location(3) @interpolate(flat) tex_min: vec2<f32>,
+    @location(4) @interpolate(flat) tex_max: vec2<f32>,
+};
+
+@vertex
+fn vs_transformed(in: Instance) -> Varyings {
+    let corner = vec2<f32>(f32(in.vertex & 1u), f32((in.vertex >> 1u) & 1u));
+    let p = transform.m * vec4<f32>(in.pos + corner * in.size, 0.0, 1.0);
+    var out: Varyings;
+    if (transform.to_clip == 1u) {
+        let px = p.xy / p.w;
+        out.clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
+    } else {
+        out.clip = p;
+    }
+    let tex = vec2<f32>(in.tex);
+    out.uv = tex + corner * vec2<f32>(in.tex_size);
+    out.layer = in.layer;
+    out.color = in.color;
+    // Texel centres of the slot: samples never leave it.
+    out.tex_min = tex + vec2<f32>(0.5);
+    out.tex_max = tex + vec2<f32>(in.tex_size) - vec2<f32>(0.5);
+    return out;
+}
+
+fn sampled_coverage(in: Varyings) -> f32 {
+    let uv = clamp(in.uv, in.tex_min, in.tex_max) / vec2<f32>(textureDimensions(atlas).xy);
+    return textureSampleLevel(atlas, atlas_sampler, uv, i32(in.layer), 0.0).r;
+}
+
+fn sampled_corrected(in: Varyings, linear_rgb: vec3<f32>) -> f32 {
+    return correct_coverage(sampled_coverage(in), luminance(linear_rgb), viewport.gamma, viewport.contrast);
+}
+
+@fragment
+fn fs_sampled_linear(in: Varyings) -> @location(0) vec4<f32> {
+    let a = sampled_corrected(in, srgb_to_linear(in.color.rgb)) * in.color.a;
+    return vec4<f32>(in.color.rgb * a, a);
+}
+
+@fragment
+fn fs_sampled_srgb(in: Varyings) -> @location(0) vec4<f32> {
+    let rgb = srgb_to_linear(in.color.rgb);
+    let a = sampled_corrected(in, rgb) * in.color.a;
+    return vec4<f32>(rgb * a, a);
+}
