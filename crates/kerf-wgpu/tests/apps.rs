@@ -317,13 +317,7 @@ fn area_to_target(t: &TextTransform, w: f32, h: f32) -> [[f64; 3]; 3] {
             // Rows x, y, w of the matrix, columns x, y and translation (z = 0).
             let hm = [[m[0][0], m[1][0], m[3][0]], [m[0][1], m[1][1], m[3][1]], [m[0][3], m[1][3], m[3][3]]];
             let s = [[w / 2.0, 0.0, w / 2.0], [0.0, -h / 2.0, h / 2.0], [0.0, 0.0, 1.0]];
-            let mut g = [[0.0f64; 3]; 3];
-            for r in 0..3 {
-                for c in 0..3 {
-                    g[r][c] = (0..3).map(|k| s[r][k] as f64 * hm[k][c] as f64).sum();
-                }
-            }
-            g
+            std::array::from_fn(|r| std::array::from_fn(|c| (0..3).map(|k| s[r][k] as f64 * hm[k][c] as f64).sum()))
         }
     }
 }
@@ -331,15 +325,13 @@ fn area_to_target(t: &TextTransform, w: f32, h: f32) -> [[f64; 3]; 3] {
 fn invert3(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
     let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    let mut inv = [[0.0; 3]; 3];
-    for r in 0..3 {
-        for c in 0..3 {
+    std::array::from_fn(|r| {
+        std::array::from_fn(|c| {
             let (r1, r2) = ((c + 1) % 3, (c + 2) % 3);
             let (c1, c2) = ((r + 1) % 3, (r + 2) % 3);
-            inv[r][c] = (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det;
-        }
-    }
-    inv
+            (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det
+        })
+    })
 }
 
 /// What a linear target shows for white sampled quads over black, computed
