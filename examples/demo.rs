@@ -1,6 +1,8 @@
 //! The kerf demo window: a long multi-script, multi-size document that scrolls
 //! by itself, so glyphs stream through the cache and get evicted, with a HUD
-//! of the cache's figures and an on-screen view of the atlas pages.
+//! of the cache's figures, a rotating and zooming heading (a transformed text
+//! area, sampled with filtering), a row of icons from an image source (cached
+//! and evicted like glyphs) and an on-screen view of the atlas pages.
 //!
 //! `cargo run --release --example demo --features demo [-- --frames N --screenshot FILE.png]`
 //!
@@ -16,7 +18,10 @@
 //! device at frame N (what `l` does), to check the recovery path unattended.
 
 use kerf::cache::Algorithm;
-use kerf::gpu::{wgpu, AtlasViewer, CacheConfig, FontId, Offscreen, TextArea, TextAtlas, TextBounds, TextRenderer, TextSpec, ViewOptions, Viewport};
+use kerf::gpu::{
+    wgpu, AtlasViewer, CacheConfig, FontId, GlyphImage, ImageSourceId, Offscreen, PositionedImage, TextArea, TextAtlas, TextBounds, TextRenderer,
+    TextSpec, TextTransform, ViewOptions, Viewport,
+};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,6 +146,35 @@ struct Scene {
     viewport: Viewport,
     viewer: AtlasViewer,
     fonts: [FontId; 4],
+    icons: ImageSourceId,
+}
+
+/// The demo's icons, drawn on demand at any size: anti-aliased shapes from
+/// signed distances (circle, ring, square, triangle, diamond, plus, star).
+fn icon(id: u32, size: f32) -> Result<GlyphImage, String> {
+    let n = size.round().clamp(1.0, 512.0) as u32;
+    let r = n as f32 / 2.0;
+    let pixels = (0..n * n)
+        .map(|i| {
+            let (x, y) = (((i % n) as f32 + 0.5 - r) / r, ((i / n) as f32 + 0.5 - r) / r);
+            let len = (x * x + y * y).sqrt();
+            // Signed distance in units of the half size: negative inside.
+            let d = match id % 7 {
+                0 => len - 0.85,
+                1 => (len - 0.7).abs() - 0.15,
+                2 => x.abs().max(y.abs()) - 0.75,
+                3 => (y * 0.5 + x.abs() * 0.866).max(-y) - 0.6,
+                4 => x.abs() + y.abs() - 0.9,
+                5 => (x.abs().min(y.abs()) - 0.2).max(x.abs().max(y.abs()) - 0.85),
+                _ => {
+                    let a = y.atan2(x) * 5.0 / 2.0;
+                    len - (0.55 + 0.3 * a.cos().abs())
+                }
+            };
+            ((0.5 - d * r) .clamp(0.0, 1.0) * 255.0).round() as u8
+        })
+        .collect();
+    Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels })
 }
 
 impl Scene {
@@ -150,11 +184,12 @@ impl Scene {
         let mut atlas = TextAtlas::new(&gfx.device, config).map_err(|e| e.to_string())?;
         let mut font = |b: &[u8]| atlas.add_font(b.to_vec()).map_err(|e| e.to_string());
         let fonts = [font(dejavu::sans::regular())?, font(dejavu::serif::regular())?, font(dejavu::sans::bold())?, font(dejavu::sans_mono::regular())?];
+        let icons = atlas.add_image_source(icon).map_err(|e| e.to_string())?;
         let format = gfx.config.format;
         let renderer = TextRenderer::new(&gfx.device, &atlas, format, wgpu::MultisampleState::default(), None);
         let viewport = Viewport::new(&gfx.device, &atlas);
         let viewer = AtlasViewer::new(&gfx.device, &atlas, format);
-        Ok(Scene { atlas, renderer, viewport, viewer, fonts })
+        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons })
     }
 
     /// After a device loss: the same cache, GPU objects made anew on the new device.
@@ -340,6 +375,20 @@ impl App {
                 break;
             }
         }
+        // A heading that turns and zooms (a transformed area), and a row of icons.
+        let t = self.frames as f32;
+        let (hx, hy) = (doc_right - 190.0, HUD_HEIGHT + 70.0);
+        let heading = TextSpec::new("kerf", fonts[2], 44.0).color([30, 70, 160, 255]);
+        let zoom = 1.0 + 0.45 * (t * 0.021).sin();
+        let turn = TextTransform::rotation_about(0.35 * (t * 0.013).sin(), hx + 50.0, hy + 25.0);
+        let TextTransform::Affine([a, b, c, d, e, f]) = turn else { unreachable!() };
+        let (zx, zy) = (hx + 50.0, hy + 25.0);
+        let transform = TextTransform::Affine([a * zoom, b * zoom, c * zoom, d * zoom, e * zoom + zx * (1.0 - zoom), f * zoom + zy * (1.0 - zoom)]);
+        areas.push(TextArea::text(heading, hx, hy).transformed(transform));
+        let icons: Vec<PositionedImage> = (0..7)
+            .map(|i| PositionedImage { source: scene.icons, id: i, size: 22.0, x: doc_right - 300.0 + i as f32 * 30.0, y: HUD_HEIGHT - 8.0, color: [40, 120, 60, 255] })
+            .collect();
+        areas.push(TextArea::images(&icons, 0.0, 0.0));
         let hud_spec = TextSpec::new(&hud, fonts[0], 13.0).color([150, 20, 20, 255]);
         areas.push(TextArea { bounds: TextBounds { left: 0, top: 0, right: w as i32, bottom: HUD_HEIGHT as i32 }, ..TextArea::text(hud_spec, 10.0, 8.0) });
 

@@ -424,6 +424,13 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
         assert!(close as f64 >= 0.995 * n as f64, "{name}: only {close} of {n} pixels within 4/255 of the reference");
         assert!((sum_gpu - sum_cpu).abs() <= 0.01 * sum_cpu, "{name}: total ink {sum_gpu:.1} vs {sum_cpu:.1}");
     }
+    // Zoomed past the raster limit: rasterized at the limit, sampled up.
+    let zoom = TextArea::text(TextSpec::new("Z", font, 80.0).color([255; 4]), 0.0, 0.0).transformed(TextTransform::Affine([5.0, 0.0, 0.0, 5.0, 0.0, 0.0]));
+    r.prepare(&device, &queue, &mut atlas, &[zoom], &vp).unwrap();
+    let sizes: Vec<f32> = atlas.cache().entries().filter(|(k, _)| k.mode == kerf_cache::RenderMode::Sampled).map(|(k, _)| k.size.px()).collect();
+    assert!(sizes.contains(&TRANSFORMED_RASTER_LIMIT_PX), "{sizes:?}");
+    let q = r.transformed_instances()[0];
+    assert!((q.size[0] * TRANSFORMED_RASTER_LIMIT_PX / 80.0 - q.tex_size[0] as f32).abs() < 0.01, "drawn at 80 px in area space: {q:?}");
     // Bad transforms are refused before anything changes.
     let frames = atlas.cache().stats().frames;
     let bad = TextArea::text(spec, 0.0, 0.0).transformed(TextTransform::Affine([1.0, 2.0, 2.0, 4.0, 0.0, 0.0]));
