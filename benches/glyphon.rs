@@ -115,7 +115,12 @@ fn kerf_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Kerf {
 
 /// kerf with `bins` sub-pixel x bins (the default is 4; 1 is whole-pixel snapping).
 fn kerf_side_bins(device: &wgpu::Device, queue: &wgpu::Queue, bins: u32) -> Kerf {
-    let config = CacheConfig { page_size: 1024, max_pages: 8, subpixel_bins: bins, ..CacheConfig::default() };
+    kerf_side_with(device, queue, bins, kerf::cache::UploadMode::Glyphs)
+}
+
+/// kerf with `bins` sub-pixel x bins and the given upload mode.
+fn kerf_side_with(device: &wgpu::Device, queue: &wgpu::Queue, bins: u32, uploads: kerf::cache::UploadMode) -> Kerf {
+    let config = CacheConfig { page_size: 1024, max_pages: 8, subpixel_bins: bins, uploads, ..CacheConfig::default() };
     let mut atlas = TextAtlas::new(device, config).unwrap();
     let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
     let renderer = TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
@@ -192,10 +197,11 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("prepare_cold");
     g.sample_size(10);
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    for (name, bins) in [("kerf", 4), ("kerf-bins1", 1)] {
+    let (glyph_uploads, dirty_rect) = (kerf::cache::UploadMode::Glyphs, kerf::cache::UploadMode::DirtyRect);
+    for (name, bins, uploads) in [("kerf", 4, glyph_uploads), ("kerf-bins1", 1, glyph_uploads), ("kerf-dirty-rect", 4, dirty_rect)] {
         g.bench_function(name, |b| {
             b.iter_batched(
-                || kerf_side_bins(device, queue, bins),
+                || kerf_side_with(device, queue, bins, uploads),
                 |mut k| {
                     let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
                     black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
@@ -270,7 +276,6 @@ fn benches(c: &mut Criterion) {
     let per_frame = kerf_glyphs(&pool[0], 0..4, 0.0, probe.font).len();
     let mut g = c.benchmark_group("prepare_churn");
     g.throughput(Throughput::Elements(per_frame as u64));
-    let (glyph_uploads, dirty_rect) = (kerf::cache::UploadMode::Glyphs, kerf::cache::UploadMode::DirtyRect);
     for (name, uploads, bins) in [("kerf", glyph_uploads, 4), ("kerf-dirty-rect", dirty_rect, 4), ("kerf-bins1", glyph_uploads, 1)] {
         let config = CacheConfig { page_size: 1024, max_pages: 1, uploads, subpixel_bins: bins, ..CacheConfig::default() };
         let mut atlas = TextAtlas::new(device, config).unwrap();

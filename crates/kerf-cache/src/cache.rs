@@ -1,6 +1,7 @@
 //! The glyph cache: lookup, rasterize on a miss, place (evicting and
 //! deallocating least-recently-used glyphs when pages are full), stage pixels,
-//! and hand out one upload per dirty page per frame.
+//! and hand out the frame's uploads (the new glyphs' texels, or one dirty box
+//! per page).
 
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
 use crate::image::{image_font, is_image_font, ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};

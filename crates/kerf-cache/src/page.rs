@@ -6,10 +6,10 @@ use kerf_pack::{AllocId, Packer, Rect};
 
 /// One texture page of the atlas (one layer of the GPU texture array).
 ///
-/// The page keeps a CPU copy of its coverage texels. That copy is what makes
-/// "one upload per dirty page per frame" possible (the upload is one rectangle
-/// cut from it), and lets a GPU atlas be rebuilt or grown without rasterizing
-/// any glyph again.
+/// The page keeps a CPU copy of its coverage texels. That copy is what the
+/// dirty-rectangle uploads are cut from ([`UploadMode::DirtyRect`](crate::UploadMode)),
+/// what glyphs moved off a retiring page are copied from, and lets a GPU
+/// atlas be rebuilt without rasterizing any glyph again.
 pub struct Page {
     pub(crate) packer: Box<dyn Packer + Send + Sync>,
     pub(crate) pixels: Vec<u8>,

@@ -2,10 +2,12 @@
 //!
 //! [`TextAtlas`] owns kerf-cache's glyph cache and the `R8Unorm` texture array
 //! that mirrors its pages (layer n = page n). [`TextRenderer::prepare`] looks
-//! glyphs up, lets the cache rasterize, place and evict, then makes **at most
-//! one `write_texture` per dirty page** and fills an instance buffer;
-//! [`TextRenderer::render`] records one instanced draw into the caller's pass.
-//! The shader is `shaders/text.wgsl`.
+//! glyphs up, lets the cache rasterize, place and evict, then uploads the new
+//! glyphs' texels in **one buffer write per frame** and scatters them into
+//! their pages with **one draw per dirty page** (`shaders/scatter.wgsl`), and
+//! fills an instance buffer; [`TextRenderer::render`] records one instanced
+//! draw into the caller's pass (`shaders/text.wgsl`), plus one per
+//! transformed area (`shaders/transformed.wgsl`).
 //!
 //! ```
 //! use kerf_wgpu::{CacheConfig, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};

@@ -189,7 +189,7 @@ pub struct PrepareReport {
     pub hits: u64,
     /// Glyphs evicted to make room.
     pub evictions: u64,
-    /// `write_texture` calls made (at most one per dirty page).
+    /// Page writes made: scatter draws (per-glyph uploads) or `write_texture` calls (dirty rectangles), at most one per dirty page.
     pub upload_calls: u32,
     /// Bytes uploaded.
     pub upload_bytes: u64,
@@ -295,20 +295,23 @@ impl TextRenderer {
         tr.quads.clear();
         tr.draws.clear();
         tr.uniforms.clear();
-        // Transformed strings are laid out first (pens on the baseline), as
-        // the frame borrows the cache.
         tr.positions.clear();
         let mut laid_out = Vec::new();
-        for area in texts {
-            let start = tr.positions.len();
-            if let (Some(_), TextContent::Text(spec)) = (area.transform, &area.content) {
-                // Checked above: cannot fail.
-                let _ = atlas.cache_mut().positions(&area.scaled(spec), &mut tr.positions);
+        let (mut max_px, mut align) = (0.0, 1);
+        if texts.iter().any(|a| a.transform.is_some()) {
+            // Transformed strings are laid out first (pens on the baseline),
+            // as the frame borrows the cache.
+            for area in texts {
+                let start = tr.positions.len();
+                if let (Some(_), TextContent::Text(spec)) = (area.transform, &area.content) {
+                    // Checked above: cannot fail.
+                    let _ = atlas.cache_mut().positions(&area.scaled(spec), &mut tr.positions);
+                }
+                laid_out.push(start..tr.positions.len());
             }
-            laid_out.push(start..tr.positions.len());
+            max_px = atlas.cache().config().max_glyph_px;
+            align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
         }
-        let max_px = atlas.cache().config().max_glyph_px;
-        let align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
         let mut transformed_skipped = Vec::new();
         let mut frame = atlas.cache_frame();
         let mut spans = Vec::with_capacity(texts.len());
