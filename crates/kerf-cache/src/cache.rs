@@ -197,10 +197,21 @@ struct Slot {
     entry: GlyphEntry,
     alloc: Option<AllocId>,
     last_used: u64,
-    /// A glyph larger than a page: its texels are in [`GlyphCache::tiles`]
-    /// (`entry` keeps only the bearings; `alloc` is `None`).
-    tiled: bool,
 }
+
+impl Slot {
+    /// A glyph larger than a page: its texels are in [`GlyphCache::tiles`]
+    /// (`entry` keeps only the bearings, its page is [`TILED_PAGE`]; `alloc`
+    /// is `None`). A marker in the entry rather than a field keeps the slot,
+    /// and so every LRU node, at 48 bytes.
+    #[inline]
+    fn tiled(&self) -> bool {
+        self.entry.page == TILED_PAGE && self.entry.width == 0
+    }
+}
+
+/// The page of a tiled glyph's own (texel-less) entry.
+const TILED_PAGE: u32 = u32::MAX - 1;
 
 /// One tile of a glyph larger than a page: a slot of its own on some page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,6 +285,8 @@ enum Anchor {
     TopLeft,
     /// Pen x, bitmap top y (fontdue's layout with sub-pixel bins).
     PenXTopY,
+    /// The pen position of an image: whole pixels, no sub-pixel offset.
+    ImagePen,
 }
 
 /// A glyph request inside a batch.
@@ -295,7 +308,7 @@ impl PositionedReq {
     fn snap(&self, bins: u32) -> (i32, u8) {
         match self.anchor {
             Anchor::TopLeft => (round_half_away(self.x), 0),
-            Anchor::Pen if is_image_font(self.font) => (round_half_away(self.x), 0),
+            Anchor::ImagePen => (round_half_away(self.x), 0),
             Anchor::Pen | Anchor::PenXTopY => snap_subpixel(self.x, bins),
         }
     }
@@ -305,7 +318,7 @@ impl PositionedReq {
     fn quad(&self, e: &GlyphEntry, whole_x: i32) -> GlyphQuad {
         let (x, y) = match self.anchor {
             Anchor::TopLeft => (whole_x, round_half_away(self.y)),
-            Anchor::Pen => (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top)),
+            Anchor::Pen | Anchor::ImagePen => (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top)),
             Anchor::PenXTopY => (whole_x.saturating_add(e.left), round_half_away(self.y)),
         };
         e.quad(x, y, self.color)
@@ -528,12 +541,12 @@ impl GlyphCache {
     /// glyph, and the packers hold nothing else. Meant for tests and soaks.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
-        let tiled = self.map.iter().filter(|(_, s)| s.tiled).count();
+        let tiled = self.map.iter().filter(|(_, s)| s.tiled()).count();
         if tiled != self.tiles.len() {
             return Err(format!("{tiled} tiled glyphs, {} tile lists", self.tiles.len()));
         }
         for (key, slot) in self.map.iter() {
-            if slot.tiled {
+            if slot.tiled() {
                 let tiles = self.tiles.get(key).ok_or_else(|| format!("{key:?}: tiled glyph without tiles"))?;
                 for t in tiles {
                     let page = self.pages.get(t.entry.page as usize).ok_or_else(|| format!("{key:?}: tile on no page {}", t.entry.page))?;
@@ -764,7 +777,7 @@ impl GlyphCache {
             }
             let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
             self.stats.evictions += 1;
-            if victim.tiled {
+            if victim.tiled() {
                 for p in self.free_tiles(&key) {
                     if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
                         return Ok((p, a.rect, a.id));
@@ -904,7 +917,8 @@ impl GlyphCache {
             }
         }
         self.tiles.insert(key, tiles);
-        self.map.put(key, Slot { entry, alloc: None, last_used: self.frame, tiled: true });
+        let entry = GlyphEntry { page: TILED_PAGE, ..entry };
+        self.map.put(key, Slot { entry, alloc: None, last_used: self.frame });
         Ok(entry)
     }
 
@@ -945,31 +959,33 @@ impl GlyphCache {
             };
             alloc = Some(id);
         }
-        self.map.put(key, Slot { entry, alloc, last_used: self.frame, tiled: false });
+        self.map.put(key, Slot { entry, alloc, last_used: self.frame });
         Ok(entry)
     }
 
     /// Fills the reusable request buffer with `fill` and runs the batch,
     /// collecting skipped glyphs into the frame's report.
-    fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
+    fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, mode: RenderMode, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
         let mut reqs = std::mem::take(&mut self.scratch);
         reqs.clear();
         fill(self, &mut reqs);
         let mut skipped = std::mem::take(&mut self.pending_skipped);
-        self.run_batch(&reqs, out, &mut skipped);
+        self.run_batch(&reqs, out, mode, &mut skipped);
         self.pending_skipped = skipped;
         self.scratch = reqs;
     }
 
     /// The batch path shared by `prepare` and `layout`.
-    fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+    /// Every request of a batch has the same mode: the cache's for glyphs,
+    /// [`RenderMode::Image`] for images.
+    fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
-        let mode = self.render_mode();
         let start = out.len();
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
+        let mut tiled_hits: Vec<(usize, GlyphKey, i32)> = Vec::new();
         let mut hits = 0u64;
         let mut invalid = 0u64;
         for (i, r) in reqs.iter().enumerate() {
@@ -979,11 +995,7 @@ impl GlyphCache {
                 continue;
             };
             let (whole_x, subpixel_x) = r.snap(bins);
-            let key = if is_image_font(r.font) {
-                GlyphKey { font: r.font, glyph: r.glyph, size, mode: RenderMode::Image, subpixel_x: 0 }
-            } else {
-                GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x }
-            };
+            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
             // One hash probe that also moves the glyph to the front of the LRU
             // list (a few pointer writes). A separate `promote` of each key's
             // first use in the frame costs a second probe, which with
@@ -994,17 +1006,17 @@ impl GlyphCache {
                     // A glyph an earlier batch of this frame drew stays where
                     // it is: its slot must not be freed while the frame's
                     // quads still point at it.
-                    let first_use = slot.last_used != frame;
-                    slot.last_used = frame;
+                    let previous = std::mem::replace(&mut slot.last_used, frame);
                     hits += 1;
-                    if first_use && retiring.is_some_and(|r| slot.entry.page as usize >= r) && !slot.entry.is_blank() {
+                    if slot.entry.is_blank() {
+                        if slot.tiled() {
+                            tiled_hits.push((i, key, whole_x));
+                        }
+                    } else if retiring.is_some_and(|r| slot.entry.page as usize >= r) && previous != frame {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
-                    } else if !slot.entry.is_blank() {
+                    } else {
                         out.push(r.quad(&slot.entry, whole_x));
-                    } else if slot.tiled {
-                        let base = r.quad(&slot.entry, whole_x);
-                        out.extend(self.tiles.get(&key).into_iter().flatten().map(|t| t.quad(&base)));
                     }
                 }
                 None => {
@@ -1019,6 +1031,13 @@ impl GlyphCache {
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
             out[slot] = reqs[i].quad(&self.relocate(key), reqs[i].snap(bins).0);
+        }
+        // Glyphs in tiles: their quads go after the batch's others.
+        for (i, key, whole_x) in tiled_hits {
+            if let (Some(e), Some(tiles)) = (self.map.peek(&key), self.tiles.get(&key)) {
+                let base = reqs[i].quad(&e.entry, whole_x);
+                out.extend(tiles.iter().map(|t| t.quad(&base)));
+            }
         }
         if misses.is_empty() {
             return;
@@ -1148,7 +1167,8 @@ impl Frame<'_> {
     /// unknown font, atlas full of in-flight glyphs, ...) are skipped and
     /// reported in the frame's output; the rest of the frame is drawn.
     pub fn prepare(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
-        self.cache.run_requests(out, |_, reqs| {
+        let mode = self.cache.render_mode();
+        self.cache.run_requests(out, mode, |_, reqs| {
             reqs.extend(glyphs.iter().map(|g| PositionedReq {
                 font: g.font,
                 glyph: g.glyph,
@@ -1167,7 +1187,7 @@ impl Frame<'_> {
     /// (unknown source, the source failed, bad size, atlas full) are skipped
     /// and reported in the frame's output, like glyphs.
     pub fn prepare_images(&mut self, images: &[PositionedImage], out: &mut Vec<GlyphQuad>) {
-        self.cache.run_requests(out, |_, reqs| {
+        self.cache.run_requests(out, RenderMode::Image, |_, reqs| {
             reqs.extend(images.iter().map(|g| PositionedReq {
                 font: image_font(g.source, g.id),
                 glyph: g.id as u16,
@@ -1175,7 +1195,7 @@ impl Frame<'_> {
                 x: g.x,
                 y: g.y,
                 color: g.color,
-                anchor: Anchor::Pen,
+                anchor: Anchor::ImagePen,
             }))
         });
     }
@@ -1203,7 +1223,8 @@ impl Frame<'_> {
         let px = size.px();
         cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
-        cache.run_requests(out, |cache, reqs| {
+        let mode = cache.render_mode();
+        cache.run_requests(out, mode, |cache, reqs| {
             let glyphs = cache.layout.glyphs();
             let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
                 font: text.font,
@@ -1273,7 +1294,7 @@ impl GlyphCache {
                 break;
             }
             let Some((key, victim)) = self.map.pop_lru() else { break };
-            if victim.tiled {
+            if victim.tiled() {
                 self.free_tiles(&key);
             } else if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
                 page.free(id);
