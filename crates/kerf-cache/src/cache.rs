@@ -1,10 +1,15 @@
-//! The glyph cache: lookup, rasterize on a miss, place (evicting and
-//! deallocating least-recently-used glyphs when pages are full), stage pixels,
-//! and hand out the frame's uploads (the new glyphs' texels, or one dirty box
-//! per page).
+//! The glyph cache: its state, and lookup (a hit gives a quad; a miss is
+//! rasterized and placed). Finding room and evicting live in evict.rs,
+//! moving glyphs off a retiring page in relocate.rs, staging texels and
+//! handing out uploads in stage.rs, glyphs larger than a page in tiles.rs,
+//! the lookup API in frame.rs, the configuration in config.rs.
 
+use crate::config::CacheConfig;
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
-use crate::image::{image_font, is_image_font, ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};
+use crate::frame::Frame;
+use crate::color::ColorOutput;
+use crate::tiles::{GlyphTile, TILED_PAGE};
+use crate::image::{ImageSource, ImageSourceId, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::page::{Page, PageUpload};
@@ -12,126 +17,13 @@ use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
 use crate::subpixel::{round_half_away, snap_subpixel};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
-use crate::upload::{GlyphUploads, Staging, UploadMode};
-use kerf_pack::{AllocId, Algorithm, PackerOptions, Rect};
+use crate::upload::{GlyphUploads, Staging};
+use kerf_pack::{AllocId, Rect};
 use lru::LruCache;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The largest page side the cache accepts (texel coordinates are stored as `u16`).
-pub const MAX_PAGE_SIDE: u32 = 16384;
-
-/// How the cache is sized and behaves. `Default` gives the documented defaults.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CacheConfig {
-    /// Page side in texels (pages are square). Default 1024. Clamped to
-    /// `max_texture_side` and to [`MAX_PAGE_SIDE`].
-    pub page_size: u32,
-    /// The largest texture side the caller's GPU accepts (wgpu:
-    /// `device.limits().max_texture_dimension_2d`). Default 8192.
-    pub max_texture_side: u32,
-    /// Pages the atlas may grow to (wgpu: at most `max_texture_array_layers`). Default 4.
-    pub max_pages: u32,
-    /// Bytes of page texels the atlas may use (one byte per texel). Default 64 MiB.
-    /// The page count never exceeds `memory_budget / page_bytes`.
-    pub memory_budget: u64,
-    /// Empty texels between glyphs. Default 1.
-    pub padding: u32,
-    /// The packer of every page. Default MaxRects-BSSF; `Algorithm::FALLBACK`
-    /// is Skyline bottom-left with a waste map.
-    pub algorithm: Algorithm,
-    /// Frames still in flight on the GPU after the current one whose glyphs
-    /// must not be evicted. Default 2.
-    pub frames_in_flight: u32,
-    /// Largest glyph size accepted, in px per em. Default 1024. Bounds the
-    /// rasterizer's work for absurd sizes.
-    pub max_glyph_px: f32,
-    /// Rasterize a batch's misses in parallel (rayon) when there are at least
-    /// this many. Default 32. Placement stays sequential and deterministic.
-    pub parallel_threshold: usize,
-    /// Glyphs unused for this many frames are evicted at the end of a frame,
-    /// and pages left empty at the end of the array are released, down to
-    /// `min_pages`: when the workload shrinks, memory comes back down.
-    /// Default `Some(3600)` (a minute at 60 frames per second); `None` keeps
-    /// glyphs until space is needed.
-    pub release_idle_after: Option<u64>,
-    /// Pages never released (the budget's floor). Default 1.
-    pub min_pages: u32,
-    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`]). Pen x
-    /// positions are rounded to the nearest of this many evenly spaced
-    /// offsets, and the glyph is rasterized at that offset (one cache entry
-    /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
-    /// at most 1/8 px; see docs/cache.md for what the bins cost).
-    pub subpixel_bins: u32,
-    /// How new texels leave a frame: [`UploadMode::Glyphs`] (default; each
-    /// staged glyph's texels packed tightly, in [`FrameOutput::glyphs`]) or
-    /// [`UploadMode::DirtyRect`] (one dirty bounding box per page, in
-    /// [`FrameOutput::uploads`]).
-    pub uploads: UploadMode,
-}
-
-/// The most sub-pixel bins [`CacheConfig::subpixel_bins`] accepts.
-pub const MAX_SUBPIXEL_BINS: u32 = 16;
-
-impl Default for CacheConfig {
-    fn default() -> Self {
-        CacheConfig {
-            page_size: 1024,
-            max_texture_side: 8192,
-            max_pages: 4,
-            memory_budget: 64 << 20,
-            padding: 1,
-            algorithm: Algorithm::default(),
-            frames_in_flight: 2,
-            max_glyph_px: 1024.0,
-            parallel_threshold: 32,
-            release_idle_after: Some(3600),
-            min_pages: 1,
-            subpixel_bins: 4,
-            uploads: UploadMode::Glyphs,
-        }
-    }
-}
-
-impl CacheConfig {
-    /// The page side actually used: `page_size` clamped to the texture limit and [`MAX_PAGE_SIDE`].
-    pub fn page_side(&self) -> u32 {
-        self.page_size.min(self.max_texture_side).min(MAX_PAGE_SIDE)
-    }
-
-    /// The most pages this configuration allows (page maximum and memory budget).
-    pub fn page_limit(&self) -> u32 {
-        let side = self.page_side() as u64;
-        let by_budget = if side == 0 { 0 } else { self.memory_budget / (side * side) };
-        (self.max_pages as u64).min(by_budget) as u32
-    }
-
-    /// Checks the configuration; the cache refuses one that allows no page.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let side = self.page_side();
-        if side == 0 {
-            return Err(ConfigError::ZeroPageSize { page_size: self.page_size, limit: self.max_texture_side });
-        }
-        if self.page_limit() == 0 {
-            return Err(ConfigError::NoPages {
-                max_pages: self.max_pages,
-                budget: self.memory_budget,
-                page_bytes: side as u64 * side as u64,
-            });
-        }
-        if self.padding >= side {
-            return Err(ConfigError::Padding { padding: self.padding, page: side });
-        }
-        if !(self.max_glyph_px.is_finite() && self.max_glyph_px > 0.0) {
-            return Err(ConfigError::MaxGlyphPx(self.max_glyph_px));
-        }
-        if !(1..=MAX_SUBPIXEL_BINS).contains(&self.subpixel_bins) {
-            return Err(ConfigError::SubpixelBins(self.subpixel_bins));
-        }
-        Ok(())
-    }
-}
 
 /// Where a cached glyph lives and how to place it relative to the pen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +47,7 @@ pub struct GlyphEntry {
 }
 
 impl GlyphEntry {
-    const BLANK: GlyphEntry = GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
+    pub(crate) const BLANK: GlyphEntry = GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
 
     /// True for entries with no texels of their own: blank glyphs (space),
     /// and glyphs larger than a page (drawn from [`GlyphCache::tiles`]).
@@ -169,34 +61,18 @@ impl GlyphEntry {
     }
 
     #[inline]
-    fn quad(&self, x: i32, y: i32, color: [u8; 4]) -> GlyphQuad {
+    pub(crate) fn quad(&self, x: i32, y: i32, color: [u8; 4]) -> GlyphQuad {
         GlyphQuad { x, y, tex_x: self.x, tex_y: self.y, width: self.width, height: self.height, page: self.page, color }
     }
 
 }
 
-impl GlyphTile {
-    /// The quad of this tile, for a glyph whose whole bitmap `base` places.
-    #[inline]
-    fn quad(&self, base: &GlyphQuad) -> GlyphQuad {
-        GlyphQuad {
-            x: base.x.saturating_add(self.dx as i32),
-            y: base.y.saturating_add(self.dy as i32),
-            tex_x: self.entry.x,
-            tex_y: self.entry.y,
-            width: self.entry.width,
-            height: self.entry.height,
-            page: self.entry.page,
-            color: base.color,
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
-struct Slot {
-    entry: GlyphEntry,
-    alloc: Option<AllocId>,
-    last_used: u64,
+pub(crate) struct Slot {
+    pub(crate) entry: GlyphEntry,
+    pub(crate) alloc: Option<AllocId>,
+    pub(crate) last_used: u64,
 }
 
 impl Slot {
@@ -205,25 +81,12 @@ impl Slot {
     /// is `None`). A marker in the entry rather than a field keeps the slot,
     /// and so every LRU node, at 48 bytes.
     #[inline]
-    fn tiled(&self) -> bool {
+    pub(crate) fn tiled(&self) -> bool {
         self.entry.page == TILED_PAGE && self.entry.width == 0
     }
 }
 
-/// The page of a tiled glyph's own (texel-less) entry.
-const TILED_PAGE: u32 = u32::MAX - 1;
 
-/// One tile of a glyph larger than a page: a slot of its own on some page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GlyphTile {
-    /// Where the tile's texels are (`left`/`top` unused).
-    pub entry: GlyphEntry,
-    /// The tile's offset from the glyph bitmap's left edge, texels.
-    pub dx: u16,
-    /// The tile's offset from the glyph bitmap's top edge, texels.
-    pub dy: u16,
-    alloc: AllocId,
-}
 
 /// What a frame produced: the uploads to make before drawing, and what was skipped.
 #[derive(Clone, Debug, Default)]
@@ -246,39 +109,47 @@ pub struct FrameOutput {
     pub hits: u64,
     /// Glyphs evicted (and their slots deallocated) during this frame.
     pub evictions: u64,
+    /// The colour pages' part: their count and uploads (empty until the
+    /// first RGBA image). Lookups, hits, evictions and skipped above include
+    /// the colour pages'.
+    pub color: ColorOutput,
 }
 
 /// A glyph cache without a GPU. See the crate docs for the data flow.
 pub struct GlyphCache {
-    config: CacheConfig,
-    side: u32,
-    page_limit: u32,
-    fonts: FontSet,
-    rasterizer: Box<dyn Rasterizer>,
-    map: LruCache<GlyphKey, Slot>,
-    pages: Vec<Page>,
-    frame: u64,
+    pub(crate) config: CacheConfig,
+    pub(crate) side: u32,
+    pub(crate) page_limit: u32,
+    pub(crate) fonts: FontSet,
+    pub(crate) rasterizer: Box<dyn Rasterizer>,
+    pub(crate) map: LruCache<GlyphKey, Slot>,
+    pub(crate) pages: Vec<Page>,
+    pub(crate) frame: u64,
     /// Pages from this index on are being emptied: no new glyph goes there,
     /// and glyphs looked up there move to a lower page.
-    retiring: Option<usize>,
+    pub(crate) retiring: Option<usize>,
     /// The most pages the cache ever had (a page added below this index
     /// reuses a texture layer that holds old texels).
-    pages_ever: usize,
-    stats: Stats,
-    layout: fontdue::layout::Layout<()>,
-    scratch: Vec<PositionedReq>,
-    pending_skipped: Vec<Skipped>,
-    frame_start: Stats,
-    staging: Staging,
+    pub(crate) pages_ever: usize,
+    pub(crate) stats: Stats,
+    pub(crate) layout: fontdue::layout::Layout<()>,
+    pub(crate) scratch: Vec<PositionedReq>,
+    pub(crate) pending_skipped: Vec<Skipped>,
+    pub(crate) frame_start: Stats,
+    pub(crate) staging: Staging,
     /// The tiles of every cached glyph larger than a page.
-    tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
+    pub(crate) tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
     /// The app's image sources, by [`ImageSourceId`].
-    images: Vec<Arc<dyn ImageSource>>,
+    pub(crate) images: Vec<Arc<dyn ImageSource>>,
+    /// Bytes per texel of the pages: 1 here, 4 in the colour page set.
+    pub(crate) bpp: u32,
+    /// The colour page set (RGBA8), made on first use.
+    pub(crate) color: Option<Box<GlyphCache>>,
 }
 
 /// What a request's `(x, y)` is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Anchor {
+pub(crate) enum Anchor {
     /// The pen position on the baseline (positioned glyphs).
     Pen,
     /// The bitmap's top-left corner, whole pixels (fontdue's layout, 1 bin).
@@ -291,21 +162,21 @@ enum Anchor {
 
 /// A glyph request inside a batch.
 #[derive(Clone, Copy, Debug)]
-struct PositionedReq {
-    font: FontId,
-    glyph: u16,
-    size: f32,
-    x: f32,
-    y: f32,
-    color: [u8; 4],
-    anchor: Anchor,
+pub(crate) struct PositionedReq {
+    pub(crate) font: FontId,
+    pub(crate) glyph: u16,
+    pub(crate) size: f32,
+    pub(crate) x: f32,
+    pub(crate) y: f32,
+    pub(crate) color: [u8; 4],
+    pub(crate) anchor: Anchor,
 }
 
 impl PositionedReq {
     /// The request's x snapped to the sub-pixel bins: whole pixels, and the
     /// offset in 1/256 px the glyph is rasterized at.
     #[inline]
-    fn snap(&self, bins: u32) -> (i32, u8) {
+    pub(crate) fn snap(&self, bins: u32) -> (i32, u8) {
         match self.anchor {
             Anchor::TopLeft => (round_half_away(self.x), 0),
             Anchor::ImagePen => (round_half_away(self.x), 0),
@@ -315,7 +186,7 @@ impl PositionedReq {
 
     /// The quad drawing `e` where this request asks; `whole_x` from [`snap`](Self::snap).
     #[inline]
-    fn quad(&self, e: &GlyphEntry, whole_x: i32) -> GlyphQuad {
+    pub(crate) fn quad(&self, e: &GlyphEntry, whole_x: i32) -> GlyphQuad {
         let (x, y) = match self.anchor {
             Anchor::TopLeft => (whole_x, round_half_away(self.y)),
             Anchor::Pen | Anchor::ImagePen => (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top)),
@@ -365,6 +236,8 @@ impl GlyphCache {
             staging: Staging::default(),
             tiles: HashMap::new(),
             images: Vec::new(),
+            bpp: 1,
+            color: None,
         })
     }
 
@@ -385,7 +258,8 @@ impl GlyphCache {
         self.fonts.push(font)
     }
 
-    /// Adds a source of the app's own images (icons, rasterized SVG): on a
+    /// Adds a source of the app's own coverage images (icons, rasterized SVG; RGBA
+    /// ones: [`add_rgba_image_source`](Self::add_rgba_image_source)): on a
     /// miss the cache asks it to render the image, then caches, draws, evicts
     /// and re-requests it like a glyph ([`Frame::prepare_images`], [`Frame::image`]).
     pub fn add_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
@@ -397,13 +271,13 @@ impl GlyphCache {
     }
 
     /// Renders an image key with its source, checking what the source returned.
-    fn render_image(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
+    pub(crate) fn render_image(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
         let Some((source, id)) = key.image_parts() else { return Err(GlyphError::UnknownFont(key.font)) };
-        let src = self.images.get(source.0 as usize).ok_or(GlyphError::UnknownImageSource(source))?;
+        let src = self.images.get(source.index() as usize).ok_or(GlyphError::UnknownImageSource(source))?;
         let image = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| src.render(id, key.size.px())))
             .map_err(|_| GlyphError::ImageFailed { image_source: source, id, message: "the image source panicked (contained)".into() })?
             .map_err(|message| GlyphError::ImageFailed { image_source: source, id, message })?;
-        let expected = image.width as u64 * image.height as u64;
+        let expected = image.width as u64 * image.height as u64 * self.bpp as u64;
         if image.pixels.len() as u64 != expected {
             return Err(RasterError::BadBitmap { width: image.width, height: image.height, len: image.pixels.len() }.into());
         }
@@ -469,15 +343,23 @@ impl GlyphCache {
         self.map.is_empty()
     }
 
-    /// A cached glyph's entry, without touching its recency.
+    /// A cached glyph's entry, without touching its recency (an RGBA
+    /// image's from the colour pages, its page marked with [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT)).
     pub fn peek(&self, key: &GlyphKey) -> Option<GlyphEntry> {
+        if key.is_color() && self.bpp == 1 {
+            return self.color.as_ref()?.peek(key).map(GlyphEntry::on_color_page);
+        }
         self.map.peek(key).map(|s| s.entry)
     }
 
     /// The tiles of a cached glyph larger than a page (its [`GlyphEntry`]
     /// then has no texels of its own: width 0, the bearings of the whole
     /// bitmap), without touching its recency. `None` for other glyphs.
+    /// An RGBA image's tiles are on colour pages (their pages without the bit).
     pub fn tiles(&self, key: &GlyphKey) -> Option<&[GlyphTile]> {
+        if key.is_color() && self.bpp == 1 {
+            return self.color.as_ref()?.tiles(key);
+        }
         self.tiles.get(key).map(Vec::as_slice)
     }
 
@@ -495,6 +377,7 @@ impl GlyphCache {
         self.frame += 1;
         self.stats.frames += 1;
         self.frame_start = self.stats.clone();
+        self.sync_color(true);
         Frame { cache: self, finished: false }
     }
 
@@ -510,6 +393,7 @@ impl GlyphCache {
             return self.begin_frame();
         }
         self.frame_start = self.stats.clone();
+        self.sync_color(false);
         Frame { cache: self, finished: false }
     }
 
@@ -521,25 +405,21 @@ impl GlyphCache {
         for page in &mut self.pages {
             page.clear();
         }
-    }
-
-    /// Uploads of every page in full (to rebuild a GPU atlas, e.g. after the
-    /// device was lost). Pending dirty regions are kept for the next frame.
-    pub fn full_uploads(&self) -> Vec<PageUpload> {
-        self.pages
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let r = Rect::new(0, 0, p.side, p.side);
-                PageUpload { page: i as u32, rect: r, data: p.copy_rect(r), regions: p.glyphs() as u32 }
-            })
-            .collect()
+        if let Some(c) = self.color.as_mut() {
+            c.clear();
+        }
     }
 
     /// Checks the cache's invariants: every cached glyph is live in its page's
     /// packer at the recorded place, lies inside its page, overlaps no other
     /// glyph, and the packers hold nothing else. Meant for tests and soaks.
     pub fn check_invariants(&self) -> Result<(), String> {
+        if let Some(c) = &self.color {
+            c.check_invariants().map_err(|e| format!("colour pages: {e}"))?;
+            if c.frame != self.frame {
+                return Err(format!("colour pages at frame {}, coverage at {}", c.frame, self.frame));
+            }
+        }
         let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
         let tiled = self.map.iter().filter(|(_, s)| s.tiled()).count();
         if tiled != self.tiles.len() {
@@ -636,7 +516,7 @@ impl GlyphCache {
         Ok(())
     }
 
-    fn size_of(&self, px: f32) -> Result<GlyphSize, GlyphError> {
+    pub(crate) fn size_of(&self, px: f32) -> Result<GlyphSize, GlyphError> {
         GlyphSize::from_px(px, self.config.max_glyph_px).ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
     }
 
@@ -649,7 +529,7 @@ impl GlyphCache {
     }
 
     /// Validates a missed key and measures it; the font to rasterize it with.
-    fn check_key(&self, key: &GlyphKey) -> Result<FontRef<'_>, GlyphError> {
+    pub(crate) fn check_key(&self, key: &GlyphKey) -> Result<FontRef<'_>, GlyphError> {
         let font = self.font_ref(key.font)?;
         let count = font.fontdue.glyph_count();
         if key.glyph >= count {
@@ -662,26 +542,7 @@ impl GlyphCache {
         Ok(font)
     }
 
-    /// The side of the tiles a glyph larger than a page is cut into: half a
-    /// page less the padding (two tiles and their padding fit a page's
-    /// width), so tiles pack beside each other and other glyphs instead of
-    /// each needing an empty page.
-    fn tile_side(&self) -> u32 {
-        let pad = self.config.padding;
-        ((self.side + pad) / 2).saturating_sub(pad).max(1)
-    }
-
-    /// True when the tiles of a `w × h` glyph, with their padding, take at
-    /// most the texels of every page the atlas may have.
-    fn tiles_could_fit(&self, w: u32, h: u32) -> bool {
-        let t = self.tile_side() as u64;
-        let pad = self.config.padding as u64;
-        let (w, h) = (w as u64, h as u64);
-        let area = (w + w.div_ceil(t) * pad) * (h + h.div_ceil(t) * pad);
-        area <= self.page_limit as u64 * self.side as u64 * self.side as u64
-    }
-
-    fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
+    pub(crate) fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
         let t = Instant::now();
         let one = |this: &GlyphCache, key: &GlyphKey| this.rasterize_key(key);
         #[cfg(feature = "parallel")]
@@ -721,208 +582,7 @@ impl GlyphCache {
         }
     }
 
-    fn is_protected(&self, last_used: u64) -> bool {
-        last_used + self.config.frames_in_flight as u64 >= self.frame
-    }
-
-    fn add_page(&mut self) -> bool {
-        if self.pages.len() as u32 >= self.page_limit {
-            return false;
-        }
-        let opts = PackerOptions { padding: self.config.padding, ..PackerOptions::default() };
-        match self.config.algorithm.build(self.side, self.side, opts) {
-            Ok(p) => {
-                let mut page = Page::new(p, self.side);
-                if self.pages.len() < self.pages_ever {
-                    // A released page's layer may still hold old texels on the
-                    // GPU: upload the new (blank) page whole, or clear it, once.
-                    match self.config.uploads {
-                        UploadMode::DirtyRect => page.dirty = Some(Rect::new(0, 0, self.side, self.side)),
-                        UploadMode::Glyphs => self.staging.clear_page(self.pages.len()),
-                    }
-                }
-                self.pages.push(page);
-                self.pages_ever = self.pages_ever.max(self.pages.len());
-                self.stats.pages_added += 1;
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Finds room for a `w × h` bitmap: a page with space, a new page, or
-    /// space opened by evicting (and deallocating) least-recently-used glyphs
-    /// no frame in flight uses.
-    fn allocate(&mut self, w: u32, h: u32) -> Result<(u32, Rect, AllocId), GlyphError> {
-        let usable = self.retiring.unwrap_or(self.pages.len()).min(self.pages.len());
-        if let Some(found) = self.try_pages(0..usable, w, h) {
-            return Ok(found);
-        }
-        if self.retiring.take().is_some() {
-            // The workload grew again: stop emptying the last pages and use them.
-            if let Some(found) = self.try_pages(usable..self.pages.len(), w, h) {
-                return Ok(found);
-            }
-        }
-        if self.add_page() {
-            let i = self.pages.len() - 1;
-            if let Ok(a) = self.pages[i].packer.allocate(w, h) {
-                return Ok((i as u32, a.rect, a.id));
-            }
-        }
-        loop {
-            let Some((_, lru)) = self.map.peek_lru() else { return Err(GlyphError::AtlasFull) };
-            if self.is_protected(lru.last_used) {
-                return Err(GlyphError::AtlasFull);
-            }
-            let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
-            self.stats.evictions += 1;
-            if victim.tiled() {
-                for p in self.free_tiles(&key) {
-                    if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
-                        return Ok((p, a.rect, a.id));
-                    }
-                }
-                continue;
-            }
-            let Some(id) = victim.alloc else { continue };
-            let p = victim.entry.page as usize;
-            let Some(page) = self.pages.get_mut(p) else { continue };
-            page.free(id);
-            if let Ok(a) = page.packer.allocate(w, h) {
-                return Ok((p as u32, a.rect, a.id));
-            }
-            page.note_failure(w, h);
-        }
-    }
-
-    fn try_pages(&mut self, range: std::ops::Range<usize>, w: u32, h: u32) -> Option<(u32, Rect, AllocId)> {
-        for i in range {
-            let page = &mut self.pages[i];
-            if page.known_full(w, h) {
-                continue;
-            }
-            match page.packer.allocate(w, h) {
-                Ok(a) => return Some((i as u32, a.rect, a.id)),
-                Err(_) => page.note_failure(w, h),
-            }
-        }
-        None
-    }
-
-    /// True when a glyph on page `page` must move before it is drawn.
-    #[inline]
-    fn must_move(&self, page: u32) -> bool {
-        self.retiring.is_some_and(|r| page as usize >= r)
-    }
-
-    /// Moves a glyph off a retiring page: a slot on a kept page, its texels
-    /// copied from the old page's CPU copy (no rasterizing), the old slot
-    /// freed. If no room is found the glyph stays where it is.
-    fn relocate(&mut self, key: GlyphKey) -> GlyphEntry {
-        let Some(slot) = self.map.peek(&key).copied() else { return GlyphEntry::BLANK };
-        let (e, Some(old)) = (slot.entry, slot.alloc) else { return slot.entry };
-        if !self.must_move(e.page) {
-            return e;
-        }
-        let Some(page) = self.pages.get(e.page as usize) else { return e };
-        let image = GlyphImage {
-            width: e.width as u32,
-            height: e.height as u32,
-            left: e.left,
-            bottom: e.top - e.height as i32,
-            pixels: page.copy_rect(e.rect()),
-        };
-        let t = Instant::now();
-        let placed = self.allocate(image.width, image.height);
-        self.stats.pack_ns += t.elapsed().as_nanos() as u64;
-        let Ok((p, rect, id)) = placed else { return e };
-        if p == e.page {
-            // Retiring was called off and the glyph landed on its own page: keep the old slot.
-            let _ = self.pages[p as usize].packer.deallocate(id);
-            return e;
-        }
-        self.stage(p, rect, &image);
-        if let Some(old_page) = self.pages.get_mut(e.page as usize) {
-            old_page.free(old);
-        }
-        let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
-        if let Some(s) = self.map.peek_mut(&key) {
-            s.entry = moved;
-            s.alloc = Some(id);
-        }
-        self.stats.relocated += 1;
-        moved
-    }
-
-    /// Writes a glyph's texels into its page's CPU copy and, in
-    /// [`UploadMode::Glyphs`], into the frame's upload staging.
-    fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
-        self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
-        if self.config.uploads == UploadMode::Glyphs {
-            self.staging.push(page as usize, rect.x, rect.y, image.width, image.height, &image.pixels);
-        }
-    }
-
-    /// Frees the slots of an evicted tiled glyph; the pages they were on.
-    fn free_tiles(&mut self, key: &GlyphKey) -> Vec<u32> {
-        let tiles = self.tiles.remove(key).unwrap_or_default();
-        let mut pages: Vec<u32> = Vec::with_capacity(tiles.len());
-        for t in tiles {
-            if let Some(page) = self.pages.get_mut(t.entry.page as usize) {
-                page.free(t.alloc);
-            }
-            if !pages.contains(&t.entry.page) {
-                pages.push(t.entry.page);
-            }
-        }
-        pages
-    }
-
-    /// Places a glyph larger than a page as tiles of at most
-    /// [`tile_side`](Self::tile_side) texels, each in a slot of its own
-    /// (evicting as for any glyph). If a tile finds no room, the tiles placed
-    /// so far are freed and nothing is cached.
-    fn place_tiled(&mut self, key: GlyphKey, image: &GlyphImage, entry: GlyphEntry) -> Result<GlyphEntry, GlyphError> {
-        let t = self.tile_side();
-        let (w, h) = (image.width, image.height);
-        let mut tiles: Vec<GlyphTile> = Vec::new();
-        for dy in (0..h).step_by(t as usize) {
-            for dx in (0..w).step_by(t as usize) {
-                let (tw, th) = (t.min(w - dx), t.min(h - dy));
-                let started = Instant::now();
-                let placed = self.allocate(tw, th);
-                self.stats.pack_ns += started.elapsed().as_nanos() as u64;
-                let (page, rect, alloc) = match placed {
-                    Ok(p) => p,
-                    Err(e) => {
-                        for tile in &tiles {
-                            if let Some(p) = self.pages.get_mut(tile.entry.page as usize) {
-                                p.free(tile.alloc);
-                            }
-                        }
-                        return Err(e);
-                    }
-                };
-                let mut pixels = Vec::with_capacity((tw * th) as usize);
-                for row in dy..dy + th {
-                    let at = (row * w + dx) as usize;
-                    pixels.extend_from_slice(&image.pixels[at..at + tw as usize]);
-                }
-                let started = Instant::now();
-                self.stage(page, rect, &GlyphImage { width: tw, height: th, left: 0, bottom: 0, pixels });
-                self.stats.stage_ns += started.elapsed().as_nanos() as u64;
-                let tile_entry = GlyphEntry { page, x: rect.x as u16, y: rect.y as u16, width: tw as u16, height: th as u16, left: 0, top: 0 };
-                tiles.push(GlyphTile { entry: tile_entry, dx: dx as u16, dy: dy as u16, alloc });
-            }
-        }
-        self.tiles.insert(key, tiles);
-        let entry = GlyphEntry { page: TILED_PAGE, ..entry };
-        self.map.put(key, Slot { entry, alloc: None, last_used: self.frame });
-        Ok(entry)
-    }
-
-    fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
+    pub(crate) fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
         let blank = image.width == 0 || image.height == 0;
         let mut entry = GlyphEntry {
             page: 0,
@@ -965,7 +625,7 @@ impl GlyphCache {
 
     /// Fills the reusable request buffer with `fill` and runs the batch,
     /// collecting skipped glyphs into the frame's report.
-    fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, mode: RenderMode, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
+    pub(crate) fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, mode: RenderMode, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
         let mut reqs = std::mem::take(&mut self.scratch);
         reqs.clear();
         fill(self, &mut reqs);
@@ -978,7 +638,7 @@ impl GlyphCache {
     /// The batch path shared by `prepare` and `layout`.
     /// Every request of a batch has the same mode: the cache's for glyphs,
     /// [`RenderMode::Image`] for images.
-    fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
@@ -1093,298 +753,12 @@ impl GlyphCache {
     }
 }
 
-/// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
-/// frame lifecycle cannot be forgotten. Glyphs looked up in this frame are
-/// never evicted while it, or any of the next `frames_in_flight` frames, runs.
-pub struct Frame<'a> {
-    cache: &'a mut GlyphCache,
-    finished: bool,
-}
-
-impl std::fmt::Debug for Frame<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Frame").field("number", &self.cache.frame).finish()
-    }
-}
-
-impl Frame<'_> {
-    /// This frame's number (1 for the first frame).
-    pub fn number(&self) -> u64 {
-        self.cache.frame
-    }
-
-    /// The cache (read-only) while the frame runs.
-    pub fn cache(&self) -> &GlyphCache {
-        self.cache
-    }
-
-    /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
-    pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
-        let size = self.cache.size_of(size_px)?;
-        if is_image_font(font) {
-            return Err(GlyphError::UnknownFont(font));
-        }
-        self.lookup(GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) })
-    }
-
-    /// Looks up one glyph for drawing with filtering (transformed text):
-    /// [`RenderMode::Sampled`], offset 0, a border of zeros around the
-    /// bitmap (the entry's size and bearings include it). A glyph larger
-    /// than a page comes back in tiles ([`GlyphCache::tiles`]).
-    pub fn sampled_glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
-        let size = self.cache.size_of(size_px)?;
-        if is_image_font(font) {
-            return Err(GlyphError::UnknownFont(font));
-        }
-        self.lookup(GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(font, glyph, size) })
-    }
-
-    /// Looks one key up, rasterizing and placing it on a miss.
-    fn lookup(&mut self, key: GlyphKey) -> Result<GlyphEntry, GlyphError> {
-        let frame = self.cache.frame;
-        self.cache.stats.lookups += 1;
-        if let Some(slot) = self.cache.map.get_mut(&key) {
-            let first_use = slot.last_used != frame;
-            slot.last_used = frame;
-            let entry = slot.entry;
-            self.cache.stats.hits += 1;
-            if first_use && self.cache.must_move(entry.page) && !entry.is_blank() {
-                return Ok(self.cache.relocate(key));
-            }
-            return Ok(entry);
-        }
-        self.cache.stats.misses += 1;
-        let image = self.cache.rasterize_all(&[key]).pop().unwrap_or(Err(GlyphError::AtlasFull));
-        let placed = image.and_then(|img| self.cache.place(key, &img));
-        if placed.is_err() {
-            self.cache.stats.skipped += 1;
-        }
-        placed
-    }
-
-    /// Looks up a run of positioned glyphs and appends one quad per visible
-    /// glyph to `out`, in input order. Glyphs that cannot be drawn (bad size,
-    /// unknown font, atlas full of in-flight glyphs, ...) are skipped and
-    /// reported in the frame's output; the rest of the frame is drawn.
-    pub fn prepare(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
-        let mode = self.cache.render_mode();
-        self.cache.run_requests(out, mode, |_, reqs| {
-            reqs.extend(glyphs.iter().map(|g| PositionedReq {
-                font: g.font,
-                glyph: g.glyph,
-                size: g.size,
-                x: g.x,
-                y: g.y,
-                color: g.color,
-                anchor: Anchor::Pen,
-            }))
-        });
-    }
-
-    /// Looks up the app's images (see [`GlyphCache::add_image_source`]) and
-    /// appends one quad per visible image to `out`, in input order: a miss
-    /// asks the image's source to render it. Images that cannot be drawn
-    /// (unknown source, the source failed, bad size, atlas full) are skipped
-    /// and reported in the frame's output, like glyphs.
-    pub fn prepare_images(&mut self, images: &[PositionedImage], out: &mut Vec<GlyphQuad>) {
-        self.cache.run_requests(out, RenderMode::Image, |_, reqs| {
-            reqs.extend(images.iter().map(|g| PositionedReq {
-                font: image_font(g.source, g.id),
-                glyph: g.id as u16,
-                size: g.size,
-                x: g.x,
-                y: g.y,
-                color: g.color,
-                anchor: Anchor::ImagePen,
-            }))
-        });
-    }
-
-    /// Looks up one image, rendering and placing it on a miss.
-    pub fn image(&mut self, source: ImageSourceId, id: u32, size_px: f32) -> Result<GlyphEntry, GlyphError> {
-        let size = self.cache.size_of(size_px)?;
-        self.lookup(GlyphKey::image(source, id, size))
-    }
-
-    /// Lays `text` out with fontdue's layout and appends its quads to `out`.
-    /// An unknown font or invalid size is an error and changes nothing.
-    pub fn layout(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
-        let size = self.cache.check_text(text)?;
-        let line_height = if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 };
-        let max_width = text.max_width.filter(|w| w.is_finite() && *w > 0.0);
-        let cache = &mut *self.cache;
-        cache.layout.reset(&fontdue::layout::LayoutSettings {
-            x: if text.x.is_finite() { text.x } else { 0.0 },
-            y: if text.y.is_finite() { text.y } else { 0.0 },
-            max_width,
-            line_height,
-            ..fontdue::layout::LayoutSettings::default()
-        });
-        let px = size.px();
-        cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
-        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
-        let mode = cache.render_mode();
-        cache.run_requests(out, mode, |cache, reqs| {
-            let glyphs = cache.layout.glyphs();
-            let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
-                font: text.font,
-                glyph: g.key.glyph_index,
-                size: px,
-                x,
-                y: g.y,
-                color: text.color,
-                anchor,
-            };
-            match (cache.config.subpixel_bins, cache.fonts.get(text.font), cache.layout.lines()) {
-                (2.., Some(font), Some(lines)) => {
-                    // fontdue's layout rounds every advance up to whole
-                    // pixels; with sub-pixel bins the pens advance by the
-                    // exact advances instead, restarting at the left edge on
-                    // each line (lines hold consecutive glyphs, as fontdue's
-                    // own positioning pass walks them).
-                    let mut idx = 0;
-                    for line in lines {
-                        let mut pen = x0;
-                        while idx <= line.glyph_end && idx < glyphs.len() {
-                            let g = &glyphs[idx];
-                            if !g.char_data.is_control() {
-                                reqs.push(req(g, pen, Anchor::PenXTopY));
-                                pen += font.metrics_indexed(g.key.glyph_index, px).advance_width;
-                            }
-                            idx += 1;
-                        }
-                    }
-                }
-                _ => reqs.extend(glyphs.iter().filter(|g| !g.char_data.is_control()).map(|g| req(g, g.x, Anchor::TopLeft))),
-            }
-        });
-        Ok(())
-    }
-
-    /// Ends the frame: the uploads to make (at most one per dirty page) and
-    /// what was skipped.
-    pub fn finish(mut self) -> FrameOutput {
-        self.finished = true;
-        self.cache.end_frame()
-    }
-}
-
-impl Drop for Frame<'_> {
-    fn drop(&mut self) {
-        if !self.finished {
-            // Uploads stay pending in the pages and go out with the next finished frame.
-            self.cache.pending_skipped.clear();
-        }
-    }
-}
-
 impl GlyphCache {
-    /// Evicts glyphs unused for more than `idle_frames` frames (never one a
-    /// frame in flight uses); when the live glyphs would fit in half of one
-    /// page fewer, starts emptying the last page (no new glyph goes there, and
-    /// a glyph looked up there moves to a lower page, its texels copied, not
-    /// rasterized); releases empty pages at the end of the array, down to
-    /// `min_pages`, once no frame in flight can reference them. Returns
-    /// (glyphs evicted, pages released). Runs at the end of every frame when
-    /// `release_idle_after` is set.
-    pub fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
-        let mut evicted = 0;
-        while let Some((_, slot)) = self.map.peek_lru() {
-            if self.is_protected(slot.last_used) || slot.last_used.saturating_add(idle_frames) >= self.frame {
-                break;
-            }
-            let Some((key, victim)) = self.map.pop_lru() else { break };
-            if victim.tiled() {
-                self.free_tiles(&key);
-            } else if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
-                page.free(id);
-            }
-            evicted += 1;
-        }
-        self.stats.evictions += evicted;
-        let floor = self.config.min_pages.max(1) as usize;
-        let n = self.pages.len();
-        let page_area = self.side as u64 * self.side as u64;
-        if self.retiring.is_none() && n > floor {
-            // The live glyphs would fill at most half of one page fewer: start
-            // emptying the last page (its glyphs move down when next used).
-            let used: u64 = self.pages.iter().map(|p| p.packer.used_area()).sum();
-            if used.saturating_mul(2) <= (n as u64 - 1) * page_area {
-                self.retiring = Some(n - 1);
-            }
-        }
-        let frame = self.frame;
-        for page in &mut self.pages {
-            if page.packer.is_empty() {
-                page.empty_since.get_or_insert(frame);
-            } else {
-                page.empty_since = None;
-            }
-        }
-        // A page empty for longer than the frames in flight is referenced by no frame.
-        let in_flight = self.config.frames_in_flight as u64;
-        let mut released = 0;
-        while self.pages.len() > floor
-            && self.pages.last().is_some_and(|p| p.empty_since.is_some_and(|e| e + in_flight < frame))
-        {
-            self.pages.pop();
-            released += 1;
-        }
-        if self.retiring.is_some_and(|r| r >= self.pages.len()) {
-            self.retiring = None;
-        }
-        self.staging.truncate(self.pages.len());
-        self.stats.pages_released += released as u64;
-        (evicted, released)
-    }
-
-    /// Bytes of page texels the atlas holds now (one byte per texel).
+    /// Bytes of page texels the atlas holds now (coverage pages, one byte per
+    /// texel, and colour pages, four).
     pub fn atlas_bytes(&self) -> u64 {
-        self.pages.len() as u64 * self.side as u64 * self.side as u64
-    }
-
-    fn end_frame(&mut self) -> FrameOutput {
-        if let Some(idle) = self.config.release_idle_after {
-            self.trim(idle);
-        }
-        let t = Instant::now();
-        let mut uploads = Vec::new();
-        let mut glyphs = GlyphUploads::default();
-        match self.config.uploads {
-            UploadMode::DirtyRect => {
-                for (i, page) in self.pages.iter_mut().enumerate() {
-                    if let Some(u) = page.take_upload(i as u32) {
-                        self.stats.upload_calls += 1;
-                        self.stats.upload_regions += u.regions as u64;
-                        self.stats.upload_bytes += u.data.len() as u64;
-                        uploads.push(u);
-                    }
-                }
-            }
-            UploadMode::Glyphs => {
-                for page in &mut self.pages {
-                    page.dirty = None;
-                    page.dirty_regions = 0;
-                }
-                glyphs = self.staging.take(self.config.padding);
-                self.stats.upload_calls += glyphs.pages.len() as u64;
-                self.stats.upload_regions += glyphs.regions.len() as u64;
-                self.stats.upload_bytes += glyphs.upload_bytes();
-            }
-        }
-        self.stats.stage_ns += t.elapsed().as_nanos() as u64;
-        let s = &self.stats;
-        let b = &self.frame_start;
-        FrameOutput {
-            frame: self.frame,
-            uploads,
-            glyphs,
-            pages: self.pages.len() as u32,
-            skipped: std::mem::take(&mut self.pending_skipped),
-            lookups: s.lookups - b.lookups,
-            hits: s.hits - b.hits,
-            evictions: s.evictions - b.evictions,
-        }
+        let own = self.pages.len() as u64 * self.side as u64 * self.side as u64 * self.bpp as u64;
+        own + self.color.as_ref().map_or(0, |c| c.atlas_bytes())
     }
 }
 

@@ -79,11 +79,14 @@ pub enum GlyphError {
 }
 
 /// Why an image source could not be added. The cache is unchanged.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq)]
 pub enum ImageSourceError {
     /// More sources than an [`ImageSourceId`] can name.
     #[error("too many image sources ({0})")]
     TooMany(usize),
+    /// The colour page set could not be made from the configuration.
+    #[error("colour pages: {0}")]
+    Config(#[from] ConfigError),
 }
 
 /// Why a rasterizer could not produce a bitmap.
@@ -142,4 +145,7 @@ pub enum ConfigError {
     /// `subpixel_bins` outside 1..=MAX_SUBPIXEL_BINS.
     #[error("subpixel_bins must be 1 to 16, got {0}")]
     SubpixelBins(u32),
+    /// The colour page set's configuration was refused.
+    #[error("colour pages: {0}")]
+    Color(Box<ConfigError>),
 }

@@ -12,8 +12,12 @@ use crate::raster::GlyphImage;
 /// The bit of a key's font id that marks an image key.
 const IMAGE_BIT: u32 = 1 << 31;
 
-/// The most image sources one cache holds (15 bits of the key).
-pub const MAX_IMAGE_SOURCES: usize = 1 << 15;
+/// The most image sources of each kind (coverage, RGBA) one cache holds
+/// (the key has 15 bits for the source: one for the kind, 14 for the index).
+pub const MAX_IMAGE_SOURCES: usize = 1 << 14;
+
+/// The bit of an [`ImageSourceId`] that marks an RGBA source.
+pub(crate) const RGBA_SOURCE_BIT: u16 = 1 << 14;
 
 /// Names an image source added with
 /// [`GlyphCache::add_image_source`](crate::GlyphCache::add_image_source).
@@ -21,9 +25,15 @@ pub const MAX_IMAGE_SOURCES: usize = 1 << 15;
 pub struct ImageSourceId(pub(crate) u16);
 
 impl ImageSourceId {
-    /// The dense index of this source (0 for the first one added).
+    /// The dense index of this source among the sources of its kind (0 for
+    /// the first one added).
     pub fn index(self) -> u32 {
-        self.0 as u32
+        (self.0 & !RGBA_SOURCE_BIT) as u32
+    }
+
+    /// True for a source of RGBA images (drawn from the colour pages, not tinted).
+    pub fn is_rgba(self) -> bool {
+        self.0 & RGBA_SOURCE_BIT != 0
     }
 }
 
@@ -31,7 +41,11 @@ impl ImageSourceId {
 /// misses can be rendered in parallel.
 ///
 /// `render` returns one byte of coverage per pixel (drawn in the request's
-/// colour, like a glyph) and the image's placement relative to the pen:
+/// colour, like a glyph) — or, for a source added with
+/// [`add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source), four
+/// bytes per pixel, straight (not premultiplied) sRGB RGBA, drawn as they are
+/// (the request's colour only contributes its alpha) — and the image's
+/// placement relative to the pen:
 /// `left` from the pen x to the left edge, `bottom` from the baseline up to
 /// the bottom edge (0 and 0 put the image's bottom-left corner on the pen).
 /// Any size is accepted (images larger than a page are cut into tiles); an
@@ -80,6 +94,11 @@ impl GlyphKey {
             mode: RenderMode::Image,
             subpixel_x: 0,
         }
+    }
+
+    /// True for the key of an RGBA image (it lives in the colour pages).
+    pub fn is_color(&self) -> bool {
+        self.image_parts().is_some_and(|(s, _)| s.is_rgba())
     }
 
     /// The source and image id of an image key; `None` for glyph keys.

@@ -66,18 +66,29 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
 
 mod cache;
+mod color;
+mod config;
 mod error;
+mod evict;
 mod font;
+mod frame;
 mod image;
 mod key;
 mod page;
 mod raster;
+mod relocate;
+mod stage;
 mod stats;
 mod subpixel;
 mod text;
+mod tiles;
 mod upload;
 
-pub use cache::{CacheConfig, Frame, FrameOutput, GlyphCache, GlyphEntry, GlyphTile, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
+pub use cache::{FrameOutput, GlyphCache, GlyphEntry};
+pub use color::{ColorOutput, COLOR_PAGE_BIT};
+pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
+pub use frame::Frame;
+pub use tiles::GlyphTile;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
 pub use image::{ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};
 pub use font::{Font, FontSet};

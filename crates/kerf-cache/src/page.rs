@@ -14,6 +14,8 @@ pub struct Page {
     pub(crate) packer: Box<dyn Packer + Send + Sync>,
     pub(crate) pixels: Vec<u8>,
     pub(crate) side: u32,
+    /// Bytes per texel: 1 (coverage) or 4 (RGBA colour pages).
+    pub(crate) bpp: u32,
     pub(crate) dirty: Option<Rect>,
     pub(crate) dirty_regions: u32,
     /// Smallest request known not to fit since the last deallocation.
@@ -23,8 +25,14 @@ pub struct Page {
 }
 
 impl Page {
-    pub(crate) fn new(packer: Box<dyn Packer + Send + Sync>, side: u32) -> Page {
-        Page { packer, pixels: vec![0; side as usize * side as usize], side, dirty: None, dirty_regions: 0, fail: None, empty_since: None }
+    pub(crate) fn new(packer: Box<dyn Packer + Send + Sync>, side: u32, bpp: u32) -> Page {
+        let pixels = vec![0; side as usize * side as usize * bpp as usize];
+        Page { packer, pixels, side, bpp, dirty: None, dirty_regions: 0, fail: None, empty_since: None }
+    }
+
+    /// Bytes per texel: 1 for coverage pages, 4 (straight sRGB RGBA) for colour pages.
+    pub fn bytes_per_texel(&self) -> u32 {
+        self.bpp
     }
 
     /// The page's side in texels (pages are square).
@@ -42,7 +50,7 @@ impl Page {
         self.packer.len()
     }
 
-    /// The page's coverage texels, row-major, `side * side` bytes.
+    /// The page's texels, row-major, `side * side * bytes_per_texel` bytes.
     pub fn pixels(&self) -> &[u8] {
         &self.pixels
     }
@@ -87,17 +95,17 @@ impl Page {
     /// Writes a glyph at `(x, y)`, clearing the padding gutter on its right and
     /// bottom (inside the page) so no stale texels touch it there.
     pub(crate) fn stage(&mut self, x: u32, y: u32, image: &GlyphImage, padding: u32) {
-        let side = self.side as usize;
+        let (side, b) = (self.side as usize, self.bpp as usize);
         let (x0, y0) = (x as usize, y as usize);
         let (w, h) = (image.width as usize, image.height as usize);
         let cw = (w + padding as usize).min(side - x0);
         let ch = (h + padding as usize).min(side - y0);
         for row in 0..ch {
-            let start = (y0 + row) * side + x0;
-            let dst = &mut self.pixels[start..start + cw];
+            let start = ((y0 + row) * side + x0) * b;
+            let dst = &mut self.pixels[start..start + cw * b];
             if row < h {
-                dst[..w].copy_from_slice(&image.pixels[row * w..row * w + w]);
-                dst[w..].fill(0);
+                dst[..w * b].copy_from_slice(&image.pixels[row * w * b..(row + 1) * w * b]);
+                dst[w * b..].fill(0);
             } else {
                 dst.fill(0);
             }
@@ -114,16 +122,16 @@ impl Page {
     pub(crate) fn take_upload(&mut self, index: u32) -> Option<PageUpload> {
         let r = self.dirty.take()?;
         let regions = std::mem::take(&mut self.dirty_regions);
-        Some(PageUpload { page: index, rect: r, data: self.copy_rect(r), regions })
+        Some(PageUpload { page: index, rect: r, data: self.copy_rect(r), regions, bytes_per_texel: self.bpp })
     }
 
     /// The texels of `r`, tightly packed rows.
     pub(crate) fn copy_rect(&self, r: Rect) -> Vec<u8> {
-        let side = self.side as usize;
-        let mut data = Vec::with_capacity(r.w as usize * r.h as usize);
+        let (side, b) = (self.side as usize, self.bpp as usize);
+        let mut data = Vec::with_capacity(r.w as usize * r.h as usize * b);
         for row in r.y as usize..(r.y + r.h) as usize {
-            let start = row * side + r.x as usize;
-            data.extend_from_slice(&self.pixels[start..start + r.w as usize]);
+            let start = (row * side + r.x as usize) * b;
+            data.extend_from_slice(&self.pixels[start..start + r.w as usize * b]);
         }
         data
     }
@@ -159,8 +167,10 @@ pub struct PageUpload {
     /// to no new glyph are the page's current contents, so writing the whole
     /// rectangle is always correct.
     pub rect: Rect,
-    /// `rect.w * rect.h` coverage bytes, rows tightly packed.
+    /// `rect.w * rect.h * bytes_per_texel` bytes, rows tightly packed.
     pub data: Vec<u8>,
     /// Number of glyphs staged into this region (coalesced into this one upload).
     pub regions: u32,
+    /// 1 for coverage pages, 4 for colour pages.
+    pub bytes_per_texel: u32,
 }

@@ -71,6 +71,9 @@ pub struct GlyphUploads {
     pub pages: Vec<PageRegions>,
     /// The empty texels kept right of and below each glyph.
     pub padding: u32,
+    /// Bytes per texel of the pages: 1 (coverage) or 4 (colour, RGBA);
+    /// a region's texels are `width * height * bytes_per_texel` bytes.
+    pub bytes_per_texel: u32,
 }
 
 impl GlyphUploads {
@@ -87,11 +90,13 @@ impl GlyphUploads {
         (self.bytes.len() + self.regions.len() * Self::REGION_BYTES) as u64
     }
 
-    /// Applies the uploads to row-major pages of `side × side` bytes (the
+    /// Applies the uploads to row-major pages of `side × side` texels of
+    /// `bytes_per_texel` bytes (the
     /// same writes a GPU backend makes; for tests and CPU mirrors). Pages
     /// missing from `pages` are skipped.
     pub fn apply_to(&self, pages: &mut [Vec<u8>], side: u32) {
         let side = side as usize;
+        let b = self.bytes_per_texel.max(1) as usize;
         for p in &self.pages {
             let Some(dst) = pages.get_mut(p.page as usize) else { continue };
             if p.clear {
@@ -103,13 +108,13 @@ impl GlyphUploads {
                 let cw = (w + self.padding as usize).min(side.saturating_sub(x));
                 let ch = (h + self.padding as usize).min(side.saturating_sub(y));
                 for row in 0..ch {
-                    let at = (y + row) * side + x;
-                    let Some(line) = dst.get_mut(at..at + cw) else { continue };
+                    let at = ((y + row) * side + x) * b;
+                    let Some(line) = dst.get_mut(at..at + cw * b) else { continue };
                     line.fill(0);
                     if row < h {
-                        let src = r.offset as usize + row * w;
-                        if let Some(texels) = self.bytes.get(src..src + w) {
-                            line[..w].copy_from_slice(texels);
+                        let src = r.offset as usize + row * w * b;
+                        if let Some(texels) = self.bytes.get(src..src + w * b) {
+                            line[..w * b].copy_from_slice(texels);
                         }
                     }
                 }
@@ -154,8 +159,8 @@ impl Staging {
     }
 
     /// Everything recorded, in page order; the staging starts empty again.
-    pub(crate) fn take(&mut self, padding: u32) -> GlyphUploads {
-        let mut out = GlyphUploads { bytes: std::mem::take(&mut self.bytes), padding, ..GlyphUploads::default() };
+    pub(crate) fn take(&mut self, padding: u32, bytes_per_texel: u32) -> GlyphUploads {
+        let mut out = GlyphUploads { bytes: std::mem::take(&mut self.bytes), padding, bytes_per_texel, ..GlyphUploads::default() };
         for (i, (regions, clear)) in self.pages.iter_mut().enumerate() {
             if regions.is_empty() && !*clear {
                 continue;

@@ -138,3 +138,104 @@ fn an_image_larger_than_a_page_is_drawn_in_tiles() {
     assert_eq!(area, 100 * 100);
     c.check_invariants().unwrap();
 }
+
+/// An RGBA test image: a colour gradient with an alpha ramp, `size` px square.
+fn rgba(id: u32, size: f32) -> GlyphImage {
+    let n = size.round().max(1.0) as u32;
+    let mut pixels = Vec::with_capacity((n * n * 4) as usize);
+    for y in 0..n {
+        for x in 0..n {
+            pixels.extend_from_slice(&[(x * 255 / n) as u8, (y * 255 / n) as u8, (id * 40 % 256) as u8, (40 + (x + y) * 200 / (2 * n)) as u8]);
+        }
+    }
+    GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels }
+}
+
+#[test]
+fn rgba_images_live_in_the_colour_pages_and_evict_there() {
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 128,
+        frames_in_flight: 0,
+        color: ColorPages { page_size: 64, max_pages: 1, memory_budget: 64 * 64 * 4 },
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let mono = c.add_image_source(|id: u32, size: f32| Ok(icon(id, size))).unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let colour = c
+        .add_rgba_image_source(move |id: u32, size: f32| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            if id == 99 {
+                return Err("no such picture".to_string());
+            }
+            Ok(rgba(id, size))
+        })
+        .unwrap();
+    assert!(colour.is_rgba() && !mono.is_rgba());
+    let at = |source, id, x| PositionedImage { source, id, size: 20.0, x, y: 30.0, color: [255, 255, 255, 128] };
+    let reqs = [at(colour, 1, 0.0), at(mono, 1, 30.0), at(colour, 99, 60.0), at(colour, 2, 90.0)];
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare_images(&reqs, &mut quads);
+    let out = fr.finish();
+    assert_eq!(quads.len(), 3);
+    assert_eq!(out.skipped.len(), 1);
+    assert_eq!(out.skipped[0].index, 2, "skipped index is the input's");
+    assert!(matches!(&out.skipped[0].reason, GlyphError::ImageFailed { message, .. } if message == "no such picture"));
+    assert_eq!((out.lookups, out.color.pages), (4, 1));
+    assert_eq!(out.color.glyphs.bytes.len(), 2 * 20 * 20 * 4, "two RGBA images staged, 4 bytes a texel");
+    assert_eq!(out.color.glyphs.bytes_per_texel, 4);
+    assert_eq!(out.glyphs.regions.len(), 1, "one coverage image");
+    let set = c.color_pages().unwrap();
+    for q in &quads {
+        let is_colour = q.page & COLOR_PAGE_BIT != 0;
+        assert_eq!(is_colour, q.x != 30, "{q:?}");
+        if !is_colour {
+            continue;
+        }
+        let id = if q.x == 0 { 1 } else { 2 };
+        let expect = rgba(id, 20.0);
+        let page = set.pages()[(q.page & !COLOR_PAGE_BIT) as usize].pixels();
+        for row in 0..20usize {
+            let at = ((q.tex_y as usize + row) * 64 + q.tex_x as usize) * 4;
+            assert_eq!(&page[at..at + 80], &expect.pixels[row * 80..][..80], "image {id} row {row}");
+        }
+    }
+    // One 64 px colour page holds few 20 px images: new ones evict old ones there.
+    for round in 0..3 {
+        let row: Vec<PositionedImage> = (0..6).map(|i| at(colour, 10 + i + round * 6, i as f32 * 22.0)).collect();
+        let mut quads = Vec::new();
+        let mut fr = c.begin_frame();
+        fr.prepare_images(&row, &mut quads);
+        let out = fr.finish();
+        assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+        assert!(quads.iter().all(|q| q.page & COLOR_PAGE_BIT != 0));
+        c.check_invariants().unwrap();
+    }
+    let set = c.color_pages().unwrap();
+    assert!(set.stats().evictions > 0, "the colour page evicts");
+    assert!(c.peek(&GlyphKey::image(colour, 1, GlyphSize::from_px(20.0, 1024.0).unwrap())).is_none());
+    assert!(c.peek(&GlyphKey::image(mono, 1, GlyphSize::from_px(20.0, 1024.0).unwrap())).is_some(), "coverage pages untouched");
+    // Asked for again: rendered again.
+    let before = calls.load(Ordering::Relaxed);
+    let mut fr = c.begin_frame();
+    let e = fr.image(colour, 1, 20.0).unwrap();
+    fr.finish();
+    assert!(e.page & COLOR_PAGE_BIT != 0);
+    assert_eq!(calls.load(Ordering::Relaxed), before + 1);
+    c.check_invariants().unwrap();
+}
+
+#[test]
+fn an_rgba_source_with_coverage_sized_data_is_a_typed_error() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let bad = c.add_rgba_image_source(|id: u32, size: f32| Ok(icon(id, size))).unwrap();
+    let mut fr = c.begin_frame();
+    assert!(matches!(fr.image(bad, 1, 16.0), Err(GlyphError::Raster(RasterError::BadBitmap { len: 256, .. }))));
+    fr.finish();
+    // A colour configuration that allows no page is refused up front.
+    let cfg = CacheConfig { color: ColorPages { page_size: 512, max_pages: 4, memory_budget: 1000 }, ..CacheConfig::default() };
+    assert!(matches!(GlyphCache::new(cfg), Err(ConfigError::Color(_))));
+    c.check_invariants().unwrap();
+}

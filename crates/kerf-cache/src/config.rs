@@ -1,0 +1,163 @@
+//! The cache's configuration and its validation.
+
+use crate::error::ConfigError;
+use crate::upload::UploadMode;
+use kerf_pack::Algorithm;
+
+/// The largest page side the cache accepts (texel coordinates are stored as `u16`).
+pub const MAX_PAGE_SIDE: u32 = 16384;
+
+/// How the cache is sized and behaves. `Default` gives the documented defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CacheConfig {
+    /// Page side in texels (pages are square). Default 1024. Clamped to
+    /// `max_texture_side` and to [`MAX_PAGE_SIDE`].
+    pub page_size: u32,
+    /// The largest texture side the caller's GPU accepts (wgpu:
+    /// `device.limits().max_texture_dimension_2d`). Default 8192.
+    pub max_texture_side: u32,
+    /// Pages the atlas may grow to (wgpu: at most `max_texture_array_layers`). Default 4.
+    pub max_pages: u32,
+    /// Bytes of page texels the atlas may use (one byte per texel). Default 64 MiB.
+    /// The page count never exceeds `memory_budget / page_bytes`.
+    pub memory_budget: u64,
+    /// Empty texels between glyphs. Default 1.
+    pub padding: u32,
+    /// The packer of every page. Default MaxRects-BSSF; `Algorithm::FALLBACK`
+    /// is Skyline bottom-left with a waste map.
+    pub algorithm: Algorithm,
+    /// Frames still in flight on the GPU after the current one whose glyphs
+    /// must not be evicted. Default 2.
+    pub frames_in_flight: u32,
+    /// Largest glyph size accepted, in px per em. Default 1024. Bounds the
+    /// rasterizer's work for absurd sizes.
+    pub max_glyph_px: f32,
+    /// Rasterize a batch's misses in parallel (rayon) when there are at least
+    /// this many. Default 32. Placement stays sequential and deterministic.
+    pub parallel_threshold: usize,
+    /// Glyphs unused for this many frames are evicted at the end of a frame,
+    /// and pages left empty at the end of the array are released, down to
+    /// `min_pages`: when the workload shrinks, memory comes back down.
+    /// Default `Some(3600)` (a minute at 60 frames per second); `None` keeps
+    /// glyphs until space is needed.
+    pub release_idle_after: Option<u64>,
+    /// Pages never released (the budget's floor). Default 1.
+    pub min_pages: u32,
+    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`]). Pen x
+    /// positions are rounded to the nearest of this many evenly spaced
+    /// offsets, and the glyph is rasterized at that offset (one cache entry
+    /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
+    /// at most 1/8 px; see docs/cache.md for what the bins cost).
+    pub subpixel_bins: u32,
+    /// How new texels leave a frame: [`UploadMode::Glyphs`] (default; each
+    /// staged glyph's texels packed tightly, in [`FrameOutput::glyphs`]) or
+    /// [`UploadMode::DirtyRect`] (one dirty bounding box per page, in
+    /// [`FrameOutput::uploads`]).
+    pub uploads: UploadMode,
+    /// The colour page set: RGBA8 pages beside the coverage pages, for the
+    /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
+    /// Made on first use; own pages, packer and budget, the same LRU
+    /// eviction, frame protection and upload rules.
+    pub color: ColorPages,
+}
+
+/// Size and budget of the colour page set (4 bytes per texel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColorPages {
+    /// Page side in texels. Default 512.
+    pub page_size: u32,
+    /// Pages the colour set may grow to. Default 4.
+    pub max_pages: u32,
+    /// Bytes of colour texels the set may use (4 per texel). Default 16 MiB.
+    pub memory_budget: u64,
+}
+
+impl Default for ColorPages {
+    fn default() -> Self {
+        ColorPages { page_size: 512, max_pages: 4, memory_budget: 16 << 20 }
+    }
+}
+
+/// The most sub-pixel bins [`CacheConfig::subpixel_bins`] accepts.
+pub const MAX_SUBPIXEL_BINS: u32 = 16;
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig {
+            page_size: 1024,
+            max_texture_side: 8192,
+            max_pages: 4,
+            memory_budget: 64 << 20,
+            padding: 1,
+            algorithm: Algorithm::default(),
+            frames_in_flight: 2,
+            max_glyph_px: 1024.0,
+            parallel_threshold: 32,
+            release_idle_after: Some(3600),
+            min_pages: 1,
+            subpixel_bins: 4,
+            uploads: UploadMode::Glyphs,
+            color: ColorPages::default(),
+        }
+    }
+}
+
+impl CacheConfig {
+    /// The page side actually used: `page_size` clamped to the texture limit and [`MAX_PAGE_SIDE`].
+    pub fn page_side(&self) -> u32 {
+        self.page_size.min(self.max_texture_side).min(MAX_PAGE_SIDE)
+    }
+
+    /// The most pages this configuration allows (page maximum and memory budget).
+    pub fn page_limit(&self) -> u32 {
+        let side = self.page_side() as u64;
+        let by_budget = if side == 0 { 0 } else { self.memory_budget / (side * side) };
+        (self.max_pages as u64).min(by_budget) as u32
+    }
+
+    /// Checks the configuration; the cache refuses one that allows no page
+    /// (in the coverage pages or, as [`ConfigError::Color`], the colour pages).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_pages()?;
+        self.color_set().validate_pages().map_err(|e| ConfigError::Color(Box::new(e)))
+    }
+
+    /// The checks of one page set.
+    fn validate_pages(&self) -> Result<(), ConfigError> {
+        let side = self.page_side();
+        if side == 0 {
+            return Err(ConfigError::ZeroPageSize { page_size: self.page_size, limit: self.max_texture_side });
+        }
+        if self.page_limit() == 0 {
+            return Err(ConfigError::NoPages {
+                max_pages: self.max_pages,
+                budget: self.memory_budget,
+                page_bytes: side as u64 * side as u64,
+            });
+        }
+        if self.padding >= side {
+            return Err(ConfigError::Padding { padding: self.padding, page: side });
+        }
+        if !(self.max_glyph_px.is_finite() && self.max_glyph_px > 0.0) {
+            return Err(ConfigError::MaxGlyphPx(self.max_glyph_px));
+        }
+        if !(1..=MAX_SUBPIXEL_BINS).contains(&self.subpixel_bins) {
+            return Err(ConfigError::SubpixelBins(self.subpixel_bins));
+        }
+        Ok(())
+    }
+
+    /// The configuration of the colour page set: its own page size and page
+    /// count, the budget counted in texels like the coverage pages' (a colour
+    /// texel is 4 bytes), everything else as here.
+    pub(crate) fn color_set(&self) -> CacheConfig {
+        CacheConfig {
+            page_size: self.color.page_size,
+            max_pages: self.color.max_pages,
+            memory_budget: self.color.memory_budget / 4,
+            min_pages: self.min_pages.min(self.color.max_pages),
+            subpixel_bins: 1,
+            ..self.clone()
+        }
+    }
+}

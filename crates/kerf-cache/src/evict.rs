@@ -1,0 +1,175 @@
+//! Eviction: finding room for a glyph (a page with space, a new page, or
+//! least-recently-used glyphs evicted and their slots deallocated), and
+//! trimming idle glyphs and empty pages at the end of a frame.
+
+use crate::cache::GlyphCache;
+use crate::error::GlyphError;
+use crate::key::GlyphKey;
+use crate::page::Page;
+use crate::upload::UploadMode;
+use kerf_pack::{AllocId, PackerOptions, Rect};
+
+impl GlyphCache {
+    pub(crate) fn is_protected(&self, last_used: u64) -> bool {
+        last_used + self.config.frames_in_flight as u64 >= self.frame
+    }
+
+    pub(crate) fn add_page(&mut self) -> bool {
+        if self.pages.len() as u32 >= self.page_limit {
+            return false;
+        }
+        let opts = PackerOptions { padding: self.config.padding, ..PackerOptions::default() };
+        match self.config.algorithm.build(self.side, self.side, opts) {
+            Ok(p) => {
+                let mut page = Page::new(p, self.side, self.bpp);
+                if self.pages.len() < self.pages_ever {
+                    // A released page's layer may still hold old texels on the
+                    // GPU: upload the new (blank) page whole, or clear it, once.
+                    match self.config.uploads {
+                        UploadMode::DirtyRect => page.dirty = Some(Rect::new(0, 0, self.side, self.side)),
+                        UploadMode::Glyphs => self.staging.clear_page(self.pages.len()),
+                    }
+                }
+                self.pages.push(page);
+                self.pages_ever = self.pages_ever.max(self.pages.len());
+                self.stats.pages_added += 1;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Finds room for a `w × h` bitmap: a page with space, a new page, or
+    /// space opened by evicting (and deallocating) least-recently-used glyphs
+    /// no frame in flight uses.
+    pub(crate) fn allocate(&mut self, w: u32, h: u32) -> Result<(u32, Rect, AllocId), GlyphError> {
+        let usable = self.retiring.unwrap_or(self.pages.len()).min(self.pages.len());
+        if let Some(found) = self.try_pages(0..usable, w, h) {
+            return Ok(found);
+        }
+        if self.retiring.take().is_some() {
+            // The workload grew again: stop emptying the last pages and use them.
+            if let Some(found) = self.try_pages(usable..self.pages.len(), w, h) {
+                return Ok(found);
+            }
+        }
+        if self.add_page() {
+            let i = self.pages.len() - 1;
+            if let Ok(a) = self.pages[i].packer.allocate(w, h) {
+                return Ok((i as u32, a.rect, a.id));
+            }
+        }
+        loop {
+            let Some((_, lru)) = self.map.peek_lru() else { return Err(GlyphError::AtlasFull) };
+            if self.is_protected(lru.last_used) {
+                return Err(GlyphError::AtlasFull);
+            }
+            let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
+            self.stats.evictions += 1;
+            if victim.tiled() {
+                for p in self.free_tiles(&key) {
+                    if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
+                        return Ok((p, a.rect, a.id));
+                    }
+                }
+                continue;
+            }
+            let Some(id) = victim.alloc else { continue };
+            let p = victim.entry.page as usize;
+            let Some(page) = self.pages.get_mut(p) else { continue };
+            page.free(id);
+            if let Ok(a) = page.packer.allocate(w, h) {
+                return Ok((p as u32, a.rect, a.id));
+            }
+            page.note_failure(w, h);
+        }
+    }
+
+    pub(crate) fn try_pages(&mut self, range: std::ops::Range<usize>, w: u32, h: u32) -> Option<(u32, Rect, AllocId)> {
+        for i in range {
+            let page = &mut self.pages[i];
+            if page.known_full(w, h) {
+                continue;
+            }
+            match page.packer.allocate(w, h) {
+                Ok(a) => return Some((i as u32, a.rect, a.id)),
+                Err(_) => page.note_failure(w, h),
+            }
+        }
+        None
+    }
+
+    /// Frees the slots of an evicted tiled glyph; the pages they were on.
+    pub(crate) fn free_tiles(&mut self, key: &GlyphKey) -> Vec<u32> {
+        let tiles = self.tiles.remove(key).unwrap_or_default();
+        let mut pages: Vec<u32> = Vec::with_capacity(tiles.len());
+        for t in tiles {
+            if let Some(page) = self.pages.get_mut(t.entry.page as usize) {
+                page.free(t.alloc);
+            }
+            if !pages.contains(&t.entry.page) {
+                pages.push(t.entry.page);
+            }
+        }
+        pages
+    }
+
+    /// Evicts glyphs unused for more than `idle_frames` frames (never one a
+    /// frame in flight uses); when the live glyphs would fit in half of one
+    /// page fewer, starts emptying the last page (no new glyph goes there, and
+    /// a glyph looked up there moves to a lower page, its texels copied, not
+    /// rasterized); releases empty pages at the end of the array, down to
+    /// `min_pages`, once no frame in flight can reference them. Returns
+    /// (glyphs evicted, pages released). Runs at the end of every frame when
+    /// `release_idle_after` is set.
+    pub fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
+        let mut evicted = 0;
+        while let Some((_, slot)) = self.map.peek_lru() {
+            if self.is_protected(slot.last_used) || slot.last_used.saturating_add(idle_frames) >= self.frame {
+                break;
+            }
+            let Some((key, victim)) = self.map.pop_lru() else { break };
+            if victim.tiled() {
+                self.free_tiles(&key);
+            } else if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
+                page.free(id);
+            }
+            evicted += 1;
+        }
+        self.stats.evictions += evicted;
+        let floor = self.config.min_pages.max(1) as usize;
+        let n = self.pages.len();
+        let page_area = self.side as u64 * self.side as u64;
+        if self.retiring.is_none() && n > floor {
+            // The live glyphs would fill at most half of one page fewer: start
+            // emptying the last page (its glyphs move down when next used).
+            let used: u64 = self.pages.iter().map(|p| p.packer.used_area()).sum();
+            if used.saturating_mul(2) <= (n as u64 - 1) * page_area {
+                self.retiring = Some(n - 1);
+            }
+        }
+        let frame = self.frame;
+        for page in &mut self.pages {
+            if page.packer.is_empty() {
+                page.empty_since.get_or_insert(frame);
+            } else {
+                page.empty_since = None;
+            }
+        }
+        // A page empty for longer than the frames in flight is referenced by no frame.
+        let in_flight = self.config.frames_in_flight as u64;
+        let mut released = 0;
+        while self.pages.len() > floor
+            && self.pages.last().is_some_and(|p| p.empty_since.is_some_and(|e| e + in_flight < frame))
+        {
+            self.pages.pop();
+            released += 1;
+        }
+        if self.retiring.is_some_and(|r| r >= self.pages.len()) {
+            self.retiring = None;
+        }
+        self.staging.truncate(self.pages.len());
+        self.stats.pages_released += released as u64;
+        (evicted, released)
+    }
+}

@@ -1,0 +1,234 @@
+//! Frames: the only way to look glyphs up, so every lookup knows its frame
+//! number (and eviction knows what frames in flight use).
+
+use crate::cache::{Anchor, FrameOutput, GlyphCache, GlyphEntry, PositionedReq};
+use crate::error::GlyphError;
+use crate::image::{image_font, is_image_font, ImageSourceId, PositionedImage};
+use crate::key::{FontId, GlyphKey, RenderMode};
+use crate::color::COLOR_PAGE_BIT;
+use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+
+/// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
+/// frame lifecycle cannot be forgotten. Glyphs looked up in this frame are
+/// never evicted while it, or any of the next `frames_in_flight` frames, runs.
+pub struct Frame<'a> {
+    pub(crate) cache: &'a mut GlyphCache,
+    pub(crate) finished: bool,
+}
+
+impl std::fmt::Debug for Frame<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Frame").field("number", &self.cache.frame).finish()
+    }
+}
+
+impl Frame<'_> {
+    /// This frame's number (1 for the first frame).
+    pub fn number(&self) -> u64 {
+        self.cache.frame
+    }
+
+    /// The cache (read-only) while the frame runs.
+    pub fn cache(&self) -> &GlyphCache {
+        self.cache
+    }
+
+    /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
+    pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        let size = self.cache.size_of(size_px)?;
+        if is_image_font(font) {
+            return Err(GlyphError::UnknownFont(font));
+        }
+        self.lookup(GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) })
+    }
+
+    /// Looks up one glyph for drawing with filtering (transformed text):
+    /// [`RenderMode::Sampled`], offset 0, a border of zeros around the
+    /// bitmap (the entry's size and bearings include it). A glyph larger
+    /// than a page comes back in tiles ([`GlyphCache::tiles`]).
+    pub fn sampled_glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        let size = self.cache.size_of(size_px)?;
+        if is_image_font(font) {
+            return Err(GlyphError::UnknownFont(font));
+        }
+        self.lookup(GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(font, glyph, size) })
+    }
+
+    /// Looks one key up, rasterizing and placing it on a miss.
+    fn lookup(&mut self, key: GlyphKey) -> Result<GlyphEntry, GlyphError> {
+        let frame = self.cache.frame;
+        self.cache.stats.lookups += 1;
+        if let Some(slot) = self.cache.map.get_mut(&key) {
+            let first_use = slot.last_used != frame;
+            slot.last_used = frame;
+            let entry = slot.entry;
+            self.cache.stats.hits += 1;
+            if first_use && self.cache.must_move(entry.page) && !entry.is_blank() {
+                return Ok(self.cache.relocate(key));
+            }
+            return Ok(entry);
+        }
+        self.cache.stats.misses += 1;
+        let image = self.cache.rasterize_all(&[key]).pop().unwrap_or(Err(GlyphError::AtlasFull));
+        let placed = image.and_then(|img| self.cache.place(key, &img));
+        if placed.is_err() {
+            self.cache.stats.skipped += 1;
+        }
+        placed
+    }
+
+    /// Looks up a run of positioned glyphs and appends one quad per visible
+    /// glyph to `out`, in input order. Glyphs that cannot be drawn (bad size,
+    /// unknown font, atlas full of in-flight glyphs, ...) are skipped and
+    /// reported in the frame's output; the rest of the frame is drawn.
+    pub fn prepare(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
+        let mode = self.cache.render_mode();
+        self.cache.run_requests(out, mode, |_, reqs| {
+            reqs.extend(glyphs.iter().map(|g| PositionedReq {
+                font: g.font,
+                glyph: g.glyph,
+                size: g.size,
+                x: g.x,
+                y: g.y,
+                color: g.color,
+                anchor: Anchor::Pen,
+            }))
+        });
+    }
+
+    /// Looks up the app's images (see [`GlyphCache::add_image_source`]) and
+    /// appends one quad per visible image to `out`, in input order: a miss
+    /// asks the image's source to render it. Images that cannot be drawn
+    /// (unknown source, the source failed, bad size, atlas full) are skipped
+    /// and reported in the frame's output, like glyphs.
+    ///
+    /// RGBA images come from the colour pages: their quads follow the
+    /// coverage images' and carry [`COLOR_PAGE_BIT`] in their page.
+    pub fn prepare_images(&mut self, images: &[PositionedImage], out: &mut Vec<GlyphQuad>) {
+        let req = |g: &PositionedImage| PositionedReq {
+            font: image_font(g.source, g.id),
+            glyph: g.id as u16,
+            size: g.size,
+            x: g.x,
+            y: g.y,
+            color: g.color,
+            anchor: Anchor::ImagePen,
+        };
+        if !images.iter().any(|g| g.source.is_rgba()) {
+            self.cache.run_requests(out, RenderMode::Image, |_, reqs| reqs.extend(images.iter().map(req)));
+            return;
+        }
+        // Two batches, one per page set; skipped indices mapped back to the input's.
+        let (rgba, coverage): (Vec<usize>, Vec<usize>) = (0..images.len()).partition(|&i| images[i].source.is_rgba());
+        let cache = &mut *self.cache;
+        let before = cache.pending_skipped.len();
+        cache.run_requests(out, RenderMode::Image, |_, reqs| reqs.extend(coverage.iter().map(|&i| req(&images[i]))));
+        for s in &mut cache.pending_skipped[before..] {
+            s.index = coverage[s.index];
+        }
+        let Some(set) = cache.color.as_mut() else {
+            for &i in &rgba {
+                let reason = GlyphError::UnknownImageSource(images[i].source);
+                cache.pending_skipped.push(Skipped { index: i, key: None, reason });
+                cache.stats.lookups += 1;
+                cache.stats.misses += 1;
+                cache.stats.skipped += 1;
+            }
+            return;
+        };
+        let first = out.len();
+        set.run_requests(out, RenderMode::Image, |_, reqs| reqs.extend(rgba.iter().map(|&i| req(&images[i]))));
+        for q in &mut out[first..] {
+            q.page |= COLOR_PAGE_BIT;
+        }
+        for mut s in set.pending_skipped.drain(..) {
+            s.index = rgba[s.index];
+            cache.pending_skipped.push(s);
+        }
+    }
+
+    /// Looks up one image, rendering and placing it on a miss (an RGBA
+    /// image in the colour pages: its entry's page carries [`COLOR_PAGE_BIT`]).
+    pub fn image(&mut self, source: ImageSourceId, id: u32, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        let size = self.cache.size_of(size_px)?;
+        let key = GlyphKey::image(source, id, size);
+        if !source.is_rgba() {
+            return self.lookup(key);
+        }
+        let set = self.cache.color.as_mut().ok_or(GlyphError::UnknownImageSource(source))?;
+        let mut frame = Frame { cache: set, finished: true };
+        frame.lookup(key).map(GlyphEntry::on_color_page)
+    }
+
+    /// Lays `text` out with fontdue's layout and appends its quads to `out`.
+    /// An unknown font or invalid size is an error and changes nothing.
+    pub fn layout(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+        let size = self.cache.check_text(text)?;
+        let line_height = if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 };
+        let max_width = text.max_width.filter(|w| w.is_finite() && *w > 0.0);
+        let cache = &mut *self.cache;
+        cache.layout.reset(&fontdue::layout::LayoutSettings {
+            x: if text.x.is_finite() { text.x } else { 0.0 },
+            y: if text.y.is_finite() { text.y } else { 0.0 },
+            max_width,
+            line_height,
+            ..fontdue::layout::LayoutSettings::default()
+        });
+        let px = size.px();
+        cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
+        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
+        let mode = cache.render_mode();
+        cache.run_requests(out, mode, |cache, reqs| {
+            let glyphs = cache.layout.glyphs();
+            let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
+                font: text.font,
+                glyph: g.key.glyph_index,
+                size: px,
+                x,
+                y: g.y,
+                color: text.color,
+                anchor,
+            };
+            match (cache.config.subpixel_bins, cache.fonts.get(text.font), cache.layout.lines()) {
+                (2.., Some(font), Some(lines)) => {
+                    // fontdue's layout rounds every advance up to whole
+                    // pixels; with sub-pixel bins the pens advance by the
+                    // exact advances instead, restarting at the left edge on
+                    // each line (lines hold consecutive glyphs, as fontdue's
+                    // own positioning pass walks them).
+                    let mut idx = 0;
+                    for line in lines {
+                        let mut pen = x0;
+                        while idx <= line.glyph_end && idx < glyphs.len() {
+                            let g = &glyphs[idx];
+                            if !g.char_data.is_control() {
+                                reqs.push(req(g, pen, Anchor::PenXTopY));
+                                pen += font.metrics_indexed(g.key.glyph_index, px).advance_width;
+                            }
+                            idx += 1;
+                        }
+                    }
+                }
+                _ => reqs.extend(glyphs.iter().filter(|g| !g.char_data.is_control()).map(|g| req(g, g.x, Anchor::TopLeft))),
+            }
+        });
+        Ok(())
+    }
+
+    /// Ends the frame: the uploads to make (at most one per dirty page) and
+    /// what was skipped.
+    pub fn finish(mut self) -> FrameOutput {
+        self.finished = true;
+        self.cache.end_frame()
+    }
+}
+
+impl Drop for Frame<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            // Uploads stay pending in the pages and go out with the next finished frame.
+            self.cache.pending_skipped.clear();
+        }
+    }
+}
+

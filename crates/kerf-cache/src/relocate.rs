@@ -1,0 +1,54 @@
+//! Relocation: glyphs on a page being emptied move to a lower page when next
+//! used, their texels copied from the page's CPU copy (never rasterized again).
+
+use crate::cache::{GlyphCache, GlyphEntry};
+use crate::key::GlyphKey;
+use crate::raster::GlyphImage;
+use std::time::Instant;
+
+impl GlyphCache {
+    /// True when a glyph on page `page` must move before it is drawn.
+    #[inline]
+    pub(crate) fn must_move(&self, page: u32) -> bool {
+        self.retiring.is_some_and(|r| page as usize >= r)
+    }
+
+    /// Moves a glyph off a retiring page: a slot on a kept page, its texels
+    /// copied from the old page's CPU copy (no rasterizing), the old slot
+    /// freed. If no room is found the glyph stays where it is.
+    pub(crate) fn relocate(&mut self, key: GlyphKey) -> GlyphEntry {
+        let Some(slot) = self.map.peek(&key).copied() else { return GlyphEntry::BLANK };
+        let (e, Some(old)) = (slot.entry, slot.alloc) else { return slot.entry };
+        if !self.must_move(e.page) {
+            return e;
+        }
+        let Some(page) = self.pages.get(e.page as usize) else { return e };
+        let image = GlyphImage {
+            width: e.width as u32,
+            height: e.height as u32,
+            left: e.left,
+            bottom: e.top - e.height as i32,
+            pixels: page.copy_rect(e.rect()),
+        };
+        let t = Instant::now();
+        let placed = self.allocate(image.width, image.height);
+        self.stats.pack_ns += t.elapsed().as_nanos() as u64;
+        let Ok((p, rect, id)) = placed else { return e };
+        if p == e.page {
+            // Retiring was called off and the glyph landed on its own page: keep the old slot.
+            let _ = self.pages[p as usize].packer.deallocate(id);
+            return e;
+        }
+        self.stage(p, rect, &image);
+        if let Some(old_page) = self.pages.get_mut(e.page as usize) {
+            old_page.free(old);
+        }
+        let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
+        if let Some(s) = self.map.peek_mut(&key) {
+            s.entry = moved;
+            s.alloc = Some(id);
+        }
+        self.stats.relocated += 1;
+        moved
+    }
+}

@@ -1,0 +1,106 @@
+//! Glyphs larger than a page: cut into tiles of at most half a page, each a
+//! slot of its own, placed, evicted and uploaded together as one cache entry.
+
+use crate::cache::{GlyphCache, GlyphEntry, Slot};
+use crate::error::GlyphError;
+use crate::key::GlyphKey;
+use crate::raster::GlyphImage;
+use crate::text::GlyphQuad;
+use kerf_pack::AllocId;
+use std::time::Instant;
+
+/// One tile of a glyph larger than a page: a slot of its own on some page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlyphTile {
+    /// Where the tile's texels are (`left`/`top` unused).
+    pub entry: GlyphEntry,
+    /// The tile's offset from the glyph bitmap's left edge, texels.
+    pub dx: u16,
+    /// The tile's offset from the glyph bitmap's top edge, texels.
+    pub dy: u16,
+    pub(crate) alloc: AllocId,
+}
+
+impl GlyphTile {
+    /// The quad of this tile, for a glyph whose whole bitmap `base` places.
+    #[inline]
+    pub(crate) fn quad(&self, base: &GlyphQuad) -> GlyphQuad {
+        GlyphQuad {
+            x: base.x.saturating_add(self.dx as i32),
+            y: base.y.saturating_add(self.dy as i32),
+            tex_x: self.entry.x,
+            tex_y: self.entry.y,
+            width: self.entry.width,
+            height: self.entry.height,
+            page: self.entry.page,
+            color: base.color,
+        }
+    }
+}
+
+/// The page of a tiled glyph's own (texel-less) entry.
+pub(crate) const TILED_PAGE: u32 = u32::MAX - 1;
+
+impl GlyphCache {
+    /// The side of the tiles a glyph larger than a page is cut into: half a
+    /// page less the padding (two tiles and their padding fit a page's
+    /// width), so tiles pack beside each other and other glyphs instead of
+    /// each needing an empty page.
+    pub(crate) fn tile_side(&self) -> u32 {
+        let pad = self.config.padding;
+        ((self.side + pad) / 2).saturating_sub(pad).max(1)
+    }
+
+    /// True when the tiles of a `w × h` glyph, with their padding, take at
+    /// most the texels of every page the atlas may have.
+    pub(crate) fn tiles_could_fit(&self, w: u32, h: u32) -> bool {
+        let t = self.tile_side() as u64;
+        let pad = self.config.padding as u64;
+        let (w, h) = (w as u64, h as u64);
+        let area = (w + w.div_ceil(t) * pad) * (h + h.div_ceil(t) * pad);
+        area <= self.page_limit as u64 * self.side as u64 * self.side as u64
+    }
+
+    /// Places a glyph larger than a page as tiles of at most
+    /// [`tile_side`](Self::tile_side) texels, each in a slot of its own
+    /// (evicting as for any glyph). If a tile finds no room, the tiles placed
+    /// so far are freed and nothing is cached.
+    pub(crate) fn place_tiled(&mut self, key: GlyphKey, image: &GlyphImage, entry: GlyphEntry) -> Result<GlyphEntry, GlyphError> {
+        let t = self.tile_side();
+        let (w, h) = (image.width, image.height);
+        let mut tiles: Vec<GlyphTile> = Vec::new();
+        for dy in (0..h).step_by(t as usize) {
+            for dx in (0..w).step_by(t as usize) {
+                let (tw, th) = (t.min(w - dx), t.min(h - dy));
+                let started = Instant::now();
+                let placed = self.allocate(tw, th);
+                self.stats.pack_ns += started.elapsed().as_nanos() as u64;
+                let (page, rect, alloc) = match placed {
+                    Ok(p) => p,
+                    Err(e) => {
+                        for tile in &tiles {
+                            if let Some(p) = self.pages.get_mut(tile.entry.page as usize) {
+                                p.free(tile.alloc);
+                            }
+                        }
+                        return Err(e);
+                    }
+                };
+                let mut pixels = Vec::with_capacity((tw * th) as usize);
+                for row in dy..dy + th {
+                    let at = (row * w + dx) as usize;
+                    pixels.extend_from_slice(&image.pixels[at..at + tw as usize]);
+                }
+                let started = Instant::now();
+                self.stage(page, rect, &GlyphImage { width: tw, height: th, left: 0, bottom: 0, pixels });
+                self.stats.stage_ns += started.elapsed().as_nanos() as u64;
+                let tile_entry = GlyphEntry { page, x: rect.x as u16, y: rect.y as u16, width: tw as u16, height: th as u16, left: 0, top: 0 };
+                tiles.push(GlyphTile { entry: tile_entry, dx: dx as u16, dy: dy as u16, alloc });
+            }
+        }
+        self.tiles.insert(key, tiles);
+        let entry = GlyphEntry { page: TILED_PAGE, ..entry };
+        self.map.put(key, Slot { entry, alloc: None, last_used: self.frame });
+        Ok(entry)
+    }
+}
