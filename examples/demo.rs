@@ -147,6 +147,23 @@ struct Scene {
     viewer: AtlasViewer,
     fonts: [FontId; 4],
     icons: ImageSourceId,
+    color_icons: ImageSourceId,
+}
+
+/// The same shapes in colour (an RGBA image source): each shape's coverage
+/// as alpha over a two-colour gradient.
+fn color_icon(id: u32, size: f32) -> Result<GlyphImage, String> {
+    let mono = icon(id, size)?;
+    let n = mono.width.max(1);
+    let palette = [[220, 60, 40], [240, 170, 20], [40, 150, 220], [120, 60, 200], [30, 170, 90], [230, 80, 150], [250, 200, 40]];
+    let (a, b) = (palette[id as usize % 7], palette[(id as usize + 3) % 7]);
+    let mut pixels = Vec::with_capacity(mono.pixels.len() * 4);
+    for (i, &cov) in mono.pixels.iter().enumerate() {
+        let t = (i as u32 / n) as f32 / n as f32;
+        let mix = |c: usize| (a[c] as f32 * (1.0 - t) + b[c] as f32 * t).round() as u8;
+        pixels.extend_from_slice(&[mix(0), mix(1), mix(2), cov]);
+    }
+    Ok(GlyphImage { pixels, ..mono })
 }
 
 /// The demo's icons, drawn on demand at any size: anti-aliased shapes from
@@ -185,11 +202,12 @@ impl Scene {
         let mut font = |b: &[u8]| atlas.add_font(b.to_vec()).map_err(|e| e.to_string());
         let fonts = [font(dejavu::sans::regular())?, font(dejavu::serif::regular())?, font(dejavu::sans::bold())?, font(dejavu::sans_mono::regular())?];
         let icons = atlas.add_image_source(icon).map_err(|e| e.to_string())?;
+        let color_icons = atlas.add_rgba_image_source(color_icon).map_err(|e| e.to_string())?;
         let format = gfx.config.format;
         let renderer = TextRenderer::new(&gfx.device, &atlas, format, wgpu::MultisampleState::default(), None);
         let viewport = Viewport::new(&gfx.device, &atlas);
         let viewer = AtlasViewer::new(&gfx.device, &atlas, format);
-        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons })
+        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons, color_icons })
     }
 
     /// After a device loss: the same cache, GPU objects made anew on the new device.
@@ -385,8 +403,16 @@ impl App {
         let (zx, zy) = (hx + 50.0, hy + 25.0);
         let transform = TextTransform::Affine([a * zoom, b * zoom, c * zoom, d * zoom, e * zoom + zx * (1.0 - zoom), f * zoom + zy * (1.0 - zoom)]);
         areas.push(TextArea::text(heading, hx, hy).transformed(transform));
-        let icons: Vec<PositionedImage> = (0..7)
-            .map(|i| PositionedImage { source: scene.icons, id: i, size: 22.0, x: doc_right - 300.0 + i as f32 * 30.0, y: HUD_HEIGHT - 8.0, color: [40, 120, 60, 255] })
+        // Seven tinted coverage icons, then the same shapes in colour (RGBA, untinted).
+        let icons: Vec<PositionedImage> = (0..14)
+            .map(|i| PositionedImage {
+                source: if i < 7 { scene.icons } else { scene.color_icons },
+                id: i % 7,
+                size: 22.0,
+                x: w - 440.0 + i as f32 * 30.0,
+                y: HUD_HEIGHT - 8.0,
+                color: [40, 120, 60, 255],
+            })
             .collect();
         areas.push(TextArea::images(&icons, 0.0, 0.0));
         let hud_spec = TextSpec::new(&hud, fonts[0], 13.0).color([150, 20, 20, 255]);

@@ -13,6 +13,11 @@ struct Viewport {
 };
 
 @group(0) @binding(0) var atlas: texture_2d_array<f32>;
+// Colour pages (RGBA images): straight sRGB RGBA, Rgba8Unorm.
+@group(0) @binding(2) var color_atlas: texture_2d_array<f32>;
+
+// Set in a quad's layer when its texels are on colour page (layer & ~COLOR_PAGE_BIT).
+const COLOR_PAGE_BIT: u32 = 0x40000000u;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
 
 // Coverage correction so dark-on-light and light-on-dark text have the same

@@ -55,3 +55,16 @@ fn fs_scatter(in: Varyings) -> @location(0) vec4<f32> {
     let byte = (words[at >> 2u] >> ((at & 3u) * 8u)) & 0xffu;
     return vec4<f32>(f32(byte) / 255.0, 0.0, 0.0, 0.0);
 }
+
+// Colour pages: four bytes a texel (straight sRGB RGBA), written as they are
+// to an Rgba8Unorm layer. A region's texels start on a word (every region
+// before it is a multiple of 4 bytes long), so a texel is one word.
+@fragment
+fn fs_scatter_rgba(in: Varyings) -> @location(0) vec4<f32> {
+    let local = vec2<u32>(in.clip.xy) - in.origin;
+    if (local.x >= in.size.x || local.y >= in.size.y) {
+        return vec4<f32>(0.0);
+    }
+    let at = in.offset / 4u + local.y * in.size.x + local.x;
+    return unpack4x8unorm(words[at]);
+}

@@ -39,9 +39,17 @@ fn vs_main(in: Instance) -> Varyings {
     return out;
 }
 
+fn texel(in: Varyings) -> vec2<i32> {
+    return vec2<i32>(clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max));
+}
+
 fn coverage(in: Varyings) -> f32 {
-    let t = clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max);
-    return textureLoad(atlas, vec2<i32>(t), i32(in.layer), 0).r;
+    return textureLoad(atlas, texel(in), i32(in.layer), 0).r;
+}
+
+// An RGBA image's texel: straight sRGB RGBA from the colour pages.
+fn color_texel(in: Varyings) -> vec4<f32> {
+    return textureLoad(color_atlas, texel(in), i32(in.layer & ~COLOR_PAGE_BIT), 0);
 }
 
 // Coverage after the viewport's gamma/contrast correction, for a text colour
@@ -51,8 +59,15 @@ fn corrected(in: Varyings, linear_rgb: vec3<f32>) -> f32 {
 }
 
 // Non-sRGB target: colours are stored as given (sRGB-encoded values), blended as stored.
+// Colour quads (RGBA images) are drawn as they are, premultiplied; the
+// quad's colour only contributes its alpha.
 @fragment
 fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
+    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
+        let c = color_texel(in);
+        let ca = c.a * in.color.a;
+        return vec4<f32>(c.rgb * ca, ca);
+    }
     let a = corrected(in, srgb_to_linear(in.color.rgb)) * in.color.a;
     return vec4<f32>(in.color.rgb * a, a);
 }
@@ -61,6 +76,11 @@ fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
 // the colour is decoded to linear first.
 @fragment
 fn fs_srgb(in: Varyings) -> @location(0) vec4<f32> {
+    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
+        let c = color_texel(in);
+        let ca = c.a * in.color.a;
+        return vec4<f32>(srgb_to_linear(c.rgb) * ca, ca);
+    }
     let rgb = srgb_to_linear(in.color.rgb);
     let a = corrected(in, rgb) * in.color.a;
     return vec4<f32>(rgb * a, a);

@@ -1,9 +1,10 @@
-//! The GPU side of kerf-cache's pages: one `D2Array` texture, one layer per page.
+//! The GPU side of kerf-cache's pages: one `D2Array` texture per page set
+//! (coverage `R8Unorm`, colour `Rgba8Unorm`), one layer per page.
 
 use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
-use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload, UploadMode};
+use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, GlyphUploads, PageUpload, UploadMode};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -15,29 +16,141 @@ pub struct GpuStats {
     pub upload_calls: u64,
     /// Bytes uploaded for them (per-glyph uploads: texels and region records).
     pub upload_bytes: u64,
-    /// Times the texture array grew (existing layers copied on the GPU).
+    /// Times a texture array grew (existing layers copied on the GPU).
     pub grows: u64,
     /// Layers copied by grows and shrinks.
     pub layers_copied: u64,
 }
 
-/// kerf-cache's glyph cache plus the texture array that mirrors its pages.
+/// One page set on the GPU: a texture array (layer n = page n), a view per
+/// layer (the scatter's render targets), and its upload path.
+struct PageArray {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    layer_views: Vec<wgpu::TextureView>,
+    layers: u32,
+    side: u32,
+    format: wgpu::TextureFormat,
+    /// The per-glyph upload path ([`UploadMode::Glyphs`]); `None` for dirty rectangles.
+    scatter: Option<Scatter>,
+}
+
+impl PageArray {
+    fn new(device: &wgpu::Device, side: u32, layers: u32, format: wgpu::TextureFormat, scatter: Option<Scatter>) -> PageArray {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(if format == wgpu::TextureFormat::R8Unorm { "kerf atlas pages" } else { "kerf atlas colour pages" }),
+            size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("kerf atlas pages view"),
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        });
+        let layer_views = (0..layers)
+            .map(|layer| {
+                texture.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some("kerf atlas page layer"),
+                    dimension: Some(wgpu::TextureViewDimension::D2),
+                    base_array_layer: layer,
+                    array_layer_count: Some(1),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        PageArray { texture, view, layer_views, layers, side, format, scatter }
+    }
+
+    /// A new array of `layers` layers holding this one's first layers,
+    /// copied on the GPU (submitted at once, so writes queued afterwards land
+    /// on top). Returns the layers copied.
+    fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) -> u32 {
+        let scatter = self.scatter.take();
+        let next = PageArray::new(device, self.side, layers, self.format, scatter);
+        let kept = self.layers.min(layers);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
+        encoder.copy_texture_to_texture(
+            self.texture.as_image_copy(),
+            next.texture.as_image_copy(),
+            wgpu::Extent3d { width: self.side, height: self.side, depth_or_array_layers: kept },
+        );
+        queue.submit([encoder.finish()]);
+        *self = next;
+        kept
+    }
+
+    /// One `write_texture` per upload. Returns (calls, bytes).
+    fn write(&self, queue: &wgpu::Queue, uploads: &[PageUpload]) -> (u32, u64) {
+        let mut bytes = 0u64;
+        for u in uploads {
+            queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &self.texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x: u.rect.x, y: u.rect.y, z: u.page },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                &u.data,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(u.rect.w * u.bytes_per_texel.max(1)),
+                    rows_per_image: Some(u.rect.h),
+                },
+                wgpu::Extent3d { width: u.rect.w, height: u.rect.h, depth_or_array_layers: 1 },
+            );
+            bytes += u.data.len() as u64;
+        }
+        (uploads.len() as u32, bytes)
+    }
+
+    /// Grows or shrinks to fit `pages` (up to `max`), then writes a frame's
+    /// uploads. Returns (page writes, bytes, grew, layers copied).
+    fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32, uploads: &[PageUpload], glyphs: &GlyphUploads) -> (u32, u64, bool, u32) {
+        let (mut grew, mut copied) = (false, 0);
+        if pages > self.layers {
+            let layers = pages.max(self.layers.saturating_mul(2)).min(max).max(pages);
+            copied = self.resize(device, queue, layers);
+            grew = true;
+        } else if pages.max(1) <= self.layers / 2 {
+            // Pages were released: give the layers back (the kept ones are copied on the GPU).
+            copied = self.resize(device, queue, pages.max(1));
+        }
+        let (mut calls, mut bytes) = self.write(queue, uploads);
+        if let Some(scatter) = &mut self.scatter {
+            let (draws, written) = scatter.apply(device, queue, &self.layer_views, glyphs);
+            calls += draws;
+            bytes += written;
+        }
+        (calls, bytes, grew, copied)
+    }
+
+    fn gpu_bytes(&self, bytes_per_texel: u64) -> u64 {
+        self.layers as u64 * self.side as u64 * self.side as u64 * bytes_per_texel
+    }
+}
+
+/// kerf-cache's glyph cache plus the texture arrays that mirror its pages.
 ///
-/// Layer `n` of the texture is page `n` of the cache. The array starts with one
-/// layer and grows (doubling, up to the page limit) by copying the existing
-/// layers into a larger texture on the GPU, never by rasterizing again.
+/// Layer `n` of the coverage texture is page `n` of the cache; layer `n` of
+/// the colour texture is colour page `n` (RGBA images). Each array starts
+/// with one layer and grows (doubling, up to its page limit) by copying the
+/// existing layers into a larger texture on the GPU, never by rasterizing again.
 pub struct TextAtlas {
     cache: GlyphCache,
     pub(crate) shared: Arc<Shared>,
-    texture: wgpu::Texture,
-    /// One single-layer view per layer: the scatter's render targets.
-    layer_views: Vec<wgpu::TextureView>,
-    /// The per-glyph upload path ([`UploadMode::Glyphs`]); `None` for dirty rectangles.
-    scatter: Option<Scatter>,
+    coverage: PageArray,
+    color: PageArray,
     pub(crate) bind_group: wgpu::BindGroup,
-    /// The texture with a filtering sampler, for transformed text.
+    /// The textures with a filtering sampler, for transformed text.
     pub(crate) sampled_bind_group: wgpu::BindGroup,
-    layers: u32,
     max_layers: u32,
     pub(crate) id: u64,
     stats: GpuStats,
@@ -55,7 +168,8 @@ fn next_id() -> u64 {
 impl std::fmt::Debug for TextAtlas {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TextAtlas")
-            .field("layers", &self.layers)
+            .field("layers", &self.coverage.layers)
+            .field("color_layers", &self.color.layers)
             .field("max_layers", &self.max_layers)
             .field("stats", &self.stats)
             .field("cache", &self.cache)
@@ -64,37 +178,37 @@ impl std::fmt::Debug for TextAtlas {
 }
 
 impl TextAtlas {
-    /// An empty atlas on `device`. The page size and page count are checked
-    /// against the device's limits: asking for more is an error here, never a
-    /// failure later.
+    /// An empty atlas on `device`. The page sizes and page counts are
+    /// checked against the device's limits: asking for more is an error
+    /// here, never a failure later.
     pub fn new(device: &wgpu::Device, mut config: CacheConfig) -> Result<TextAtlas, AtlasError> {
         let limits = device.limits();
-        if config.page_size > limits.max_texture_dimension_2d {
-            return Err(AtlasError::PageTooLarge { asked: config.page_size, limit: limits.max_texture_dimension_2d });
-        }
-        if config.max_pages > limits.max_texture_array_layers {
-            return Err(AtlasError::TooManyPages { asked: config.max_pages, limit: limits.max_texture_array_layers });
+        for (asked, pages) in [(config.page_size, config.max_pages), (config.color.page_size, config.color.max_pages)] {
+            if asked > limits.max_texture_dimension_2d {
+                return Err(AtlasError::PageTooLarge { asked, limit: limits.max_texture_dimension_2d });
+            }
+            if pages > limits.max_texture_array_layers {
+                return Err(AtlasError::TooManyPages { asked: pages, limit: limits.max_texture_array_layers });
+            }
         }
         config.max_texture_side = config.max_texture_side.min(limits.max_texture_dimension_2d);
         if !scatter::supported(device) {
-            // No storage buffers in the vertex and fragment stages (e.g. WebGL2):
-            // upload dirty rectangles with plain texture writes instead.
+            // No storage buffers in the fragment stage (e.g. WebGL2): upload
+            // dirty rectangles with plain texture writes instead.
             config.uploads = UploadMode::DirtyRect;
         }
         let cache = GlyphCache::new(config)?;
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
-        let (texture, layer_views, bind_group, sampled_bind_group) = make_texture(device, &shared, cache.page_side(), 1);
-        let scatter = make_scatter(device, &cache);
+        let (coverage, color) = make_arrays(device, &cache, 1, 0);
+        let (bind_group, sampled_bind_group) = bind_groups(device, &shared, &coverage, &color);
         Ok(TextAtlas {
             cache,
             shared,
-            texture,
-            layer_views,
-            scatter,
+            coverage,
+            color,
             bind_group,
             sampled_bind_group,
-            layers: 1,
             max_layers,
             id: next_id(),
             stats: GpuStats::default(),
@@ -156,10 +270,16 @@ impl TextAtlas {
         self.cache.add_font(bytes)
     }
 
-    /// Adds a source of the app's own images; see
+    /// Adds a source of the app's own coverage images; see
     /// [`GlyphCache::add_image_source`] and [`TextContent::Images`](crate::TextContent::Images).
     pub fn add_image_source(&mut self, source: impl kerf_cache::ImageSource + 'static) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
         self.cache.add_image_source(source)
+    }
+
+    /// Adds a source of RGBA images (drawn from the colour texture, not
+    /// tinted); see [`GlyphCache::add_rgba_image_source`].
+    pub fn add_rgba_image_source(&mut self, source: impl kerf_cache::ImageSource + 'static) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
+        self.cache.add_rgba_image_source(source)
     }
 
     /// The glyph cache (fonts, pages, stats).
@@ -172,14 +292,25 @@ impl TextAtlas {
         &mut self.cache
     }
 
-    /// The texture array (layer n = page n), `R8Unorm`.
+    /// The coverage texture array (layer n = page n), `R8Unorm`.
     pub fn texture(&self) -> &wgpu::Texture {
-        &self.texture
+        &self.coverage.texture
     }
 
-    /// Layers the texture has now (at least the cache's page count).
+    /// The colour texture array (layer n = colour page n), `Rgba8Unorm`
+    /// holding straight sRGB RGBA; one 1×1 layer until the first RGBA image.
+    pub fn color_texture(&self) -> &wgpu::Texture {
+        &self.color.texture
+    }
+
+    /// Layers the coverage texture has now (at least the cache's page count).
     pub fn layers(&self) -> u32 {
-        self.layers
+        self.coverage.layers
+    }
+
+    /// Layers the colour texture has now.
+    pub fn color_layers(&self) -> u32 {
+        self.color.layers
     }
 
     /// Upload and growth counters.
@@ -187,152 +318,97 @@ impl TextAtlas {
         &self.stats
     }
 
-    /// Brings the texture up to date with a finished cache frame: grows the
+    /// Brings the textures up to date with a finished cache frame: grows an
     /// array if the cache added pages, then writes the new texels. Per-glyph
-    /// uploads (the default) go up in one buffer write and are scattered into
-    /// their pages by one draw per dirty page, submitted at once; dirty
-    /// rectangles take one `write_texture` each (at most one per dirty page).
-    /// Returns the number of page writes and the bytes uploaded.
+    /// uploads (the default) go up in one buffer write per page set and are
+    /// scattered into their pages by one draw per dirty page, submitted at
+    /// once; dirty rectangles take one `write_texture` each (at most one per
+    /// dirty page). Returns the number of page writes and the bytes uploaded.
     pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
-        if out.pages > self.layers {
-            self.grow(device, queue, out.pages);
-        } else if out.pages.max(1) <= self.layers / 2 {
-            // Pages were released: give the layers back (the kept ones are copied on the GPU).
-            self.resize(device, queue, out.pages.max(1));
+        let (mut calls, mut bytes, mut rebind) = (0, 0, false);
+        let before = self.coverage.layers;
+        let (c, b, grew, copied) = self.coverage.apply(device, queue, out.pages, self.max_layers, &out.uploads, &out.glyphs);
+        (calls, bytes) = (calls + c, bytes + b);
+        self.stats.grows += grew as u64;
+        self.stats.layers_copied += copied as u64;
+        rebind |= self.coverage.layers != before;
+        if let Some(set) = self.cache.color_pages() {
+            if self.color.side != set.page_side() {
+                // The first RGBA image: the 1×1 placeholder becomes real pages.
+                self.color = PageArray::new(device, set.page_side(), out.color.pages.max(1), wgpu::TextureFormat::Rgba8Unorm, make_scatter(device, set, true));
+                rebind = true;
+            }
+            let before = self.color.layers;
+            let (c, b, grew, copied) = self.color.apply(device, queue, out.color.pages, set.page_limit(), &out.color.uploads, &out.color.glyphs);
+            (calls, bytes) = (calls + c, bytes + b);
+            self.stats.grows += grew as u64;
+            self.stats.layers_copied += copied as u64;
+            rebind |= self.color.layers != before;
         }
-        let (mut calls, mut bytes) = self.write(queue, &out.uploads);
-        if let Some(scatter) = &mut self.scatter {
-            let (draws, written) = scatter.apply(device, queue, &self.layer_views, &out.glyphs);
-            self.stats.upload_calls += draws as u64;
-            self.stats.upload_bytes += written;
-            calls += draws;
-            bytes += written;
+        if rebind {
+            (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
         }
+        self.stats.upload_calls += calls as u64;
+        self.stats.upload_bytes += bytes;
         (calls, bytes)
     }
 
-    fn write(&mut self, queue: &wgpu::Queue, uploads: &[PageUpload]) -> (u32, u64) {
-        let mut bytes = 0u64;
-        for u in uploads {
-            queue.write_texture(
-                wgpu::TexelCopyTextureInfo {
-                    texture: &self.texture,
-                    mip_level: 0,
-                    origin: wgpu::Origin3d { x: u.rect.x, y: u.rect.y, z: u.page },
-                    aspect: wgpu::TextureAspect::All,
-                },
-                &u.data,
-                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(u.rect.w), rows_per_image: Some(u.rect.h) },
-                wgpu::Extent3d { width: u.rect.w, height: u.rect.h, depth_or_array_layers: 1 },
-            );
-            bytes += u.data.len() as u64;
-        }
-        self.stats.upload_calls += uploads.len() as u64;
-        self.stats.upload_bytes += bytes;
-        (uploads.len() as u32, bytes)
-    }
-
-    /// Grows the array to hold at least `pages` layers, copying the existing
-    /// layers on the GPU. The copy is submitted at once, so texture writes
-    /// queued afterwards land on top of it.
-    fn grow(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32) {
-        let layers = pages.max(self.layers.saturating_mul(2)).min(self.max_layers).max(pages);
-        self.resize(device, queue, layers);
-        self.stats.grows += 1;
-    }
-
-    /// A new array of `layers` layers holding the old array's first layers, copied on the GPU.
-    fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) {
-        let side = self.cache.page_side();
-        let (texture, layer_views, bind_group, sampled_bind_group) = make_texture(device, &self.shared, side, layers);
-        let kept = self.layers.min(layers);
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
-        encoder.copy_texture_to_texture(
-            self.texture.as_image_copy(),
-            texture.as_image_copy(),
-            wgpu::Extent3d { width: side, height: side, depth_or_array_layers: kept },
-        );
-        queue.submit([encoder.finish()]);
-        self.stats.layers_copied += kept as u64;
-        self.texture = texture;
-        self.layer_views = layer_views;
-        self.bind_group = bind_group;
-        self.sampled_bind_group = sampled_bind_group;
-        self.layers = layers;
-    }
-
-    /// Bytes of GPU texture the atlas holds (one byte per texel, every layer).
+    /// Bytes of GPU texture the atlas holds (every layer of both arrays; the
+    /// colour array's 1×1 placeholder is not counted).
     pub fn gpu_bytes(&self) -> u64 {
-        let side = self.cache.page_side() as u64;
-        self.layers as u64 * side * side
+        let color = if self.cache.color_pages().is_some() { self.color.gpu_bytes(4) } else { 0 };
+        self.coverage.gpu_bytes(1) + color
     }
 
-    /// Re-creates the texture on a (new) device from the cache's own copy of
+    /// Re-creates the textures on a (new) device from the cache's own copy of
     /// every page, e.g. after the device was lost. No glyph is rasterized again.
     pub fn rebuild(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
         self.shared = Arc::new(Shared::new(device));
         let layers = (self.cache.pages().len() as u32).max(1);
-        let (texture, layer_views, bind_group, sampled_bind_group) = make_texture(device, &self.shared, self.cache.page_side(), layers);
-        self.texture = texture;
-        self.layer_views = layer_views;
-        self.bind_group = bind_group;
-        self.sampled_bind_group = sampled_bind_group;
-        self.scatter = make_scatter(device, &self.cache);
-        self.layers = layers;
+        let color_layers = self.cache.color_pages().map_or(0, |c| c.pages().len() as u32);
+        (self.coverage, self.color) = make_arrays(device, &self.cache, layers, color_layers);
+        (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
         self.id = next_id();
-        let uploads = self.cache.full_uploads();
-        self.write(queue, &uploads);
+        self.coverage.write(queue, &self.cache.full_uploads());
+        if let Some(set) = self.cache.color_pages() {
+            self.color.write(queue, &set.full_uploads());
+        }
     }
 }
 
-fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
-    (cache.config().uploads == UploadMode::Glyphs).then(|| Scatter::new(device, cache.page_side(), cache.config().padding))
+/// The two arrays for `cache`: coverage with `layers` layers, colour with
+/// `color_layers` (a 1×1 placeholder while the cache has no colour pages).
+fn make_arrays(device: &wgpu::Device, cache: &GlyphCache, layers: u32, color_layers: u32) -> (PageArray, PageArray) {
+    let coverage = PageArray::new(device, cache.page_side(), layers, wgpu::TextureFormat::R8Unorm, make_scatter(device, cache, false));
+    let color = match cache.color_pages() {
+        Some(set) => PageArray::new(device, set.page_side(), color_layers.max(1), wgpu::TextureFormat::Rgba8Unorm, make_scatter(device, set, true)),
+        None => PageArray::new(device, 1, 1, wgpu::TextureFormat::Rgba8Unorm, None),
+    };
+    (coverage, color)
 }
 
-type AtlasTexture = (wgpu::Texture, Vec<wgpu::TextureView>, wgpu::BindGroup, wgpu::BindGroup);
+fn make_scatter(device: &wgpu::Device, cache: &GlyphCache, rgba: bool) -> Option<Scatter> {
+    (cache.config().uploads == UploadMode::Glyphs).then(|| Scatter::new(device, cache.page_side(), cache.config().padding, rgba))
+}
 
-fn make_texture(device: &wgpu::Device, shared: &Shared, side: u32, layers: u32) -> AtlasTexture {
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("kerf atlas pages"),
-        size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::R8Unorm,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor {
-        label: Some("kerf atlas pages view"),
-        dimension: Some(wgpu::TextureViewDimension::D2Array),
-        ..Default::default()
-    });
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+/// The bind groups of the exact and the sampled pipelines: both arrays (and the sampler).
+fn bind_groups(device: &wgpu::Device, shared: &Shared, coverage: &PageArray, color: &PageArray) -> (wgpu::BindGroup, wgpu::BindGroup) {
+    let exact = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("kerf atlas bind group"),
         layout: &shared.atlas_layout,
-        entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) }],
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&coverage.view) },
+            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&color.view) },
+        ],
     });
-    let sampled_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+    let sampled = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("kerf sampled atlas bind group"),
         layout: &shared.sampled_atlas_layout,
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&coverage.view) },
             wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&shared.sampler) },
+            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&color.view) },
         ],
     });
-    let layer_views = (0..layers)
-        .map(|layer| {
-            texture.create_view(&wgpu::TextureViewDescriptor {
-                label: Some("kerf atlas page layer"),
-                dimension: Some(wgpu::TextureViewDimension::D2),
-                base_array_layer: layer,
-                array_layer_count: Some(1),
-                ..Default::default()
-            })
-        })
-        .collect();
-    (texture, layer_views, bind_group, sampled_bind_group)
+    (exact, sampled)
 }

@@ -611,7 +611,9 @@ fn push_sampled(frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::G
     if !e.is_blank() {
         out.push(quad(e.x, e.y, e.width, e.height, e.page, 0.0, 0.0));
     } else if let Some(tiles) = frame.cache().tiles(key) {
-        out.extend(tiles.iter().map(|t| quad(t.entry.x, t.entry.y, t.entry.width, t.entry.height, t.entry.page, t.dx as f32, t.dy as f32)));
+        // An RGBA image's tiles are on colour pages.
+        let bit = if key.is_color() { kerf_cache::COLOR_PAGE_BIT } else { 0 };
+        out.extend(tiles.iter().map(|t| quad(t.entry.x, t.entry.y, t.entry.width, t.entry.height, t.entry.page | bit, t.dx as f32, t.dy as f32)));
     }
 }
 

@@ -29,7 +29,8 @@ pub(crate) fn supported(device: &wgpu::Device) -> bool {
 }
 
 impl Scatter {
-    pub(crate) fn new(device: &wgpu::Device, side: u32, padding: u32) -> Scatter {
+    /// A scatter into `R8Unorm` coverage pages, or (`rgba`) `Rgba8Unorm` colour pages.
+    pub(crate) fn new(device: &wgpu::Device, side: u32, padding: u32, rgba: bool) -> Scatter {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kerf upload scatter shader"),
             source: wgpu::ShaderSource::Wgsl(SCATTER_SHADER.into()),
@@ -80,12 +81,12 @@ impl Scatter {
             multisample: wgpu::MultisampleState::default(),
             fragment: Some(wgpu::FragmentState {
                 module: &shader,
-                entry_point: Some("fs_scatter"),
+                entry_point: Some(if rgba { "fs_scatter_rgba" } else { "fs_scatter" }),
                 compilation_options: Default::default(),
                 targets: &[Some(wgpu::ColorTargetState {
-                    format: wgpu::TextureFormat::R8Unorm,
+                    format: if rgba { wgpu::TextureFormat::Rgba8Unorm } else { wgpu::TextureFormat::R8Unorm },
                     blend: None,
-                    write_mask: wgpu::ColorWrites::RED,
+                    write_mask: if rgba { wgpu::ColorWrites::ALL } else { wgpu::ColorWrites::RED },
                 })],
             }),
             multiview_mask: None,

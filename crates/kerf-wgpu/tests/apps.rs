@@ -438,3 +438,111 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
     assert_eq!(atlas.cache().stats().frames, frames);
     check_atlas(&device, &queue, &atlas);
 }
+
+/// An RGBA test picture: colour gradient with an alpha ramp, straight sRGB.
+fn picture(id: u32, size: f32) -> GlyphImage {
+    let n = size.round().max(1.0) as u32;
+    let mut pixels = Vec::with_capacity((n * n * 4) as usize);
+    for y in 0..n {
+        for x in 0..n {
+            pixels.extend_from_slice(&[(x * 255 / n) as u8, (y * 255 / n) as u8, (id * 50 % 256) as u8, (60 + (x + y) * 190 / (2 * n)) as u8]);
+        }
+    }
+    GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels }
+}
+
+/// RGBA images live in the colour texture and are drawn untinted,
+/// premultiplied and blended in linear light on an sRGB target, next to
+/// tinted coverage text; under pressure they are evicted from the colour
+/// pages, and drawn right again when rendered anew.
+#[test]
+fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let (device, queue) = gpu();
+    let cfg = CacheConfig {
+        page_size: 128,
+        frames_in_flight: 0,
+        color: kerf_cache::ColorPages { page_size: 64, max_pages: 2, memory_budget: 64 * 64 * 4 * 2 },
+        ..CacheConfig::default()
+    };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let src = atlas
+        .add_rgba_image_source(move |id: u32, size: f32| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            Ok(picture(id, size))
+        })
+        .unwrap();
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (200u32, 48u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let bg = 0.5f32; // linear grey
+    let target = Offscreen::new(&device, w, h, format);
+    let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas, ids: &[u32]| -> Vec<u8> {
+        let images: Vec<PositionedImage> =
+            ids.iter().enumerate().map(|(i, &id)| PositionedImage { source: src, id, size: 20.0, x: 4.0 + 24.0 * i as f32, y: 24.0, color: [0, 0, 0, 255] }).collect();
+        let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
+        let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&images, 0.0, 0.0), TextArea::text(text, 150.0, 28.0)], &vp).unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.pass(&mut enc, wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 });
+            r.render(atlas, &mut pass).unwrap();
+        }
+        queue.submit([enc.finish()]);
+        target.read(&device, &queue).unwrap()
+    };
+    let check = |px: &[u8], ids: &[u32]| {
+        let mut worst = 0i32;
+        for (i, &id) in ids.iter().enumerate() {
+            let img = picture(id, 20.0);
+            let (x0, y0) = (4 + 24 * i as u32, 4u32);
+            for y in 0..20 {
+                for x in 0..20 {
+                    let t = &img.pixels[((y * 20 + x) * 4) as usize..][..4];
+                    let a = t[3] as f32 / 255.0;
+                    for c in 0..3 {
+                        let lin = srgb_to_linear(t[c] as f32 / 255.0) * a + bg * (1.0 - a);
+                        let expect = (linear_to_srgb(lin) * 255.0).round() as i32;
+                        let got = px[(((y0 + y) * w + x0 + x) * 4) as usize + c] as i32;
+                        worst = worst.max((got - expect).abs());
+                    }
+                }
+            }
+        }
+        assert!(worst <= 3, "RGBA images differ from the composite by {worst}");
+    };
+    let px = draw(&mut r, &mut atlas, &[1, 2, 3]);
+    check(&px, &[1, 2, 3]);
+    // The text beside them is tinted red (coverage path, same draw).
+    let red = (0..w * h).filter(|i| px[(*i * 4) as usize] > 150 && px[(*i * 4 + 1) as usize] < 120).count();
+    assert!(red > 20, "tinted text drawn ({red} red pixels)");
+    assert_eq!(calls.load(Ordering::Relaxed), 3);
+    // Two 64 px colour pages hold 8 of these: new pictures evict the first ones.
+    for k in 0..4 {
+        let ids: Vec<u32> = (0..6).map(|i| 100 + k * 6 + i).collect();
+        let px = draw(&mut r, &mut atlas, &ids);
+        check(&px, &ids);
+    }
+    let set = atlas.cache().color_pages().unwrap();
+    assert!(set.stats().evictions > 0, "the colour pages evict");
+    let key = kerf_cache::GlyphKey::image(src, 1, kerf_cache::GlyphSize::from_px(20.0, 1024.0).unwrap());
+    assert!(atlas.cache().peek(&key).is_none());
+    let before = calls.load(Ordering::Relaxed);
+    let px = draw(&mut r, &mut atlas, &[1, 2, 3]);
+    check(&px, &[1, 2, 3]);
+    assert_eq!(calls.load(Ordering::Relaxed), before + 3, "rendered again");
+    // The colour texture equals the cache's colour pages.
+    let layers = read_texture(&device, &queue, atlas.color_texture()).unwrap();
+    let set = atlas.cache().color_pages().unwrap();
+    let page_bytes = 64 * 64 * 4;
+    for (i, page) in set.pages().iter().enumerate() {
+        assert!(&layers[i * page_bytes..][..page_bytes] == page.pixels(), "colour layer {i} differs from the cache's page");
+    }
+    atlas.cache().check_invariants().unwrap();
+}

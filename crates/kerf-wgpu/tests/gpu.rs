@@ -72,14 +72,6 @@ fn growth_copies_layers_on_the_gpu_without_rasterizing() {
     check_atlas(&device, &queue, &atlas);
 }
 
-fn linear_to_srgb(c: f32) -> f32 {
-    if c <= 0.0031308 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    }
-}
-
 /// Renders `areas` on a cleared target and returns RGBA8 rows.
 #[allow(clippy::too_many_arguments)]
 fn render_corrected(

@@ -94,3 +94,12 @@ pub fn diamond(id: u32, size: f32) -> GlyphImage {
         .collect();
     GlyphImage { width: n as u32, height: n as u32, left: 0, bottom: 0, pixels }
 }
+
+/// Linear light to sRGB-encoded (0..1).
+pub fn linear_to_srgb(c: f32) -> f32 {
+    if c <= 0.0031308 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
