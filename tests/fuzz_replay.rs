@@ -44,5 +44,5 @@ fn font_bytes_inputs_give_errors_or_glyphs_never_panics() {
 
 #[test]
 fn cache_frames_inputs_keep_the_cache_consistent() {
-    replay("cache_frames", harness::cache_frames, 40);
+    replay("cache_frames", harness::cache_frames, 150);
 }

@@ -3,7 +3,7 @@
 //! wrong error, or kerf itself panicking). Shared by the cargo-fuzz targets
 //! (`fuzz/fuzz_targets`) and the corpus replay test (`tests/fuzz_replay.rs`).
 
-use kerf_cache::{CacheConfig, Font, GlyphCache, GlyphError, PositionedGlyph, TextSpec};
+use kerf_cache::{CacheConfig, ColorPages, Font, GlyphCache, GlyphError, GlyphImage, PositionedGlyph, PositionedImage, TextSpec};
 use std::sync::OnceLock;
 
 /// DejaVu Sans, parsed once per process (parsing dominates a fuzz input otherwise).
@@ -240,8 +240,21 @@ pub fn font_bytes(data: &[u8]) {
     }
 }
 
+/// A square test image of `size` px (any size: larger than a page is tiled),
+/// coverage or RGBA; some ids fail or return the wrong number of bytes.
+fn fuzz_image(id: u32, size: f32, bpp: usize) -> Result<GlyphImage, String> {
+    if id % 11 == 0 {
+        return Err("no such image".into());
+    }
+    let n = (size.round() as u32).min(400);
+    let len = (n * n) as usize * if id % 7 == 3 { 1 } else { bpp };
+    Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels: (0..len).map(|i| (i as u32 ^ id) as u8).collect() })
+}
+
 /// The cache's frame API with arbitrary call orders and arguments: frames
-/// finished or dropped, unknown fonts, bad sizes, clear and trim in between.
+/// begun, continued, finished or dropped, unknown fonts, bad sizes, the
+/// app's images (coverage and RGBA, failing and oversized ones), sampled
+/// glyphs, clear and trim in between.
 pub fn cache_frames(data: &[u8]) {
     let mut b = Bytes(data);
     let cfg = CacheConfig {
@@ -255,9 +268,12 @@ pub fn cache_frames(data: &[u8]) {
         padding: b.u8() as u32 % 3,
         algorithm: Algorithm::all()[b.u8() as usize % Algorithm::all().len()],
         parallel_threshold: 4,
+        color: ColorPages { page_size: 16 + b.u8() as u32 % 100, max_pages: 1 + b.u8() as u32 % 2, memory_budget: 1 << 20 },
         ..CacheConfig::default()
     };
     let Ok(mut cache) = GlyphCache::new(cfg) else { return };
+    let Ok(mono) = cache.add_image_source(|id: u32, size: f32| fuzz_image(id, size, 1)) else { panic!("an image source must be accepted") };
+    let Ok(rgba) = cache.add_rgba_image_source(|id: u32, size: f32| fuzz_image(id, size, 4)) else { panic!("an RGBA source must be accepted") };
     let Ok(font) = cache.add_parsed_font(sans()) else { panic!("a parsed font must be accepted") };
     // A font id this cache never issued.
     let mut other = GlyphCache::new(CacheConfig::default()).ok();
@@ -274,10 +290,29 @@ pub fn cache_frames(data: &[u8]) {
                 let _ = cache.trim(b.u8() as u64);
             }
             _ => {
-                let mut frame = cache.begin_frame();
+                let mut frame = if b.u8() % 4 == 0 { cache.continue_frame() } else { cache.begin_frame() };
                 let mut quads = Vec::new();
                 for _ in 0..(b.u8() % 6) {
-                    match b.u8() % 3 {
+                    match b.u8() % 6 {
+                        3 => {
+                            let images: Vec<PositionedImage> = (0..(b.u8() % 6))
+                                .map(|_| PositionedImage {
+                                    source: if b.u8() % 2 == 0 { mono } else { rgba },
+                                    id: b.u32() % 64,
+                                    size: b.px(),
+                                    x: f32::from_bits(b.u32()),
+                                    y: b.u8() as f32,
+                                    color: [b.u8(); 4],
+                                })
+                                .collect();
+                            frame.prepare_images(&images, &mut quads);
+                        }
+                        4 => {
+                            let _ = frame.sampled_glyph(font, b.u16() % 3000, b.px());
+                        }
+                        5 => {
+                            let _ = frame.image(if b.u8() % 2 == 0 { mono } else { rgba }, b.u32() % 64, b.px());
+                        }
                         0 => {
                             let f = if b.u8() % 8 == 0 { stranger.unwrap_or(font) } else { font };
                             let _ = frame.glyph(f, b.u16() % 3000, b.px());
@@ -304,8 +339,10 @@ pub fn cache_frames(data: &[u8]) {
                 if b.u8() % 4 != 0 {
                     let out = frame.finish();
                     assert!(out.uploads.len() <= out.pages as usize, "more than one upload per page");
+                    assert!(out.color.uploads.len() <= out.color.pages as usize, "more than one colour upload per page");
                     for s in &out.skipped {
-                        assert!(!matches!(s.reason, GlyphError::Raster(_)), "DejaVu glyphs must rasterize: {s:?}");
+                        let image = s.key.is_some_and(|k| k.image_parts().is_some());
+                        assert!(image || !matches!(s.reason, GlyphError::Raster(_)), "DejaVu glyphs must rasterize: {s:?}");
                     }
                 } // else: dropped without finish
             }

@@ -86,10 +86,11 @@ impl GlyphCache {
                         return Err(e);
                     }
                 };
-                let mut pixels = Vec::with_capacity((tw * th) as usize);
+                let b = self.bpp as usize;
+                let mut pixels = Vec::with_capacity((tw * th) as usize * b);
                 for row in dy..dy + th {
-                    let at = (row * w + dx) as usize;
-                    pixels.extend_from_slice(&image.pixels[at..at + tw as usize]);
+                    let at = (row * w + dx) as usize * b;
+                    pixels.extend_from_slice(&image.pixels[at..at + tw as usize * b]);
                 }
                 let started = Instant::now();
                 self.stage(page, rect, &GlyphImage { width: tw, height: th, left: 0, bottom: 0, pixels });

@@ -239,3 +239,29 @@ fn an_rgba_source_with_coverage_sized_data_is_a_typed_error() {
     assert!(matches!(GlyphCache::new(cfg), Err(ConfigError::Color(_))));
     c.check_invariants().unwrap();
 }
+
+/// An RGBA image larger than a colour page is tiled, 4 bytes a texel (the
+/// fuzz harness found tiles cut at 1 byte a texel).
+#[test]
+fn an_rgba_image_larger_than_a_colour_page_is_tiled() {
+    let mut c = GlyphCache::new(CacheConfig { color: ColorPages { page_size: 64, max_pages: 8, memory_budget: 1 << 20 }, ..CacheConfig::default() }).unwrap();
+    let src = c.add_rgba_image_source(|id: u32, size: f32| Ok(rgba(id, size))).unwrap();
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare_images(&[PositionedImage { source: src, id: 5, size: 100.0, x: 0.0, y: 100.0, color: [255; 4] }], &mut quads);
+    let out = fr.finish();
+    assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+    assert!(quads.len() >= 4 && quads.iter().all(|q| q.page & COLOR_PAGE_BIT != 0));
+    let expect = rgba(5, 100.0);
+    let set = c.color_pages().unwrap();
+    for q in &quads {
+        let (dx, dy) = (q.x as usize, q.y as usize);
+        let page = set.pages()[(q.page & !COLOR_PAGE_BIT) as usize].pixels();
+        for row in 0..q.height as usize {
+            let at = ((q.tex_y as usize + row) * 64 + q.tex_x as usize) * 4;
+            let src = ((dy + row) * 100 + dx) * 4;
+            assert_eq!(&page[at..at + q.width as usize * 4], &expect.pixels[src..src + q.width as usize * 4], "tile at {dx},{dy} row {row}");
+        }
+    }
+    c.check_invariants().unwrap();
+}
