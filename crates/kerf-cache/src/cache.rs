@@ -93,11 +93,11 @@ impl Slot {
 pub struct FrameOutput {
     /// The frame's number (1 for the first frame).
     pub frame: u64,
-    /// In [`UploadMode::DirtyRect`]: at most one upload per dirty page, in
-    /// page order (empty in [`UploadMode::Glyphs`]).
+    /// In [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect): at most one upload per dirty page, in
+    /// page order (empty in [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)).
     pub uploads: Vec<PageUpload>,
-    /// In [`UploadMode::Glyphs`]: every glyph staged since the last finished
-    /// frame, texels packed tightly (empty in [`UploadMode::DirtyRect`]).
+    /// In [`UploadMode::Glyphs`](crate::UploadMode::Glyphs): every glyph staged since the last finished
+    /// frame, texels packed tightly (empty in [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect)).
     pub glyphs: GlyphUploads,
     /// Pages in the atlas after this frame (the GPU side grows its texture to match).
     pub pages: u32,

@@ -43,16 +43,16 @@ pub struct CacheConfig {
     pub release_idle_after: Option<u64>,
     /// Pages never released (the budget's floor). Default 1.
     pub min_pages: u32,
-    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`]). Pen x
+    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`](crate::MAX_SUBPIXEL_BINS)). Pen x
     /// positions are rounded to the nearest of this many evenly spaced
     /// offsets, and the glyph is rasterized at that offset (one cache entry
     /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
     /// at most 1/8 px; see docs/cache.md for what the bins cost).
     pub subpixel_bins: u32,
-    /// How new texels leave a frame: [`UploadMode::Glyphs`] (default; each
-    /// staged glyph's texels packed tightly, in [`FrameOutput::glyphs`]) or
-    /// [`UploadMode::DirtyRect`] (one dirty bounding box per page, in
-    /// [`FrameOutput::uploads`]).
+    /// How new texels leave a frame: [`UploadMode::Glyphs`](crate::UploadMode::Glyphs) (default; each
+    /// staged glyph's texels packed tightly, in [`FrameOutput::glyphs`](crate::FrameOutput::glyphs)) or
+    /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, in
+    /// [`FrameOutput::uploads`](crate::FrameOutput::uploads)).
     pub uploads: UploadMode,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).

@@ -1,7 +1,8 @@
 //! kerf on wgpu: the text renderer a wgpu app links.
 //!
 //! [`TextAtlas`] owns kerf-cache's glyph cache and the `R8Unorm` texture array
-//! that mirrors its pages (layer n = page n). [`TextRenderer::prepare`] looks
+//! that mirrors its pages (layer n = page n), plus an `Rgba8Unorm` array for
+//! its colour pages (RGBA images). [`TextRenderer::prepare`] looks
 //! glyphs up, lets the cache rasterize, place and evict, then uploads the new
 //! glyphs' texels in **one buffer write per frame** and scatters them into
 //! their pages with **one draw per dirty page** (`shaders/scatter.wgsl`), and
