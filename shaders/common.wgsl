@@ -46,3 +46,29 @@ fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
     let hi = pow((c + vec3<f32>(0.055)) / 1.055, vec3<f32>(2.4));
     return select(hi, lo, c <= vec3<f32>(0.04045));
 }
+
+// The premultiplied output of a coverage quad in `color` (straight sRGB RGBA),
+// after the viewport's gamma/contrast correction. Linear targets store the
+// sRGB-encoded values as given; sRGB targets are written in linear light.
+fn shade_coverage_linear(coverage: f32, color: vec4<f32>) -> vec4<f32> {
+    let a = correct_coverage(coverage, luminance(srgb_to_linear(color.rgb)), viewport.gamma, viewport.contrast) * color.a;
+    return vec4<f32>(color.rgb * a, a);
+}
+
+fn shade_coverage_srgb(coverage: f32, color: vec4<f32>) -> vec4<f32> {
+    let rgb = srgb_to_linear(color.rgb);
+    let a = correct_coverage(coverage, luminance(rgb), viewport.gamma, viewport.contrast) * color.a;
+    return vec4<f32>(rgb * a, a);
+}
+
+// The premultiplied output of a colour texel (straight sRGB RGBA, an RGBA
+// image): drawn as it is, the quad's alpha as opacity.
+fn shade_color_linear(texel: vec4<f32>, alpha: f32) -> vec4<f32> {
+    let a = texel.a * alpha;
+    return vec4<f32>(texel.rgb * a, a);
+}
+
+fn shade_color_srgb(texel: vec4<f32>, alpha: f32) -> vec4<f32> {
+    let a = texel.a * alpha;
+    return vec4<f32>(srgb_to_linear(texel.rgb) * a, a);
+}

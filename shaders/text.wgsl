@@ -52,36 +52,22 @@ fn color_texel(in: Varyings) -> vec4<f32> {
     return textureLoad(color_atlas, texel(in), i32(in.layer & ~COLOR_PAGE_BIT), 0);
 }
 
-// Coverage after the viewport's gamma/contrast correction, for a text colour
-// whose linear-light value is `linear_rgb`.
-fn corrected(in: Varyings, linear_rgb: vec3<f32>) -> f32 {
-    return correct_coverage(coverage(in), luminance(linear_rgb), viewport.gamma, viewport.contrast);
-}
-
-// Non-sRGB target: colours are stored as given (sRGB-encoded values), blended as stored.
 // Colour quads (RGBA images) are drawn as they are, premultiplied; the
 // quad's colour only contributes its alpha.
 @fragment
 fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        let c = color_texel(in);
-        let ca = c.a * in.color.a;
-        return vec4<f32>(c.rgb * ca, ca);
+        return shade_color_linear(color_texel(in), in.color.a);
     }
-    let a = corrected(in, srgb_to_linear(in.color.rgb)) * in.color.a;
-    return vec4<f32>(in.color.rgb * a, a);
+    return shade_coverage_linear(coverage(in), in.color);
 }
 
 // sRGB target: the hardware encodes on write and blends in linear light, so
-// the colour is decoded to linear first.
+// colours are decoded to linear first.
 @fragment
 fn fs_srgb(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        let c = color_texel(in);
-        let ca = c.a * in.color.a;
-        return vec4<f32>(srgb_to_linear(c.rgb) * ca, ca);
+        return shade_color_srgb(color_texel(in), in.color.a);
     }
-    let rgb = srgb_to_linear(in.color.rgb);
-    let a = corrected(in, rgb) * in.color.a;
-    return vec4<f32>(rgb * a, a);
+    return shade_coverage_srgb(coverage(in), in.color);
 }

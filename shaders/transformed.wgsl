@@ -70,29 +70,18 @@ fn sampled_color(in: Varyings) -> vec4<f32> {
     return textureSampleLevel(color_atlas, atlas_sampler, uv, i32(in.layer & ~COLOR_PAGE_BIT), 0.0);
 }
 
-fn sampled_corrected(in: Varyings, linear_rgb: vec3<f32>) -> f32 {
-    return correct_coverage(sampled_coverage(in), luminance(linear_rgb), viewport.gamma, viewport.contrast);
-}
-
 @fragment
 fn fs_sampled_linear(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        let c = sampled_color(in);
-        let ca = c.a * in.color.a;
-        return vec4<f32>(c.rgb * ca, ca);
+        return shade_color_linear(sampled_color(in), in.color.a);
     }
-    let a = sampled_corrected(in, srgb_to_linear(in.color.rgb)) * in.color.a;
-    return vec4<f32>(in.color.rgb * a, a);
+    return shade_coverage_linear(sampled_coverage(in), in.color);
 }
 
 @fragment
 fn fs_sampled_srgb(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        let c = sampled_color(in);
-        let ca = c.a * in.color.a;
-        return vec4<f32>(srgb_to_linear(c.rgb) * ca, ca);
+        return shade_color_srgb(sampled_color(in), in.color.a);
     }
-    let rgb = srgb_to_linear(in.color.rgb);
-    let a = sampled_corrected(in, rgb) * in.color.a;
-    return vec4<f32>(rgb * a, a);
+    return shade_coverage_srgb(sampled_coverage(in), in.color);
 }

@@ -137,12 +137,29 @@ impl Shared {
         }
     }
 
+    /// The pipeline for `key`, made on first use.
+    pub fn pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
+        // kerf_cache::GlyphQuad: x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
+        let attributes = wgpu::vertex_attr_array![
+            0 => Sint32x2,
+            1 => Uint16x2,
+            2 => Uint16x2,
+            3 => Uint32,
+            4 => Unorm8x4,
+        ];
+        let kind = QuadPipeline {
+            label: "kerf glyph pipeline",
+            layout: &self.pipeline_layout,
+            module: &self.shader,
+            entry_points: ("vs_main", "fs_linear", "fs_srgb"),
+            stride: std::mem::size_of::<crate::GlyphInstance>() as u64,
+            attributes: &attributes,
+        };
+        cached(&self.pipelines, key, || kind.make(device, key))
+    }
+
     /// The transformed-text pipeline for `key`, made on first use.
     pub fn sampled_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
-        let mut map = self.sampled_pipelines.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = map.get(key) {
-            return p.clone();
-        }
         // crate::SampledQuad: pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4].
         let attributes = wgpu::vertex_attr_array![
             0 => Float32x2,
@@ -152,87 +169,64 @@ impl Shared {
             4 => Uint32,
             5 => Unorm8x4,
         ];
-        let buffers = [Some(wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<crate::SampledQuad>() as u64,
-            step_mode: wgpu::VertexStepMode::Instance,
+        let kind = QuadPipeline {
+            label: "kerf transformed glyph pipeline",
+            layout: &self.sampled_pipeline_layout,
+            module: &self.sampled_shader,
+            entry_points: ("vs_transformed", "fs_sampled_linear", "fs_sampled_srgb"),
+            stride: std::mem::size_of::<crate::SampledQuad>() as u64,
             attributes: &attributes,
-        })];
-        let targets = [Some(wgpu::ColorTargetState {
-            format: key.format,
-            blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("kerf transformed glyph pipeline"),
-            layout: Some(&self.sampled_pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &self.sampled_shader,
-                entry_point: Some("vs_transformed"),
-                compilation_options: Default::default(),
-                buffers: &buffers,
-            },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
-            depth_stencil: key.depth_stencil.clone(),
-            multisample: key.multisample,
-            fragment: Some(wgpu::FragmentState {
-                module: &self.sampled_shader,
-                entry_point: Some(if key.format.is_srgb() { "fs_sampled_srgb" } else { "fs_sampled_linear" }),
-                compilation_options: Default::default(),
-                targets: &targets,
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        map.insert(key.clone(), pipeline.clone());
-        pipeline
+        };
+        cached(&self.sampled_pipelines, key, || kind.make(device, key))
     }
+}
 
-    /// The pipeline for `key`, made on first use.
-    pub fn pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
-        let mut map = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = map.get(key) {
-            return p.clone();
-        }
-        // kerf_cache::GlyphQuad: x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
-        let attributes = wgpu::vertex_attr_array![
-            0 => Sint32x2,
-            1 => Uint16x2,
-            2 => Uint16x2,
-            3 => Uint32,
-            4 => Unorm8x4,
-        ];
+/// The pipeline in `map` for `key`, made by `make` on first use.
+fn cached(map: &Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>, key: &PipelineKey, make: impl FnOnce() -> wgpu::RenderPipeline) -> wgpu::RenderPipeline {
+    let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+    map.entry(key.clone()).or_insert_with(make).clone()
+}
+
+/// What differs between kerf's instanced quad pipelines: shader, layout, instance format.
+struct QuadPipeline<'a> {
+    label: &'static str,
+    layout: &'a wgpu::PipelineLayout,
+    module: &'a wgpu::ShaderModule,
+    /// Vertex entry point, fragment entry points for linear and sRGB targets.
+    entry_points: (&'static str, &'static str, &'static str),
+    stride: u64,
+    attributes: &'a [wgpu::VertexAttribute],
+}
+
+impl QuadPipeline<'_> {
+    /// Four-vertex strips, one instance per quad, premultiplied alpha blending.
+    fn make(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
         let buffers = [Some(wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<crate::GlyphInstance>() as u64,
+            array_stride: self.stride,
             step_mode: wgpu::VertexStepMode::Instance,
-            attributes: &attributes,
+            attributes: self.attributes,
         })];
         let targets = [Some(wgpu::ColorTargetState {
             format: key.format,
             blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
             write_mask: wgpu::ColorWrites::ALL,
         })];
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("kerf glyph pipeline"),
-            layout: Some(&self.pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &self.shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &buffers,
-            },
+        let (vs, fs_linear, fs_srgb) = self.entry_points;
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(self.label),
+            layout: Some(self.layout),
+            vertex: wgpu::VertexState { module: self.module, entry_point: Some(vs), compilation_options: Default::default(), buffers: &buffers },
             primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
             depth_stencil: key.depth_stencil.clone(),
             multisample: key.multisample,
             fragment: Some(wgpu::FragmentState {
-                module: &self.shader,
-                entry_point: Some(if key.format.is_srgb() { "fs_srgb" } else { "fs_linear" }),
+                module: self.module,
+                entry_point: Some(if key.format.is_srgb() { fs_srgb } else { fs_linear }),
                 compilation_options: Default::default(),
                 targets: &targets,
             }),
             multiview_mask: None,
             cache: None,
-        });
-        map.insert(key.clone(), pipeline.clone());
-        pipeline
+        })
     }
 }

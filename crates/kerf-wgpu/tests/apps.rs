@@ -218,13 +218,7 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
         if round == 1 {
             assert_eq!(rep.hits, rep.lookups, "cached in tiles");
         }
-        let mut enc = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
-            r.render(&atlas, &mut pass).unwrap();
-        }
-        queue.submit([enc.finish()]);
-        let px = target.read(&device, &queue).unwrap();
+        let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = expected_coverage(atlas.cache(), &glyphs, w, h);
         let worst = expect.iter().enumerate().map(|(i, &e)| (px[i * 4] as i32 - e as i32).abs()).max().unwrap();
         assert!(worst <= 2, "round {round}: worst difference {worst}");
@@ -263,13 +257,7 @@ fn icons_are_drawn_evicted_and_requested_again() {
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas| {
         let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&icons, 0.0, 0.0)], &vp).unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-        let mut enc = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
-            r.render(atlas, &mut pass).unwrap();
-        }
-        queue.submit([enc.finish()]);
-        let px = target.read(&device, &queue).unwrap();
+        let px = draw_and_read(&device, &queue, &r, atlas, &target, wgpu::Color::BLACK);
         let mut worst = 0;
         for icon in &icons {
             let img = diamond(icon.id, 24.0);
@@ -399,13 +387,7 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
         let quads = r.transformed_instances().to_vec();
         assert_eq!(quads.len(), spec.text.chars().filter(|c| *c != ' ').count(), "{name}");
         let target = Offscreen::new(&device, w, h, format);
-        let mut enc = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
-            r.render(&atlas, &mut pass).unwrap();
-        }
-        queue.submit([enc.finish()]);
-        let px = target.read(&device, &queue).unwrap();
+        let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = reference(&atlas, &quads, &t, w, h);
         let (mut close, mut sum_gpu, mut sum_cpu, mut inked) = (0usize, 0f64, 0f64, 0usize);
         for (i, e) in expect.iter().enumerate() {
@@ -489,13 +471,7 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
         let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
         let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&images, 0.0, 0.0), TextArea::text(text, 150.0, 28.0)], &vp).unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-        let mut enc = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = target.pass(&mut enc, wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 });
-            r.render(atlas, &mut pass).unwrap();
-        }
-        queue.submit([enc.finish()]);
-        target.read(&device, &queue).unwrap()
+        draw_and_read(&device, &queue, &r, atlas, &target, wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 })
     };
     let check = |px: &[u8], ids: &[u32]| {
         let mut worst = 0i32;

@@ -103,3 +103,15 @@ pub fn linear_to_srgb(c: f32) -> f32 {
         1.055 * c.powf(1.0 / 2.4) - 0.055
     }
 }
+
+/// Records `renderer` into one pass on `target` cleared to `clear`, submits,
+/// and reads the target back.
+pub fn draw_and_read(device: &wgpu::Device, queue: &wgpu::Queue, renderer: &TextRenderer, atlas: &TextAtlas, target: &Offscreen, clear: wgpu::Color) -> Vec<u8> {
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = target.pass(&mut enc, clear);
+        renderer.render(atlas, &mut pass).unwrap();
+    }
+    queue.submit([enc.finish()]);
+    target.read(device, queue).unwrap()
+}
