@@ -257,7 +257,7 @@ fn icons_are_drawn_evicted_and_requested_again() {
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas| {
         let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&icons, 0.0, 0.0)], &vp).unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-        let px = draw_and_read(&device, &queue, &r, atlas, &target, wgpu::Color::BLACK);
+        let px = draw_and_read(&device, &queue, r, atlas, &target, wgpu::Color::BLACK);
         let mut worst = 0;
         for icon in &icons {
             let img = diamond(icon.id, 24.0);
@@ -471,7 +471,7 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
         let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
         let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&images, 0.0, 0.0), TextArea::text(text, 150.0, 28.0)], &vp).unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-        draw_and_read(&device, &queue, &r, atlas, &target, wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 })
+        draw_and_read(&device, &queue, r, atlas, &target, wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 })
     };
     let check = |px: &[u8], ids: &[u32]| {
         let mut worst = 0i32;
