@@ -33,6 +33,28 @@ impl Frame<'_> {
         self.cache
     }
 
+    /// The glyphs the frame's batch calls have skipped so far (what
+    /// [`finish`](Self::finish) will report), in order.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.cache.pending_skipped
+    }
+
+    /// Removes the skipped entries from position `from` on that `pick`
+    /// selects, and returns them (for a caller that draws them another way,
+    /// e.g. a glyph too large for the atlas drawn from a smaller raster).
+    pub fn take_skipped(&mut self, from: usize, pick: impl Fn(&Skipped) -> bool) -> Vec<Skipped> {
+        let pending = &mut self.cache.pending_skipped;
+        let from = from.min(pending.len());
+        let (taken, kept): (Vec<Skipped>, Vec<Skipped>) = pending.drain(from..).partition(|s| pick(s));
+        pending.extend(kept);
+        taken
+    }
+
+    /// [`GlyphCache::positions`] while the frame runs.
+    pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+        self.cache.positions(text, out)
+    }
+
     /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
     pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;

@@ -4,7 +4,7 @@
 use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
-use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, GlyphUploads, PageUpload, UploadMode};
+use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload, UploadMode};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -16,14 +16,17 @@ pub struct GpuStats {
     pub upload_calls: u64,
     /// Bytes uploaded for them (per-glyph uploads: texels and region records).
     pub upload_bytes: u64,
+    /// Buffer writes made for per-glyph uploads: at most one per `apply`,
+    /// whichever page sets (coverage, colour) changed.
+    pub buffer_writes: u64,
     /// Times a texture array grew (existing layers copied on the GPU).
     pub grows: u64,
     /// Layers copied by grows and shrinks.
     pub layers_copied: u64,
 }
 
-/// One page set on the GPU: a texture array (layer n = page n), a view per
-/// layer (the scatter's render targets), and its upload path.
+/// One page set on the GPU: a texture array (layer n = page n) and a view
+/// per layer (the scatter's render targets).
 struct PageArray {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
@@ -31,12 +34,10 @@ struct PageArray {
     layers: u32,
     side: u32,
     format: wgpu::TextureFormat,
-    /// The per-glyph upload path ([`UploadMode::Glyphs`]); `None` for dirty rectangles.
-    scatter: Option<Scatter>,
 }
 
 impl PageArray {
-    fn new(device: &wgpu::Device, side: u32, layers: u32, format: wgpu::TextureFormat, scatter: Option<Scatter>) -> PageArray {
+    fn new(device: &wgpu::Device, side: u32, layers: u32, format: wgpu::TextureFormat) -> PageArray {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some(if format == wgpu::TextureFormat::R8Unorm { "kerf atlas pages" } else { "kerf atlas colour pages" }),
             size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
@@ -66,15 +67,14 @@ impl PageArray {
                 })
             })
             .collect();
-        PageArray { texture, view, layer_views, layers, side, format, scatter }
+        PageArray { texture, view, layer_views, layers, side, format }
     }
 
     /// A new array of `layers` layers holding this one's first layers,
     /// copied on the GPU (submitted at once, so writes queued afterwards land
     /// on top). Returns the layers copied.
     fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) -> u32 {
-        let scatter = self.scatter.take();
-        let next = PageArray::new(device, self.side, layers, self.format, scatter);
+        let next = PageArray::new(device, self.side, layers, self.format);
         let kept = self.layers.min(layers);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
         encoder.copy_texture_to_texture(
@@ -112,8 +112,9 @@ impl PageArray {
     }
 
     /// Grows or shrinks to fit `pages` (up to `max`), then writes a frame's
-    /// uploads. Returns (page writes, bytes, grew, layers copied).
-    fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32, uploads: &[PageUpload], glyphs: &GlyphUploads) -> (u32, u64, bool, u32) {
+    /// dirty rectangles (the per-glyph uploads are the scatter's). Returns
+    /// (page writes, bytes, grew, layers copied).
+    fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32, uploads: &[PageUpload]) -> (u32, u64, bool, u32) {
         let (mut grew, mut copied) = (false, 0);
         if pages > self.layers {
             let layers = pages.max(self.layers.saturating_mul(2)).min(max).max(pages);
@@ -123,12 +124,7 @@ impl PageArray {
             // Pages were released: give the layers back (the kept ones are copied on the GPU).
             copied = self.resize(device, queue, pages.max(1));
         }
-        let (mut calls, mut bytes) = self.write(queue, uploads);
-        if let Some(scatter) = &mut self.scatter {
-            let (draws, written) = scatter.apply(device, queue, &self.layer_views, glyphs);
-            calls += draws;
-            bytes += written;
-        }
+        let (calls, bytes) = self.write(queue, uploads);
         (calls, bytes, grew, copied)
     }
 
@@ -148,6 +144,9 @@ pub struct TextAtlas {
     pub(crate) shared: Arc<Shared>,
     coverage: PageArray,
     color: PageArray,
+    /// The per-glyph upload path ([`UploadMode::Glyphs`]) of both page sets;
+    /// `None` for dirty rectangles.
+    scatter: Option<Scatter>,
     pub(crate) bind_group: wgpu::BindGroup,
     /// The textures with a filtering sampler, for transformed text.
     pub(crate) sampled_bind_group: wgpu::BindGroup,
@@ -202,11 +201,13 @@ impl TextAtlas {
         let max_layers = cache.page_limit();
         let (coverage, color) = make_arrays(device, &cache, 1, 0);
         let (bind_group, sampled_bind_group) = bind_groups(device, &shared, &coverage, &color);
+        let scatter = make_scatter(device, &cache);
         Ok(TextAtlas {
             cache,
             shared,
             coverage,
             color,
+            scatter,
             bind_group,
             sampled_bind_group,
             max_layers,
@@ -327,7 +328,7 @@ impl TextAtlas {
     pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
         let (mut calls, mut bytes, mut rebind) = (0, 0, false);
         let before = self.coverage.layers;
-        let (c, b, grew, copied) = self.coverage.apply(device, queue, out.pages, self.max_layers, &out.uploads, &out.glyphs);
+        let (c, b, grew, copied) = self.coverage.apply(device, queue, out.pages, self.max_layers, &out.uploads);
         (calls, bytes) = (calls + c, bytes + b);
         self.stats.grows += grew as u64;
         self.stats.layers_copied += copied as u64;
@@ -335,11 +336,14 @@ impl TextAtlas {
         if let Some(set) = self.cache.color_pages() {
             if self.color.side != set.page_side() {
                 // The first RGBA image: the 1×1 placeholder becomes real pages.
-                self.color = PageArray::new(device, set.page_side(), out.color.pages.max(1), wgpu::TextureFormat::Rgba8Unorm, make_scatter(device, set, true));
+                self.color = PageArray::new(device, set.page_side(), out.color.pages.max(1), wgpu::TextureFormat::Rgba8Unorm);
+                if let Some(scatter) = &mut self.scatter {
+                    scatter.set_color(device, set.page_side(), set.config().padding);
+                }
                 rebind = true;
             }
             let before = self.color.layers;
-            let (c, b, grew, copied) = self.color.apply(device, queue, out.color.pages, set.page_limit(), &out.color.uploads, &out.color.glyphs);
+            let (c, b, grew, copied) = self.color.apply(device, queue, out.color.pages, set.page_limit(), &out.color.uploads);
             (calls, bytes) = (calls + c, bytes + b);
             self.stats.grows += grew as u64;
             self.stats.layers_copied += copied as u64;
@@ -347,6 +351,16 @@ impl TextAtlas {
         }
         if rebind {
             (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
+        }
+        if let Some(scatter) = &mut self.scatter {
+            // One buffer write and one submit for both page sets.
+            let (draws, written) = if self.cache.color_pages().is_some() {
+                scatter.apply(device, queue, &[(&self.coverage.layer_views, &out.glyphs), (&self.color.layer_views, &out.color.glyphs)])
+            } else {
+                scatter.apply(device, queue, &[(&self.coverage.layer_views, &out.glyphs)])
+            };
+            (calls, bytes) = (calls + draws, bytes + written);
+            self.stats.buffer_writes += (written > 0) as u64;
         }
         self.stats.upload_calls += calls as u64;
         self.stats.upload_bytes += bytes;
@@ -368,6 +382,7 @@ impl TextAtlas {
         let color_layers = self.cache.color_pages().map_or(0, |c| c.pages().len() as u32);
         (self.coverage, self.color) = make_arrays(device, &self.cache, layers, color_layers);
         (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
+        self.scatter = make_scatter(device, &self.cache);
         self.id = next_id();
         self.coverage.write(queue, &self.cache.full_uploads());
         if let Some(set) = self.cache.color_pages() {
@@ -379,16 +394,24 @@ impl TextAtlas {
 /// The two arrays for `cache`: coverage with `layers` layers, colour with
 /// `color_layers` (a 1×1 placeholder while the cache has no colour pages).
 fn make_arrays(device: &wgpu::Device, cache: &GlyphCache, layers: u32, color_layers: u32) -> (PageArray, PageArray) {
-    let coverage = PageArray::new(device, cache.page_side(), layers, wgpu::TextureFormat::R8Unorm, make_scatter(device, cache, false));
+    let coverage = PageArray::new(device, cache.page_side(), layers, wgpu::TextureFormat::R8Unorm);
     let color = match cache.color_pages() {
-        Some(set) => PageArray::new(device, set.page_side(), color_layers.max(1), wgpu::TextureFormat::Rgba8Unorm, make_scatter(device, set, true)),
-        None => PageArray::new(device, 1, 1, wgpu::TextureFormat::Rgba8Unorm, None),
+        Some(set) => PageArray::new(device, set.page_side(), color_layers.max(1), wgpu::TextureFormat::Rgba8Unorm),
+        None => PageArray::new(device, 1, 1, wgpu::TextureFormat::Rgba8Unorm),
     };
     (coverage, color)
 }
 
-fn make_scatter(device: &wgpu::Device, cache: &GlyphCache, rgba: bool) -> Option<Scatter> {
-    (cache.config().uploads == UploadMode::Glyphs).then(|| Scatter::new(device, cache.page_side(), cache.config().padding, rgba))
+/// The scatter of both page sets, in [`UploadMode::Glyphs`].
+fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
+    if cache.config().uploads != UploadMode::Glyphs {
+        return None;
+    }
+    let mut scatter = Scatter::new(device, cache.page_side(), cache.config().padding);
+    if let Some(set) = cache.color_pages() {
+        scatter.set_color(device, set.page_side(), set.config().padding);
+    }
+    Some(scatter)
 }
 
 /// The bind groups of the exact and the sampled pipelines: both arrays (and the sampler).

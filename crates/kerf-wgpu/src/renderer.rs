@@ -297,7 +297,8 @@ impl TextRenderer {
         tr.uniforms.clear();
         tr.positions.clear();
         let mut laid_out = Vec::new();
-        let (mut max_px, mut align) = (0.0, 1);
+        let max_px = atlas.cache().config().max_glyph_px;
+        let mut align = 1;
         if texts.iter().any(|a| a.transform.is_some()) {
             // Transformed strings are laid out first (pens on the baseline),
             // as the frame borrows the cache.
@@ -309,7 +310,6 @@ impl TextRenderer {
                 }
                 laid_out.push(start..tr.positions.len());
             }
-            max_px = atlas.cache().config().max_glyph_px;
             align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
         }
         let mut transformed_skipped = Vec::new();
@@ -317,6 +317,7 @@ impl TextRenderer {
         let mut spans = Vec::with_capacity(texts.len());
         for (n, area) in texts.iter().enumerate() {
             let start = self.quads.len();
+            let skips_before = frame.skipped().len();
             let s = area.scale;
             if let Some(t) = area.transform {
                 let tr = &mut self.transformed;
@@ -383,6 +384,21 @@ impl TextRenderer {
                     }));
                     frame.prepare(&self.scratch, &mut self.quads);
                 }
+            }
+            // Glyphs too large for the whole atlas, even in tiles, are drawn
+            // from a smaller raster, sampled up: never refused.
+            let oversized = frame.take_skipped(skips_before, |s| matches!(s.reason, kerf_cache::GlyphError::TooLarge { .. }));
+            if !oversized.is_empty() {
+                let tr = &mut self.transformed;
+                let first = tr.quads.len() as u32;
+                draw_oversized(&mut frame, area, &oversized, max_px, tr, &mut transformed_skipped);
+                if align == 1 {
+                    align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
+                }
+                let offset = tr.uniforms.len();
+                tr.uniforms.extend_from_slice(bytemuck::cast_slice(&TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]).uniform()));
+                tr.uniforms.resize(offset + (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(align), 0);
+                tr.draws.push((first..tr.quads.len() as u32, offset as u32, scissor(&area.bounds, viewport.size())));
             }
             spans.push((start, self.quads.len(), area.bounds));
         }
@@ -640,5 +656,43 @@ fn sampled_image(frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster:
             push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
         }
         Err(reason) => skipped.push(Skipped { index, key: None, reason }),
+    }
+}
+
+/// Draws the glyphs (or images) of an axis-aligned area that the atlas could
+/// not hold even in tiles: each from a raster small enough that its tiles
+/// take at most a quarter of the atlas's texels, sampled up to its size
+/// (appended to `tr` as quads in target pixels). What still fails is reported.
+fn draw_oversized(frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversized: &[Skipped], max_px: f32, tr: &mut Transformed, skipped: &mut Vec<Skipped>) {
+    let s = area.scale;
+    let place = |g: &PositionedGlyph| PositionedGlyph { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
+    let budget = |cache: &kerf_cache::GlyphCache| cache.page_limit() as f64 * (cache.page_side() as f64).powi(2);
+    let mut laid_out = Vec::new();
+    if let TextContent::Text(spec) = &area.content {
+        // The same glyph sequence the layout's skipped indices count.
+        let _ = frame.positions(&area.scaled(spec), &mut laid_out);
+    }
+    for sk in oversized {
+        let kerf_cache::GlyphError::TooLarge { width, height, .. } = sk.reason else { continue };
+        let area_texels = (width as f64 * height as f64).max(1.0);
+        match &area.content {
+            TextContent::Images(images) => {
+                let Some(g) = images.get(sk.index) else { continue };
+                let g = PositionedImage { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
+                let set = if g.source.is_rgba() { frame.cache().color_pages() } else { Some(frame.cache()) };
+                let Some(set) = set else { continue };
+                let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
+                sampled_image(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
+            }
+            content => {
+                let g = match content {
+                    TextContent::Glyphs(glyphs) => glyphs.get(sk.index).map(place),
+                    _ => laid_out.get(sk.index).copied(),
+                };
+                let Some(g) = g else { continue };
+                let f = (budget(frame.cache()) / 4.0 / area_texels).sqrt().min(1.0) as f32;
+                sampled_glyph(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
+            }
+        }
     }
 }

@@ -12,14 +12,21 @@ pub const SCATTER_SHADER: &str = include_str!("../../../shaders/scatter.wgsl");
 /// Smallest upload buffer (grown by doubling).
 const MIN_BUFFER: u64 = 64 << 10;
 
-/// The scatter pipeline and its upload buffer, per atlas.
+/// The scatter of one atlas: the upload buffer, shared by its page sets,
+/// and a pipeline per page set (coverage, and colour once it exists).
 pub(crate) struct Scatter {
-    pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
-    page_uniform: wgpu::Buffer,
+    sets: Vec<SetScatter>,
     buffer: wgpu::Buffer,
-    bind_group: wgpu::BindGroup,
     capacity: u64,
+}
+
+/// One page set's pipeline, its page uniform (side, padding) and its bind
+/// group (the uniform and the shared upload buffer).
+struct SetScatter {
+    pipeline: wgpu::RenderPipeline,
+    page_uniform: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
 }
 
 /// True when `device` can run the scatter (a storage buffer readable from
@@ -29,12 +36,8 @@ pub(crate) fn supported(device: &wgpu::Device) -> bool {
 }
 
 impl Scatter {
-    /// A scatter into `R8Unorm` coverage pages, or (`rgba`) `Rgba8Unorm` colour pages.
-    pub(crate) fn new(device: &wgpu::Device, side: u32, padding: u32, rgba: bool) -> Scatter {
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("kerf upload scatter shader"),
-            source: wgpu::ShaderSource::Wgsl(SCATTER_SHADER.into()),
-        });
+    /// A scatter for the coverage pages (`side`, `padding`).
+    pub(crate) fn new(device: &wgpu::Device, side: u32, padding: u32) -> Scatter {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("kerf upload scatter layout"),
             entries: &[
@@ -56,9 +59,26 @@ impl Scatter {
                 },
             ],
         });
+        let buffer = upload_buffer(device, MIN_BUFFER);
+        let mut scatter = Scatter { layout, sets: Vec::new(), buffer, capacity: MIN_BUFFER };
+        scatter.add_set(device, side, padding, false);
+        scatter
+    }
+
+    /// Adds (or replaces) the colour pages' set: `side`, `padding`, RGBA texels.
+    pub(crate) fn set_color(&mut self, device: &wgpu::Device, side: u32, padding: u32) {
+        self.sets.truncate(1);
+        self.add_set(device, side, padding, true);
+    }
+
+    fn add_set(&mut self, device: &wgpu::Device, side: u32, padding: u32, rgba: bool) {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kerf upload scatter shader"),
+            source: wgpu::ShaderSource::Wgsl(SCATTER_SHADER.into()),
+        });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("kerf upload scatter pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
+            bind_group_layouts: &[Some(&self.layout)],
             immediate_size: 0,
         });
         // kerf_cache::GlyphRegion: x, y, width, height: u16; offset: u32.
@@ -105,60 +125,82 @@ impl Scatter {
             view.copy_from_slice(&data);
         }
         page_uniform.unmap();
-        let buffer = upload_buffer(device, MIN_BUFFER);
-        let bind_group = bind(device, &layout, &page_uniform, &buffer);
-        Scatter { pipeline, layout, page_uniform, buffer, bind_group, capacity: MIN_BUFFER }
+        let bind_group = bind(device, &self.layout, &page_uniform, &self.buffer);
+        self.sets.push(SetScatter { pipeline, page_uniform, bind_group });
     }
 
-    /// Writes `up` into the page layers (`layer_views[n]` is page n):
-    /// one `write_buffer_with` for the whole frame, one render pass and
-    /// one instanced draw per page touched, submitted at once (so the
-    /// caller's draws, submitted later, see the new texels). Returns
-    /// (draws, bytes written).
-    pub(crate) fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layer_views: &[wgpu::TextureView], up: &GlyphUploads) -> (u32, u64) {
-        if up.is_empty() {
+    /// Writes each page set's uploads into its layers (`layer_views[n]` is
+    /// page n): **one** `write_buffer_with` for the frame (every set's
+    /// texels, then every set's records), one render pass and one instanced
+    /// draw per page touched, submitted at once (so the caller's draws,
+    /// submitted later, see the new texels). `sets[i]` goes with the set
+    /// added i-th. Returns (draws, bytes written).
+    pub(crate) fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, sets: &[(&[wgpu::TextureView], &GlyphUploads)]) -> (u32, u64) {
+        if sets.iter().all(|(_, up)| up.is_empty()) {
             return (0, 0);
         }
-        // Texels first (the records' offsets are byte offsets from the
-        // buffer's start), then the records at the next multiple of 4 (the
-        // vertex buffer's alignment); storage words are read whole.
-        let records = bytemuck::cast_slice::<GlyphRegion, u8>(&up.regions);
-        let records_at = up.bytes.len().next_multiple_of(4);
-        let total = ((records_at + records.len()).max(4) as u64).next_multiple_of(4);
+        // Texels first, each set's at a multiple of 4 (an RGBA texel is one
+        // storage word); then the records, each set's offsets moved to where
+        // its texels start. The vertex buffer needs 4-byte alignment too.
+        let mut texels_at = Vec::with_capacity(sets.len());
+        let mut end = 0usize;
+        for (_, up) in sets {
+            texels_at.push(end);
+            end = (end + up.bytes.len()).next_multiple_of(4);
+        }
+        let records: Vec<Vec<GlyphRegion>> = sets
+            .iter()
+            .zip(&texels_at)
+            .map(|((_, up), &base)| up.regions.iter().map(|r| GlyphRegion { offset: r.offset + base as u32, ..*r }).collect())
+            .collect();
+        let mut records_at = Vec::with_capacity(sets.len());
+        for r in &records {
+            records_at.push(end);
+            end += r.len() * GlyphUploads::REGION_BYTES;
+        }
+        let total = (end.max(4) as u64).next_multiple_of(4);
         if total > self.capacity {
             self.capacity = total.next_power_of_two();
             self.buffer = upload_buffer(device, self.capacity);
-            self.bind_group = bind(device, &self.layout, &self.page_uniform, &self.buffer);
+            for set in &mut self.sets {
+                set.bind_group = bind(device, &self.layout, &set.page_uniform, &self.buffer);
+            }
         }
         let Some(size) = wgpu::BufferSize::new(total) else { return (0, 0) };
         let Some(mut view) = queue.write_buffer_with(&self.buffer, 0, size) else { return (0, 0) };
-        view.slice(..up.bytes.len()).copy_from_slice(&up.bytes);
-        view.slice(records_at..records_at + records.len()).copy_from_slice(records);
+        for (i, (_, up)) in sets.iter().enumerate() {
+            view.slice(texels_at[i]..texels_at[i] + up.bytes.len()).copy_from_slice(&up.bytes);
+            let bytes = bytemuck::cast_slice::<GlyphRegion, u8>(&records[i]);
+            view.slice(records_at[i]..records_at[i] + bytes.len()).copy_from_slice(bytes);
+        }
         drop(view);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf upload scatter") });
         let mut draws = 0;
-        for p in &up.pages {
-            let Some(target) = layer_views.get(p.page as usize) else { continue };
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("kerf upload scatter pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: if p.clear { wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT) } else { wgpu::LoadOp::Load },
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-            if p.count > 0 {
-                pass.set_pipeline(&self.pipeline);
-                pass.set_bind_group(0, &self.bind_group, &[]);
-                pass.set_vertex_buffer(0, self.buffer.slice(records_at as u64..(records_at + records.len()) as u64));
-                pass.draw(0..4, p.first..p.first + p.count);
+        for (i, ((layer_views, up), set)) in sets.iter().zip(&self.sets).enumerate() {
+            let span = records_at[i] as u64..(records_at[i] + records[i].len() * GlyphUploads::REGION_BYTES) as u64;
+            for p in &up.pages {
+                let Some(target) = layer_views.get(p.page as usize) else { continue };
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("kerf upload scatter pass"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: target,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: if p.clear { wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT) } else { wgpu::LoadOp::Load },
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    ..Default::default()
+                });
+                if p.count > 0 {
+                    pass.set_pipeline(&set.pipeline);
+                    pass.set_bind_group(0, &set.bind_group, &[]);
+                    pass.set_vertex_buffer(0, self.buffer.slice(span.clone()));
+                    pass.draw(0..4, p.first..p.first + p.count);
+                }
+                draws += 1;
             }
-            draws += 1;
         }
         queue.submit([encoder.finish()]);
         (draws, total)

@@ -495,6 +495,9 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     };
     let px = draw(&mut r, &mut atlas, &[1, 2, 3]);
     check(&px, &[1, 2, 3]);
+    let gs = atlas.gpu_stats();
+    assert_eq!(gs.buffer_writes, 1, "both page sets changed, one buffer write: {gs:?}");
+    assert_eq!(gs.upload_calls, 2, "one scatter draw per dirty page: {gs:?}");
     // The text beside them is tinted red (coverage path, same draw).
     let red = (0..w * h).filter(|i| px[(*i * 4) as usize] > 150 && px[(*i * 4 + 1) as usize] < 120).count();
     assert!(red > 20, "tinted text drawn ({red} red pixels)");
@@ -521,4 +524,50 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
         assert!(&layers[i * page_bytes..][..page_bytes] == page.pixels(), "colour layer {i} differs from the cache's page");
     }
     atlas.cache().check_invariants().unwrap();
+}
+
+/// A glyph whose tiles would need more than the whole atlas (a 700 px 'W' on
+/// two 256 px pages) is still drawn: from a smaller raster, sampled up. It
+/// matches the full-size raster in 16 px blocks.
+#[test]
+fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (760u32, 640u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let f = atlas.cache().fonts().get(font).unwrap().clone();
+    let glyphs = [
+        PositionedGlyph { font, glyph: f.lookup_glyph_index('W'), size: 700.0, x: 10.0, y: 560.0, color: [255; 4] },
+        PositionedGlyph { font, glyph: f.lookup_glyph_index('k'), size: 20.0, x: 720.0, y: 620.0, color: [255; 4] },
+    ];
+    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+    assert!(rep.skipped.is_empty(), "never refused: {:?}", rep.skipped);
+    assert_eq!(rep.instances, 1, "the small glyph texel for pixel");
+    assert!(!r.transformed_instances().is_empty(), "the big one sampled");
+    let target = Offscreen::new(&device, w, h, format);
+    let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
+    let full = expected_coverage(atlas.cache(), &glyphs, w, h);
+    let (mut worst, mut inked) = (0.0f32, 0);
+    for by in 0..h / 16 {
+        for bx in 0..w / 16 {
+            let (mut got, mut want) = (0.0, 0.0);
+            for y in by * 16..by * 16 + 16 {
+                for x in bx * 16..bx * 16 + 16 {
+                    got += px[((y * w + x) * 4) as usize] as f32;
+                    want += full[(y * w + x) as usize] as f32;
+                }
+            }
+            worst = worst.max((got - want).abs() / (256.0 * 255.0));
+            inked += (want > 128.0 * 256.0) as u32;
+        }
+    }
+    assert!(inked > 200, "the glyph is big ({inked} inked blocks)");
+    assert!(worst < 0.08, "16 px blocks differ by up to {:.1}% of full coverage", worst * 100.0);
+    atlas.cache().check_invariants().unwrap();
+    assert!(atlas.cache().atlas_bytes() <= 2 * 256 * 256, "within the budget");
 }
