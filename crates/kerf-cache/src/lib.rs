@@ -59,7 +59,8 @@
 //! per tile, texel for pixel: a 600 px heading on 256 px pages is drawn.
 //! Only a glyph whose tiles would need more texels than every page the budget
 //! allows is refused, with [`GlyphError::TooLarge`], before it is rasterized
-//! (reported as skipped in batch calls).
+//! (reported as skipped in batch calls; kerf-wgpu draws such a glyph from a
+//! smaller [`RenderMode::Sampled`] raster, sampled up).
 
 #![warn(missing_docs)]
 // No panics reachable from the public API: errors are typed results.
