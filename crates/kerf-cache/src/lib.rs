@@ -69,6 +69,8 @@
 mod cache;
 mod color;
 mod config;
+#[cfg(feature = "cosmic-text")]
+mod cosmic;
 mod error;
 mod evict;
 mod font;
@@ -88,6 +90,10 @@ mod upload;
 pub use cache::{FrameOutput, GlyphCache, GlyphEntry};
 pub use color::{ColorOutput, COLOR_PAGE_BIT};
 pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
+#[cfg(feature = "cosmic-text")]
+pub use cosmic::CosmicFonts;
+#[cfg(feature = "cosmic-text")]
+pub use cosmic_text;
 pub use frame::Frame;
 pub use tiles::GlyphTile;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};

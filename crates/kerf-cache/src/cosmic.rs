@@ -1,0 +1,71 @@
+//! cosmic-text adapter (feature `cosmic-text`): a shaped
+//! [`cosmic_text::Buffer`] becomes kerf's positioned glyphs, and the fonts
+//! cosmic-text chose (fallback included) are loaded into the cache on first
+//! sight, once per font face: never parsed again per frame.
+
+use crate::cache::GlyphCache;
+use crate::error::FontError;
+use crate::key::FontId;
+use crate::text::PositionedGlyph;
+use std::collections::HashMap;
+
+/// Maps cosmic-text's font ids to the cache's, loading each face the first
+/// time a layout uses it. Keep one per (cache, font system) pair.
+#[derive(Debug, Default)]
+pub struct CosmicFonts {
+    ids: HashMap<cosmic_text::fontdb::ID, FontId>,
+}
+
+impl CosmicFonts {
+    /// An empty map.
+    pub fn new() -> CosmicFonts {
+        CosmicFonts::default()
+    }
+
+    /// The cache's font for cosmic-text's `id`, loaded from `fonts` on first sight.
+    pub fn font(&mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem, id: cosmic_text::fontdb::ID) -> Result<FontId, FontError> {
+        if let Some(&f) = self.ids.get(&id) {
+            return Ok(f);
+        }
+        let (bytes, index) = fonts
+            .db()
+            .with_face_data(id, |data, index| (data.to_vec(), index))
+            .ok_or_else(|| FontError::Malformed(format!("cosmic-text font {id:?} has no data")))?;
+        let f = cache.add_font_indexed(bytes, index)?;
+        self.ids.insert(id, f);
+        Ok(f)
+    }
+
+    /// Appends every glyph of `buffer`'s layout runs to `out`: pen positions on
+    /// the baseline, offset by `(left, top)`, in the glyph's colour or
+    /// `default_color` (straight sRGB RGBA). The positions are the shaper's
+    /// (GPOS kerning, marks, ligatures, bidi reordering), unrounded: the cache
+    /// snaps x to its sub-pixel bins. A font that fails to load is an error;
+    /// the glyphs before it are appended.
+    pub fn glyphs(
+        &mut self,
+        cache: &mut GlyphCache,
+        fonts: &cosmic_text::FontSystem,
+        buffer: &cosmic_text::Buffer,
+        (left, top): (f32, f32),
+        default_color: [u8; 4],
+        out: &mut Vec<PositionedGlyph>,
+    ) -> Result<(), FontError> {
+        for run in buffer.layout_runs() {
+            for g in run.glyphs {
+                let font = self.font(cache, fonts, g.font_id)?;
+                let color = g.color_opt.map_or(default_color, |c| [c.r(), c.g(), c.b(), c.a()]);
+                out.push(PositionedGlyph {
+                    font,
+                    glyph: g.glyph_id,
+                    size: g.font_size,
+                    // cosmic-text's offsets are in ems (see LayoutGlyph::physical).
+                    x: left + g.x + g.font_size * g.x_offset,
+                    y: top + run.line_y + g.y - g.font_size * g.y_offset,
+                    color,
+                });
+            }
+        }
+        Ok(())
+    }
+}
