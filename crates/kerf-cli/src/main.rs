@@ -1,4 +1,5 @@
-//! `kerf`: pack glyph-size traces, build glyph atlases, profile the glyph cache.
+//! `kerf`: pack glyph-size traces, build glyph atlases, profile the glyph
+//! cache, render shaped text.
 
 mod atlas;
 mod compare;
@@ -8,6 +9,7 @@ mod pack;
 mod picture;
 mod plot;
 mod profile;
+mod render;
 mod soak;
 mod trace;
 
@@ -31,6 +33,8 @@ enum Command {
     Profile(profile::ProfileArgs),
     /// Many frames of churn with invariant checks every frame and memory recorded over time.
     Soak(soak::SoakArgs),
+    /// Shape a text with cosmic-text, draw it with kerf-wgpu, write a PNG and/or a JSON of its glyphs.
+    Render(render::RenderArgs),
 }
 
 fn main() {
@@ -40,6 +44,7 @@ fn main() {
         Command::Atlas(args) => atlas::run(args),
         Command::Profile(args) => profile::run(args),
         Command::Soak(args) => soak::run(args),
+        Command::Render(args) => render::run(args),
     };
     if let Err(e) = result {
         eprintln!("kerf: error: {e}");

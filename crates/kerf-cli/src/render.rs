@@ -1,0 +1,209 @@
+//! `kerf render`: shape a text with cosmic-text, draw it through kerf-wgpu
+//! offscreen (lavapipe where there is no GPU), and write a PNG just large
+//! enough for it, and/or a JSON account of every glyph drawn.
+
+use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
+use kerf_cache::{CacheConfig, CosmicFonts};
+use kerf_wgpu::{wgpu, Offscreen, TextArea, TextAtlas, TextRenderer, Viewport};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Empty pixels around the text.
+const MARGIN: f32 = 8.0;
+
+/// Arguments of `kerf render`.
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// A font file (TrueType/OpenType; `FILE:INDEX` for a face of a collection,
+    /// else its first face). Repeat it: the order is the fallback order.
+    /// Default: the embedded DejaVu Sans.
+    #[arg(long = "font", value_name = "FILE")]
+    pub fonts: Vec<String>,
+    /// The text to draw (`\n` breaks lines).
+    #[arg(long, conflicts_with = "text_file")]
+    pub text: Option<String>,
+    /// Draw the contents of this UTF-8 file instead.
+    #[arg(long, value_name = "FILE")]
+    pub text_file: Option<PathBuf>,
+    /// Font size in pixels.
+    #[arg(long, default_value_t = 32.0)]
+    pub size: f32,
+    /// Wrap lines at this width in pixels (default: no wrapping).
+    #[arg(long)]
+    pub width: Option<f32>,
+    /// Text colour, RRGGBB.
+    #[arg(long, default_value = "000000", value_parser = parse_rgb)]
+    pub color: [u8; 3],
+    /// Background colour, RRGGBB.
+    #[arg(long, default_value = "ffffff", value_parser = parse_rgb)]
+    pub background: [u8; 3],
+    /// Write the image here (8-bit RGBA PNG).
+    #[arg(long, value_name = "OUT.png")]
+    pub png: Option<PathBuf>,
+    /// Print one JSON object: width, height, missing, missing_code_points, glyphs.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
+    let s = s.trim_start_matches('#');
+    let v = (s.len() == 6).then(|| u32::from_str_radix(s, 16).ok()).flatten().ok_or_else(|| format!("`{s}` is not RRGGBB"))?;
+    Ok([(v >> 16) as u8, (v >> 8) as u8, v as u8])
+}
+
+/// One drawn glyph, as `--json` prints it.
+#[derive(Serialize, Debug)]
+struct GlyphOut {
+    /// The font as given on the command line, or `dejavu-sans`.
+    font: String,
+    /// Glyph id in that font.
+    glyph: u16,
+    /// Pen position on the baseline, image pixels, before any snapping.
+    x: f32,
+    y: f32,
+    /// Size in pixels.
+    size: f32,
+    /// True for a colour glyph (none yet: no colour rasterizer).
+    color: bool,
+}
+
+#[derive(Serialize, Debug)]
+struct Report {
+    width: u32,
+    height: u32,
+    missing: usize,
+    missing_code_points: Vec<u32>,
+    glyphs: Vec<GlyphOut>,
+}
+
+/// Loads the fonts into a cosmic-text database: each kept face and the name
+/// it is reported under. The first font's family is the one asked for.
+fn load_fonts(specs: &[String]) -> Result<(fontdb::Database, HashMap<fontdb::ID, String>, String), String> {
+    let mut db = fontdb::Database::new();
+    let mut names = HashMap::new();
+    let sources: Vec<(String, Vec<u8>, u32)> = if specs.is_empty() {
+        vec![("dejavu-sans".to_string(), dejavu::sans::regular().to_vec(), 0)]
+    } else {
+        specs
+            .iter()
+            .map(|spec| {
+                // FILE:INDEX when the suffix is a number and FILE exists.
+                let (file, index) = match spec.rsplit_once(':') {
+                    Some((f, i)) if i.parse::<u32>().is_ok() && std::path::Path::new(f).exists() => (f, i.parse().unwrap_or(0)),
+                    _ => (spec.as_str(), 0),
+                };
+                let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+                Ok((spec.clone(), bytes, index))
+            })
+            .collect::<Result<_, String>>()?
+    };
+    let mut family = None;
+    for (name, bytes, index) in sources {
+        // The cache's own parser checks the bytes first: a damaged file is an error here.
+        kerf_cache::Font::from_bytes(bytes.clone(), index).map_err(|e| format!("{name}: {e}"))?;
+        let ids = db.load_font_source(fontdb::Source::Binary(Arc::new(bytes)));
+        let keep = *ids.get(index as usize).ok_or_else(|| format!("{name}: no face {index} ({} faces)", ids.len()))?;
+        for &id in ids.iter().filter(|&&id| id != keep) {
+            db.remove_face(id);
+        }
+        if family.is_none() {
+            family = db.face(keep).and_then(|f| f.families.first()).map(|f| f.0.clone());
+        }
+        names.insert(keep, name);
+    }
+    Ok((db, names, family.ok_or("the first font has no family name")?))
+}
+
+/// Runs `kerf render`.
+pub fn run(args: &RenderArgs) -> Result<(), String> {
+    if !(args.size.is_finite() && args.size > 0.0 && args.size <= 1024.0) {
+        return Err(format!("--size {} must be in (0, 1024]", args.size));
+    }
+    if args.width.is_some_and(|w| !(w.is_finite() && w > 0.0)) {
+        return Err("--width must be a positive number".into());
+    }
+    let text = match (&args.text, &args.text_file) {
+        (Some(t), _) => t.clone(),
+        (None, Some(f)) => std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?,
+        (None, None) => return Err("give --text STR or --text-file FILE".into()),
+    };
+    let (db, names, family) = load_fonts(&args.fonts)?;
+    let mut font_system = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut buffer = Buffer::new(&mut font_system, Metrics::new(args.size, (args.size * 1.25).ceil()));
+    buffer.set_size(args.width, None);
+    buffer.set_text(&text, &Attrs::new().family(Family::Name(&family)), Shaping::Advanced, None);
+    buffer.shape_until_scroll(&mut font_system, false);
+
+    // Size of the text, and what no font covers (.notdef drawn, reported).
+    let (mut w, mut h) = (0.0f32, 0.0f32);
+    let mut missing = Vec::new();
+    let mut report_glyphs = Vec::new();
+    for run in buffer.layout_runs() {
+        w = w.max(run.line_w);
+        h = h.max(run.line_top + run.line_height);
+        for g in run.glyphs {
+            if g.glyph_id == 0 {
+                missing.extend(run.text.get(g.start..g.end).unwrap_or("").chars().map(u32::from));
+            }
+            report_glyphs.push(GlyphOut {
+                font: names.get(&g.font_id).cloned().unwrap_or_default(),
+                glyph: g.glyph_id,
+                x: MARGIN + g.x + g.font_size * g.x_offset,
+                y: MARGIN + run.line_y + g.y - g.font_size * g.y_offset,
+                size: g.font_size,
+                color: false,
+            });
+        }
+    }
+    let (width, height) = ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);
+
+    if let Some(path) = &args.png {
+        let pixels = draw(&font_system, &buffer, args, width, height)?;
+        let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);
+        let mut enc = png::Encoder::new(file, width, height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.write_header().and_then(|mut w| w.write_image_data(&pixels)).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let report = Report { width, height, missing: missing.len(), missing_code_points: missing, glyphs: report_glyphs };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    } else {
+        println!(
+            "{} glyphs, {}x{} px, {} missing{}",
+            report.glyphs.len(),
+            width,
+            height,
+            report.missing,
+            args.png.as_ref().map_or(String::new(), |p| format!(", wrote {}", p.display()))
+        );
+    }
+    Ok(())
+}
+
+/// Draws the buffer through kerf-wgpu on a `width × height` sRGB target.
+fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32) -> Result<Vec<u8>, String> {
+    let gpu = kerf_wgpu::headless().map_err(|e| e.to_string())?;
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 1024, max_pages: 8, ..CacheConfig::default() }).map_err(|e| e.to_string())?;
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+    let mut viewport = Viewport::new(device, &atlas);
+    viewport.update(queue, width, height);
+    let mut fonts = CosmicFonts::new();
+    let mut glyphs = Vec::new();
+    let [r, g, b] = args.color;
+    fonts.glyphs(atlas.cache_mut(), font_system, buffer, (MARGIN, MARGIN), [r, g, b, 255], &mut glyphs).map_err(|e| e.to_string())?;
+    renderer.prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport).map_err(|e| e.to_string())?;
+    let target = Offscreen::new(device, width, height, format);
+    let bg = args.background.map(|c| kerf_wgpu::srgb_to_linear(c as f32 / 255.0) as f64);
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf render") });
+    {
+        let mut pass = target.pass(&mut encoder, wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: 1.0 });
+        renderer.render(&atlas, &mut pass).map_err(|e| e.to_string())?;
+    }
+    queue.submit([encoder.finish()]);
+    target.read(device, queue).map_err(|e| e.to_string())
+}

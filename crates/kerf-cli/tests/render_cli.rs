@@ -1,0 +1,108 @@
+//! `kerf render` end to end: the glyphs it reports are HarfBuzz's, fallback
+//! follows the font order, missing characters are reported, the PNG is the
+//! size the JSON says, bad input is a one-line error.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn kerf(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kerf")).args(args).output().expect("run kerf")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kerf-render-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// DejaVu Sans as a file (the bytes kerf embeds), for --font and hb-shape.
+fn dejavu() -> String {
+    let p = tmp("DejaVuSans.ttf");
+    std::fs::write(&p, dejavu::sans::regular()).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+fn lohit() -> String {
+    let p = "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf";
+    assert!(std::path::Path::new(p).exists(), "{p} not found: install the Debian package fonts-lohit-deva");
+    p.to_string()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = kerf(args);
+    assert!(out.status.success(), "kerf {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn render_json_glyphs_are_harfbuzz_glyphs() {
+    let font = dejavu();
+    let text = "office AVATAR";
+    let v = json(&["render", "--font", &font, "--text", text, "--size", "32", "--json"]);
+    let ids: Vec<u64> = v["glyphs"].as_array().unwrap().iter().map(|g| g["glyph"].as_u64().unwrap()).collect();
+    let hb = Command::new("hb-shape")
+        .args(["--output-format=json", "--no-glyph-names", &font, text])
+        .output()
+        .unwrap_or_else(|e| panic!("hb-shape not found ({e}): install the Debian package libharfbuzz-bin"));
+    let hb: serde_json::Value = serde_json::from_slice(&hb.stdout).unwrap();
+    let hb_ids: Vec<u64> = hb.as_array().unwrap().iter().map(|g| g["g"].as_u64().unwrap()).collect();
+    assert_eq!(ids, hb_ids);
+    // Pens advance by HarfBuzz's advances (font units, 2048 per em in DejaVu).
+    let xs: Vec<f64> = v["glyphs"].as_array().unwrap().iter().map(|g| g["x"].as_f64().unwrap()).collect();
+    let mut pen = xs[0];
+    for (i, g) in hb.as_array().unwrap().iter().enumerate() {
+        assert!((xs[i] - pen).abs() <= 0.6, "glyph {i} at {} (HarfBuzz {pen})", xs[i]);
+        pen += g["ax"].as_f64().unwrap() * 32.0 / 2048.0;
+    }
+    assert!(v["glyphs"].as_array().unwrap().iter().all(|g| g["font"] == font.as_str() && g["size"] == 32.0 && g["color"] == false));
+    assert_eq!(v["missing"], 0);
+}
+
+#[test]
+fn fallback_follows_the_font_order_and_missing_characters_are_reported() {
+    let (d, l) = (dejavu(), lohit());
+    let v = json(&["render", "--font", &d, "--font", &l, "--text", "abc हिन्दी", "--json"]);
+    let fonts: Vec<&str> = v["glyphs"].as_array().unwrap().iter().map(|g| g["font"].as_str().unwrap()).collect();
+    assert!(fonts[..4].iter().all(|f| *f == d), "Latin and the space from the first font: {fonts:?}");
+    assert!(fonts[4..].iter().all(|f| *f == l), "Devanagari from the second: {fonts:?}");
+    // A private-use character no font has: the first font's .notdef, reported.
+    let v = json(&["render", "--font", &d, "--text", "a\u{E000}b", "--json"]);
+    assert_eq!(v["missing"], 1);
+    assert_eq!(v["missing_code_points"], serde_json::json!([0xE000]));
+    assert!(v["glyphs"].as_array().unwrap().iter().any(|g| g["glyph"] == 0 && g["font"] == d.as_str()));
+}
+
+#[test]
+fn the_png_is_the_text_with_a_margin() {
+    let png = tmp("render.png");
+    let v = json(&["render", "--text", "Hello, kerf\nsecond line", "--color", "102080", "--background", "f0e8d0", "--png", png.to_str().unwrap(), "--json"]);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width as u64, info.height as u64), (v["width"].as_u64().unwrap(), v["height"].as_u64().unwrap()));
+    assert!(info.height > 2 * 32, "two lines tall: {}", info.height);
+    assert_eq!(&buf[..3], &[0xf0, 0xe8, 0xd0], "plain background at the corner");
+    let ink = buf.chunks(4).filter(|p| p[0] < 0x80 && p[2] > 0x40).count();
+    assert!(ink > 300, "the text is drawn in its colour ({ink} pixels)");
+}
+
+#[test]
+fn bad_input_is_a_one_line_error() {
+    let bad = tmp("bad.ttf");
+    std::fs::write(&bad, b"not a font at all").unwrap();
+    for args in [
+        vec!["render", "--font", bad.to_str().unwrap(), "--text", "x"],
+        vec!["render", "--font", "/definitely/not/here.ttf", "--text", "x"],
+        vec!["render"],
+        vec!["render", "--text", "x", "--size=-3"],
+        vec!["render", "--text", "x", "--size=NaN"],
+    ] {
+        let out = kerf(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let err = err.lines().filter(|l| !l.contains("XDG_RUNTIME_DIR")).collect::<Vec<_>>();
+        assert_eq!(err.len(), 1, "{args:?}: one-line error, got {err:?}");
+        assert!(err[0].starts_with("kerf: error:"), "{args:?}: {err:?}");
+    }
+}
