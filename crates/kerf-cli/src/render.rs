@@ -4,7 +4,7 @@
 
 use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf_cache::{CacheConfig, CosmicFonts};
-use kerf_wgpu::{wgpu, Offscreen, TextArea, TextAtlas, TextRenderer, Viewport};
+use kerf_wgpu::{wgpu, Offscreen, TextArea, TextAtlas, TextCorrection, TextRenderer, Viewport};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -45,6 +45,15 @@ pub struct RenderArgs {
     /// Print one JSON object: width, height, missing, missing_code_points, glyphs.
     #[arg(long)]
     pub json: bool,
+    /// Sub-pixel x positions per pixel (1 = whole-pixel snapping; see CacheConfig::subpixel_bins).
+    #[arg(long, default_value_t = CacheConfig::default().subpixel_bins)]
+    pub subpixel_bins: u32,
+    /// Text gamma (see TextCorrection; 1 with --contrast 0 is no correction).
+    #[arg(long, default_value_t = TextCorrection::DEFAULT.gamma)]
+    pub gamma: f32,
+    /// Text contrast (see TextCorrection).
+    #[arg(long, default_value_t = TextCorrection::DEFAULT.contrast)]
+    pub contrast: f32,
 }
 
 fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
@@ -124,6 +133,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     if args.width.is_some_and(|w| !(w.is_finite() && w > 0.0)) {
         return Err("--width must be a positive number".into());
     }
+    // Checked before any work, so a bad setting is an error even without --png.
+    config(args).validate().map_err(|e| format!("--subpixel-bins: {e}"))?;
+    correction(args).validate().map_err(|e| format!("--gamma/--contrast: {e}"))?;
     let text = match (&args.text, &args.text_file) {
         (Some(t), _) => t.clone(),
         (None, Some(f)) => std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?,
@@ -187,11 +199,12 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
 fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32) -> Result<Vec<u8>, String> {
     let gpu = kerf_wgpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 1024, max_pages: 8, ..CacheConfig::default() }).map_err(|e| e.to_string())?;
+    let mut atlas = TextAtlas::new(device, config(args)).map_err(|e| e.to_string())?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, width, height);
+    viewport.set_correction(queue, correction(args)).map_err(|e| e.to_string())?;
     let mut fonts = CosmicFonts::new();
     let mut glyphs = Vec::new();
     let [r, g, b] = args.color;
@@ -206,4 +219,12 @@ fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32
     }
     queue.submit([encoder.finish()]);
     target.read(device, queue).map_err(|e| e.to_string())
+}
+
+fn config(args: &RenderArgs) -> CacheConfig {
+    CacheConfig { page_size: 1024, max_pages: 8, subpixel_bins: args.subpixel_bins, ..CacheConfig::default() }
+}
+
+fn correction(args: &RenderArgs) -> TextCorrection {
+    TextCorrection { gamma: args.gamma, contrast: args.contrast }
 }

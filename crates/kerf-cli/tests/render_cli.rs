@@ -87,6 +87,30 @@ fn the_png_is_the_text_with_a_margin() {
     assert!(ink > 300, "the text is drawn in its colour ({ink} pixels)");
 }
 
+/// `--subpixel-bins` and `--gamma/--contrast` reach the renderer: bins change
+/// the pixels of text at fractional pens, neutral correction draws thinner
+/// dark text than the default.
+#[test]
+fn sharpness_flags_change_the_picture() {
+    let read = |args: &[&str]| -> Vec<u8> {
+        let png = tmp(&format!("flags-{}.png", args.join("_").replace(['-', '.'], "")));
+        let mut all = vec!["render", "--text", "illumination", "--size", "15.3", "--png", png.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = kerf(&all);
+        assert!(out.status.success(), "{all:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap())).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        reader.next_frame(&mut buf).unwrap();
+        buf
+    };
+    let ink = |px: &[u8]| px.chunks(4).map(|p| 255 - p[0] as u64).sum::<u64>();
+    let (bins1, bins4) = (read(&["--subpixel-bins", "1"]), read(&["--subpixel-bins", "4"]));
+    assert_eq!(bins1.len(), bins4.len());
+    assert_ne!(bins1, bins4, "sub-pixel bins move the stems");
+    let (neutral, default) = (read(&["--gamma", "1", "--contrast", "0"]), read(&[]));
+    assert!(ink(&default) > ink(&neutral), "the default correction thickens dark text: {} vs {}", ink(&default), ink(&neutral));
+}
+
 #[test]
 fn bad_input_is_a_one_line_error() {
     let bad = tmp("bad.ttf");
@@ -97,6 +121,9 @@ fn bad_input_is_a_one_line_error() {
         vec!["render"],
         vec!["render", "--text", "x", "--size=-3"],
         vec!["render", "--text", "x", "--size=NaN"],
+        vec!["render", "--text", "x", "--subpixel-bins", "0"],
+        vec!["render", "--text", "x", "--gamma", "0"],
+        vec!["render", "--text", "x", "--contrast=-2"],
     ] {
         let out = kerf(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
