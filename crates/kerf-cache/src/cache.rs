@@ -281,10 +281,7 @@ impl GlyphCache {
         if image.pixels.len() as u64 != expected {
             return Err(RasterError::BadBitmap { width: image.width, height: image.height, len: image.pixels.len() }.into());
         }
-        let larger_than_page = image.width > self.side || image.height > self.side;
-        if larger_than_page && (image.width > u16::MAX as u32 || image.height > u16::MAX as u32 || !self.tiles_could_fit(image.width, image.height)) {
-            return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
-        }
+        self.check_fits(image.width, image.height)?;
         Ok(image)
     }
 
@@ -536,9 +533,7 @@ impl GlyphCache {
             return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
         }
         let (w, h) = self.rasterizer.measure(font, key)?;
-        if (w > self.side || h > self.side) && !self.tiles_could_fit(w, h) {
-            return Err(GlyphError::TooLarge { width: w, height: h, page: self.side });
-        }
+        self.check_fits(w, h)?;
         Ok(font)
     }
 
@@ -596,9 +591,7 @@ impl GlyphCache {
         let mut alloc = None;
         if !blank {
             if image.width > self.side || image.height > self.side {
-                if !self.tiles_could_fit(image.width, image.height) {
-                    return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
-                }
+                self.check_fits(image.width, image.height)?;
                 return self.place_tiled(key, image, entry);
             }
             let t = Instant::now();

@@ -35,13 +35,15 @@ impl GlyphCache {
     /// colour pages ([`CacheConfig::color`](crate::CacheConfig::color)) and
     /// are drawn without tint.
     pub fn add_rgba_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
-        if self.color.is_none() {
-            let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
-            set.bpp = 4;
-            set.frame = self.frame;
-            self.color = Some(Box::new(set));
-        }
-        let set = self.color.as_mut().ok_or(ImageSourceError::TooMany(0))?;
+        let set = match &mut self.color {
+            Some(set) => set,
+            None => {
+                let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
+                set.bpp = 4;
+                set.frame = self.frame;
+                self.color.insert(Box::new(set))
+            }
+        };
         let id = set.add_image_source(source)?;
         Ok(ImageSourceId(id.0 | RGBA_SOURCE_BIT))
     }

@@ -22,6 +22,13 @@ impl CosmicFonts {
         CosmicFonts::default()
     }
 
+    /// The pen position on the baseline of glyph `g` of `run`, offset by
+    /// `(left, top)`, unrounded. cosmic-text's glyph offsets are in ems (see
+    /// `LayoutGlyph::physical`).
+    pub fn pen(run: &cosmic_text::LayoutRun<'_>, g: &cosmic_text::LayoutGlyph, (left, top): (f32, f32)) -> (f32, f32) {
+        (left + g.x + g.font_size * g.x_offset, top + run.line_y + g.y - g.font_size * g.y_offset)
+    }
+
     /// The cache's font for cosmic-text's `id`, loaded from `fonts` on first sight.
     pub fn font(&mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem, id: cosmic_text::fontdb::ID) -> Result<FontId, FontError> {
         if let Some(&f) = self.ids.get(&id) {
@@ -55,15 +62,8 @@ impl CosmicFonts {
             for g in run.glyphs {
                 let font = self.font(cache, fonts, g.font_id)?;
                 let color = g.color_opt.map_or(default_color, |c| [c.r(), c.g(), c.b(), c.a()]);
-                out.push(PositionedGlyph {
-                    font,
-                    glyph: g.glyph_id,
-                    size: g.font_size,
-                    // cosmic-text's offsets are in ems (see LayoutGlyph::physical).
-                    x: left + g.x + g.font_size * g.x_offset,
-                    y: top + run.line_y + g.y - g.font_size * g.y_offset,
-                    color,
-                });
+                let (x, y) = CosmicFonts::pen(&run, g, (left, top));
+                out.push(PositionedGlyph { font, glyph: g.glyph_id, size: g.font_size, x, y, color });
             }
         }
         Ok(())

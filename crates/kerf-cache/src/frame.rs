@@ -44,7 +44,10 @@ impl Frame<'_> {
     /// e.g. a glyph too large for the atlas drawn from a smaller raster).
     pub fn take_skipped(&mut self, from: usize, pick: impl Fn(&Skipped) -> bool) -> Vec<Skipped> {
         let pending = &mut self.cache.pending_skipped;
-        let from = from.min(pending.len());
+        if from >= pending.len() {
+            // Nothing new since `from` (every prepare of every area asks).
+            return Vec::new();
+        }
         let (taken, kept): (Vec<Skipped>, Vec<Skipped>) = pending.drain(from..).partition(|s| pick(s));
         pending.extend(kept);
         taken
@@ -57,11 +60,8 @@ impl Frame<'_> {
 
     /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
     pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
-        let size = self.cache.size_of(size_px)?;
-        if is_image_font(font) {
-            return Err(GlyphError::UnknownFont(font));
-        }
-        self.lookup(GlyphKey { mode: self.cache.render_mode(), ..GlyphKey::new(font, glyph, size) })
+        let mode = self.cache.render_mode();
+        self.glyph_in_mode(font, glyph, size_px, mode)
     }
 
     /// Looks up one glyph for drawing with filtering (transformed text):
@@ -69,11 +69,17 @@ impl Frame<'_> {
     /// bitmap (the entry's size and bearings include it). A glyph larger
     /// than a page comes back in tiles ([`GlyphCache::tiles`]).
     pub fn sampled_glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+        self.glyph_in_mode(font, glyph, size_px, RenderMode::Sampled)
+    }
+
+    /// Looks up one glyph at offset 0 in `mode` (a font id naming an image
+    /// source is no font).
+    fn glyph_in_mode(&mut self, font: FontId, glyph: u16, size_px: f32, mode: RenderMode) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;
         if is_image_font(font) {
             return Err(GlyphError::UnknownFont(font));
         }
-        self.lookup(GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(font, glyph, size) })
+        self.lookup(GlyphKey { mode, ..GlyphKey::new(font, glyph, size) })
     }
 
     /// Looks one key up, rasterizing and placing it on a miss.

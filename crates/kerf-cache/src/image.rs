@@ -88,7 +88,7 @@ impl GlyphKey {
     /// The key of image `id` of `source` at `size`.
     pub fn image(source: ImageSourceId, id: u32, size: GlyphSize) -> GlyphKey {
         GlyphKey {
-            font: FontId(IMAGE_BIT | (source.0 as u32) << 16 | id >> 16),
+            font: image_font(source, id),
             glyph: id as u16,
             size,
             mode: RenderMode::Image,

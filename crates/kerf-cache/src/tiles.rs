@@ -51,9 +51,21 @@ impl GlyphCache {
         ((self.side + pad) / 2).saturating_sub(pad).max(1)
     }
 
+    /// Whether a `w × h` bitmap can be cached at all: whole on a page, or in
+    /// tiles (offsets within `u16`) that take at most the texels of every page
+    /// the atlas may have. The one check glyphs (before rasterizing) and images
+    /// (after rendering) and placement all use.
+    pub(crate) fn check_fits(&self, w: u32, h: u32) -> Result<(), GlyphError> {
+        let tiled = w > self.side || h > self.side;
+        if tiled && (w > u16::MAX as u32 || h > u16::MAX as u32 || !self.tiles_could_fit(w, h)) {
+            return Err(GlyphError::TooLarge { width: w, height: h, page: self.side });
+        }
+        Ok(())
+    }
+
     /// True when the tiles of a `w × h` glyph, with their padding, take at
     /// most the texels of every page the atlas may have.
-    pub(crate) fn tiles_could_fit(&self, w: u32, h: u32) -> bool {
+    fn tiles_could_fit(&self, w: u32, h: u32) -> bool {
         let t = self.tile_side() as u64;
         let pad = self.config.padding as u64;
         let (w, h) = (w as u64, h as u64);

@@ -503,10 +503,8 @@ fn profile_one(
         upload_calls_per_frame: upload_calls as f64 / frames,
         upload_bytes_per_frame: upload_bytes as f64 / frames,
         raster_bytes_per_frame: raster_bytes as f64 / frames,
-        uploads: match args.uploads {
-            Uploads::Glyphs => "glyphs".into(),
-            Uploads::DirtyRect => "dirty-rect".into(),
-        },
+        // The flag's own spelling (`glyphs`, `dirty-rect`).
+        uploads: clap::ValueEnum::to_possible_value(&args.uploads).map_or_else(String::new, |v| v.get_name().to_string()),
         gpu_median_frame_ns: gpu_ns.get(gpu_ns.len() / 2).copied(),
         backend: if gpu.is_some() { "wgpu".into() } else { "cpu".into() },
         algorithm: args.algo.to_string(),

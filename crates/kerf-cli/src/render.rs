@@ -159,14 +159,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             if g.glyph_id == 0 {
                 missing.extend(run.text.get(g.start..g.end).unwrap_or("").chars().map(u32::from));
             }
-            report_glyphs.push(GlyphOut {
-                font: names.get(&g.font_id).cloned().unwrap_or_default(),
-                glyph: g.glyph_id,
-                x: MARGIN + g.x + g.font_size * g.x_offset,
-                y: MARGIN + run.line_y + g.y - g.font_size * g.y_offset,
-                size: g.font_size,
-                color: false,
-            });
+            let (x, y) = CosmicFonts::pen(&run, g, (MARGIN, MARGIN));
+            report_glyphs.push(GlyphOut { font: names.get(&g.font_id).cloned().unwrap_or_default(), glyph: g.glyph_id, x, y, size: g.font_size, color: false });
         }
     }
     let (width, height) = ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);

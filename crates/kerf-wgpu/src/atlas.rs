@@ -111,21 +111,21 @@ impl PageArray {
         (uploads.len() as u32, bytes)
     }
 
-    /// Grows or shrinks to fit `pages` (up to `max`), then writes a frame's
-    /// dirty rectangles (the per-glyph uploads are the scatter's). Returns
-    /// (page writes, bytes, grew, layers copied).
-    fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32, uploads: &[PageUpload]) -> (u32, u64, bool, u32) {
-        let (mut grew, mut copied) = (false, 0);
+    /// Grows or shrinks to fit `pages` (up to `max`), counting it in
+    /// `stats`, then writes a frame's dirty rectangles (the per-glyph uploads
+    /// are the scatter's). Returns (page writes, bytes, whether the layers changed).
+    fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32, uploads: &[PageUpload], stats: &mut GpuStats) -> (u32, u64, bool) {
+        let before = self.layers;
         if pages > self.layers {
             let layers = pages.max(self.layers.saturating_mul(2)).min(max).max(pages);
-            copied = self.resize(device, queue, layers);
-            grew = true;
+            stats.layers_copied += self.resize(device, queue, layers) as u64;
+            stats.grows += 1;
         } else if pages.max(1) <= self.layers / 2 {
             // Pages were released: give the layers back (the kept ones are copied on the GPU).
-            copied = self.resize(device, queue, pages.max(1));
+            stats.layers_copied += self.resize(device, queue, pages.max(1)) as u64;
         }
         let (calls, bytes) = self.write(queue, uploads);
-        (calls, bytes, grew, copied)
+        (calls, bytes, self.layers != before)
     }
 
     fn gpu_bytes(&self, bytes_per_texel: u64) -> u64 {
@@ -326,13 +326,7 @@ impl TextAtlas {
     /// once; dirty rectangles take one `write_texture` each (at most one per
     /// dirty page). Returns the number of page writes and the bytes uploaded.
     pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
-        let (mut calls, mut bytes, mut rebind) = (0, 0, false);
-        let before = self.coverage.layers;
-        let (c, b, grew, copied) = self.coverage.apply(device, queue, out.pages, self.max_layers, &out.uploads);
-        (calls, bytes) = (calls + c, bytes + b);
-        self.stats.grows += grew as u64;
-        self.stats.layers_copied += copied as u64;
-        rebind |= self.coverage.layers != before;
+        let (mut calls, mut bytes, mut rebind) = self.coverage.apply(device, queue, out.pages, self.max_layers, &out.uploads, &mut self.stats);
         if let Some(set) = self.cache.color_pages() {
             if self.color.side != set.page_side() {
                 // The first RGBA image: the 1×1 placeholder becomes real pages.
@@ -342,12 +336,9 @@ impl TextAtlas {
                 }
                 rebind = true;
             }
-            let before = self.color.layers;
-            let (c, b, grew, copied) = self.color.apply(device, queue, out.color.pages, set.page_limit(), &out.color.uploads);
+            let (c, b, changed) = self.color.apply(device, queue, out.color.pages, set.page_limit(), &out.color.uploads, &mut self.stats);
             (calls, bytes) = (calls + c, bytes + b);
-            self.stats.grows += grew as u64;
-            self.stats.layers_copied += copied as u64;
-            rebind |= self.color.layers != before;
+            rebind |= changed;
         }
         if rebind {
             (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);

@@ -226,8 +226,21 @@ struct Transformed {
     /// One per transformed area: its quads, its uniform's offset, its scissor.
     draws: Vec<(std::ops::Range<u32>, u32, Option<[u32; 4]>)>,
     uniforms: Vec<u8>,
+    /// Bytes between two areas' transforms: the uniform, rounded up to the
+    /// device's dynamic-offset alignment.
+    uniform_stride: usize,
     uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
     positions: Vec<PositionedGlyph>,
+}
+
+impl Transformed {
+    /// One draw of the quads pushed since `first`, through `t`, scissored to `scissor`.
+    fn push_draw(&mut self, first: u32, t: &TextTransform, scissor: Option<[u32; 4]>) {
+        let offset = self.uniforms.len();
+        self.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
+        self.uniforms.resize(offset + self.uniform_stride, 0);
+        self.draws.push((first..self.quads.len() as u32, offset as u32, scissor));
+    }
 }
 
 impl std::fmt::Debug for TextRenderer {
@@ -259,7 +272,10 @@ impl TextRenderer {
             atlas_id: atlas.id,
             viewport: None,
             key,
-            transformed: Transformed::default(),
+            transformed: Transformed {
+                uniform_stride: (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(device.limits().min_uniform_buffer_offset_alignment.max(1) as usize),
+                ..Transformed::default()
+            },
             target_size: None,
         }
     }
@@ -298,7 +314,6 @@ impl TextRenderer {
         tr.positions.clear();
         let mut laid_out = Vec::new();
         let max_px = atlas.cache().config().max_glyph_px;
-        let mut align = 1;
         if texts.iter().any(|a| a.transform.is_some()) {
             // Transformed strings are laid out first (pens on the baseline),
             // as the frame borrows the cache.
@@ -310,7 +325,6 @@ impl TextRenderer {
                 }
                 laid_out.push(start..tr.positions.len());
             }
-            align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
         }
         let mut transformed_skipped = Vec::new();
         let mut frame = atlas.cache_frame();
@@ -342,11 +356,7 @@ impl TextRenderer {
                         }
                     }
                 }
-                let offset = tr.uniforms.len();
-                tr.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
-                tr.uniforms.resize(offset + (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(align), 0);
-                let scissor = scissor(&area.bounds, viewport.size());
-                tr.draws.push((first..tr.quads.len() as u32, offset as u32, scissor));
+                tr.push_draw(first, &t, scissor(&area.bounds, viewport.size()));
                 spans.push((start, start, area.bounds));
                 continue;
             }
@@ -392,13 +402,7 @@ impl TextRenderer {
                 let tr = &mut self.transformed;
                 let first = tr.quads.len() as u32;
                 draw_oversized(&mut frame, area, &oversized, max_px, tr, &mut transformed_skipped);
-                if align == 1 {
-                    align = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
-                }
-                let offset = tr.uniforms.len();
-                tr.uniforms.extend_from_slice(bytemuck::cast_slice(&TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]).uniform()));
-                tr.uniforms.resize(offset + (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(align), 0);
-                tr.draws.push((first..tr.quads.len() as u32, offset as u32, scissor(&area.bounds, viewport.size())));
+                tr.push_draw(first, &TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), scissor(&area.bounds, viewport.size()));
             }
             spans.push((start, self.quads.len(), area.bounds));
         }
