@@ -12,6 +12,7 @@ use crate::tiles::{GlyphTile, TILED_PAGE};
 use crate::image::{ImageSource, ImageSourceId, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
+use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
 use crate::page::{Page, PageUpload};
 use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
@@ -591,6 +592,10 @@ impl GlyphCache {
         let mut alloc = None;
         if !blank {
             if image.width > self.side || image.height > self.side {
+                if key.mode == RenderMode::Lcd {
+                    // Tiles would cut pixels' texel triples apart.
+                    return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
+                }
                 self.check_fits(image.width, image.height)?;
                 return self.place_tiled(key, image, entry);
             }
@@ -635,6 +640,10 @@ impl GlyphCache {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
+        // LCD batches: glyphs above LCD_MAX_PX are drawn in grayscale.
+        let lcd = mode == RenderMode::Lcd;
+        let gray = self.render_mode();
+        let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
         let start = out.len();
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
@@ -648,6 +657,11 @@ impl GlyphCache {
                 continue;
             };
             let (whole_x, subpixel_x) = r.snap(bins);
+            let (mode, bit) = match lcd {
+                false => (mode, 0),
+                true if size.steps() <= lcd_max => (RenderMode::Lcd, LCD_PAGE_BIT),
+                true => (gray, 0),
+            };
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
             // One hash probe that also moves the glyph to the front of the LRU
             // list (a few pointer writes). A separate `promote` of each key's
@@ -669,7 +683,9 @@ impl GlyphCache {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else {
-                        out.push(r.quad(&slot.entry, whole_x));
+                        let mut q = r.quad(&slot.entry, whole_x);
+                        q.page |= bit;
+                        out.push(q);
                     }
                 }
                 None => {
@@ -684,6 +700,7 @@ impl GlyphCache {
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
             out[slot] = reqs[i].quad(&self.relocate(key), reqs[i].snap(bins).0);
+            out[slot].page |= lcd_bit(key.mode);
         }
         // Glyphs in tiles: their quads go after the batch's others.
         for (i, key, whole_x) in tiled_hits {
@@ -714,7 +731,10 @@ impl GlyphCache {
         for (slot, i, key) in misses {
             let r = &reqs[i];
             match &placed[index[&key]] {
-                Ok(e) if !e.is_blank() => out[slot] = r.quad(e, r.snap(bins).0),
+                Ok(e) if !e.is_blank() => {
+                    out[slot] = r.quad(e, r.snap(bins).0);
+                    out[slot].page |= lcd_bit(key.mode);
+                }
                 Ok(e) => match self.tiles.get(&key).map(Vec::as_slice) {
                     Some([first, rest @ ..]) => {
                         // A glyph in tiles: the first tile takes the glyph's
@@ -752,6 +772,16 @@ impl GlyphCache {
     pub fn atlas_bytes(&self) -> u64 {
         let own = self.pages.len() as u64 * self.side as u64 * self.side as u64 * self.bpp as u64;
         own + self.color.as_ref().map_or(0, |c| c.atlas_bytes())
+    }
+}
+
+/// [`LCD_PAGE_BIT`] for the quads of LCD keys, 0 for others.
+#[inline]
+fn lcd_bit(mode: RenderMode) -> u32 {
+    if mode == RenderMode::Lcd {
+        LCD_PAGE_BIT
+    } else {
+        0
     }
 }
 

@@ -111,6 +111,19 @@ impl Frame<'_> {
     /// reported in the frame's output; the rest of the frame is drawn.
     pub fn prepare(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
         let mode = self.cache.render_mode();
+        self.prepare_in(glyphs, mode, out);
+    }
+
+    /// [`prepare`](Self::prepare) with LCD (sub-pixel) anti-aliasing:
+    /// glyphs up to [`LCD_MAX_PX`](crate::LCD_MAX_PX) are looked up as
+    /// [`RenderMode::Lcd`] keys and their quads carry
+    /// [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT) (three texels per pixel);
+    /// larger ones are drawn in grayscale as by `prepare`.
+    pub fn prepare_lcd(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
+        self.prepare_in(glyphs, RenderMode::Lcd, out);
+    }
+
+    fn prepare_in(&mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>) {
         self.cache.run_requests(out, mode, |_, reqs| {
             reqs.extend(glyphs.iter().map(|g| PositionedReq {
                 font: g.font,
@@ -191,6 +204,17 @@ impl Frame<'_> {
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
     /// An unknown font or invalid size is an error and changes nothing.
     pub fn layout(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+        let mode = self.cache.render_mode();
+        self.layout_in(text, mode, out)
+    }
+
+    /// [`layout`](Self::layout) with LCD anti-aliasing, as
+    /// [`prepare_lcd`](Self::prepare_lcd).
+    pub fn layout_lcd(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+        self.layout_in(text, RenderMode::Lcd, out)
+    }
+
+    fn layout_in(&mut self, text: &TextSpec<'_>, mode: RenderMode, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
         let size = self.cache.check_text(text)?;
         let line_height = if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 };
         let max_width = text.max_width.filter(|w| w.is_finite() && *w > 0.0);
@@ -205,7 +229,9 @@ impl Frame<'_> {
         let px = size.px();
         cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
-        let mode = cache.render_mode();
+        // Pen-anchored placement whenever glyphs may sit off the whole
+        // pixel (bins) or carry their own margin (LCD rasters).
+        let pens = cache.config.subpixel_bins > 1 || mode == RenderMode::Lcd;
         cache.run_requests(out, mode, |cache, reqs| {
             let glyphs = cache.layout.glyphs();
             let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
@@ -217,8 +243,8 @@ impl Frame<'_> {
                 color: text.color,
                 anchor,
             };
-            match (cache.config.subpixel_bins, cache.fonts.get(text.font), cache.layout.lines()) {
-                (2.., Some(font), Some(lines)) => {
+            match (pens, cache.fonts.get(text.font), cache.layout.lines()) {
+                (true, Some(font), Some(lines)) => {
                     // fontdue's layout rounds every advance up to whole
                     // pixels; with sub-pixel bins the pens advance by the
                     // exact advances instead, restarting at the left edge on

@@ -37,6 +37,12 @@ pub enum RenderMode {
     /// [`ImageSource`](crate::ImageSource) (coverage, drawn in the request's
     /// colour); see [`GlyphKey::image`].
     Image,
+    /// LCD (sub-pixel) anti-aliasing: three coverage texels per pixel, for
+    /// the left, middle and right third, shifted by
+    /// [`GlyphKey::subpixel_x`] like [`ShiftedCoverage`](Self::ShiftedCoverage)
+    /// and low-pass filtered; the bitmap's width counts texels (three per
+    /// pixel) and its left bearing pixels. See [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT).
+    Lcd,
 }
 
 /// The number of size steps per pixel: sizes are quantised to 1/64 px.

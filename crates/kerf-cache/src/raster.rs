@@ -2,6 +2,7 @@
 
 use crate::error::RasterError;
 use crate::key::{GlyphKey, RenderMode};
+use crate::lcd::{lcd_filtered, lcd_size};
 use crate::subpixel::{resample_shifted, shift_for};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -54,6 +55,8 @@ pub trait Rasterizer: Send + Sync {
 /// outline by a fraction of a pixel itself (see docs/cache.md, "Sub-pixel
 /// positioning"). The 3× raster also places stems more exactly: fontdue's 1×
 /// raster puts a stem's ink up to 0.07 px off its outline's centre.
+/// [`RenderMode::Lcd`] filters the same 3× raster, shifted the same way,
+/// into three texels per pixel (see [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT)).
 /// A panic inside fontdue is contained and reported as [`RasterError::Panicked`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FontdueRasterizer;
@@ -66,7 +69,11 @@ impl Rasterizer for FontdueRasterizer {
         if key.mode == RenderMode::Coverage || m.width == 0 {
             return Ok((clamp_u32(m.width), clamp_u32(m.height)));
         }
-        Ok((shift_for(m.bounds.xmin, m.width, key.subpixel_x).width, clamp_u32(m.height)))
+        let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
+        if key.mode == RenderMode::Lcd {
+            return Ok((lcd_size(shift, m.width).0.saturating_mul(3), clamp_u32(m.height)));
+        }
+        Ok((shift.width, clamp_u32(m.height)))
     }
 
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
@@ -90,6 +97,11 @@ impl Rasterizer for FontdueRasterizer {
             return Ok(GlyphImage { width: 0, height: 0, left: m.xmin, bottom: m.ymin, pixels: Vec::new() });
         }
         let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
+        if key.mode == RenderMode::Lcd {
+            let (px, dx) = lcd_size(shift, m.width);
+            let pixels = lcd_filtered(&thirds, 3 * m.width, m.height, shift.frac, px as usize);
+            return Ok(GlyphImage { width: px * 3, height, left: m.xmin.saturating_add(dx), bottom: m.ymin, pixels });
+        }
         let pixels = resample_shifted(&thirds, 3 * m.width, m.height, shift.frac, shift.width as usize);
         Ok(GlyphImage { width: shift.width, height, left: m.xmin.saturating_add(shift.whole), bottom: m.ymin, pixels })
     }
@@ -98,7 +110,7 @@ impl Rasterizer for FontdueRasterizer {
 fn check_mode(key: &GlyphKey) -> Result<(), RasterError> {
     match key.mode {
         RenderMode::Coverage if key.subpixel_x == 0 => Ok(()),
-        RenderMode::ShiftedCoverage => Ok(()),
+        RenderMode::ShiftedCoverage | RenderMode::Lcd => Ok(()),
         mode => Err(RasterError::UnsupportedMode(mode)),
     }
 }
