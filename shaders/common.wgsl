@@ -18,6 +18,11 @@ struct Viewport {
 
 // Set in a quad's layer when its texels are on colour page (layer & ~COLOR_PAGE_BIT).
 const COLOR_PAGE_BIT: u32 = 0x40000000u;
+// Set in a quad's layer when its texels are an LCD raster: three texels per
+// pixel (left, middle, right third), so the quad's width counts texels.
+const LCD_PAGE_BIT: u32 = 0x20000000u;
+// The texture array layer of a quad's layer field.
+const LAYER_MASK: u32 = 0x1fffffffu;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
 
 // Coverage correction so dark-on-light and light-on-dark text have the same

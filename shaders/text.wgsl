@@ -28,7 +28,10 @@ struct Varyings {
 fn vs_main(in: Instance) -> Varyings {
     let corner = vec2<f32>(f32(in.vertex & 1u), f32((in.vertex >> 1u) & 1u));
     let size = vec2<f32>(in.size);
-    let px = vec2<f32>(in.pos) + corner * size;
+    // An LCD quad is a third as wide on the target as in texels.
+    let lcd = (in.layer & LCD_PAGE_BIT) != 0u;
+    let on_target = select(size, vec2<f32>(size.x / 3.0, size.y), lcd);
+    let px = vec2<f32>(in.pos) + corner * on_target;
     var out: Varyings;
     out.clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
     out.uv = vec2<f32>(in.tex) + corner * size;
@@ -43,13 +46,29 @@ fn texel(in: Varyings) -> vec2<i32> {
     return vec2<i32>(clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max));
 }
 
+// For an LCD quad, `texel` is the middle stripe's texel of the pixel (the
+// pixel centre maps to the middle of its three texels).
 fn coverage(in: Varyings) -> f32 {
-    return textureLoad(atlas, texel(in), i32(in.layer), 0).r;
+    if ((in.layer & LCD_PAGE_BIT) != 0u) {
+        // LCD raster drawn in grayscale: the pixel's mean coverage.
+        return dot(stripes(in), vec3<f32>(1.0 / 3.0));
+    }
+    return textureLoad(atlas, texel(in), i32(in.layer & LAYER_MASK), 0).r;
+}
+
+// An LCD pixel's three stripes, left to right.
+fn stripes(in: Varyings) -> vec3<f32> {
+    let t = texel(in);
+    let layer = i32(in.layer & LAYER_MASK);
+    let left = textureLoad(atlas, vec2<i32>(max(t.x - 1, i32(in.tex_min.x)), t.y), layer, 0).r;
+    let middle = textureLoad(atlas, t, layer, 0).r;
+    let right = textureLoad(atlas, vec2<i32>(min(t.x + 1, i32(in.tex_max.x)), t.y), layer, 0).r;
+    return vec3<f32>(left, middle, right);
 }
 
 // An RGBA image's texel: straight sRGB RGBA from the colour pages.
 fn color_texel(in: Varyings) -> vec4<f32> {
-    return textureLoad(color_atlas, texel(in), i32(in.layer & ~COLOR_PAGE_BIT), 0);
+    return textureLoad(color_atlas, texel(in), i32(in.layer & LAYER_MASK), 0);
 }
 
 // Colour quads (RGBA images) are drawn as they are, premultiplied; the

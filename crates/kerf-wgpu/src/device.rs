@@ -24,8 +24,17 @@ pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), NoAdapter> {
     headless().map(|g| (g.device, g.queue))
 }
 
-/// [`headless_device`], also returning the adapter's description.
+/// [`headless_device`], also returning the adapter's description. The device
+/// has the adapter's timestamp queries (for `kerf profile`) and dual-source
+/// blending (for LCD text) where the adapter offers them.
 pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
+    headless_with(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::DUAL_SOURCE_BLENDING)
+}
+
+/// [`headless`] with the optional features `wanted` (those the adapter has)
+/// instead: `wgpu::Features::empty()` gives a device with none, e.g. to see
+/// how text is drawn where dual-source blending is missing.
+pub fn headless_with(wanted: wgpu::Features) -> Result<HeadlessGpu, NoAdapter> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
@@ -36,8 +45,7 @@ pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
     let desc = wgpu::DeviceDescriptor {
         label: Some("kerf headless device"),
         required_limits: adapter.limits(),
-        // GPU-side frame times for `kerf profile --backend wgpu`, where the adapter has them.
-        required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
+        required_features: adapter.features() & wanted,
         ..Default::default()
     };
     let info = adapter.get_info();

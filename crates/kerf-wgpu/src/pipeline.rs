@@ -9,6 +9,22 @@ pub const SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), i
 /// The WGSL source of transformed text (`shaders/common.wgsl` + `shaders/transformed.wgsl`).
 pub const TRANSFORMED_SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/transformed.wgsl"));
 
+/// The WGSL source of LCD text (`shaders/common.wgsl` + `shaders/text.wgsl` +
+/// `shaders/text_lcd.wgsl`, after `enable dual_source_blending;`): built only
+/// on devices with [`wgpu::Features::DUAL_SOURCE_BLENDING`].
+pub const LCD_SHADER: &str = concat!(
+    "enable dual_source_blending;\n",
+    include_str!("../../../shaders/common.wgsl"),
+    include_str!("../../../shaders/text.wgsl"),
+    include_str!("../../../shaders/text_lcd.wgsl")
+);
+
+/// Per-channel blending of LCD text: `dst = src0 + dst * (1 - src1)`.
+const LCD_BLEND: wgpu::BlendState = wgpu::BlendState {
+    color: wgpu::BlendComponent { src_factor: wgpu::BlendFactor::One, dst_factor: wgpu::BlendFactor::OneMinusSrc1, operation: wgpu::BlendOperation::Add },
+    alpha: wgpu::BlendComponent { src_factor: wgpu::BlendFactor::One, dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha, operation: wgpu::BlendOperation::Add },
+};
+
 /// Bytes of one area's transform uniform (transformed.wgsl's `Transform`).
 pub(crate) const TRANSFORM_UNIFORM_BYTES: u64 = 80;
 
@@ -40,6 +56,10 @@ pub(crate) struct Shared {
     pub sampled_pipeline_layout: wgpu::PipelineLayout,
     pub sampler: wgpu::Sampler,
     pub sampled_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+    /// LCD text (dual-source blending): the shader where the device has the
+    /// feature, and pipelines by key and stripe order (true: BGR).
+    pub lcd_shader: Option<wgpu::ShaderModule>,
+    pub lcd_pipelines: Mutex<HashMap<(PipelineKey, bool), wgpu::RenderPipeline>>,
 }
 
 impl Shared {
@@ -122,7 +142,15 @@ impl Shared {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
+        let lcd_shader = device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING).then(|| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("kerf LCD glyph shader"),
+                source: wgpu::ShaderSource::Wgsl(LCD_SHADER.into()),
+            })
+        });
         Shared {
+            lcd_shader,
+            lcd_pipelines: Mutex::new(HashMap::new()),
             shader,
             atlas_layout,
             viewport_layout,
@@ -139,23 +167,36 @@ impl Shared {
 
     /// The pipeline for `key`, made on first use.
     pub fn pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
-        // kerf_cache::GlyphQuad: x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
-        let attributes = wgpu::vertex_attr_array![
-            0 => Sint32x2,
-            1 => Uint16x2,
-            2 => Uint16x2,
-            3 => Uint32,
-            4 => Unorm8x4,
-        ];
         let kind = QuadPipeline {
             label: "kerf glyph pipeline",
             layout: &self.pipeline_layout,
             module: &self.shader,
             entry_points: ("vs_main", "fs_linear", "fs_srgb"),
             stride: std::mem::size_of::<crate::GlyphInstance>() as u64,
-            attributes: &attributes,
+            attributes: &GLYPH_ATTRIBUTES,
+            blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+            constants: &[],
         };
         cached(&self.pipelines, key, || kind.make(device, key))
+    }
+
+    /// The LCD pipeline for `key` and stripe order (`bgr`), made on first
+    /// use; `None` on a device without dual-source blending.
+    pub fn lcd_pipeline(&self, device: &wgpu::Device, key: &PipelineKey, bgr: bool) -> Option<wgpu::RenderPipeline> {
+        let module = self.lcd_shader.as_ref()?;
+        let constants = [("LCD_BGR", if bgr { 1.0 } else { 0.0 })];
+        let kind = QuadPipeline {
+            label: "kerf LCD glyph pipeline",
+            layout: &self.pipeline_layout,
+            module,
+            entry_points: ("vs_main", "fs_lcd_linear", "fs_lcd_srgb"),
+            stride: std::mem::size_of::<crate::GlyphInstance>() as u64,
+            attributes: &GLYPH_ATTRIBUTES,
+            blend: LCD_BLEND,
+            constants: &constants,
+        };
+        let mut map = self.lcd_pipelines.lock().unwrap_or_else(|e| e.into_inner());
+        Some(map.entry((key.clone(), bgr)).or_insert_with(|| kind.make(device, key)).clone())
     }
 
     /// The transformed-text pipeline for `key`, made on first use.
@@ -176,10 +217,21 @@ impl Shared {
             entry_points: ("vs_transformed", "fs_sampled_linear", "fs_sampled_srgb"),
             stride: std::mem::size_of::<crate::SampledQuad>() as u64,
             attributes: &attributes,
+            blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+            constants: &[],
         };
         cached(&self.sampled_pipelines, key, || kind.make(device, key))
     }
 }
+
+/// kerf_cache::GlyphQuad: x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
+const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
+    0 => Sint32x2,
+    1 => Uint16x2,
+    2 => Uint16x2,
+    3 => Uint32,
+    4 => Unorm8x4,
+];
 
 /// The pipeline in `map` for `key`, made by `make` on first use.
 fn cached(map: &Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>, key: &PipelineKey, make: impl FnOnce() -> wgpu::RenderPipeline) -> wgpu::RenderPipeline {
@@ -196,10 +248,13 @@ struct QuadPipeline<'a> {
     entry_points: (&'static str, &'static str, &'static str),
     stride: u64,
     attributes: &'a [wgpu::VertexAttribute],
+    blend: wgpu::BlendState,
+    /// Values of the shader's pipeline-overridable constants.
+    constants: &'a [(&'a str, f64)],
 }
 
 impl QuadPipeline<'_> {
-    /// Four-vertex strips, one instance per quad, premultiplied alpha blending.
+    /// Four-vertex strips, one instance per quad, blended with `blend`.
     fn make(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
         let buffers = [Some(wgpu::VertexBufferLayout {
             array_stride: self.stride,
@@ -208,7 +263,7 @@ impl QuadPipeline<'_> {
         })];
         let targets = [Some(wgpu::ColorTargetState {
             format: key.format,
-            blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+            blend: Some(self.blend),
             write_mask: wgpu::ColorWrites::ALL,
         })];
         let (vs, fs_linear, fs_srgb) = self.entry_points;
@@ -222,7 +277,7 @@ impl QuadPipeline<'_> {
             fragment: Some(wgpu::FragmentState {
                 module: self.module,
                 entry_point: Some(if key.format.is_srgb() { fs_srgb } else { fs_linear }),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions { constants: self.constants, ..Default::default() },
                 targets: &targets,
             }),
             multiview_mask: None,

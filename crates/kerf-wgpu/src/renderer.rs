@@ -5,7 +5,8 @@ use crate::correction::{CorrectionError, TextCorrection, VIEWPORT_UNIFORM_BYTES}
 use crate::error::{PrepareError, RenderError};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
-use kerf_cache::{GlyphKey, GlyphQuad, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped, TextSpec};
+use crate::lcd::{Antialiasing, GrayscaleReason};
+use kerf_cache::{GlyphKey, GlyphQuad, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped, TextSpec, LCD_PAGE_BIT};
 
 /// One glyph quad as the vertex shader reads it (one instance per glyph): the
 /// cache's [`GlyphQuad`], uploaded as it is.
@@ -138,9 +139,22 @@ pub struct TextArea<'a> {
     /// rasterized at their on-screen size (up to
     /// [`TRANSFORMED_RASTER_LIMIT_PX`]) and sampled with filtering.
     pub transform: Option<TextTransform>,
+    /// Whether the area's text is drawn over opaque pixels (true from every
+    /// constructor). LCD anti-aliasing needs an opaque background, as the
+    /// per-channel coverage cannot be stored in one alpha value: an area
+    /// marked transparent is drawn in grayscale by an LCD renderer (see
+    /// [`over_transparent`](Self::over_transparent)).
+    pub opaque_background: bool,
 }
 
 impl<'a> TextArea<'a> {
+    /// The same area marked as drawn over a transparent or translucent
+    /// background: grayscale even with LCD anti-aliasing on.
+    pub fn over_transparent(mut self) -> Self {
+        self.opaque_background = false;
+        self
+    }
+
     /// `spec` placed in this area: offset by `left`/`top`, sizes and
     /// positions scaled by `scale`.
     fn scaled(&self, spec: &TextSpec<'a>) -> TextSpec<'a> {
@@ -156,12 +170,12 @@ impl<'a> TextArea<'a> {
 
     /// A laid-out string at `(left, top)`, scale 1, no clipping.
     pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None }
+        TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None, opaque_background: true }
     }
 
     /// The app's images offset by `(left, top)`, scale 1, no clipping.
     pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Images(images), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None }
+        TextArea { content: TextContent::Images(images), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None, opaque_background: true }
     }
 
     /// The same area drawn through `transform`.
@@ -172,7 +186,7 @@ impl<'a> TextArea<'a> {
 
     /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
     pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Glyphs(glyphs), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None }
+        TextArea { content: TextContent::Glyphs(glyphs), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None, opaque_background: true }
     }
 }
 
@@ -197,6 +211,10 @@ pub struct PrepareReport {
     pub layers: u32,
     /// Glyphs that could not be drawn, and why (never a failed frame).
     pub skipped: Vec<Skipped>,
+    /// With LCD anti-aliasing asked for ([`TextRenderer::set_antialiasing`]):
+    /// the areas (by index) drawn in grayscale instead, and why. Empty with
+    /// grayscale anti-aliasing.
+    pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
 }
 
 /// Draws text into a render pass. One renderer per pass configuration; many
@@ -214,6 +232,10 @@ pub struct TextRenderer {
     transformed: Transformed,
     /// The viewport size at the last prepare (the target a scissor is reset to).
     target_size: Option<(u32, u32)>,
+    /// The anti-aliasing asked for, and the LCD pipeline when it is LCD and
+    /// the device can blend per channel.
+    antialiasing: Antialiasing,
+    lcd_pipeline: Option<wgpu::RenderPipeline>,
 }
 
 /// The transformed areas of the last `prepare`: their quads, one draw each.
@@ -277,6 +299,37 @@ impl TextRenderer {
                 ..Transformed::default()
             },
             target_size: None,
+            antialiasing: Antialiasing::Grayscale,
+            lcd_pipeline: None,
+        }
+    }
+
+    /// Sets how glyphs are anti-aliased: [`Antialiasing::Grayscale`] (the
+    /// default) or [`Antialiasing::Lcd`] (sub-pixel: one coverage per colour
+    /// stripe, blended per channel, for text over opaque pixels on a display
+    /// with that stripe order). LCD needs [`wgpu::Features::DUAL_SOURCE_BLENDING`]
+    /// on the device; without it the text is drawn in grayscale and the
+    /// return value, like every [`PrepareReport::lcd_fallbacks`], says so.
+    /// Returns `None` when the setting takes effect as asked.
+    pub fn set_antialiasing(&mut self, device: &wgpu::Device, atlas: &TextAtlas, antialiasing: Antialiasing) -> Option<GrayscaleReason> {
+        self.antialiasing = antialiasing;
+        self.lcd_pipeline = match antialiasing {
+            Antialiasing::Grayscale => None,
+            Antialiasing::Lcd(order) => atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr()),
+        };
+        self.lcd_unavailable()
+    }
+
+    /// The anti-aliasing asked for with [`set_antialiasing`](Self::set_antialiasing).
+    pub fn antialiasing(&self) -> Antialiasing {
+        self.antialiasing
+    }
+
+    /// Why LCD text cannot be drawn at all, when it is asked for.
+    fn lcd_unavailable(&self) -> Option<GrayscaleReason> {
+        match (self.antialiasing, &self.lcd_pipeline) {
+            (Antialiasing::Lcd(_), None) => Some(GrayscaleReason::NoDualSourceBlending),
+            _ => None,
         }
     }
 
@@ -329,10 +382,26 @@ impl TextRenderer {
         let mut transformed_skipped = Vec::new();
         let mut frame = atlas.cache_frame();
         let mut spans = Vec::with_capacity(texts.len());
+        let mut lcd_fallbacks = Vec::new();
+        let lcd_asked = matches!(self.antialiasing, Antialiasing::Lcd(_));
+        let unavailable = self.lcd_unavailable();
         for (n, area) in texts.iter().enumerate() {
             let start = self.quads.len();
             let skips_before = frame.skipped().len();
             let s = area.scale;
+            // LCD for this area, or why not.
+            let fallback = match (&area.content, area.transform) {
+                _ if !lcd_asked => None,
+                (TextContent::Images(_), _) => None,
+                (_, Some(_)) => Some(GrayscaleReason::Transformed),
+                _ if unavailable.is_some() => unavailable,
+                _ if !area.opaque_background => Some(GrayscaleReason::TransparentBackground),
+                _ => None,
+            };
+            if let Some(reason) = fallback {
+                lcd_fallbacks.push((n, reason));
+            }
+            let lcd = lcd_asked && fallback.is_none();
             if let Some(t) = area.transform {
                 let tr = &mut self.transformed;
                 let first = tr.quads.len() as u32;
@@ -363,12 +432,16 @@ impl TextRenderer {
             match &area.content {
                 TextContent::Text(spec) => {
                     // Checked above with the same scaled spec: cannot fail.
-                    let _ = frame.layout(&area.scaled(spec), &mut self.quads);
+                    let _ = if lcd { frame.layout_lcd(&area.scaled(spec), &mut self.quads) } else { frame.layout(&area.scaled(spec), &mut self.quads) };
                 }
                 TextContent::Glyphs(glyphs) if s == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0 => {
                     // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
                     // so the glyphs go to the cache as they are and the quads move after.
-                    frame.prepare(glyphs, &mut self.quads);
+                    if lcd {
+                        frame.prepare_lcd(glyphs, &mut self.quads);
+                    } else {
+                        frame.prepare(glyphs, &mut self.quads);
+                    }
                     let (dx, dy) = (area.left as i32, area.top as i32);
                     if dx != 0 || dy != 0 {
                         for q in &mut self.quads[start..] {
@@ -392,7 +465,11 @@ impl TextRenderer {
                         y: area.top + g.y * s,
                         ..*g
                     }));
-                    frame.prepare(&self.scratch, &mut self.quads);
+                    if lcd {
+                        frame.prepare_lcd(&self.scratch, &mut self.quads);
+                    } else {
+                        frame.prepare(&self.scratch, &mut self.quads);
+                    }
                 }
             }
             // Glyphs too large for the whole atlas, even in tiles, are drawn
@@ -434,6 +511,7 @@ impl TextRenderer {
             upload_bytes,
             layers: atlas.layers(),
             skipped: out.skipped,
+            lcd_fallbacks,
         })
     }
 
@@ -495,7 +573,7 @@ impl TextRenderer {
         if atlas.id != self.atlas_id {
             return Err(RenderError::AtlasMismatch);
         }
-        draw_quads(pass, &self.pipeline, atlas, viewport, &self.buffer, self.count);
+        draw_quads(pass, self.lcd_pipeline.as_ref().unwrap_or(&self.pipeline), atlas, viewport, &self.buffer, self.count);
         let tr = &self.transformed;
         let (Some(pipeline), Some(buffer), Some((_, transforms, _))) = (&tr.pipeline, &tr.buffer, &tr.uniform_buffer) else { return Ok(()) };
         if tr.draws.iter().all(|d| d.0.is_empty()) {
@@ -578,9 +656,11 @@ fn clip_all(quads: &mut Vec<GlyphQuad>, spans: &[(usize, usize, TextBounds)]) {
 }
 
 /// The part of a quad inside `b`, with its texels cut to match.
+/// (An LCD quad has three texels per pixel across.)
 fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
+    let per_px = if q.page & LCD_PAGE_BIT != 0 { 3 } else { 1 };
     let (x0, y0) = (q.x as i64, q.y as i64);
-    let (x1, y1) = (x0 + q.width as i64, y0 + q.height as i64);
+    let (x1, y1) = (x0 + (q.width / per_px) as i64, y0 + q.height as i64);
     let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
     let (cx1, cy1) = (x1.min(b.right as i64), y1.min(b.bottom as i64));
     if cx0 >= cx1 || cy0 >= cy1 {
@@ -589,9 +669,9 @@ fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
     Some(GlyphQuad {
         x: cx0 as i32,
         y: cy0 as i32,
-        tex_x: q.tex_x + (cx0 - x0) as u16,
+        tex_x: q.tex_x + (cx0 - x0) as u16 * per_px,
         tex_y: q.tex_y + (cy0 - y0) as u16,
-        width: (cx1 - cx0) as u16,
+        width: (cx1 - cx0) as u16 * per_px,
         height: (cy1 - cy0) as u16,
         ..*q
     })

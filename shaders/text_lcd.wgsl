@@ -1,0 +1,62 @@
+// LCD (sub-pixel) anti-aliasing: the glyph pipeline's fragment stage with
+// dual-source blending. Appended to common.wgsl and text.wgsl (vertex stage,
+// texel helpers) after an `enable dual_source_blending;` line, and only built
+// on devices with wgpu's DUAL_SOURCE_BLENDING feature.
+//
+// Each colour channel of the target is blended with its own coverage:
+//   target.c = src0.c + target.c * (1 - src1.c)     (blend factors One, OneMinusSrc1)
+// where src1 is the per-channel coverage (times the colour's alpha) and
+// src0 the text colour premultiplied by it. Grayscale and colour quads in the
+// same draw give the same coverage to every channel, i.e. ordinary
+// premultiplied blending.
+
+// The order of the display's colour stripes: false for RGB (the left third
+// of a pixel is red), true for BGR.
+override LCD_BGR: bool = false;
+
+struct LcdOut {
+    @location(0) @blend_src(0) color: vec4<f32>,
+    @location(0) @blend_src(1) mask: vec4<f32>,
+};
+
+// A premultiplied colour with the same coverage in every channel.
+fn uniform_mask(premultiplied: vec4<f32>) -> LcdOut {
+    return LcdOut(premultiplied, vec4<f32>(premultiplied.a));
+}
+
+// `rgb`: the text colour in the target's space; `lum`: its luminance.
+fn shade_lcd(in: Varyings, rgb: vec3<f32>, lum: f32) -> LcdOut {
+    let s = stripes(in);
+    // Left, middle, right stripe → red, green, blue (RGB) or blue, green, red (BGR).
+    let c = select(s, s.zyx, LCD_BGR);
+    let k = vec3<f32>(
+        correct_coverage(c.x, lum, viewport.gamma, viewport.contrast),
+        correct_coverage(c.y, lum, viewport.gamma, viewport.contrast),
+        correct_coverage(c.z, lum, viewport.gamma, viewport.contrast),
+    ) * in.color.a;
+    let a = max(k.x, max(k.y, k.z));
+    return LcdOut(vec4<f32>(rgb * k, a), vec4<f32>(k, a));
+}
+
+@fragment
+fn fs_lcd_linear(in: Varyings) -> LcdOut {
+    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
+        return uniform_mask(shade_color_linear(color_texel(in), in.color.a));
+    }
+    if ((in.layer & LCD_PAGE_BIT) != 0u) {
+        return shade_lcd(in, in.color.rgb, luminance(srgb_to_linear(in.color.rgb)));
+    }
+    return uniform_mask(shade_coverage_linear(coverage(in), in.color));
+}
+
+@fragment
+fn fs_lcd_srgb(in: Varyings) -> LcdOut {
+    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
+        return uniform_mask(shade_color_srgb(color_texel(in), in.color.a));
+    }
+    if ((in.layer & LCD_PAGE_BIT) != 0u) {
+        let rgb = srgb_to_linear(in.color.rgb);
+        return shade_lcd(in, rgb, luminance(rgb));
+    }
+    return uniform_mask(shade_coverage_srgb(coverage(in), in.color));
+}
