@@ -98,6 +98,9 @@ pub enum RasterError {
     /// The rasterizer panicked on this glyph; the panic was contained.
     #[error("rasterizer panicked on this glyph (contained)")]
     Panicked,
+    /// The rasterizer could not read the font's bytes.
+    #[error("the rasterizer could not read this font")]
+    BadFont,
     /// The rasterizer returned a buffer whose length does not match its size.
     #[error("rasterizer returned {len} bytes for a {width}x{height} bitmap")]
     BadBitmap {

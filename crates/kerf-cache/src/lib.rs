@@ -84,6 +84,8 @@ mod relocate;
 mod stage;
 mod stats;
 mod subpixel;
+#[cfg(feature = "swash")]
+mod swash;
 mod text;
 mod tiles;
 mod upload;
@@ -106,6 +108,8 @@ pub use kerf_pack::{Algorithm, Rect};
 pub use page::{Page, PageUpload};
 pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 pub use stats::Stats;
+#[cfg(feature = "swash")]
+pub use swash::SwashRasterizer;
 pub use subpixel::{bin_offset, snap_subpixel};
 pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UploadMode};

@@ -180,7 +180,14 @@ impl TextAtlas {
     /// An empty atlas on `device`. The page sizes and page counts are
     /// checked against the device's limits: asking for more is an error
     /// here, never a failure later.
-    pub fn new(device: &wgpu::Device, mut config: CacheConfig) -> Result<TextAtlas, AtlasError> {
+    pub fn new(device: &wgpu::Device, config: CacheConfig) -> Result<TextAtlas, AtlasError> {
+        TextAtlas::with_rasterizer(device, config, Box::new(kerf_cache::FontdueRasterizer))
+    }
+
+    /// [`new`](Self::new) with another glyph rasterizer (e.g.
+    /// `kerf_cache::SwashRasterizer` for hinting, with kerf-cache's `swash`
+    /// feature).
+    pub fn with_rasterizer(device: &wgpu::Device, mut config: CacheConfig, rasterizer: Box<dyn kerf_cache::Rasterizer>) -> Result<TextAtlas, AtlasError> {
         let limits = device.limits();
         for (asked, pages) in [(config.page_size, config.max_pages), (config.color.page_size, config.color.max_pages)] {
             if asked > limits.max_texture_dimension_2d {
@@ -196,7 +203,7 @@ impl TextAtlas {
             // dirty rectangles with plain texture writes instead.
             config.uploads = UploadMode::DirtyRect;
         }
-        let cache = GlyphCache::new(config)?;
+        let cache = GlyphCache::with_rasterizer(config, rasterizer)?;
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
         let (coverage, color) = make_arrays(device, &cache, 1, 0);

@@ -1,0 +1,159 @@
+//! A second coverage rasterizer on swash (feature `swash`): outlines with
+//! optional hinting, fractional offsets rendered directly, and the LCD mode.
+
+use crate::error::RasterError;
+use crate::key::{GlyphKey, RenderMode};
+use crate::lcd::{lcd_filtered, lcd_size};
+use crate::raster::{FontRef, GlyphImage, Rasterizer};
+use crate::subpixel::Shift;
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use swash::scale::{Render, ScaleContext, Source};
+use swash::zeno::{Format, Transform, Vector};
+
+thread_local! {
+    // swash's scaler state and its cache of parsed fonts and hinting
+    // programs, one per rasterizing thread (misses are rasterized in parallel).
+    static CONTEXT: RefCell<ScaleContext> = RefCell::new(ScaleContext::new());
+}
+
+/// Coverage from swash's outline scaler, with or without hinting.
+///
+/// Hinting (swash runs TrueType bytecode where a font has it, else its
+/// auto-hinter) fits outlines to the pixel grid vertically: crisper stems
+/// and x-heights at small sizes, at the price of shapes that differ a little
+/// from the design. Offsets for sub-pixel positioning are rendered directly
+/// (swash moves the outline), and [`RenderMode::Lcd`] renders at three times
+/// the horizontal scale, filtered like fontdue's LCD raster.
+///
+/// Fonts are read from [`FontRef::bytes`] and its collection index. A font
+/// swash cannot read gives [`RasterError::BadFont`]; a panic inside swash is
+/// contained and reported as [`RasterError::Panicked`].
+///
+/// ```
+/// use kerf_cache::{CacheConfig, GlyphCache, SwashRasterizer};
+/// let mut cache = GlyphCache::with_rasterizer(CacheConfig::default(), Box::new(SwashRasterizer::new().hinting(true)))?;
+/// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+/// let mut quads = Vec::new();
+/// let mut frame = cache.begin_frame();
+/// frame.layout(&kerf_cache::TextSpec::new("hinted", font, 12.0), &mut quads)?;
+/// frame.finish();
+/// assert_eq!(quads.len(), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SwashRasterizer {
+    hinting: bool,
+}
+
+impl SwashRasterizer {
+    /// A rasterizer without hinting.
+    pub fn new() -> SwashRasterizer {
+        SwashRasterizer { hinting: false }
+    }
+
+    /// The same rasterizer with hinting on or off.
+    pub fn hinting(mut self, on: bool) -> SwashRasterizer {
+        self.hinting = on;
+        self
+    }
+
+    /// Whether outlines are hinted.
+    pub fn is_hinting(&self) -> bool {
+        self.hinting
+    }
+
+    /// Renders `key`'s outline at `scale_x` times the horizontal scale, moved
+    /// right by `offset_x` (in the scaled units).
+    fn render(&self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32) -> Result<(GlyphImage, bool), RasterError> {
+        let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+        let id = font_id(font);
+        let hinting = self.hinting;
+        let image = catch_unwind(AssertUnwindSafe(|| {
+            CONTEXT.with(|ctx| {
+                let mut ctx = ctx.borrow_mut();
+                let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
+                let mut render = Render::new(&[Source::Outline]);
+                render.format(Format::Alpha).offset(Vector::new(offset_x, 0.0));
+                if scale_x != 1.0 {
+                    render.transform(Some(Transform::scale(scale_x, 1.0)));
+                }
+                let has_outlines = scaler.has_outlines();
+                (render.render(&mut scaler, key.glyph), has_outlines)
+            })
+        }))
+        .map_err(|_| RasterError::Panicked)?;
+        let (image, has_outlines) = image;
+        let Some(image) = image else {
+            // No outline for this glyph (or none in the font): blank, as
+            // fontdue draws such glyphs.
+            return Ok((GlyphImage::default(), has_outlines));
+        };
+        let p = image.placement;
+        if p.width == 0 || p.height == 0 {
+            return Ok((GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() }, has_outlines));
+        }
+        if image.data.len() as u64 != p.width as u64 * p.height as u64 {
+            return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
+        }
+        let bottom = p.top.saturating_sub(p.height as i32);
+        Ok((GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels: image.data }, has_outlines))
+    }
+}
+
+impl Rasterizer for SwashRasterizer {
+    fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
+        // The (hinted) outline's pixel bounds, without rasterizing.
+        let offset = key.subpixel_x as f32 / 256.0;
+        let (sx, off) = if key.mode == RenderMode::Lcd { (3.0, 3.0 * offset) } else { (1.0, offset) };
+        let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+        let id = font_id(font);
+        let hinting = self.hinting;
+        let bounds = catch_unwind(AssertUnwindSafe(|| {
+            CONTEXT.with(|ctx| {
+                let mut ctx = ctx.borrow_mut();
+                let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
+                scaler.scale_outline(key.glyph).map(|o| o.bounds())
+            })
+        }))
+        .map_err(|_| RasterError::Panicked)?;
+        let Some(b) = bounds.filter(|b| b.width() > 0.0 && b.height() > 0.0) else { return Ok((0, 0)) };
+        let left = (b.min.x * sx + off).floor();
+        let width = ((b.max.x * sx + off).ceil() - left).max(0.0) as u32;
+        let height = (b.max.y.ceil() - b.min.y.floor()).max(0.0) as u32;
+        if key.mode != RenderMode::Lcd {
+            return Ok((width, height));
+        }
+        let l = left as i32;
+        let (px, _) = lcd_size(Shift { width: 0, whole: l.div_euclid(3), frac: l.rem_euclid(3) as f32 / 3.0 }, width as usize);
+        Ok((px * 3, height))
+    }
+
+    fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
+        let offset = key.subpixel_x as f32 / 256.0;
+        match key.mode {
+            RenderMode::Coverage if key.subpixel_x == 0 => Ok(self.render(font, key, 1.0, 0.0)?.0),
+            RenderMode::ShiftedCoverage => Ok(self.render(font, key, 1.0, offset)?.0),
+            RenderMode::Lcd => {
+                // A 3x raster whose columns start at third `left`: the pixel
+                // grid starts at floor(left / 3), the rest is a shift.
+                let (thirds, _) = self.render(font, key, 3.0, 3.0 * offset)?;
+                if thirds.width == 0 || thirds.height == 0 {
+                    return Ok(GlyphImage { left: thirds.left.div_euclid(3), bottom: thirds.bottom, ..GlyphImage::default() });
+                }
+                let whole = thirds.left.div_euclid(3);
+                let frac = thirds.left.rem_euclid(3) as f32 / 3.0;
+                let (px, dx) = lcd_size(Shift { width: 0, whole, frac }, thirds.width as usize);
+                let pixels = lcd_filtered(&thirds.pixels, thirds.width as usize, thirds.height as usize, frac, px as usize);
+                Ok(GlyphImage { width: px * 3, height: thirds.height, left: dx, bottom: thirds.bottom, pixels })
+            }
+            mode => Err(RasterError::UnsupportedMode(mode)),
+        }
+    }
+}
+
+/// A font's identity in swash's font cache: where its bytes live, their
+/// length and the face index (a cache's fonts live as long as the cache).
+fn font_id(font: FontRef<'_>) -> [u64; 2] {
+    [font.bytes.as_ptr() as u64, ((font.bytes.len() as u64) << 16) | font.collection_index as u64]
+}
