@@ -4,7 +4,7 @@
 
 use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf_cache::{CacheConfig, CosmicFonts};
-use kerf_wgpu::{wgpu, Offscreen, TextArea, TextAtlas, TextCorrection, TextRenderer, Viewport};
+use kerf_wgpu::{wgpu, Antialiasing, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection, TextRenderer, Viewport};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -54,6 +54,47 @@ pub struct RenderArgs {
     /// Text contrast (see TextCorrection).
     #[arg(long, default_value_t = TextCorrection::DEFAULT.contrast)]
     pub contrast: f32,
+    /// Hint outlines to the pixel grid (with the swash rasterizer; `off`
+    /// draws with fontdue, kerf's default rasterizer).
+    #[arg(long, value_enum, default_value_t = OnOff::Off)]
+    pub hinting: OnOff,
+    /// LCD (sub-pixel) anti-aliasing for a display with RGB or BGR stripes;
+    /// grayscale where the GPU lacks dual-source blending (said on stderr
+    /// and in --json).
+    #[arg(long, value_enum, default_value_t = Lcd::Off)]
+    pub lcd: Lcd,
+}
+
+/// `on` or `off`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnOff {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+/// `--lcd`: the display's stripe order, or grayscale.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lcd {
+    /// Red, green, blue stripes.
+    Rgb,
+    /// Blue, green, red stripes.
+    Bgr,
+    /// Grayscale anti-aliasing.
+    Off,
+}
+
+impl Lcd {
+    fn antialiasing(self) -> Antialiasing {
+        match self {
+            Lcd::Rgb => Antialiasing::Lcd(SubpixelOrder::Rgb),
+            Lcd::Bgr => Antialiasing::Lcd(SubpixelOrder::Bgr),
+            Lcd::Off => Antialiasing::Grayscale,
+        }
+    }
 }
 
 fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
@@ -84,6 +125,13 @@ struct Report {
     height: u32,
     missing: usize,
     missing_code_points: Vec<u32>,
+    /// Whether outlines were hinted.
+    hinting: OnOff,
+    /// The LCD setting asked for.
+    lcd: Lcd,
+    /// Why LCD text was drawn in grayscale instead (only with --png and --lcd rgb|bgr).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lcd_fallback: Option<String>,
     glyphs: Vec<GlyphOut>,
 }
 
@@ -165,15 +213,29 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     }
     let (width, height) = ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);
 
+    let mut lcd_fallback = None;
     if let Some(path) = &args.png {
-        let pixels = draw(&font_system, &buffer, args, width, height)?;
+        let (pixels, fallback) = draw(&font_system, &buffer, args, width, height)?;
+        if let Some(reason) = fallback {
+            eprintln!("kerf render: --lcd drawn in grayscale ({reason:?})");
+            lcd_fallback = Some(format!("{reason:?}"));
+        }
         let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);
         let mut enc = png::Encoder::new(file, width, height);
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
         enc.write_header().and_then(|mut w| w.write_image_data(&pixels)).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    let report = Report { width, height, missing: missing.len(), missing_code_points: missing, glyphs: report_glyphs };
+    let report = Report {
+        width,
+        height,
+        missing: missing.len(),
+        missing_code_points: missing,
+        hinting: args.hinting,
+        lcd: args.lcd,
+        lcd_fallback,
+        glyphs: report_glyphs,
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
@@ -189,13 +251,19 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Draws the buffer through kerf-wgpu on a `width × height` sRGB target.
-fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32) -> Result<Vec<u8>, String> {
+/// Draws the buffer through kerf-wgpu on a `width × height` sRGB target;
+/// the pixels, and why LCD text was drawn in grayscale if it was.
+fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32) -> Result<(Vec<u8>, Option<kerf_wgpu::GrayscaleReason>), String> {
     let gpu = kerf_wgpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut atlas = TextAtlas::new(device, config(args)).map_err(|e| e.to_string())?;
+    let mut atlas = match args.hinting {
+        OnOff::On => TextAtlas::with_rasterizer(device, config(args), Box::new(kerf_cache::SwashRasterizer::new().hinting(true))),
+        OnOff::Off => TextAtlas::new(device, config(args)),
+    }
+    .map_err(|e| e.to_string())?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+    let unavailable = renderer.set_antialiasing(device, &atlas, args.lcd.antialiasing());
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, width, height);
     viewport.set_correction(queue, correction(args)).map_err(|e| e.to_string())?;
@@ -203,7 +271,8 @@ fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32
     let mut glyphs = Vec::new();
     let [r, g, b] = args.color;
     fonts.glyphs(atlas.cache_mut(), font_system, buffer, (MARGIN, MARGIN), [r, g, b, 255], &mut glyphs).map_err(|e| e.to_string())?;
-    renderer.prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport).map_err(|e| e.to_string())?;
+    let report = renderer.prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport).map_err(|e| e.to_string())?;
+    let fallback = unavailable.or(report.lcd_fallbacks.first().map(|f| f.1));
     let target = Offscreen::new(device, width, height, format);
     let bg = args.background.map(|c| kerf_wgpu::srgb_to_linear(c as f32 / 255.0) as f64);
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf render") });
@@ -212,7 +281,7 @@ fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32
         renderer.render(&atlas, &mut pass).map_err(|e| e.to_string())?;
     }
     queue.submit([encoder.finish()]);
-    target.read(device, queue).map_err(|e| e.to_string())
+    Ok((target.read(device, queue).map_err(|e| e.to_string())?, fallback))
 }
 
 fn config(args: &RenderArgs) -> CacheConfig {

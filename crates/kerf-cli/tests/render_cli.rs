@@ -109,6 +109,19 @@ fn sharpness_flags_change_the_picture() {
     assert_ne!(bins1, bins4, "sub-pixel bins move the stems");
     let (neutral, default) = (read(&["--gamma", "1", "--contrast", "0"]), read(&[]));
     assert!(ink(&default) > ink(&neutral), "the default correction thickens dark text: {} vs {}", ink(&default), ink(&neutral));
+    // --hinting on draws other pixels (swash, hinted).
+    let hinted = read(&["--hinting", "on"]);
+    assert_eq!(default.len(), hinted.len());
+    assert_ne!(default, hinted, "hinting changes the picture");
+    // --lcd: black on white gains colour fringes (lavapipe has dual-source
+    // blending); grayscale has none.
+    let colored = |px: &[u8]| px.chunks(4).filter(|p| p[0] != p[2]).count();
+    assert_eq!(colored(&default), 0, "grayscale text is gray");
+    let (rgb, bgr) = (read(&["--lcd", "rgb"]), read(&["--lcd", "bgr"]));
+    assert!(colored(&rgb) > 50 && colored(&bgr) > 50, "LCD text has colour fringes: {} / {}", colored(&rgb), colored(&bgr));
+    assert_ne!(rgb, bgr);
+    let j = json(&["render", "--text", "x", "--lcd", "bgr", "--hinting", "on", "--json"]);
+    assert_eq!((j["lcd"].as_str(), j["hinting"].as_str()), (Some("bgr"), Some("on")));
 }
 
 #[test]
