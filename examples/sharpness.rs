@@ -1,13 +1,16 @@
-//! Side-by-side pictures of kerf's text at small sizes: sub-pixel bins 1 vs 4
-//! and the gamma/contrast correction, dark-on-light and light-on-dark.
+//! Side-by-side pictures of kerf's text at small sizes: sub-pixel bins 1 vs 4,
+//! the gamma/contrast correction (dark-on-light and light-on-dark), grayscale
+//! vs LCD anti-aliasing, and hinting off vs on.
 //!
-//! `cargo run --release --example sharpness [-- OUT_DIR]` writes
-//! `sharp-bins.png` and `sharp-gamma.png` (default directory `docs/`), each
-//! enlarged 2× without filtering so single pixels stay visible.
+//! `cargo run --release --example sharpness --features swash [-- OUT_DIR]`
+//! writes `sharp-bins.png`, `sharp-gamma.png`, `sharp-lcd.png` and
+//! `sharp-hinting.png` (default directory `docs/`; the last needs the `swash`
+//! feature), each enlarged without filtering so single pixels stay visible.
 
-use kerf::gpu::{headless, srgb_to_linear, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextCorrection, TextRenderer, TextSpec, Viewport};
+use kerf::gpu::{headless, srgb_to_linear, wgpu, Antialiasing, CacheConfig, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection, TextRenderer, TextSpec, Viewport};
 
 const PANEL_W: u32 = 420;
+/// Enlargement of every sheet but the LCD one (which shows stripes at 3×).
 const ZOOM: u32 = 2;
 const TEXT: &str = "Hamburgefonstiv illiterate minimum 1111 — The quick brown fox jumps over the lazy dog.";
 
@@ -18,15 +21,40 @@ struct Panel {
     correction: TextCorrection,
     fg: [u8; 4],
     bg: [u8; 4],
+    antialiasing: Antialiasing,
+    /// Rasterize with swash, hinted or not (`None`: fontdue, the default).
+    swash: Option<bool>,
+}
+
+impl Panel {
+    /// Black on paper, 4 bins, the default correction, grayscale, unhinted.
+    fn plain(label: String, size: f32) -> Panel {
+        Panel {
+            label,
+            size,
+            bins: 4,
+            correction: TextCorrection::DEFAULT,
+            fg: [20, 20, 20, 255],
+            bg: [250, 250, 245, 255],
+            antialiasing: Antialiasing::Grayscale,
+            swash: None,
+        }
+    }
 }
 
 fn render_panel(gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     let (device, queue) = (&gpu.device, &gpu.queue);
     let config = CacheConfig { page_size: 512, subpixel_bins: p.bins, ..CacheConfig::default() };
-    let mut atlas = TextAtlas::new(device, config)?;
+    let mut atlas = match p.swash {
+        Some(hinting) => swash_atlas(device, config, hinting)?,
+        None => TextAtlas::new(device, config)?,
+    };
     let font = atlas.add_font(dejavu::sans::regular().to_vec())?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let mut renderer = TextRenderer::new(device, &atlas, format, Default::default(), None);
+    if let Some(reason) = renderer.set_antialiasing(device, &atlas, p.antialiasing) {
+        eprintln!("{}: drawn in grayscale ({reason:?})", p.label);
+    }
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, PANEL_W, h);
     viewport.set_correction(queue, p.correction)?;
@@ -48,7 +76,7 @@ fn render_panel(gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32) -> Result<Vec<u
 }
 
 /// Lays panels out in `cols` columns and writes them enlarged to `path`.
-fn sheet(gpu: &kerf::gpu::HeadlessGpu, panels: &[(Panel, u32)], cols: usize, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+fn sheet(gpu: &kerf::gpu::HeadlessGpu, panels: &[(Panel, u32)], cols: usize, zoom: u32, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let rows: Vec<&[(Panel, u32)]> = panels.chunks(cols).collect();
     let row_h: Vec<u32> = rows.iter().map(|r| r.iter().map(|(_, h)| *h).max().unwrap_or(0)).collect();
     let (w, h) = (PANEL_W * cols as u32, row_h.iter().sum::<u32>());
@@ -65,11 +93,11 @@ fn sheet(gpu: &kerf::gpu::HeadlessGpu, panels: &[(Panel, u32)], cols: usize, pat
         }
         y0 += row_h[r];
     }
-    let (zw, zh) = (w * ZOOM, h * ZOOM);
+    let (zw, zh) = (w * zoom, h * zoom);
     let mut big = vec![0u8; (zw * zh * 4) as usize];
     for y in 0..zh {
         for x in 0..zw {
-            let s = (((y / ZOOM) * w + x / ZOOM) * 4) as usize;
+            let s = (((y / zoom) * w + x / zoom) * 4) as usize;
             let d = ((y * zw + x) * 4) as usize;
             big[d..d + 4].copy_from_slice(&img[s..s + 4]);
         }
@@ -93,18 +121,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for size in [10.0, 12.0, 14.0, 18.0] {
         for bins in [1, 4] {
             let label = format!("{size} px, {bins} sub-pixel bin{}", if bins == 1 { " (whole pixels)" } else { "s" });
-            panels.push((Panel { label, size, bins, correction: neutral, fg: ink, bg: paper }, if size < 15.0 { 64 } else { 84 }));
+            panels.push((Panel { bins, correction: neutral, fg: ink, bg: paper, ..Panel::plain(label, size) }, if size < 15.0 { 64 } else { 84 }));
         }
     }
-    sheet(&gpu, &panels, 2, &dir.join("sharp-bins.png"))?;
+    sheet(&gpu, &panels, 2, ZOOM, &dir.join("sharp-bins.png"))?;
 
     let strong = TextCorrection { gamma: 2.2, contrast: 0.5 };
     let mut panels = Vec::new();
     for (name, c) in [("neutral (gamma 1, contrast 0)", neutral), ("default (gamma 1.4, contrast 0.2)", TextCorrection::DEFAULT), ("strong (gamma 2.2, contrast 0.5)", strong)] {
         for (fg, bg) in [(ink, paper), ([235, 235, 230, 255], [24, 26, 30, 255])] {
-            panels.push((Panel { label: format!("12 px, {name}"), size: 12.0, bins: 4, correction: c, fg, bg }, 64));
+            panels.push((Panel { correction: c, fg, bg, ..Panel::plain(format!("12 px, {name}"), 12.0) }, 64));
         }
     }
-    sheet(&gpu, &panels, 2, &dir.join("sharp-gamma.png"))?;
+    sheet(&gpu, &panels, 2, ZOOM, &dir.join("sharp-gamma.png"))?;
+
+    let mut panels = Vec::new();
+    for size in [10.0, 12.0, 14.0, 18.0] {
+        for (name, aa) in [("grayscale", Antialiasing::Grayscale), ("LCD, RGB stripes", Antialiasing::Lcd(SubpixelOrder::Rgb))] {
+            panels.push((Panel { antialiasing: aa, ..Panel::plain(format!("{size} px, {name}"), size) }, if size < 15.0 { 64 } else { 84 }));
+        }
+    }
+    sheet(&gpu, &panels, 2, 3, &dir.join("sharp-lcd.png"))?;
+
+    if cfg!(feature = "swash") {
+        let mut panels = Vec::new();
+        for size in [9.0, 10.0, 11.0, 12.0, 13.0, 14.0] {
+            for hinting in [false, true] {
+                let label = format!("{size} px, swash, hinting {}", if hinting { "on" } else { "off" });
+                panels.push((Panel { swash: Some(hinting), ..Panel::plain(label, size) }, if size < 12.0 { 56 } else { 64 }));
+            }
+        }
+        sheet(&gpu, &panels, 2, ZOOM, &dir.join("sharp-hinting.png"))?;
+    } else {
+        println!("sharp-hinting.png needs --features swash");
+    }
     Ok(())
+}
+
+/// An atlas rasterizing with swash.
+#[cfg(feature = "swash")]
+fn swash_atlas(device: &wgpu::Device, config: CacheConfig, hinting: bool) -> Result<TextAtlas, Box<dyn std::error::Error>> {
+    Ok(TextAtlas::with_rasterizer(device, config, Box::new(kerf::cache::SwashRasterizer::new().hinting(hinting)))?)
+}
+
+#[cfg(not(feature = "swash"))]
+fn swash_atlas(_: &wgpu::Device, _: CacheConfig, _: bool) -> Result<TextAtlas, Box<dyn std::error::Error>> {
+    Err("swash pictures need the swash feature".into())
 }

@@ -138,3 +138,4 @@ fn unreadable_font_bytes_are_an_error() {
     assert!(out.skipped.is_empty() && quads.len() == 15, "{:?}", out.skipped);
     c.check_invariants().expect("consistent");
 }
+
