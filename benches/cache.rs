@@ -24,32 +24,53 @@ fn glyph_run(cache: &GlyphCache, font: FontId, sizes: &[f32]) -> Vec<PositionedG
 }
 
 fn new_cache(algorithm: Algorithm) -> (GlyphCache, FontId) {
-    let mut cache = GlyphCache::new(CacheConfig { algorithm, page_size: 1024, ..CacheConfig::default() }).unwrap();
+    new_cache_bins(algorithm, CacheConfig::default().subpixel_bins)
+}
+
+fn new_cache_bins(algorithm: Algorithm, subpixel_bins: u32) -> (GlyphCache, FontId) {
+    let mut cache = GlyphCache::new(CacheConfig { algorithm, page_size: 1024, subpixel_bins, ..CacheConfig::default() }).unwrap();
     let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
     (cache, font)
 }
 
 fn hits(c: &mut Criterion) {
     let mut g = c.benchmark_group("cache_hit");
-    let (mut cache, font) = new_cache(Algorithm::default());
-    // 20 lines at 10 sizes: 2,000 glyphs per frame, ~700 distinct keys.
-    let sizes: Vec<f32> = (0..20).map(|i| 12.0 + (i % 10) as f32 * 2.0).collect();
-    let glyphs = glyph_run(&cache, font, &sizes);
-    let mut quads = Vec::with_capacity(glyphs.len());
-    {
-        let mut frame = cache.begin_frame();
-        frame.prepare(&glyphs, &mut quads);
-        frame.finish();
-    }
-    g.throughput(Throughput::Elements(glyphs.len() as u64));
-    g.bench_function("prepare_2000_cached", |b| {
-        b.iter(|| {
-            quads.clear();
+    // 20 lines at 10 sizes: 2,000 glyphs per frame, ~700 distinct keys (per bin).
+    // And a paragraph: the same 20 lines at one size (~100 keys per bin).
+    let cases = [
+        ("prepare_2000_cached", 4, false, 10),
+        ("prepare_2000_cached_bins1", 1, false, 10),
+        ("prepare_2000_cached_lcd", 4, true, 10),
+        ("paragraph_2000", 4, false, 1),
+        ("paragraph_2000_bins1", 1, false, 1),
+    ];
+    for (name, bins, lcd, n_sizes) in cases {
+        let (mut cache, font) = new_cache_bins(Algorithm::default(), bins);
+        let sizes: Vec<f32> = (0..20).map(|i| 12.0 + (i % n_sizes) as f32 * 2.0).collect();
+        let glyphs = glyph_run(&cache, font, &sizes);
+        let mut quads = Vec::with_capacity(glyphs.len());
+        let prepare = |frame: &mut kerf::cache::Frame<'_>, glyphs: &[PositionedGlyph], quads: &mut Vec<_>| {
+            if lcd {
+                frame.prepare_lcd(glyphs, quads)
+            } else {
+                frame.prepare(glyphs, quads)
+            }
+        };
+        {
             let mut frame = cache.begin_frame();
-            frame.prepare(black_box(&glyphs), &mut quads);
-            black_box(frame.finish());
-        })
-    });
+            prepare(&mut frame, &glyphs, &mut quads);
+            frame.finish();
+        }
+        g.throughput(Throughput::Elements(glyphs.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                quads.clear();
+                let mut frame = cache.begin_frame();
+                prepare(&mut frame, black_box(&glyphs), &mut quads);
+                black_box(frame.finish());
+            })
+        });
+    }
     g.finish();
 }
 

@@ -168,8 +168,14 @@ fn benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("prepare_warm");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    for (name, bins) in [("kerf", 4), ("kerf-bins1", 1)] {
+    for (name, bins, lcd) in [("kerf", 4, false), ("kerf-bins1", 1, false), ("kerf-lcd", 4, true)] {
         let mut k = kerf_side_bins(device, queue, bins);
+        if lcd {
+            let aa = kerf::gpu::Antialiasing::Lcd(kerf::gpu::SubpixelOrder::Rgb);
+            if let Some(reason) = k.renderer.set_antialiasing(device, &k.atlas, aa) {
+                eprintln!("kerf-lcd: drawn in grayscale ({reason:?})");
+            }
+        }
         let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
         k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
         g.bench_function(name, |b| {

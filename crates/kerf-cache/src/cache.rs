@@ -13,6 +13,7 @@ use crate::image::{ImageSource, ImageSourceId, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
+use crate::memo::BatchMemo;
 use crate::page::{Page, PageUpload};
 use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
@@ -146,6 +147,8 @@ pub struct GlyphCache {
     pub(crate) bpp: u32,
     /// The colour page set (RGBA8), made on first use.
     pub(crate) color: Option<Box<GlyphCache>>,
+    /// Keys the current batch has found already.
+    pub(crate) memo: BatchMemo,
 }
 
 /// What a request's `(x, y)` is.
@@ -239,6 +242,7 @@ impl GlyphCache {
             images: Vec::new(),
             bpp: 1,
             color: None,
+            memo: BatchMemo::default(),
         })
     }
 
@@ -645,6 +649,7 @@ impl GlyphCache {
         let gray = self.render_mode();
         let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
         let start = out.len();
+        self.memo.begin();
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut tiled_hits: Vec<(usize, GlyphKey, i32)> = Vec::new();
@@ -663,6 +668,16 @@ impl GlyphCache {
                 true => (gray, 0),
             };
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
+            // Seen earlier in this batch: no probe, no LRU move.
+            if let Some(e) = self.memo.get(&key) {
+                hits += 1;
+                if !e.is_blank() {
+                    let mut q = r.quad(&e, whole_x);
+                    q.page |= bit;
+                    out.push(q);
+                }
+                continue;
+            }
             // One hash probe that also moves the glyph to the front of the LRU
             // list (a few pointer writes). A separate `promote` of each key's
             // first use in the frame costs a second probe, which with
@@ -678,6 +693,8 @@ impl GlyphCache {
                     if slot.entry.is_blank() {
                         if slot.tiled() {
                             tiled_hits.push((i, key, whole_x));
+                        } else {
+                            self.memo.put(key, slot.entry);
                         }
                     } else if retiring.is_some_and(|r| slot.entry.page as usize >= r) && previous != frame {
                         moves.push((out.len(), i, key));
@@ -686,6 +703,7 @@ impl GlyphCache {
                         let mut q = r.quad(&slot.entry, whole_x);
                         q.page |= bit;
                         out.push(q);
+                        self.memo.put(key, slot.entry);
                     }
                 }
                 None => {

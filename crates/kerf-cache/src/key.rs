@@ -59,8 +59,10 @@ impl GlyphSize {
         if !(px.is_finite() && px > 0.0 && px <= max_px) {
             return None;
         }
-        let q = (px * SIZE_STEPS_PER_PX).round();
-        if q < 1.0 || q > u32::MAX as f32 {
+        // Round half up by truncation (`px` is positive here): `f32::round`
+        // is a libm call on baseline x86-64, and this runs for every glyph.
+        let q = (px * SIZE_STEPS_PER_PX + 0.5) as u64;
+        if q < 1 || q > u32::MAX as u64 {
             return None;
         }
         Some(GlyphSize(q as u32))
@@ -78,7 +80,7 @@ impl GlyphSize {
 }
 
 /// Everything that decides a glyph's bitmap; the cache's lookup key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct GlyphKey {
     /// The font.
     pub font: FontId,
@@ -99,5 +101,17 @@ impl GlyphKey {
     /// A coverage key at sub-pixel bin 0.
     pub fn new(font: FontId, glyph: u16, size: GlyphSize) -> GlyphKey {
         GlyphKey { font, glyph, size, mode: RenderMode::Coverage, subpixel_x: 0 }
+    }
+}
+
+impl std::hash::Hash for GlyphKey {
+    /// All fields packed into one 128-bit write (one hasher round instead of
+    /// one per field: every lookup hashes a key). Packing is one-to-one, so
+    /// equal hashes input means equal keys.
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let a = ((self.font.0 as u64) << 32) | self.size.0 as u64;
+        let b = ((self.glyph as u64) << 16) | ((self.mode as u64) << 8) | self.subpixel_x as u64;
+        state.write_u128(((a as u128) << 64) | b as u128);
     }
 }

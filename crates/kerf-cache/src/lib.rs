@@ -78,6 +78,7 @@ mod frame;
 mod image;
 mod key;
 mod lcd;
+mod memo;
 mod page;
 mod raster;
 mod relocate;

@@ -22,11 +22,19 @@ pub fn snap_subpixel(x: f32, bins: u32) -> (i32, u8) {
     if bins <= 1 {
         return (round_half_away(x), 0);
     }
+    if bins.is_power_of_two() && bins <= 256 {
+        // Powers of two (the default 4): the rounded position in bins splits
+        // into whole pixels and bin with a shift and a mask (the shift is an
+        // arithmetic one, i.e. floor division for negative positions too).
+        let s = bins.trailing_zeros();
+        let q = round_half_away(x * bins as f32);
+        return (q >> s, ((q & (bins as i32 - 1)) << (8 - s)).min(255) as u8);
+    }
     // Float arithmetic only (no integer division on the per-glyph path):
     // exact while |x · bins| < 2^24, i.e. for any on-screen position.
     let b = bins as f32;
     let q = round_half_away(x * b) as f32;
-    let whole = (q / b).floor();
+    let whole = floor(q / b);
     let bin = (q - whole * b) as u32;
     (whole as i32, bin_offset(bin.min(bins - 1), bins))
 }
@@ -39,6 +47,18 @@ pub fn bin_offset(bin: u32, bins: u32) -> u8 {
         // Powers of two divide 256 exactly: a shift, no division.
         2 | 4 | 8 | 16 => (bin * (256 / bins)).min(255) as u8,
         _ => ((bin * 256 + bins / 2) / bins).min(255) as u8,
+    }
+}
+
+/// `v.floor()` without a libm call (`f32::floor` is one on baseline x86-64),
+/// for `|v| < 2^31`.
+#[inline]
+fn floor(v: f32) -> f32 {
+    let t = v as i32 as f32;
+    if t > v {
+        t - 1.0
+    } else {
+        t
     }
 }
 

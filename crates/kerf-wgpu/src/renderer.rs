@@ -223,7 +223,10 @@ pub struct TextRenderer {
     pipeline: wgpu::RenderPipeline,
     buffer: wgpu::Buffer,
     capacity: u64,
+    /// The instances being built by `prepare`.
     quads: Vec<GlyphQuad>,
+    /// The instances the instance buffer holds (the last `prepare`'s).
+    uploaded: Vec<GlyphQuad>,
     scratch: Vec<PositionedGlyph>,
     count: u32,
     atlas_id: u64,
@@ -289,6 +292,7 @@ impl TextRenderer {
             buffer: instance_buffer(device, capacity),
             capacity,
             quads: Vec::new(),
+            uploaded: Vec::new(),
             scratch: Vec::new(),
             count: 0,
             atlas_id: atlas.id,
@@ -495,10 +499,15 @@ impl TextRenderer {
         if bytes > self.capacity {
             self.capacity = bytes.next_power_of_two();
             self.buffer = instance_buffer(device, self.capacity);
+            self.uploaded.clear();
         }
-        if !self.quads.is_empty() {
-            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.quads));
+        // Only the instances that differ from what the buffer holds are
+        // written: none in a frame that draws what the last one drew.
+        if let Some(changed) = changed_range(&self.uploaded, &self.quads) {
+            let size = std::mem::size_of::<GlyphInstance>() as u64;
+            queue.write_buffer(&self.buffer, changed.start as u64 * size, bytemuck::cast_slice(&self.quads[changed]));
         }
+        std::mem::swap(&mut self.quads, &mut self.uploaded);
         self.viewport = Some(viewport.bind_group.clone());
         self.target_size = Some(viewport.size());
         Ok(PrepareReport {
@@ -609,8 +618,23 @@ impl TextRenderer {
 
     /// The instances of the last `prepare` (for inspection and tests).
     pub fn instances(&self) -> &[GlyphInstance] {
-        &self.quads
+        &self.uploaded
     }
+}
+
+/// The index range of `new` that differs from `old` (what the buffer holds),
+/// `None` when nothing does (or `new` is empty).
+fn changed_range(old: &[GlyphQuad], new: &[GlyphQuad]) -> Option<std::ops::Range<usize>> {
+    let first = old.iter().zip(new).position(|(a, b)| a != b).unwrap_or(old.len().min(new.len()));
+    if first == new.len() {
+        return None;
+    }
+    let last = if old.len() == new.len() {
+        new.len() - old.iter().rev().zip(new.iter().rev()).position(|(a, b)| a != b).unwrap_or(0)
+    } else {
+        new.len()
+    };
+    Some(first..last)
 }
 
 /// Records one instanced draw of `count` four-vertex quads (atlas at group 0, viewport at group 1).
@@ -778,5 +802,27 @@ fn draw_oversized(frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversi
                 sampled_glyph(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_changed_instances_are_written() {
+        let q = |x: i32| GlyphQuad { x, ..GlyphQuad::default() };
+        let old: Vec<GlyphQuad> = (0..10).map(q).collect();
+        assert_eq!(changed_range(&old, &old), None);
+        assert_eq!(changed_range(&[], &old), Some(0..10));
+        assert_eq!(changed_range(&old, &[]), None);
+        assert_eq!(changed_range(&old, &old[..4]), None, "a shorter draw of the same prefix writes nothing");
+        let mut new = old.clone();
+        new[3] = q(30);
+        new[6] = q(60);
+        assert_eq!(changed_range(&old, &new), Some(3..7));
+        new.push(q(99));
+        assert_eq!(changed_range(&old, &new), Some(3..11));
+        assert_eq!(changed_range(&old[..5], &old), Some(5..10));
     }
 }
