@@ -149,6 +149,11 @@ pub struct GlyphCache {
     pub(crate) color: Option<Box<GlyphCache>>,
     /// Keys the current batch has found already.
     pub(crate) memo: BatchMemo,
+    /// True once a font with colour glyphs is loaded.
+    pub(crate) color_fonts: bool,
+    /// In the colour set: colour glyphs the coverage cache rendered for the
+    /// batch being run (the fonts live there), taken on the miss.
+    pub(crate) prerendered: HashMap<GlyphKey, Result<GlyphImage, GlyphError>>,
 }
 
 /// What a request's `(x, y)` is.
@@ -243,6 +248,8 @@ impl GlyphCache {
             bpp: 1,
             color: None,
             memo: BatchMemo::default(),
+            color_fonts: false,
+            prerendered: HashMap::new(),
         })
     }
 
@@ -254,13 +261,15 @@ impl GlyphCache {
     /// Loads face `index` of a font collection (0 for a plain font file).
     pub fn add_font_indexed(&mut self, bytes: impl Into<Arc<[u8]>>, index: u32) -> Result<FontId, FontError> {
         let font = Font::from_bytes(bytes, index)?;
-        self.fonts.push(font)
+        self.add_parsed_font(font)
     }
 
     /// Adds a font parsed earlier with [`Font::from_bytes`] (parsing is the
     /// slow part of loading; a parsed font can be cloned into many caches).
     pub fn add_parsed_font(&mut self, font: Font) -> Result<FontId, FontError> {
-        self.fonts.push(font)
+        let id = self.fonts.push(font)?;
+        self.color_fonts |= self.fonts.has_color_glyphs(id);
+        Ok(id)
     }
 
     /// Adds a source of the app's own coverage images (icons, rasterized SVG; RGBA
@@ -543,6 +552,15 @@ impl GlyphCache {
     }
 
     pub(crate) fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
+        if self.bpp == 4 && keys.first().is_some_and(|k| k.mode == RenderMode::Color) {
+            // Colour glyphs in the colour set: rendered by the coverage cache.
+            let out: Vec<_> = keys.iter().map(|k| self.prerendered.remove(k).unwrap_or(Err(GlyphError::UnknownFont(k.font)))).collect();
+            for img in out.iter().flatten() {
+                self.stats.rasterized += 1;
+                self.stats.rasterized_bytes += img.pixels.len() as u64;
+            }
+            return out;
+        }
         let t = Instant::now();
         let one = |this: &GlyphCache, key: &GlyphKey| this.rasterize_key(key);
         #[cfg(feature = "parallel")]
@@ -570,6 +588,7 @@ impl GlyphCache {
     pub fn rasterize_key(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
         match key.mode {
             RenderMode::Image => self.render_image(key),
+            RenderMode::Color => self.render_color(key),
             RenderMode::Sampled => {
                 let inner = GlyphKey { mode: RenderMode::Coverage, subpixel_x: 0, ..*key };
                 let font = self.check_key(&inner)?;
@@ -632,7 +651,11 @@ impl GlyphCache {
         reqs.clear();
         fill(self, &mut reqs);
         let mut skipped = std::mem::take(&mut self.pending_skipped);
-        self.run_batch(&reqs, out, mode, &mut skipped);
+        if self.routes_color(mode) && reqs.iter().any(|r| self.fonts.is_color_glyph(r.font, r.glyph)) {
+            self.run_split(&reqs, out, mode, &mut skipped);
+        } else {
+            self.run_batch(&reqs, out, mode, &mut skipped);
+        }
         self.pending_skipped = skipped;
         self.scratch = reqs;
     }

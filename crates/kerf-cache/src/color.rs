@@ -1,13 +1,18 @@
 //! The colour page set: RGBA8 pages beside the coverage pages, for the app's
-//! RGBA images (and the colour glyphs to come). It is a second cache of its
+//! RGBA images and colour glyphs (emoji). It is a second cache of its
 //! own (pages, packers, budget, LRU, tiles, upload staging) with 4 bytes per
 //! texel, run in step with the coverage cache: same frame numbers, same
 //! eviction and frame protection rules, uploads handed out in the same
 //! [`FrameOutput`](crate::FrameOutput) (its `color` part). Quads drawn from
 //! it carry [`COLOR_PAGE_BIT`] in their page.
 
-use crate::cache::{GlyphCache, GlyphEntry};
-use crate::error::ImageSourceError;
+use crate::cache::{GlyphCache, GlyphEntry, PositionedReq};
+use crate::error::{ConfigError, GlyphError, ImageSourceError};
+#[cfg(not(feature = "swash"))]
+use crate::error::RasterError;
+use crate::key::{GlyphKey, GlyphSize, RenderMode};
+use crate::raster::GlyphImage;
+use crate::text::{GlyphQuad, Skipped};
 use crate::image::{ImageSource, ImageSourceId, RGBA_SOURCE_BIT};
 use crate::page::PageUpload;
 use crate::raster::FontdueRasterizer;
@@ -35,17 +40,94 @@ impl GlyphCache {
     /// colour pages ([`CacheConfig::color`](crate::CacheConfig::color)) and
     /// are drawn without tint.
     pub fn add_rgba_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
-        let set = match &mut self.color {
-            Some(set) => set,
-            None => {
-                let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
-                set.bpp = 4;
-                set.frame = self.frame;
-                self.color.insert(Box::new(set))
-            }
-        };
-        let id = set.add_image_source(source)?;
+        let id = self.color_set()?.add_image_source(source)?;
         Ok(ImageSourceId(id.0 | RGBA_SOURCE_BIT))
+    }
+
+    /// The colour set, made on first use (in step with this cache's frame).
+    fn color_set(&mut self) -> Result<&mut GlyphCache, ConfigError> {
+        if self.color.is_none() {
+            let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
+            set.bpp = 4;
+            set.frame = self.frame;
+            self.color = Some(Box::new(set));
+        }
+        self.color.as_deref_mut().ok_or(ConfigError::ZeroPageSize { page_size: 0, limit: 0 })
+    }
+
+    /// True when glyph batches in `mode` send colour glyphs to the colour
+    /// pages: a font with colour glyphs is loaded, this is the coverage
+    /// cache, and kerf-cache's `swash` feature renders them.
+    #[inline]
+    pub(crate) fn routes_color(&self, mode: RenderMode) -> bool {
+        cfg!(feature = "swash")
+            && self.color_fonts
+            && self.bpp == 1
+            && matches!(mode, RenderMode::Coverage | RenderMode::ShiftedCoverage | RenderMode::Lcd)
+    }
+
+    /// Runs a glyph batch with colour glyphs in it: the others as usual,
+    /// then the colour ones in the colour set (their misses rendered here,
+    /// where the fonts are), their quads after the others' and marked with
+    /// [`COLOR_PAGE_BIT`]; skipped indices are the batch's.
+    pub(crate) fn run_split(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+        let (color, plain): (Vec<usize>, Vec<usize>) = (0..reqs.len()).partition(|&i| self.fonts.is_color_glyph(reqs[i].font, reqs[i].glyph));
+        let before = skipped.len();
+        let plain_reqs: Vec<PositionedReq> = plain.iter().map(|&i| reqs[i]).collect();
+        self.run_batch(&plain_reqs, out, mode, skipped);
+        for s in &mut skipped[before..] {
+            s.index = plain[s.index];
+        }
+        let color_reqs: Vec<PositionedReq> = color.iter().map(|&i| reqs[i]).collect();
+        let max_px = self.config.max_glyph_px;
+        let key_of = |r: &PositionedReq| GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey { mode: RenderMode::Color, ..GlyphKey::new(r.font, r.glyph, size) });
+        if self.color_set().is_err() {
+            // (The colour pages' config was checked with this cache's: not reached.)
+            for &i in &color {
+                skipped.push(Skipped { index: i, key: None, reason: GlyphError::AtlasFull });
+            }
+            return;
+        }
+        // Render the misses here, where the fonts are.
+        let mut missing: Vec<GlyphKey> = Vec::new();
+        if let Some(set) = self.color.as_deref() {
+            for key in color_reqs.iter().filter_map(key_of) {
+                if set.map.peek(&key).is_none() && !missing.contains(&key) {
+                    missing.push(key);
+                }
+            }
+        }
+        let rendered: Vec<_> = missing.iter().map(|k| (*k, self.rasterize_key(k))).collect();
+        let Some(set) = self.color.as_deref_mut() else { return };
+        set.prerendered.extend(rendered);
+        let first = out.len();
+        let mut color_skipped = Vec::new();
+        set.run_batch(&color_reqs, out, RenderMode::Color, &mut color_skipped);
+        set.prerendered.clear();
+        for q in &mut out[first..] {
+            q.page |= COLOR_PAGE_BIT;
+        }
+        for mut s in color_skipped {
+            s.index = color[s.index];
+            skipped.push(s);
+        }
+    }
+
+    /// A colour glyph's RGBA raster (with the `swash` feature).
+    pub(crate) fn render_color(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
+        let font = self.font_ref(key.font)?;
+        let count = font.fontdue.glyph_count();
+        if key.glyph >= count {
+            return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
+        }
+        #[cfg(feature = "swash")]
+        {
+            Ok(crate::swash::render_color(font, key)?)
+        }
+        #[cfg(not(feature = "swash"))]
+        {
+            Err(RasterError::UnsupportedMode(RenderMode::Color).into())
+        }
     }
 
     /// The colour page set (its pages, entries, stats), once an RGBA source was added.

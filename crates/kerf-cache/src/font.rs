@@ -13,6 +13,8 @@ pub struct Font {
     face: fontdue::Font,
     bytes: Arc<[u8]>,
     collection_index: u32,
+    /// A bit per glyph with colour data (`None`: no colour tables).
+    color: Option<Arc<[u64]>>,
 }
 
 impl Font {
@@ -36,7 +38,13 @@ impl Font {
         let data = Arc::clone(&bytes);
         let parsed = catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(&data[..], settings)));
         match parsed {
-            Ok(Ok(face)) if face.glyph_count() > 0 => Ok(Font { face, bytes, collection_index }),
+            Ok(Ok(face)) if face.glyph_count() > 0 => {
+                // Which glyphs have colour data; a colour table that makes
+                // the parser panic is a damaged font.
+                let color = catch_unwind(AssertUnwindSafe(|| color_glyphs(&bytes, collection_index)))
+                    .map_err(|_| FontError::Malformed("damaged colour tables (COLR/CBDT/sbix)".into()))?;
+                Ok(Font { face, bytes, collection_index, color })
+            }
             Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
             Ok(Err(e)) => Err(FontError::Malformed(e.to_string())),
             Err(_) => Err(FontError::ParserPanicked),
@@ -132,6 +140,8 @@ fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
 pub struct FontSet {
     fonts: Vec<fontdue::Font>,
     meta: Vec<(Arc<[u8]>, u32)>,
+    /// Per font, a bit per glyph with colour data (`None`: no colour tables).
+    color: Vec<Option<Arc<[u64]>>>,
 }
 
 impl FontSet {
@@ -139,9 +149,26 @@ impl FontSet {
     pub fn push(&mut self, font: Font) -> Result<FontId, FontError> {
         let n = self.fonts.len();
         let id = u32::try_from(n).map_err(|_| FontError::TooManyFonts(n))?;
+        self.color.push(font.color);
         self.fonts.push(font.face);
         self.meta.push((font.bytes, font.collection_index));
         Ok(FontId(id))
+    }
+
+    /// True when glyph `glyph` of font `id` has colour data (COLR layers, a
+    /// CBDT or sbix bitmap): it is drawn from the colour pages where
+    /// kerf-cache's `swash` feature is on.
+    #[inline]
+    pub fn is_color_glyph(&self, id: FontId, glyph: u16) -> bool {
+        match self.color.get(id.0 as usize) {
+            Some(Some(bits)) => bits.get(glyph as usize / 64).is_some_and(|w| w >> (glyph % 64) & 1 == 1),
+            _ => false,
+        }
+    }
+
+    /// True when font `id` has colour glyphs.
+    pub fn has_color_glyphs(&self, id: FontId) -> bool {
+        matches!(self.color.get(id.0 as usize), Some(Some(_)))
     }
 
     /// The fontdue font an id names.
@@ -168,4 +195,25 @@ impl FontSet {
     pub fn is_empty(&self) -> bool {
         self.fonts.is_empty()
     }
+}
+
+/// A bit per glyph with colour data, for a font with COLR, CBDT or sbix
+/// tables; `None` for other fonts (and faces ttf-parser cannot read).
+fn color_glyphs(bytes: &[u8], index: u32) -> Option<Arc<[u64]>> {
+    let face = ttf_parser::Face::parse(bytes, index).ok()?;
+    let t = face.tables();
+    if t.colr.is_none() && t.cbdt.is_none() && t.sbix.is_none() {
+        return None;
+    }
+    let n = face.number_of_glyphs();
+    let mut bits = vec![0u64; (n as usize).div_ceil(64)];
+    let mut any = false;
+    for g in 0..n {
+        let id = ttf_parser::GlyphId(g);
+        if face.is_color_glyph(id) || face.glyph_raster_image(id, u16::MAX).is_some() {
+            bits[g as usize / 64] |= 1 << (g % 64);
+            any = true;
+        }
+    }
+    any.then(|| bits.into())
 }

@@ -96,9 +96,10 @@ impl GlyphKey {
         }
     }
 
-    /// True for the key of an RGBA image (it lives in the colour pages).
+    /// True for the key of an RGBA image or a colour glyph (they live in
+    /// the colour pages).
     pub fn is_color(&self) -> bool {
-        self.image_parts().is_some_and(|(s, _)| s.is_rgba())
+        self.mode == RenderMode::Color || self.image_parts().is_some_and(|(s, _)| s.is_rgba())
     }
 
     /// The source and image id of an image key; `None` for glyph keys.

@@ -43,6 +43,11 @@ pub enum RenderMode {
     /// and low-pass filtered; the bitmap's width counts texels (three per
     /// pixel) and its left bearing pixels. See [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT).
     Lcd,
+    /// A colour glyph (emoji): straight sRGB RGBA from the font's colour
+    /// data (COLR layers, CBDT or sbix bitmaps scaled to the size), in the
+    /// colour pages, drawn untinted. Whole-pixel positioning
+    /// ([`GlyphKey::subpixel_x`] is 0). Needs kerf-cache's `swash` feature.
+    Color,
 }
 
 /// The number of size steps per pixel: sizes are quantised to 1/64 px.

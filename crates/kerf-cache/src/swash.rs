@@ -157,3 +157,47 @@ impl Rasterizer for SwashRasterizer {
 fn font_id(font: FontRef<'_>) -> [u64; 2] {
     [font.bytes.as_ptr() as u64, ((font.bytes.len() as u64) << 16) | font.collection_index as u64]
 }
+
+/// Renders a colour glyph ([`RenderMode::Color`]) with swash: COLR layers
+/// (composited in the font's first palette) or the nearest CBDT/sbix bitmap
+/// strike, scaled to the key's size. Straight (not premultiplied) sRGB RGBA,
+/// four bytes per pixel. A glyph without colour data is
+/// [`RasterError::UnsupportedMode`].
+pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
+    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+    let id = font_id(font);
+    let image = catch_unwind(AssertUnwindSafe(|| {
+        CONTEXT.with(|ctx| {
+            let mut ctx = ctx.borrow_mut();
+            let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).build();
+            Render::new(&[Source::ColorOutline(0), Source::ColorBitmap(swash::scale::StrikeWith::BestFit)])
+                .format(Format::Alpha)
+                .render(&mut scaler, key.glyph)
+        })
+    }))
+    .map_err(|_| RasterError::Panicked)?;
+    let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else {
+        return Err(RasterError::UnsupportedMode(RenderMode::Color));
+    };
+    let p = image.placement;
+    if p.width == 0 || p.height == 0 {
+        return Ok(GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() });
+    }
+    if image.data.len() as u64 != 4 * p.width as u64 * p.height as u64 {
+        return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
+    }
+    let mut pixels = image.data;
+    if matches!(image.source, Source::ColorOutline(_)) {
+        // swash composites COLR layers premultiplied: back to straight alpha.
+        for px in pixels.chunks_exact_mut(4) {
+            let a = px[3] as u32;
+            if a > 0 && a < 255 {
+                for c in &mut px[..3] {
+                    *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
+                }
+            }
+        }
+    }
+    let bottom = p.top.saturating_sub(p.height as i32);
+    Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels })
+}
