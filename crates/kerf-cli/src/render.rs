@@ -200,6 +200,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let (mut w, mut h) = (0.0f32, 0.0f32);
     let mut missing = Vec::new();
     let mut report_glyphs = Vec::new();
+    // Which glyphs are colour glyphs (drawn from the colour pages).
+    let mut probe = kerf_cache::GlyphCache::new(config(args)).map_err(|e| e.to_string())?;
+    let mut probe_fonts = CosmicFonts::new();
     for run in buffer.layout_runs() {
         w = w.max(run.line_w);
         h = h.max(run.line_top + run.line_height);
@@ -208,7 +211,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
                 missing.extend(run.text.get(g.start..g.end).unwrap_or("").chars().map(u32::from));
             }
             let (x, y) = CosmicFonts::pen(&run, g, (MARGIN, MARGIN));
-            report_glyphs.push(GlyphOut { font: names.get(&g.font_id).cloned().unwrap_or_default(), glyph: g.glyph_id, x, y, size: g.font_size, color: false });
+            let font = probe_fonts.font(&mut probe, &font_system, g.font_id).map_err(|e| e.to_string())?;
+            let color = probe.fonts().is_color_glyph(font, g.glyph_id);
+            report_glyphs.push(GlyphOut { font: names.get(&g.font_id).cloned().unwrap_or_default(), glyph: g.glyph_id, x, y, size: g.font_size, color });
         }
     }
     let (width, height) = ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);

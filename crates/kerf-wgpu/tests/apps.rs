@@ -571,3 +571,66 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
     atlas.cache().check_invariants().unwrap();
     assert!(atlas.cache().atlas_bytes() <= 2 * 256 * 256, "within the budget");
 }
+
+/// Emoji (Noto Color Emoji, CBDT bitmaps; Debian's fonts-noto-color-emoji)
+/// beside tinted text, in one draw: read back from the GPU they are the
+/// colour pages' texels composited over the background (sRGB target), not
+/// tinted; the colour texture equals the cache's colour pages.
+#[cfg(feature = "swash")]
+#[test]
+fn emoji_are_drawn_in_colour_from_the_colour_pages() {
+    const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    let bytes = std::fs::read(EMOJI_FONT).unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let sans_font = atlas.add_font(sans()).unwrap();
+    let emoji = atlas.add_font(bytes).unwrap();
+    let glyph = |f, ch| atlas.cache().fonts().get(f).unwrap().lookup_glyph_index(ch);
+    let (a, grin, crab) = (glyph(sans_font, 'A'), glyph(emoji, '😀'), glyph(emoji, '🦀'));
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (160u32, 56u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let at = |font, glyph, x| PositionedGlyph { font, glyph, size: 32.0, x, y: 40.0, color: [30, 60, 200, 255] };
+    let glyphs = [at(sans_font, a, 4.0), at(emoji, grin, 40.0), at(emoji, crab, 90.0)];
+    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    let target = Offscreen::new(&device, w, h, format);
+    let bg = 1.0f32;
+    let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::WHITE);
+    let set = atlas.cache().color_pages().expect("colour pages made for the emoji");
+    let colour_quads: Vec<_> = r.instances().iter().filter(|q| q.page & kerf_cache::COLOR_PAGE_BIT != 0).copied().collect();
+    assert_eq!(colour_quads.len(), 2);
+    let mut worst = 0i32;
+    let mut colourful = 0;
+    for q in &colour_quads {
+        let page = &set.pages()[(q.page & !kerf_cache::COLOR_PAGE_BIT) as usize];
+        let side = page.side() as usize;
+        for y in 0..q.height as usize {
+            for x in 0..q.width as usize {
+                let t = &page.pixels()[((q.tex_y as usize + y) * side + q.tex_x as usize + x) * 4..][..4];
+                let a = t[3] as f32 / 255.0;
+                let (tx, ty) = (q.x as usize + x, q.y as usize + y);
+                let got = &px[(ty * w as usize + tx) * 4..][..3];
+                for c in 0..3 {
+                    let lin = srgb_to_linear(t[c] as f32 / 255.0) * a + bg * (1.0 - a);
+                    let expect = (linear_to_srgb(lin) * 255.0).round() as i32;
+                    worst = worst.max((got[c] as i32 - expect).abs());
+                }
+                let (mx, mn) = (got.iter().max().unwrap(), got.iter().min().unwrap());
+                colourful += (mx - mn > 80) as usize;
+            }
+        }
+    }
+    assert!(worst <= 3, "emoji differ from the colour pages' composite by {worst}/255");
+    assert!(colourful > 300, "the emoji are coloured ({colourful} saturated pixels)");
+    // The 'A' is tinted (blue), from the coverage pages.
+    let blue = px.chunks(4).filter(|p| p[2] > 150 && p[0] < 120).count();
+    assert!(blue > 20, "tinted text drawn ({blue} blue pixels)");
+    let layers = read_texture(&device, &queue, atlas.color_texture()).unwrap();
+    let page_bytes = (set.page_side() * set.page_side() * 4) as usize;
+    for (i, page) in set.pages().iter().enumerate() {
+        assert!(&layers[i * page_bytes..][..page_bytes] == page.pixels(), "colour layer {i} differs from the cache's page");
+    }
+}
