@@ -146,3 +146,34 @@ fn bad_input_is_a_one_line_error() {
         assert!(err[0].starts_with("kerf: error:"), "{args:?}: {err:?}");
     }
 }
+
+/// Colour emoji through `kerf render`: the ZWJ sequence 👩‍💻 is one glyph,
+/// HarfBuzz's, marked as a colour glyph, and the PNG has colour in it
+/// (🦀, not 😀, which DejaVu Sans, first in the fallback order, has in black).
+#[test]
+fn emoji_are_one_colour_glyph_per_zwj_sequence() {
+    const EMOJI: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    assert!(std::path::Path::new(EMOJI).exists(), "{EMOJI} missing; install Debian's fonts-noto-color-emoji");
+    let text = "a👩‍💻🦀";
+    let j = json(&["render", "--font", &dejavu(), "--font", EMOJI, "--text", text, "--json"]);
+    let glyphs = j["glyphs"].as_array().unwrap();
+    assert_eq!(glyphs.len(), 3, "'a', the ZWJ sequence as one glyph, 🦀: {glyphs:?}");
+    let hb = std::process::Command::new("hb-shape").args(["--no-glyph-names", "--no-positions", "--no-clusters", EMOJI, "👩‍💻🦀"]).output().expect("hb-shape (Debian's libharfbuzz-bin)");
+    let hb = String::from_utf8_lossy(&hb.stdout);
+    let ids: Vec<u64> = hb.trim().trim_matches(|c| c == '[' || c == ']').split('|').map(|g| g.parse().unwrap()).collect();
+    assert_eq!(ids.len(), 2, "{hb}");
+    for (g, id) in glyphs[1..].iter().zip(&ids) {
+        assert_eq!(g["glyph"].as_u64(), Some(*id), "{g}");
+        assert_eq!(g["color"].as_bool(), Some(true));
+        assert_eq!(g["font"].as_str(), Some(EMOJI));
+    }
+    assert_eq!(glyphs[0]["color"].as_bool(), Some(false));
+    let png = tmp("emoji.png");
+    let out = kerf(&["render", "--font", &dejavu(), "--font", EMOJI, "--text", text, "--png", png.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap())).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    reader.next_frame(&mut buf).unwrap();
+    let colourful = buf.chunks(4).filter(|p| p[..3].iter().max().unwrap() - p[..3].iter().min().unwrap() > 80).count();
+    assert!(colourful > 200, "the emoji are drawn in colour ({colourful} saturated pixels)");
+}
