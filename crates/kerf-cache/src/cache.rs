@@ -105,6 +105,10 @@ pub struct FrameOutput {
     pub pages: u32,
     /// Glyphs that were not drawn, with the reason.
     pub skipped: Vec<Skipped>,
+    /// Characters of the frame's laid-out strings ([`Frame::layout`]) that no
+    /// font (the spec's font and its fallback fonts) has: drawn as the
+    /// font's missing-glyph box, never dropped silently. In text order.
+    pub missing: Vec<char>,
     /// Glyph lookups in this frame.
     pub lookups: u64,
     /// Lookups that found the glyph cached.
@@ -151,6 +155,8 @@ pub struct GlyphCache {
     pub(crate) memo: BatchMemo,
     /// True once a font with colour glyphs is loaded.
     pub(crate) color_fonts: bool,
+    /// Characters no font had in this frame's laid-out strings.
+    pub(crate) pending_missing: Vec<char>,
     /// In the colour set: colour glyphs the coverage cache rendered for the
     /// batch being run (the fonts live there), taken on the miss.
     pub(crate) prerendered: HashMap<GlyphKey, Result<GlyphImage, GlyphError>>,
@@ -249,6 +255,7 @@ impl GlyphCache {
             color: None,
             memo: BatchMemo::default(),
             color_fonts: false,
+            pending_missing: Vec::new(),
             prerendered: HashMap::new(),
         })
     }
@@ -489,8 +496,10 @@ impl GlyphCache {
     /// invalid size) without starting a frame; the quantised size when valid.
     pub fn check_text(&self, text: &TextSpec<'_>) -> Result<GlyphSize, GlyphError> {
         let size = self.size_of(text.size)?;
-        if self.fonts.get(text.font).is_none() {
-            return Err(GlyphError::UnknownFont(text.font));
+        for &f in std::iter::once(&text.font).chain(text.fallback) {
+            if self.fonts.get(f).is_none() || crate::image::is_image_font(f) {
+                return Err(GlyphError::UnknownFont(f));
+            }
         }
         Ok(size)
     }
@@ -498,21 +507,15 @@ impl GlyphCache {
     /// Lays `text` out with fontdue's layout (wrapping, line height, as
     /// [`Frame::layout`]) and appends its glyphs to `out` as pen positions on
     /// the baseline, advancing by the exact advances: what transformed text
-    /// draws. No lookup is made. Unknown font or invalid size: an error, and
+    /// draws. No lookup is made (and characters no font has are not reported:
+    /// [`Frame::layout`] reports them). Unknown font or invalid size: an error, and
     /// nothing is appended.
     pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
         let size = self.check_text(text)?;
         let px = size.px();
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
-        self.layout.reset(&fontdue::layout::LayoutSettings {
-            x: x0,
-            y: if text.y.is_finite() { text.y } else { 0.0 },
-            max_width: text.max_width.filter(|w| w.is_finite() && *w > 0.0),
-            line_height: if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 },
-            ..fontdue::layout::LayoutSettings::default()
-        });
-        self.layout.append(self.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
-        let (Some(font), Some(lines)) = (self.fonts.get(text.font), self.layout.lines()) else { return Ok(()) };
+        self.lay_out(text, px, false);
+        let Some(lines) = self.layout.lines() else { return Ok(()) };
         let glyphs = self.layout.glyphs();
         for line in lines {
             let mut pen = x0;
@@ -520,8 +523,9 @@ impl GlyphCache {
                 if g.char_data.is_control() {
                     continue;
                 }
-                out.push(PositionedGlyph { font: text.font, glyph: g.key.glyph_index, size: px, x: pen, y: line.baseline_y, color: text.color });
-                pen += font.metrics_indexed(g.key.glyph_index, px).advance_width;
+                let font = FontId(g.font_index as u32);
+                out.push(PositionedGlyph { font, glyph: g.key.glyph_index, size: px, x: pen, y: line.baseline_y, color: text.color });
+                pen += self.fonts.get(font).map_or(0.0, |f| f.metrics_indexed(g.key.glyph_index, px).advance_width);
             }
         }
         Ok(())

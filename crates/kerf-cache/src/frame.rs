@@ -216,18 +216,9 @@ impl Frame<'_> {
 
     fn layout_in(&mut self, text: &TextSpec<'_>, mode: RenderMode, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
         let size = self.cache.check_text(text)?;
-        let line_height = if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 };
-        let max_width = text.max_width.filter(|w| w.is_finite() && *w > 0.0);
         let cache = &mut *self.cache;
-        cache.layout.reset(&fontdue::layout::LayoutSettings {
-            x: if text.x.is_finite() { text.x } else { 0.0 },
-            y: if text.y.is_finite() { text.y } else { 0.0 },
-            max_width,
-            line_height,
-            ..fontdue::layout::LayoutSettings::default()
-        });
         let px = size.px();
-        cache.layout.append(cache.fonts.as_slice(), &fontdue::layout::TextStyle::new(text.text, px, text.font.0 as usize));
+        cache.lay_out(text, px, true);
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
         // Pen-anchored placement whenever glyphs may sit off the whole
         // pixel (bins) or carry their own margin (LCD rasters).
@@ -235,7 +226,7 @@ impl Frame<'_> {
         cache.run_requests(out, mode, |cache, reqs| {
             let glyphs = cache.layout.glyphs();
             let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
-                font: text.font,
+                font: FontId(g.font_index as u32),
                 glyph: g.key.glyph_index,
                 size: px,
                 x,
@@ -243,8 +234,8 @@ impl Frame<'_> {
                 color: text.color,
                 anchor,
             };
-            match (pens, cache.fonts.get(text.font), cache.layout.lines()) {
-                (true, Some(font), Some(lines)) => {
+            match (pens, cache.layout.lines()) {
+                (true, Some(lines)) => {
                     // fontdue's layout rounds every advance up to whole
                     // pixels; with sub-pixel bins the pens advance by the
                     // exact advances instead, restarting at the left edge on
@@ -257,7 +248,7 @@ impl Frame<'_> {
                             let g = &glyphs[idx];
                             if !g.char_data.is_control() {
                                 reqs.push(req(g, pen, Anchor::PenXTopY));
-                                pen += font.metrics_indexed(g.key.glyph_index, px).advance_width;
+                                pen += cache.fonts.as_slice().get(g.font_index).map_or(0.0, |f| f.metrics_indexed(g.key.glyph_index, px).advance_width);
                             }
                             idx += 1;
                         }

@@ -77,6 +77,7 @@ mod font;
 mod frame;
 mod image;
 mod key;
+mod layout;
 mod lcd;
 mod memo;
 mod page;

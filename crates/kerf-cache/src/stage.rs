@@ -71,6 +71,7 @@ impl GlyphCache {
             glyphs,
             pages: self.pages.len() as u32,
             skipped: std::mem::take(&mut self.pending_skipped),
+            missing: std::mem::take(&mut self.pending_missing),
             lookups: s.lookups - b.lookups,
             hits: s.hits - b.hits,
             evictions: s.evictions - b.evictions,

@@ -40,12 +40,23 @@ pub struct TextSpec<'a> {
     pub line_height: f32,
     /// Straight sRGB colour, RGBA.
     pub color: [u8; 4],
+    /// Fonts to take a character from when `font` lacks it, in order (the
+    /// first that has it wins). A character no font has is drawn as `font`'s
+    /// missing-glyph box and reported in [`FrameOutput::missing`](crate::FrameOutput::missing).
+    /// This path does no shaping (see the cosmic-text adapter for that).
+    pub fallback: &'a [FontId],
 }
 
 impl<'a> TextSpec<'a> {
-    /// `text` in `font` at `size` px, at the origin, black, no wrapping.
+    /// `text` in `font` at `size` px, at the origin, black, no wrapping, no fallback.
     pub fn new(text: &'a str, font: FontId, size: f32) -> Self {
-        TextSpec { text, font, size, x: 0.0, y: 0.0, max_width: None, line_height: 1.0, color: [0, 0, 0, 255] }
+        TextSpec { text, font, size, x: 0.0, y: 0.0, max_width: None, line_height: 1.0, color: [0, 0, 0, 255], fallback: &[] }
+    }
+
+    /// The same text with fallback fonts, in order.
+    pub fn fallback(mut self, fonts: &'a [FontId]) -> Self {
+        self.fallback = fonts;
+        self
     }
 
     /// The same text placed with its top-left corner at `(x, y)`.

@@ -211,6 +211,10 @@ pub struct PrepareReport {
     pub layers: u32,
     /// Glyphs that could not be drawn, and why (never a failed frame).
     pub skipped: Vec<Skipped>,
+    /// Characters of the prepared strings that no font has (the spec's font
+    /// and its fallback fonts, [`TextSpec::fallback`]): drawn as the font's
+    /// missing-glyph box, reported here in text order.
+    pub missing: Vec<char>,
     /// With LCD anti-aliasing asked for ([`TextRenderer::set_antialiasing`]):
     /// the areas (by index) drawn in grayscale instead, and why. Empty with
     /// grayscale anti-aliasing.
@@ -520,6 +524,7 @@ impl TextRenderer {
             upload_bytes,
             layers: atlas.layers(),
             skipped: out.skipped,
+            missing: out.missing,
             lcd_fallbacks,
         })
     }

@@ -491,3 +491,23 @@ fn assert_grayscale(img: &[u8], what: &str) {
         assert!(p[0] == p[1] && p[1] == p[2], "{what}: pixel {p:?} is not gray");
     }
 }
+
+/// A string with fallback fonts through the renderer: a character no font
+/// has is drawn (the first font's missing-glyph box) and listed in the report.
+#[test]
+fn characters_no_font_has_are_reported_by_prepare() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let sans_font = atlas.add_font(sans()).unwrap();
+    let mono = atlas.add_font(dejavu::sans_mono::regular().to_vec()).unwrap();
+    let fallback = [mono];
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, 200, 40);
+    let spec = TextSpec::new("ok \u{E000}!", sans_font, 16.0).fallback(&fallback);
+    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 2.0, 2.0)], &vp).unwrap();
+    assert_eq!(rep.missing, vec!['\u{E000}']);
+    assert_eq!(rep.instances, 4, "o, k, the missing box and '!' drawn");
+    assert!(rep.skipped.is_empty());
+}
