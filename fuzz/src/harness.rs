@@ -15,6 +15,26 @@ fn sans() -> Font {
     })
     .clone()
 }
+/// Noto Color Emoji (Debian's fonts-noto-color-emoji), read once per process:
+/// the colour-glyph paths (CBDT bitmaps through swash).
+#[cfg(feature = "swash")]
+fn emoji_bytes() -> &'static [u8] {
+    const PATH: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| std::fs::read(PATH).unwrap_or_else(|e| panic!("{PATH}: {e}; install Debian's fonts-noto-color-emoji")))
+}
+
+/// Noto Color Emoji parsed once per process.
+#[cfg(feature = "swash")]
+fn emoji() -> Font {
+    static EMOJI: OnceLock<Font> = OnceLock::new();
+    EMOJI
+        .get_or_init(|| match Font::from_bytes(emoji_bytes().to_vec(), 0) {
+            Ok(f) => f,
+            Err(e) => panic!("Noto Color Emoji must load: {e}"),
+        })
+        .clone()
+}
 use kerf_pack::{AllocError, Algorithm, DeallocError, MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect};
 
 /// Reads the input a byte or a number at a time; zeros once exhausted.
@@ -188,8 +208,14 @@ pub fn pack_ops(data: &[u8]) {
 /// layout and rasterization: a typed error or a glyph, never a panic.
 pub fn font_bytes(data: &[u8]) {
     let mut b = Bytes(data);
+    let choice = b.u8();
+    #[cfg(feature = "swash")]
+    if choice % 8 >= 6 {
+        // A bit-flipped colour font through the colour and swash paths.
+        return colour_font_bytes(&mut b);
+    }
     let real = dejavu::sans_mono::regular();
-    let bytes: Vec<u8> = match b.u8() % 4 {
+    let bytes: Vec<u8> = match choice % 4 {
         0 => b.0.to_vec(),
         1 => real[..(b.u32() as usize % real.len())].to_vec(),
         2 => {
@@ -240,6 +266,36 @@ pub fn font_bytes(data: &[u8]) {
     }
 }
 
+/// A bit-flipped Noto Color Emoji: loaded (or refused with a typed error),
+/// emoji drawn through the colour pages, the same font rasterized by swash
+/// with hinting and in LCD mode: never a panic, invariants kept.
+#[cfg(feature = "swash")]
+fn colour_font_bytes(b: &mut Bytes<'_>) {
+    let mut v = emoji_bytes().to_vec();
+    for _ in 0..(1 + b.u8() % 32) {
+        let at = b.u32() as usize % v.len();
+        v[at] ^= 1 << (b.u8() % 8);
+    }
+    let config = CacheConfig { page_size: 128, max_pages: 2, max_glyph_px: 256.0, ..CacheConfig::default() };
+    let rasterizer = kerf_cache::SwashRasterizer::new().hinting(b.u8() % 2 == 0);
+    let Ok(mut cache) = GlyphCache::with_rasterizer(config, Box::new(rasterizer)) else { panic!("config refused") };
+    let Ok(font) = cache.add_font(v) else { return };
+    let count = cache.fonts().get(font).map_or(0, |f| f.glyph_count()).max(1);
+    let mut frame = cache.begin_frame();
+    let mut quads = Vec::new();
+    let glyphs: Vec<PositionedGlyph> = (0..(1 + b.u8() % 8))
+        .map(|i| PositionedGlyph { font, glyph: b.u16() % count, size: b.px(), x: 30.0 * i as f32, y: 40.0, color: [0, 0, 0, 255] })
+        .collect();
+    frame.prepare(&glyphs, &mut quads);
+    frame.prepare_lcd(&glyphs, &mut quads);
+    let _ = frame.layout(&TextSpec::new("😀👩\u{200d}💻 a", font, b.px()), &mut quads);
+    let out = frame.finish();
+    assert!(out.uploads.len() <= out.pages as usize);
+    if let Err(e) = cache.check_invariants() {
+        panic!("invariants after a fuzzed colour font: {e}");
+    }
+}
+
 /// A square test image of `size` px (any size: larger than a page is tiled),
 /// coverage or RGBA; some ids fail or return the wrong number of bytes.
 fn fuzz_image(id: u32, size: f32, bpp: usize) -> Result<GlyphImage, String> {
@@ -275,6 +331,11 @@ pub fn cache_frames(data: &[u8]) {
     let Ok(mono) = cache.add_image_source(|id: u32, size: f32| fuzz_image(id, size, 1)) else { panic!("an image source must be accepted") };
     let Ok(rgba) = cache.add_rgba_image_source(|id: u32, size: f32| fuzz_image(id, size, 4)) else { panic!("an RGBA source must be accepted") };
     let Ok(font) = cache.add_parsed_font(sans()) else { panic!("a parsed font must be accepted") };
+    #[cfg(feature = "swash")]
+    let Ok(emoji) = cache.add_parsed_font(emoji()) else { panic!("the emoji font must be accepted") };
+    #[cfg(not(feature = "swash"))]
+    let emoji = font;
+    let fallback = [emoji];
     // A font id this cache never issued.
     let mut other = GlyphCache::new(CacheConfig::default()).ok();
     let stranger = other.as_mut().and_then(|o| {
@@ -293,7 +354,7 @@ pub fn cache_frames(data: &[u8]) {
                 let mut frame = if b.u8() % 4 == 0 { cache.continue_frame() } else { cache.begin_frame() };
                 let mut quads = Vec::new();
                 for _ in 0..(b.u8() % 6) {
-                    match b.u8() % 6 {
+                    match b.u8() % 7 {
                         3 => {
                             let images: Vec<PositionedImage> = (0..(b.u8() % 6))
                                 .map(|_| PositionedImage {
@@ -328,7 +389,19 @@ pub fn cache_frames(data: &[u8]) {
                                     color: [b.u8(); 4],
                                 })
                                 .collect();
-                            frame.prepare(&glyphs, &mut quads);
+                            match b.u8() % 3 {
+                                0 => frame.prepare_lcd(&glyphs, &mut quads),
+                                1 => {
+                                    // Some from the emoji font (colour pages where swash is on).
+                                    let mixed: Vec<PositionedGlyph> = glyphs.iter().enumerate().map(|(i, g)| if i % 2 == 1 { PositionedGlyph { font: emoji, glyph: 800 + g.glyph % 800, ..*g } } else { *g }).collect();
+                                    frame.prepare(&mixed, &mut quads);
+                                }
+                                _ => frame.prepare(&glyphs, &mut quads),
+                            }
+                        }
+                        2 => {
+                            let text: String = (0..(b.u8() % 8)).map(|_| char::from_u32(0x1F300 + b.u8() as u32 * 3).unwrap_or('?')).chain("a\u{E000}".chars()).collect();
+                            let _ = frame.layout(&TextSpec::new(&text, font, b.px()).fallback(&fallback), &mut quads);
                         }
                         _ => {
                             let text: String = (0..(b.u8() % 8)).map(|_| char::from_u32(b.u16() as u32).unwrap_or('?')).collect();
@@ -341,7 +414,7 @@ pub fn cache_frames(data: &[u8]) {
                     assert!(out.uploads.len() <= out.pages as usize, "more than one upload per page");
                     assert!(out.color.uploads.len() <= out.color.pages as usize, "more than one colour upload per page");
                     for s in &out.skipped {
-                        let image = s.key.is_some_and(|k| k.image_parts().is_some());
+                        let image = s.key.is_some_and(|k| k.image_parts().is_some() || k.font == emoji);
                         assert!(image || !matches!(s.reason, GlyphError::Raster(_)), "DejaVu glyphs must rasterize: {s:?}");
                     }
                 } // else: dropped without finish
