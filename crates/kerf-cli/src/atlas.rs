@@ -14,8 +14,10 @@ const DEFAULT_TEXT: &str = "The quick brown fox jumps over the lazy dog. 0123456
 #[derive(clap::Args, Debug)]
 pub struct AtlasArgs {
     /// Font file (TrueType/OpenType); default: the embedded DejaVu Sans.
-    #[arg(long, value_name = "FILE")]
-    pub font: Option<PathBuf>,
+    /// Repeat it for fallback fonts, in order; colour glyphs (emoji) go to
+    /// the colour pages, written as OUT-color-<n>.png.
+    #[arg(long = "font", value_name = "FILE")]
+    pub font: Vec<PathBuf>,
     /// The text to cache (default: a multi-script sample).
     #[arg(long, conflicts_with = "text_file")]
     pub text: Option<String>,
@@ -49,6 +51,9 @@ struct AtlasReport {
     glyphs: usize,
     occupancy: Vec<f64>,
     skipped: usize,
+    /// Colour pages (emoji), and the colour glyphs on them.
+    color_pages: usize,
+    color_glyphs: usize,
     files: Vec<String>,
     algorithm: String,
 }
@@ -68,15 +73,20 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
         ..CacheConfig::default()
     })
     .map_err(|e| e.to_string())?;
-    let font = match &args.font {
-        Some(p) => crate::corpus::load_font_file(&mut cache, p)?,
-        None => cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?,
-    };
+    let mut fonts = Vec::new();
+    for p in &args.font {
+        fonts.push(crate::corpus::load_font_file(&mut cache, p)?);
+    }
+    if fonts.is_empty() {
+        fonts.push(cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?);
+    }
+    let (font, fallback) = (fonts[0], &fonts[1..]);
     let mut quads = Vec::new();
     let mut frame = cache.begin_frame();
     let mut y = 0.0;
     for &px in &args.sizes {
-        frame.layout(&TextSpec::new(&text, font, px).at(0.0, y).wrap(1600.0), &mut quads).map_err(|e| format!("size {px}: {e}"))?;
+        let spec = TextSpec::new(&text, font, px).at(0.0, y).wrap(1600.0).fallback(fallback);
+        frame.layout(&spec, &mut quads).map_err(|e| format!("size {px}: {e}"))?;
         y += px * 8.0;
     }
     let out = frame.finish();
@@ -88,6 +98,11 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
             write_page(page, &path)?;
             files.push(path.display().to_string());
         }
+        for (i, page) in cache.color_pages().map_or(&[][..], |c| c.pages()).iter().enumerate() {
+            let path = colour_file(png, i);
+            write_color_page(page, &path)?;
+            files.push(path.display().to_string());
+        }
     }
     let report = AtlasReport {
         pages: cache.pages().len(),
@@ -95,6 +110,8 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
         glyphs: cache.pages().iter().map(|p| p.glyphs()).sum(),
         occupancy: cache.pages().iter().map(|p| p.occupancy()).collect(),
         skipped: out.skipped.len(),
+        color_pages: cache.color_pages().map_or(0, |c| c.pages().len()),
+        color_glyphs: cache.color_pages().map_or(0, |c| c.pages().iter().map(|p| p.glyphs()).sum()),
         files,
         algorithm: args.algo.to_string(),
     };
@@ -113,6 +130,31 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// OUT-color-<n>.png for colour page `i`.
+fn colour_file(path: &Path, i: usize) -> PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "atlas".into());
+    path.with_file_name(format!("{stem}-color-{i}.png"))
+}
+
+/// A colour page (straight sRGB RGBA) over the coverage pages' dark blue.
+fn write_color_page(page: &Page, path: &Path) -> Result<(), String> {
+    let bg = [0x10u32, 0x14, 0x30];
+    let img: Vec<u8> = page
+        .pixels()
+        .chunks_exact(4)
+        .flat_map(|p| {
+            let a = p[3] as u32;
+            [0, 1, 2].map(|c| ((p[c] as u32 * a + bg[c] * (255 - a)) / 255) as u8)
+        })
+        .collect();
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut enc = png::Encoder::new(BufWriter::new(file), page.side(), page.side());
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().map_err(|e| format!("{}: {e}", path.display()))?;
+    writer.write_image_data(&img).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn numbered(path: &Path, i: usize) -> PathBuf {

@@ -119,3 +119,26 @@ fn a_short_soak_keeps_memory_under_the_budget_and_comes_back_down() {
         assert!(v["checks"].as_array().unwrap().iter().all(|c| c[1] == true), "{backend}: {}", v["checks"]);
     }
 }
+
+/// `kerf atlas` with a fallback emoji font writes the colour pages too, as
+/// RGB pictures with colour in them.
+#[test]
+fn atlas_writes_colour_pages_for_emoji() {
+    const EMOJI: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    assert!(std::path::Path::new(EMOJI).exists(), "{EMOJI} missing; install Debian's fonts-noto-color-emoji");
+    let png = tmp("emoji-atlas.png");
+    let dejavu = tmp("DejaVuSans.ttf");
+    std::fs::write(&dejavu, dejavu::sans::regular()).unwrap();
+    let out = kerf(&["atlas", "--font", dejavu.to_str().unwrap(), "--font", EMOJI, "--text", "ab 🦀🎉🚀", "--sizes", "20,32", "--png", png.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["color_pages"], 1);
+    assert_eq!(v["color_glyphs"], 6, "three emoji at two sizes");
+    assert_eq!(v["glyphs"], 4, "'a' and 'b' at two sizes in the coverage pages");
+    let colour = png.with_file_name("emoji-atlas-color-0.png");
+    let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&colour).unwrap())).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    reader.next_frame(&mut buf).unwrap();
+    let saturated = buf.chunks(3).filter(|p| p.iter().max().unwrap() - p.iter().min().unwrap() > 100).count();
+    assert!(saturated > 500, "the colour page has the emoji in colour ({saturated} saturated pixels)");
+}
