@@ -399,5 +399,114 @@ fn atlas_full_case(_c: &mut Criterion) {
     }
 }
 
-criterion_group!(glyphon_vs_kerf, atlas_full_case, benches);
+/// System fonts for the multi-script case (Debian packages, as CI installs them).
+const SCRIPT_FONTS: [(&str, &str); 3] = [
+    ("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf", "fonts-lohit-deva"),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei"),
+    ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
+];
+
+/// Lines of Latin, Arabic, Hebrew, Devanagari, CJK and colour emoji (ZWJ
+/// sequences too), at five sizes.
+fn multiscript() -> Vec<(String, f32)> {
+    let lines = [
+        "The glyph cache draws text as people write it 👍",
+        "مرحبا بالعالم، هذا نص عربي للاختبار 🌍",
+        "שלום עולם, זה טקסט בעברית לבדיקה ✨",
+        "नमस्ते दुनिया, यह हिन्दी का पाठ है 🙏",
+        "你好，世界。这是中文测试文本，字形缓存 🀄",
+        "Mixed: kerf 👩‍💻 draws 😀🎉🦀 and العربية with 中文",
+    ];
+    (0..30).map(|i| (lines[i % lines.len()].to_string(), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5])).collect()
+}
+
+/// The same cosmic-text buffers (shaped once, with fallback across DejaVu,
+/// Lohit Devanagari, WenQuanYi and Noto Color Emoji) fed to kerf's
+/// cosmic-text adapter and to glyphon: warm and cold prepare.
+fn multiscript_case(c: &mut Criterion) {
+    let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut db = glyphon::fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    for (path, package) in SCRIPT_FONTS {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
+        db.load_font_data(bytes);
+    }
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let text = shape(&mut fs, &multiscript());
+    let n = text.buffers.len();
+    // kerf's side: an atlas with the buffers' fonts loaded (outside the
+    // timed code, as glyphon's font system has them) and their glyphs.
+    let kerf_with_glyphs = |fs: &FontSystem| {
+        let mut k = kerf_side(device, queue);
+        let mut fonts = kerf::cache::CosmicFonts::new();
+        let mut glyphs = Vec::new();
+        for (b, top) in &text.buffers {
+            fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], &mut glyphs).unwrap();
+        }
+        (k, glyphs)
+    };
+    let (mut k, glyphs) = kerf_with_glyphs(&fs);
+    eprintln!("multiscript: {} glyphs", glyphs.len());
+    let mut g = c.benchmark_group("multiscript_warm");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    {
+        let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+        let rep = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        let colour = k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
+        eprintln!("kerf: {} instances, {colour} colour glyphs", rep.instances);
+        g.bench_function("kerf", |b| {
+            b.iter(|| {
+                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                queue.submit([]);
+            })
+        });
+    }
+    {
+        let mut gl = glyphon_side(device, queue);
+        let areas = glyphon_areas(&text, 0..n, 0.0);
+        gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
+        gl.atlas.trim();
+        g.bench_function("glyphon", |b| {
+            b.iter(|| {
+                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
+                gl.atlas.trim();
+                queue.submit([]);
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("multiscript_cold");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("kerf", |b| {
+        b.iter_batched(
+            || kerf_with_glyphs(&fs),
+            |(mut k, glyphs)| {
+                let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                queue.submit([]);
+                (k, glyphs)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("glyphon", |b| {
+        b.iter_batched(
+            || glyphon_side(device, queue),
+            |mut gl| {
+                let areas = glyphon_areas(&text, 0..n, 0.0);
+                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                gl.atlas.trim();
+                queue.submit([]);
+                gl
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(glyphon_vs_kerf, atlas_full_case, benches, multiscript_case);
 criterion_main!(glyphon_vs_kerf);

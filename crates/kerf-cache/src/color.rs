@@ -97,7 +97,16 @@ impl GlyphCache {
                 }
             }
         }
-        let rendered: Vec<_> = missing.iter().map(|k| (*k, self.rasterize_key(k))).collect();
+        let this = &*self;
+        #[cfg(feature = "parallel")]
+        let rendered: Vec<_> = if missing.len() >= this.config.parallel_threshold.max(2) {
+            use rayon::prelude::*;
+            missing.par_iter().map(|k| (*k, this.rasterize_key(k))).collect()
+        } else {
+            missing.iter().map(|k| (*k, this.rasterize_key(k))).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let rendered: Vec<_> = missing.iter().map(|k| (*k, this.rasterize_key(k))).collect();
         let Some(set) = self.color.as_deref_mut() else { return };
         set.prerendered.extend(rendered);
         let first = out.len();
