@@ -2,7 +2,11 @@
 //! by itself, so glyphs stream through the cache and get evicted, with a HUD
 //! of the cache's figures, a rotating and zooming heading (a transformed text
 //! area, sampled with filtering), a row of icons from an image source (cached
-//! and evicted like glyphs) and an on-screen view of the atlas pages.
+//! and evicted like glyphs), a band of text as people write it (Arabic,
+//! Hebrew, Devanagari, CJK and colour emoji, shaped by cosmic-text, with the
+//! system fonts of Debian's fonts-lohit-deva, fonts-wqy-microhei and
+//! fonts-noto-color-emoji where installed) and an on-screen view of the atlas
+//! pages, colour pages included.
 //!
 //! `cargo run --release --example demo --features demo [-- --frames N --screenshot FILE.png]`
 //!
@@ -17,7 +21,8 @@
 //! `--atlas` starts with the atlas view on; `--lose-device-at N` destroys the
 //! device at frame N (what `l` does), to check the recovery path unattended.
 
-use kerf::cache::Algorithm;
+use kerf::cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
+use kerf::cache::{Algorithm, CosmicFonts, PositionedGlyph, COLOR_PAGE_BIT};
 use kerf::gpu::{
     wgpu, AtlasViewer, CacheConfig, FontId, GlyphImage, ImageSourceId, Offscreen, PositionedImage, TextArea, TextAtlas, TextBounds, TextRenderer,
     TextSpec, TextTransform, ViewOptions, Viewport,
@@ -36,6 +41,16 @@ use winit::window::{Window, WindowId};
 const PAGE_SIZES: [u32; 4] = [256, 512, 1024, 2048];
 const PACKERS: [&str; 4] = ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-sas-rm", "shelf-ff-wm"];
 const HUD_HEIGHT: f32 = 78.0;
+/// The band at the bottom with the shaped multi-script lines.
+const WORLD_HEIGHT: f32 = 150.0;
+const WORLD_TEXT: &str = "Arabic: مرحبا بالعالم — Hebrew: שלום עולם — Devanagari: नमस्ते दुनिया\n\
+CJK: 你好，世界。字形缓存 — emoji: 👩‍💻 😀 🎉 🦀 🚀 🌍 🍕 — Latin: ffi fl Té";
+/// System fonts for the band (Debian package), in fallback order after DejaVu Sans.
+const WORLD_FONTS: [(&str, &str); 3] = [
+    ("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf", "fonts-lohit-deva"),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei"),
+    ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
+];
 const BG: [f64; 3] = [0.96, 0.95, 0.92];
 
 struct Args {
@@ -148,6 +163,30 @@ struct Scene {
     fonts: [FontId; 4],
     icons: ImageSourceId,
     color_icons: ImageSourceId,
+    /// The multi-script band, shaped once: pens relative to the band's corner.
+    world: Vec<PositionedGlyph>,
+}
+
+/// Shapes [`WORLD_TEXT`] with cosmic-text (DejaVu Sans, then the system
+/// fonts found) and loads its faces into the atlas: positioned glyphs.
+fn shape_world(atlas: &mut TextAtlas) -> Result<Vec<PositionedGlyph>, String> {
+    let mut db = fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    for (path, package) in WORLD_FONTS {
+        match std::fs::read(path) {
+            Ok(bytes) => db.load_font_data(bytes),
+            Err(_) => eprintln!("demo: {path} not found (Debian's {package}): its script shows as missing boxes"),
+        }
+    }
+    let mut fonts = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut buffer = Buffer::new(&mut fonts, Metrics::new(22.0, 32.0));
+    // Wrapped to fit beside the atlas view of a 1280 px window.
+    buffer.set_size(Some(590.0), None);
+    buffer.set_text(WORLD_TEXT, &Attrs::new().family(Family::Name("DejaVu Sans")), Shaping::Advanced, None);
+    buffer.shape_until_scroll(&mut fonts, false);
+    let mut glyphs = Vec::new();
+    CosmicFonts::new().glyphs(atlas.cache_mut(), &fonts, &buffer, (0.0, 0.0), [40, 40, 60, 255], &mut glyphs).map_err(|e| e.to_string())?;
+    Ok(glyphs)
 }
 
 /// The same shapes in colour (an RGBA image source): each shape's coverage
@@ -207,7 +246,8 @@ impl Scene {
         let renderer = TextRenderer::new(&gfx.device, &atlas, format, wgpu::MultisampleState::default(), None);
         let viewport = Viewport::new(&gfx.device, &atlas);
         let viewer = AtlasViewer::new(&gfx.device, &atlas, format);
-        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons, color_icons })
+        let world = shape_world(&mut atlas)?;
+        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons, color_icons, world })
     }
 
     /// After a device loss: the same cache, GPU objects made anew on the new device.
@@ -380,11 +420,12 @@ impl App {
         let mut areas: Vec<TextArea<'_>> = Vec::new();
         let Some(scene) = &self.scene else { return Ok(()) };
         let fonts = scene.fonts;
-        let bounds = TextBounds { left: 0, top: HUD_HEIGHT as i32, right: doc_right as i32, bottom: h as i32 };
+        let world = scene.world.clone();
+        let bounds = TextBounds { left: 0, top: HUD_HEIGHT as i32, right: doc_right as i32, bottom: (h - WORLD_HEIGHT) as i32 };
         let mut y = HUD_HEIGHT + 8.0 - self.scroll;
         for line in &self.doc {
             let lh = self.line_height(line);
-            if y + lh >= HUD_HEIGHT && y <= h {
+            if y + lh >= HUD_HEIGHT && y <= h - WORLD_HEIGHT {
                 let spec = TextSpec::new(&line.text, fonts[line.font], self.base_size * line.scale).color(line.color);
                 areas.push(TextArea { bounds, ..TextArea::text(spec, 20.0, y) });
             }
@@ -415,6 +456,9 @@ impl App {
             })
             .collect();
         areas.push(TextArea::images(&icons, 0.0, 0.0));
+        // The multi-script band at the bottom (shaped once; emoji from the colour pages).
+        let band = TextBounds { left: 0, top: (h - WORLD_HEIGHT) as i32, right: doc_right as i32, bottom: h as i32 };
+        areas.push(TextArea { bounds: band, ..TextArea::glyphs(&world, 20.0, h - WORLD_HEIGHT + 8.0) });
         let hud_spec = TextSpec::new(&hud, fonts[0], 13.0).color([150, 20, 20, 255]);
         areas.push(TextArea { bounds: TextBounds { left: 0, top: 0, right: w as i32, bottom: HUD_HEIGHT as i32 }, ..TextArea::text(hud_spec, 10.0, 8.0) });
 
@@ -425,11 +469,20 @@ impl App {
         scene.viewport.update(&gfx.queue, size.width, size.height);
         let report = scene.renderer.prepare(&gfx.device, &gfx.queue, &mut scene.atlas, &areas, &scene.viewport).map_err(|e| e.to_string())?;
         if self.show_atlas {
-            let pages = scene.atlas.cache().pages().len().max(1) as u32;
+            // Coverage pages, then colour pages (emoji, RGBA icons).
+            let cache = scene.atlas.cache();
+            let colour = cache.color_pages().map_or(0, |c| c.pages().len()) as u32;
+            let ids: Vec<u32> = (0..cache.pages().len().max(1) as u32).chain((0..colour).map(|p| p | COLOR_PAGE_BIT)).collect();
+            let pages = ids.len() as u32;
             let cols = if pages > 1 { 2 } else { 1 };
             let side = ((w * 0.5 - 30.0) / cols as f32).min((h - HUD_HEIGHT - 20.0) / pages.div_ceil(cols) as f32) - 6.0;
-            let layout: Vec<(u32, f32, f32, f32)> = (0..pages)
-                .map(|p| (p, w * 0.5 + 10.0 + (p % cols) as f32 * (side + 6.0), HUD_HEIGHT + 10.0 + (p / cols) as f32 * (side + 6.0), side))
+            let layout: Vec<(u32, f32, f32, f32)> = ids
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| {
+                    let i = i as u32;
+                    (p, w * 0.5 + 10.0 + (i % cols) as f32 * (side + 6.0), HUD_HEIGHT + 10.0 + (i / cols) as f32 * (side + 6.0), side)
+                })
                 .collect();
             let options = ViewOptions { free: true, glyphs: self.show_glyphs };
             scene.viewer.prepare(&gfx.device, &gfx.queue, &scene.atlas, &scene.viewport, &layout, options);

@@ -1,5 +1,6 @@
-// Debug view of one atlas page: the page's coverage (kind 0), and rectangles
-// over it (kind 1: free space, kind 2: live glyphs), drawn as instanced quads.
+// Debug view of one atlas page: the page's coverage (kind 0) or a colour
+// page's texels (kind 3), and rectangles over it (kind 1: free space, kind 2:
+// live glyphs), drawn as instanced quads.
 
 // Viewport, atlas and viewport bindings: common.wgsl.
 
@@ -38,10 +39,15 @@ fn vs_main(in: Instance) -> Varyings {
 
 @fragment
 fn fs_main(in: Varyings) -> @location(0) vec4<f32> {
+    let bg = vec3<f32>(0.02, 0.03, 0.08);
     if in.kind == 0u {
         let c = textureLoad(atlas, vec2<i32>(floor(in.uv)), i32(in.layer), 0).r;
-        let bg = vec3<f32>(0.02, 0.03, 0.08);
         return vec4<f32>(mix(bg, vec3<f32>(1.0, 1.0, 1.0), c), 1.0);
+    }
+    if in.kind == 3u {
+        // A colour page: straight sRGB RGBA over the background.
+        let t = textureLoad(color_atlas, vec2<i32>(floor(in.uv)), i32(in.layer), 0);
+        return vec4<f32>(mix(bg, srgb_to_linear(t.rgb), t.a), 1.0);
     }
     // Rectangles: a one-pixel border and a faint fill (premultiplied).
     let edge = min(min(in.local.x, in.local.y), min(in.size.x - in.local.x, in.size.y - in.local.y));

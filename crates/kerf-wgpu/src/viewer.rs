@@ -87,8 +87,10 @@ impl AtlasViewer {
     }
 
     /// Lays out pages: each `(page, x, y, side)` draws that page with its
-    /// top-left corner at `(x, y)`, `side` pixels wide. Pages the atlas does
-    /// not have draw nothing.
+    /// top-left corner at `(x, y)`, `side` pixels wide; a page number with
+    /// [`COLOR_PAGE_BIT`](kerf_cache::COLOR_PAGE_BIT) names a colour page
+    /// (emoji, RGBA images), drawn in its colours. Pages the atlas does not
+    /// have draw nothing.
     pub fn prepare(
         &mut self,
         device: &wgpu::Device,
@@ -100,21 +102,26 @@ impl AtlasViewer {
     ) {
         let mut inst = Vec::new();
         for &(page, x, y, side) in pages {
-            let Some(p) = atlas.cache().pages().get(page as usize) else { continue };
+            // A page with COLOR_PAGE_BIT is a colour page (RGBA8).
+            let colour = page & kerf_cache::COLOR_PAGE_BIT != 0;
+            let set = if colour { atlas.cache().color_pages() } else { Some(atlas.cache()) };
+            let Some(set) = set else { continue };
+            let index = page & !kerf_cache::COLOR_PAGE_BIT;
+            let Some(p) = set.pages().get(index as usize) else { continue };
             let n = p.side() as f32;
             let s = side / n;
-            inst.push(ViewInstance { rect: [x, y, side, side], tex: [0.0, 0.0, n, n], kind: 0, layer: page });
+            inst.push(ViewInstance { rect: [x, y, side, side], tex: [0.0, 0.0, n, n], kind: if colour { 3 } else { 0 }, layer: index });
             let rect = |r: kerf_cache::Rect, kind| ViewInstance {
                 rect: [x + r.x as f32 * s, y + r.y as f32 * s, (r.w as f32 * s).max(1.0), (r.h as f32 * s).max(1.0)],
                 tex: [0.0; 4],
                 kind,
-                layer: page,
+                layer: index,
             };
             if options.free {
                 inst.extend(p.free_rects().into_iter().map(|r| rect(r, 1)));
             }
             if options.glyphs {
-                let glyphs: Vec<_> = atlas.cache().entries().filter(|(_, e)| e.page == page && !e.is_blank()).map(|(_, e)| e.rect()).collect();
+                let glyphs: Vec<_> = set.entries().filter(|(_, e)| e.page == index && !e.is_blank()).map(|(_, e)| e.rect()).collect();
                 inst.extend(glyphs.into_iter().map(|r| rect(r, 2)));
             }
         }
