@@ -145,6 +145,40 @@ fn glyphon_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Glyphon {
     Glyphon { atlas, renderer, viewport, swash: SwashCache::new() }
 }
 
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// glyphon's warm prepare of every line of `text` (its atlas filled first).
+fn glyphon_warm(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped) {
+    let mut gl = glyphon_side(device, queue);
+    let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
+    gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
+    gl.atlas.trim();
+    g.bench_function("glyphon", |b| {
+        b.iter(|| {
+            gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
+            gl.atlas.trim();
+            queue.submit([]);
+        })
+    });
+}
+
+/// glyphon's cold prepare of every line of `text` (a new atlas and swash cache each time).
+fn glyphon_cold(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped) {
+    g.bench_function("glyphon", |b| {
+        b.iter_batched(
+            || glyphon_side(device, queue),
+            |mut gl| {
+                let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
+                gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                gl.atlas.trim();
+                queue.submit([]);
+                gl
+            },
+            BatchSize::PerIteration,
+        )
+    });
+}
+
 fn paragraph() -> Vec<(String, f32)> {
     let mut seed = 0x1234_5678_9abc_def1;
     (0..30).map(|i| (prose(&mut seed, 10), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5])).collect()
@@ -185,19 +219,7 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
-    {
-        let mut gl = glyphon_side(device, queue);
-        let areas = glyphon_areas(&para, 0..n_lines, 0.0);
-        gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
-        gl.atlas.trim();
-        g.bench_function("glyphon", |b| {
-            b.iter(|| {
-                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
-                gl.atlas.trim();
-                queue.submit([]);
-            })
-        });
-    }
+    glyphon_warm(&mut g, device, queue, &mut fs, &para);
     g.finish();
 
     let mut g = c.benchmark_group("prepare_cold");
@@ -218,19 +240,7 @@ fn benches(c: &mut Criterion) {
             )
         });
     }
-    g.bench_function("glyphon", |b| {
-        b.iter_batched(
-            || glyphon_side(device, queue),
-            |mut gl| {
-                let areas = glyphon_areas(&para, 0..n_lines, 0.0);
-                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
-                gl.atlas.trim();
-                queue.submit([]);
-                gl
-            },
-            BatchSize::PerIteration,
-        )
-    });
+    glyphon_cold(&mut g, device, queue, &mut fs, &para);
     g.finish();
 
     // Scroll: a 400-line document, 40 lines visible, a quarter line per frame.
@@ -434,7 +444,6 @@ fn multiscript_case(c: &mut Criterion) {
     }
     let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
     let text = shape(&mut fs, &multiscript());
-    let n = text.buffers.len();
     // kerf's side: an atlas with the buffers' fonts loaded (outside the
     // timed code, as glyphon's font system has them) and their glyphs.
     let kerf_with_glyphs = |fs: &FontSystem| {
@@ -463,19 +472,7 @@ fn multiscript_case(c: &mut Criterion) {
             })
         });
     }
-    {
-        let mut gl = glyphon_side(device, queue);
-        let areas = glyphon_areas(&text, 0..n, 0.0);
-        gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
-        gl.atlas.trim();
-        g.bench_function("glyphon", |b| {
-            b.iter(|| {
-                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
-                gl.atlas.trim();
-                queue.submit([]);
-            })
-        });
-    }
+    glyphon_warm(&mut g, device, queue, &mut fs, &text);
     g.finish();
     let mut g = c.benchmark_group("multiscript_cold");
     g.sample_size(10);
@@ -492,19 +489,7 @@ fn multiscript_case(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
-    g.bench_function("glyphon", |b| {
-        b.iter_batched(
-            || glyphon_side(device, queue),
-            |mut gl| {
-                let areas = glyphon_areas(&text, 0..n, 0.0);
-                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
-                gl.atlas.trim();
-                queue.submit([]);
-                gl
-            },
-            BatchSize::PerIteration,
-        )
-    });
+    glyphon_cold(&mut g, device, queue, &mut fs, &text);
     g.finish();
 }
 

@@ -8,7 +8,7 @@ use crate::raster::{FontRef, GlyphImage, Rasterizer};
 use crate::subpixel::Shift;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use swash::scale::{Render, ScaleContext, Source};
+use swash::scale::{Render, ScaleContext, Scaler, Source};
 use swash::zeno::{Format, Transform, Vector};
 
 thread_local! {
@@ -66,24 +66,15 @@ impl SwashRasterizer {
     /// Renders `key`'s outline at `scale_x` times the horizontal scale, moved
     /// right by `offset_x` (in the scaled units).
     fn render(&self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32) -> Result<(GlyphImage, bool), RasterError> {
-        let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
-        let id = font_id(font);
-        let hinting = self.hinting;
-        let image = catch_unwind(AssertUnwindSafe(|| {
-            CONTEXT.with(|ctx| {
-                let mut ctx = ctx.borrow_mut();
-                let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
-                let mut render = Render::new(&[Source::Outline]);
-                render.format(Format::Alpha).offset(Vector::new(offset_x, 0.0));
-                if scale_x != 1.0 {
-                    render.transform(Some(Transform::scale(scale_x, 1.0)));
-                }
-                let has_outlines = scaler.has_outlines();
-                (render.render(&mut scaler, key.glyph), has_outlines)
-            })
-        }))
-        .map_err(|_| RasterError::Panicked)?;
-        let (image, has_outlines) = image;
+        let (image, has_outlines) = with_scaler(font, key, self.hinting, |scaler| {
+            let mut render = Render::new(&[Source::Outline]);
+            render.format(Format::Alpha).offset(Vector::new(offset_x, 0.0));
+            if scale_x != 1.0 {
+                render.transform(Some(Transform::scale(scale_x, 1.0)));
+            }
+            let has_outlines = scaler.has_outlines();
+            (render.render(scaler, key.glyph), has_outlines)
+        })?;
         let Some(image) = image else {
             // No outline for this glyph (or none in the font): blank, as
             // fontdue draws such glyphs.
@@ -106,17 +97,7 @@ impl Rasterizer for SwashRasterizer {
         // The (hinted) outline's pixel bounds, without rasterizing.
         let offset = key.subpixel_x as f32 / 256.0;
         let (sx, off) = if key.mode == RenderMode::Lcd { (3.0, 3.0 * offset) } else { (1.0, offset) };
-        let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
-        let id = font_id(font);
-        let hinting = self.hinting;
-        let bounds = catch_unwind(AssertUnwindSafe(|| {
-            CONTEXT.with(|ctx| {
-                let mut ctx = ctx.borrow_mut();
-                let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
-                scaler.scale_outline(key.glyph).map(|o| o.bounds())
-            })
-        }))
-        .map_err(|_| RasterError::Panicked)?;
+        let bounds = with_scaler(font, key, self.hinting, |scaler| scaler.scale_outline(key.glyph).map(|o| o.bounds()))?;
         let Some(b) = bounds.filter(|b| b.width() > 0.0 && b.height() > 0.0) else { return Ok((0, 0)) };
         let left = (b.min.x * sx + off).floor();
         let width = ((b.max.x * sx + off).ceil() - left).max(0.0) as u32;
@@ -152,6 +133,22 @@ impl Rasterizer for SwashRasterizer {
     }
 }
 
+/// Runs `f` with this thread's swash scaler for `font` at `key`'s size,
+/// hinted or not: a font swash cannot read is [`RasterError::BadFont`], a
+/// panic inside swash [`RasterError::Panicked`].
+fn with_scaler<T>(font: FontRef<'_>, key: &GlyphKey, hinting: bool, f: impl FnOnce(&mut Scaler<'_>) -> T) -> Result<T, RasterError> {
+    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+    let id = font_id(font);
+    catch_unwind(AssertUnwindSafe(|| {
+        CONTEXT.with(|ctx| {
+            let mut ctx = ctx.borrow_mut();
+            let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
+            f(&mut scaler)
+        })
+    }))
+    .map_err(|_| RasterError::Panicked)
+}
+
 /// A font's identity in swash's font cache: where its bytes live, their
 /// length and the face index (a cache's fonts live as long as the cache).
 fn font_id(font: FontRef<'_>) -> [u64; 2] {
@@ -164,18 +161,11 @@ fn font_id(font: FontRef<'_>) -> [u64; 2] {
 /// four bytes per pixel. A glyph without colour data is
 /// [`RasterError::UnsupportedMode`].
 pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
-    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
-    let id = font_id(font);
-    let image = catch_unwind(AssertUnwindSafe(|| {
-        CONTEXT.with(|ctx| {
-            let mut ctx = ctx.borrow_mut();
-            let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).build();
-            Render::new(&[Source::ColorOutline(0), Source::ColorBitmap(swash::scale::StrikeWith::BestFit)])
-                .format(Format::Alpha)
-                .render(&mut scaler, key.glyph)
-        })
-    }))
-    .map_err(|_| RasterError::Panicked)?;
+    let image = with_scaler(font, key, false, |scaler| {
+        Render::new(&[Source::ColorOutline(0), Source::ColorBitmap(swash::scale::StrikeWith::BestFit)])
+            .format(Format::Alpha)
+            .render(scaler, key.glyph)
+    })?;
     let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else {
         return Err(RasterError::UnsupportedMode(RenderMode::Color));
     };

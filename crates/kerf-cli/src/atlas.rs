@@ -149,12 +149,7 @@ fn write_color_page(page: &Page, path: &Path) -> Result<(), String> {
             [0, 1, 2].map(|c| ((p[c] as u32 * a + bg[c] * (255 - a)) / 255) as u8)
         })
         .collect();
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut enc = png::Encoder::new(BufWriter::new(file), page.side(), page.side());
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc.write_header().map_err(|e| format!("{}: {e}", path.display()))?;
-    writer.write_image_data(&img).map_err(|e| format!("{}: {e}", path.display()))
+    write_rgb(path, page.side(), &img)
 }
 
 fn numbered(path: &Path, i: usize) -> PathBuf {
@@ -184,10 +179,15 @@ fn write_page(page: &Page, path: &Path) -> Result<(), String> {
             put(f.right() - 1, y);
         }
     }
+    write_rgb(path, page.side(), &img)
+}
+
+/// Writes a `side × side` RGB picture as PNG.
+fn write_rgb(path: &Path, side: u32, img: &[u8]) -> Result<(), String> {
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut enc = png::Encoder::new(BufWriter::new(file), page.side(), page.side());
+    let mut enc = png::Encoder::new(BufWriter::new(file), side, side);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
     let mut writer = enc.write_header().map_err(|e| format!("{}: {e}", path.display()))?;
-    writer.write_image_data(&img).map_err(|e| format!("{}: {e}", path.display()))
+    writer.write_image_data(img).map_err(|e| format!("{}: {e}", path.display()))
 }
