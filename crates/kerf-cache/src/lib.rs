@@ -81,6 +81,8 @@ mod layout;
 mod lcd;
 mod memo;
 mod page;
+#[cfg(feature = "parley")]
+mod parley_adapter;
 mod raster;
 mod relocate;
 mod stage;
@@ -99,6 +101,10 @@ pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 pub use cosmic::CosmicFonts;
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
+#[cfg(feature = "parley")]
+pub use parley_adapter::ParleyFonts;
+#[cfg(feature = "parley")]
+pub use ::parley;
 pub use frame::Frame;
 pub use tiles::GlyphTile;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};

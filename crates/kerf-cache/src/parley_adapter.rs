@@ -1,0 +1,84 @@
+//! parley adapter (feature `parley`): a laid-out [`parley::Layout`] becomes
+//! kerf's positioned glyphs, and the fonts parley chose (fallback included)
+//! are loaded into the cache on first sight, once per font face.
+
+use crate::cache::GlyphCache;
+use crate::error::FontError;
+use crate::key::FontId;
+use crate::text::PositionedGlyph;
+use std::collections::HashMap;
+
+/// Maps parley's fonts (font data blob and face index) to the cache's,
+/// loading each face the first time a layout uses it. Keep one per cache.
+///
+/// ```
+/// use kerf_cache::parley::{fontique::Blob, FontContext, FontFamily, Layout, LayoutContext, StyleProperty};
+/// use kerf_cache::{CacheConfig, GlyphCache, ParleyFonts};
+/// use std::sync::Arc;
+/// let mut fonts = FontContext::new();
+/// fonts.collection.register_fonts(Blob::new(Arc::new(dejavu::sans::regular().to_vec())), None);
+/// let mut layouts = LayoutContext::<()>::new();
+/// let mut builder = layouts.ranged_builder(&mut fonts, "office", 1.0, false);
+/// builder.push_default(StyleProperty::FontFamily(FontFamily::named("DejaVu Sans")));
+/// builder.push_default(StyleProperty::FontSize(32.0));
+/// let mut layout: Layout<()> = builder.build("office");
+/// layout.break_all_lines(None);
+///
+/// let mut cache = GlyphCache::new(CacheConfig::default())?;
+/// let mut glyphs = Vec::new();
+/// ParleyFonts::new().glyphs(&mut cache, &layout, (0.0, 0.0), |_| [0, 0, 0, 255], &mut glyphs)?;
+/// assert_eq!(glyphs.len(), 4, "o, ffi ligature, c, e");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct ParleyFonts {
+    ids: HashMap<(u64, u32), FontId>,
+}
+
+impl ParleyFonts {
+    /// An empty map.
+    pub fn new() -> ParleyFonts {
+        ParleyFonts::default()
+    }
+
+    /// The cache's font for parley's `font`, loaded on first sight.
+    pub fn font(&mut self, cache: &mut GlyphCache, font: &parley::FontData) -> Result<FontId, FontError> {
+        let key = (font.data.id(), font.index);
+        if let Some(&f) = self.ids.get(&key) {
+            return Ok(f);
+        }
+        let f = cache.add_font_indexed(font.data.data().to_vec(), font.index)?;
+        self.ids.insert(key, f);
+        Ok(f)
+    }
+
+    /// Appends every glyph of `layout` (after `break_all_lines` and, if
+    /// wanted, `align`) to `out`: pen positions on the baseline, offset by
+    /// `(left, top)`, unrounded (the cache snaps x to its sub-pixel bins),
+    /// each in the colour `color` gives its run's brush (straight sRGB RGBA).
+    /// Inline boxes are the app's to draw. A font that fails to load is an
+    /// error; the glyphs before it are appended.
+    pub fn glyphs<B: parley::Brush>(
+        &mut self,
+        cache: &mut GlyphCache,
+        layout: &parley::Layout<B>,
+        (left, top): (f32, f32),
+        color: impl Fn(&B) -> [u8; 4],
+        out: &mut Vec<PositionedGlyph>,
+    ) -> Result<(), FontError> {
+        for line in layout.lines() {
+            for item in line.items() {
+                let parley::PositionedLayoutItem::GlyphRun(run) = item else { continue };
+                let font = self.font(cache, run.run().font())?;
+                let size = run.run().font_size();
+                let rgba = color(&run.style().brush);
+                // OpenType glyph ids are 16-bit; parley widens them to u32.
+                out.extend(run.positioned_glyphs().filter_map(|g| {
+                    let glyph = u16::try_from(g.id).ok()?;
+                    Some(PositionedGlyph { font, glyph, size, x: left + g.x, y: top + g.y, color: rgba })
+                }));
+            }
+        }
+        Ok(())
+    }
+}
