@@ -13,7 +13,7 @@ use crate::image::{ImageSource, ImageSourceId, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
-use crate::memo::BatchMemo;
+use crate::memo::KeyMemo;
 use crate::page::{Page, PageUpload};
 use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
@@ -151,8 +151,12 @@ pub struct GlyphCache {
     pub(crate) bpp: u32,
     /// The colour page set (RGBA8), made on first use.
     pub(crate) color: Option<Box<GlyphCache>>,
-    /// Keys the current batch has found already.
-    pub(crate) memo: BatchMemo,
+    /// Keys recent batches found in the map (see memo.rs).
+    pub(crate) memo: KeyMemo,
+    /// Bumped whenever an entry leaves the map or moves (eviction,
+    /// relocation, clear, a page starting to retire): remembered keys from
+    /// before are looked up again.
+    pub(crate) epoch: u64,
     /// True once a font with colour glyphs is loaded.
     pub(crate) color_fonts: bool,
     /// Characters no font had in this frame's laid-out strings.
@@ -253,7 +257,8 @@ impl GlyphCache {
             images: Vec::new(),
             bpp: 1,
             color: None,
-            memo: BatchMemo::default(),
+            memo: KeyMemo::default(),
+            epoch: 0,
             color_fonts: false,
             pending_missing: Vec::new(),
             prerendered: HashMap::new(),
@@ -419,6 +424,7 @@ impl GlyphCache {
     /// stay). Texels stay in the pages until overwritten; no entry refers to them.
     pub fn clear(&mut self) {
         self.map.clear();
+        self.epoch += 1;
         self.tiles.clear();
         for page in &mut self.pages {
             page.clear();
@@ -676,7 +682,7 @@ impl GlyphCache {
         let gray = self.render_mode();
         let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
         let start = out.len();
-        self.memo.begin();
+        let in_flight = self.config.frames_in_flight as u64;
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut tiled_hits: Vec<(usize, GlyphKey, i32)> = Vec::new();
@@ -695,15 +701,18 @@ impl GlyphCache {
                 true => (gray, 0),
             };
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
-            // Seen earlier in this batch: no probe, no LRU move.
-            if let Some(e) = self.memo.get(&key) {
-                hits += 1;
-                if !e.is_blank() {
-                    let mut q = r.quad(&e, whole_x);
-                    q.page |= bit;
-                    out.push(q);
+            // Found recently and still protected by that lookup, nothing
+            // evicted or moved since: no probe, no LRU move.
+            if let Some((e, touched)) = self.memo.get(&key, self.epoch) {
+                if touched + in_flight >= frame {
+                    hits += 1;
+                    if !e.is_blank() {
+                        let mut q = r.quad(&e, whole_x);
+                        q.page |= bit;
+                        out.push(q);
+                    }
+                    continue;
                 }
-                continue;
             }
             // One hash probe that also moves the glyph to the front of the LRU
             // list (a few pointer writes). A separate `promote` of each key's
@@ -721,7 +730,7 @@ impl GlyphCache {
                         if slot.tiled() {
                             tiled_hits.push((i, key, whole_x));
                         } else {
-                            self.memo.put(key, slot.entry);
+                            self.memo.put(key, slot.entry, frame, self.epoch);
                         }
                     } else if retiring.is_some_and(|r| slot.entry.page as usize >= r) && previous != frame {
                         moves.push((out.len(), i, key));
@@ -730,7 +739,7 @@ impl GlyphCache {
                         let mut q = r.quad(&slot.entry, whole_x);
                         q.page |= bit;
                         out.push(q);
-                        self.memo.put(key, slot.entry);
+                        self.memo.put(key, slot.entry, frame, self.epoch);
                     }
                 }
                 None => {

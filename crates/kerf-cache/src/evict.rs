@@ -65,6 +65,7 @@ impl GlyphCache {
                 return Err(GlyphError::AtlasFull);
             }
             let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
+            self.epoch += 1;
             self.stats.evictions += 1;
             if victim.tiled() {
                 for p in self.free_tiles(&key) {
@@ -129,6 +130,7 @@ impl GlyphCache {
                 break;
             }
             let Some((key, victim)) = self.map.pop_lru() else { break };
+            self.epoch += 1;
             if victim.tiled() {
                 self.free_tiles(&key);
             } else if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
@@ -146,6 +148,8 @@ impl GlyphCache {
             let used: u64 = self.pages.iter().map(|p| p.packer.used_area()).sum();
             if used.saturating_mul(2) <= (n as u64 - 1) * page_area {
                 self.retiring = Some(n - 1);
+                // Remembered glyphs there must be looked up, to move.
+                self.epoch += 1;
             }
         }
         let frame = self.frame;

@@ -1,54 +1,39 @@
-//! The batch memo: a small direct-mapped table of the keys a batch has
-//! already found in the LRU map, so a glyph repeated within one `prepare`
-//! (most of a paragraph's glyphs) costs a compare instead of a hash-map probe
-//! and an LRU move.
+//! The key memo: a direct-mapped table of the keys recent batches found in
+//! the LRU map, with the frame of that lookup, so a glyph drawn again (later
+//! in the batch, or in the next frames) costs a compare instead of a
+//! hash-map probe and an LRU move.
 //!
-//! Entries are valid for one batch only (a generation number per batch): a
-//! key found in this batch was promoted and marked used in this frame, so it
-//! is protected from eviction, and nothing moves in the map until the batch
-//! has looked every key up.
+//! A remembered key is used without touching the map only while the lookup
+//! that remembered it still protects the glyph (`touched + frames_in_flight
+//! >= frame`: no eviction can take it), and only while nothing was removed
+//! from or moved in the map since (the cache's `epoch`, bumped by every
+//! eviction, relocation, clear and page retirement). Otherwise the key is
+//! looked up again, which marks it used and moves it to the front of the
+//! LRU list, as every lookup did before: recency is kept to within the
+//! frames in flight.
 
 use crate::cache::GlyphEntry;
 use crate::key::{FontId, GlyphKey, GlyphSize};
 
-const BITS: u32 = 10;
+const BITS: u32 = 12;
 const SLOTS: usize = 1 << BITS;
 
 #[derive(Clone, Copy)]
 struct Slot {
-    generation: u32,
     key: GlyphKey,
     entry: GlyphEntry,
+    /// The frame of the map lookup that remembered it (0: empty).
+    touched: u64,
+    epoch: u64,
 }
 
 /// See the module docs.
-pub(crate) struct BatchMemo {
+#[derive(Default)]
+pub(crate) struct KeyMemo {
     slots: Box<[Slot]>,
-    generation: u32,
 }
 
-impl Default for BatchMemo {
-    fn default() -> Self {
-        BatchMemo { slots: Box::new([]), generation: 0 }
-    }
-}
-
-impl BatchMemo {
-    /// Starts a batch: every earlier entry becomes invalid.
-    #[inline]
-    pub(crate) fn begin(&mut self) {
-        if self.slots.is_empty() {
-            let blank = Slot { generation: 0, key: GlyphKey::new(FontId(0), 0, GlyphSize(1)), entry: GlyphEntry::BLANK };
-            self.slots = vec![blank; SLOTS].into_boxed_slice();
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Wrapped: clear so no entry of 2^32 batches ago looks current.
-            self.slots.iter_mut().for_each(|s| s.generation = 0);
-            self.generation = 1;
-        }
-    }
-
+impl KeyMemo {
     #[inline]
     fn index(key: &GlyphKey) -> usize {
         let h = (key.glyph as u32).wrapping_mul(0x9E37_79B1)
@@ -59,19 +44,23 @@ impl BatchMemo {
         (h.wrapping_mul(0x1656_67B1) >> (32 - BITS)) as usize
     }
 
-    /// The entry `key` was found with earlier in this batch.
+    /// `key`'s entry and the frame it was last looked up in, if remembered
+    /// since the map last changed (`epoch`).
     #[inline]
-    pub(crate) fn get(&self, key: &GlyphKey) -> Option<GlyphEntry> {
+    pub(crate) fn get(&self, key: &GlyphKey, epoch: u64) -> Option<(GlyphEntry, u64)> {
         let s = self.slots.get(Self::index(key))?;
-        (s.generation == self.generation && s.key == *key).then_some(s.entry)
+        (s.touched != 0 && s.epoch == epoch && s.key == *key).then_some((s.entry, s.touched))
     }
 
-    /// Remembers `key`'s entry for the rest of the batch.
+    /// Remembers `key`'s entry, found in the map in frame `touched` (≥ 1).
     #[inline]
-    pub(crate) fn put(&mut self, key: GlyphKey, entry: GlyphEntry) {
-        let generation = self.generation;
+    pub(crate) fn put(&mut self, key: GlyphKey, entry: GlyphEntry, touched: u64, epoch: u64) {
+        if self.slots.is_empty() {
+            let blank = Slot { key: GlyphKey::new(FontId(0), 0, GlyphSize(1)), entry: GlyphEntry::BLANK, touched: 0, epoch: 0 };
+            self.slots = vec![blank; SLOTS].into_boxed_slice();
+        }
         if let Some(s) = self.slots.get_mut(Self::index(&key)) {
-            *s = Slot { generation, key, entry };
+            *s = Slot { key, entry, touched, epoch };
         }
     }
 }
@@ -81,16 +70,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entries_last_one_batch() {
-        let mut m = BatchMemo::default();
-        m.begin();
+    fn entries_last_until_the_map_changes() {
+        let mut m = KeyMemo::default();
         let k = GlyphKey::new(FontId(3), 40, GlyphSize(1024));
         let e = GlyphEntry { page: 1, x: 2, y: 3, width: 4, height: 5, left: 6, top: 7 };
-        assert_eq!(m.get(&k), None);
-        m.put(k, e);
-        assert_eq!(m.get(&k), Some(e));
-        assert_eq!(m.get(&GlyphKey { subpixel_x: 64, ..k }), None, "another offset is another key");
-        m.begin();
-        assert_eq!(m.get(&k), None, "the next batch starts empty");
+        assert_eq!(m.get(&k, 0), None);
+        m.put(k, e, 7, 2);
+        assert_eq!(m.get(&k, 2), Some((e, 7)));
+        assert_eq!(m.get(&GlyphKey { subpixel_x: 64, ..k }, 2), None, "another offset is another key");
+        assert_eq!(m.get(&k, 3), None, "the map changed since");
     }
 }

@@ -44,6 +44,7 @@ impl GlyphCache {
             old_page.free(old);
         }
         let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
+        self.epoch += 1;
         if let Some(s) = self.map.peek_mut(&key) {
             s.entry = moved;
             s.alloc = Some(id);
