@@ -4,8 +4,8 @@
 //! hash-map probe and an LRU move.
 //!
 //! A remembered key is used without touching the map only while the lookup
-//! that remembered it still protects the glyph (`touched + frames_in_flight
-//! >= frame`: no eviction can take it), and only while nothing was removed
+//! that remembered it still protects the glyph
+//! (`touched + frames_in_flight >= frame`: no eviction can take it), and only while nothing was removed
 //! from or moved in the map since (the cache's `epoch`, bumped by every
 //! eviction, relocation, clear and page retirement). Otherwise the key is
 //! looked up again, which marks it used and moves it to the front of the
