@@ -16,10 +16,16 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 /// DejaVu Sans as a file (the bytes kerf embeds), for --font and hb-shape.
+/// Written once per process: tests run in parallel, and rewriting the file
+/// while another test's kerf reads it showed that kerf an empty font.
 fn dejavu() -> String {
-    let p = tmp("DejaVuSans.ttf");
-    std::fs::write(&p, dejavu::sans::regular()).unwrap();
-    p.to_string_lossy().into_owned()
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let p = tmp("DejaVuSans.ttf");
+        std::fs::write(&p, dejavu::sans::regular()).unwrap();
+        p.to_string_lossy().into_owned()
+    })
+    .clone()
 }
 
 fn lohit() -> String {

@@ -19,10 +19,16 @@ pub fn font_file(file: &str, package: &str) -> PathBuf {
 }
 
 pub fn dejavu_file() -> PathBuf {
-    // The same bytes the dejavu crate embeds, as a file for hb-shape.
-    let path = std::env::temp_dir().join("kerf-test-DejaVuSans.ttf");
-    std::fs::write(&path, dejavu::sans::regular()).unwrap();
-    path
+    // The same bytes the dejavu crate embeds, as a file for hb-shape: written
+    // once per process, under a name of its own (tests run in parallel, and a
+    // file rewritten while another test reads it reads as empty).
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = std::env::temp_dir().join(format!("kerf-test-DejaVuSans-{}.ttf", std::process::id()));
+        std::fs::write(&path, dejavu::sans::regular()).unwrap();
+        path
+    })
+    .clone()
 }
 
 /// One glyph as HarfBuzz places it: id, pen x and y offset in px (y down).
