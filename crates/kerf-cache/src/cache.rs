@@ -572,23 +572,24 @@ impl GlyphCache {
             return out;
         }
         let t = Instant::now();
-        let one = |this: &GlyphCache, key: &GlyphKey| this.rasterize_key(key);
-        #[cfg(feature = "parallel")]
-        let out: Vec<_> = if keys.len() >= self.config.parallel_threshold.max(2) {
-            use rayon::prelude::*;
-            let this = &*self;
-            keys.par_iter().map(|k| one(this, k)).collect()
-        } else {
-            keys.iter().map(|k| one(self, k)).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let out: Vec<_> = keys.iter().map(|k| one(self, k)).collect();
+        let out = self.rasterize_keys(keys);
         self.stats.raster_ns += t.elapsed().as_nanos() as u64;
         for img in out.iter().flatten() {
             self.stats.rasterized += 1;
             self.stats.rasterized_bytes += img.pixels.len() as u64;
         }
         out
+    }
+
+    /// [`rasterize_key`](Self::rasterize_key) for each of `keys`, on rayon's
+    /// pool from `parallel_threshold` keys on; no stats.
+    pub(crate) fn rasterize_keys(&self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
+        #[cfg(feature = "parallel")]
+        if keys.len() >= self.config.parallel_threshold.max(2) {
+            use rayon::prelude::*;
+            return keys.par_iter().map(|k| self.rasterize_key(k)).collect();
+        }
+        keys.iter().map(|k| self.rasterize_key(k)).collect()
     }
 
     /// Produces a key's bitmap exactly as the cache does on a miss (the

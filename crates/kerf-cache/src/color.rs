@@ -46,13 +46,16 @@ impl GlyphCache {
 
     /// The colour set, made on first use (in step with this cache's frame).
     fn color_set(&mut self) -> Result<&mut GlyphCache, ConfigError> {
-        if self.color.is_none() {
-            let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
-            set.bpp = 4;
-            set.frame = self.frame;
-            self.color = Some(Box::new(set));
-        }
-        self.color.as_deref_mut().ok_or(ConfigError::ZeroPageSize { page_size: 0, limit: 0 })
+        let set = match self.color.take() {
+            Some(set) => set,
+            None => {
+                let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
+                set.bpp = 4;
+                set.frame = self.frame;
+                Box::new(set)
+            }
+        };
+        Ok(self.color.insert(set))
     }
 
     /// True when glyph batches in `mode` send colour glyphs to the colour
@@ -72,17 +75,11 @@ impl GlyphCache {
     /// [`COLOR_PAGE_BIT`]; skipped indices are the batch's.
     pub(crate) fn run_split(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
         let (color, plain): (Vec<usize>, Vec<usize>) = (0..reqs.len()).partition(|&i| self.fonts.is_color_glyph(reqs[i].font, reqs[i].glyph));
-        let before = skipped.len();
-        let plain_reqs: Vec<PositionedReq> = plain.iter().map(|&i| reqs[i]).collect();
-        self.run_batch(&plain_reqs, out, mode, skipped);
-        for s in &mut skipped[before..] {
-            s.index = plain[s.index];
-        }
-        let color_reqs: Vec<PositionedReq> = color.iter().map(|&i| reqs[i]).collect();
+        self.run_subset(reqs, &plain, mode, out, skipped);
         let max_px = self.config.max_glyph_px;
         let key_of = |r: &PositionedReq| GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey { mode: RenderMode::Color, ..GlyphKey::new(r.font, r.glyph, size) });
         if self.color_set().is_err() {
-            // (The colour pages' config was checked with this cache's: not reached.)
+            // The colour pages' config is refused: the colour glyphs are skipped.
             for &i in &color {
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::AtlasFull });
             }
@@ -91,34 +88,37 @@ impl GlyphCache {
         // Render the misses here, where the fonts are.
         let mut missing: Vec<GlyphKey> = Vec::new();
         if let Some(set) = self.color.as_deref() {
-            for key in color_reqs.iter().filter_map(key_of) {
+            for key in color.iter().filter_map(|&i| key_of(&reqs[i])) {
                 if set.map.peek(&key).is_none() && !missing.contains(&key) {
                     missing.push(key);
                 }
             }
         }
-        let this = &*self;
-        #[cfg(feature = "parallel")]
-        let rendered: Vec<_> = if missing.len() >= this.config.parallel_threshold.max(2) {
-            use rayon::prelude::*;
-            missing.par_iter().map(|k| (*k, this.rasterize_key(k))).collect()
-        } else {
-            missing.iter().map(|k| (*k, this.rasterize_key(k))).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let rendered: Vec<_> = missing.iter().map(|k| (*k, this.rasterize_key(k))).collect();
+        let rendered = self.rasterize_keys(&missing);
         let Some(set) = self.color.as_deref_mut() else { return };
-        set.prerendered.extend(rendered);
-        let first = out.len();
-        let mut color_skipped = Vec::new();
-        set.run_batch(&color_reqs, out, RenderMode::Color, &mut color_skipped);
+        set.prerendered.extend(missing.into_iter().zip(rendered));
+        set.run_color_subset(reqs, &color, RenderMode::Color, out, skipped);
         set.prerendered.clear();
+    }
+
+    /// Runs `reqs[i]` for each `i` of `subset` as one batch of this cache,
+    /// the skipped glyphs' indices mapped back to `reqs`.
+    pub(crate) fn run_subset(&mut self, reqs: &[PositionedReq], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+        let before = skipped.len();
+        let picked: Vec<PositionedReq> = subset.iter().map(|&i| reqs[i]).collect();
+        self.run_batch(&picked, out, mode, skipped);
+        for s in &mut skipped[before..] {
+            s.index = subset[s.index];
+        }
+    }
+
+    /// [`run_subset`](Self::run_subset) in the colour set: its quads marked
+    /// with [`COLOR_PAGE_BIT`].
+    pub(crate) fn run_color_subset(&mut self, reqs: &[PositionedReq], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+        let first = out.len();
+        self.run_subset(reqs, subset, mode, out, skipped);
         for q in &mut out[first..] {
             q.page |= COLOR_PAGE_BIT;
-        }
-        for mut s in color_skipped {
-            s.index = color[s.index];
-            skipped.push(s);
         }
     }
 

@@ -13,8 +13,8 @@ pub struct Font {
     face: fontdue::Font,
     bytes: Arc<[u8]>,
     collection_index: u32,
-    /// A bit per glyph with colour data (`None`: no colour tables).
-    color: Option<Arc<[u64]>>,
+    /// The glyphs with colour data (`None`: no colour tables).
+    color: Option<ColorGlyphs>,
 }
 
 impl Font {
@@ -41,8 +41,7 @@ impl Font {
             Ok(Ok(face)) if face.glyph_count() > 0 => {
                 // Which glyphs have colour data; a colour table that makes
                 // the parser panic is a damaged font.
-                let color = catch_unwind(AssertUnwindSafe(|| color_glyphs(&bytes, collection_index)))
-                    .map_err(|_| FontError::Malformed("damaged colour tables (COLR/CBDT/sbix)".into()))?;
+                let color = ColorGlyphs::of(&bytes, collection_index)?;
                 Ok(Font { face, bytes, collection_index, color })
             }
             Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
@@ -140,8 +139,8 @@ fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
 pub struct FontSet {
     fonts: Vec<fontdue::Font>,
     meta: Vec<(Arc<[u8]>, u32)>,
-    /// Per font, a bit per glyph with colour data (`None`: no colour tables).
-    color: Vec<Option<Arc<[u64]>>>,
+    /// Per font, its glyphs with colour data (`None`: no colour tables).
+    color: Vec<Option<ColorGlyphs>>,
 }
 
 impl FontSet {
@@ -160,10 +159,7 @@ impl FontSet {
     /// kerf-cache's `swash` feature is on.
     #[inline]
     pub fn is_color_glyph(&self, id: FontId, glyph: u16) -> bool {
-        match self.color.get(id.0 as usize) {
-            Some(Some(bits)) => bits.get(glyph as usize / 64).is_some_and(|w| w >> (glyph % 64) & 1 == 1),
-            _ => false,
-        }
+        matches!(self.color.get(id.0 as usize), Some(Some(c)) if c.contains(glyph))
     }
 
     /// True when font `id` has colour glyphs.
@@ -197,9 +193,32 @@ impl FontSet {
     }
 }
 
+/// The glyphs of a font face that have colour data (COLR layers, a CBDT or
+/// sbix bitmap): what kerf draws from the colour pages.
+#[derive(Clone, Debug)]
+pub struct ColorGlyphs(Arc<[u64]>);
+
+impl ColorGlyphs {
+    /// The colour glyphs of face `index` of `bytes`, read with ttf-parser
+    /// (no outlines parsed); `None` for a face without colour tables or one
+    /// ttf-parser cannot read. Colour tables so damaged that the parser
+    /// panics are [`FontError::Malformed`] (the panic is contained).
+    pub fn of(bytes: &[u8], index: u32) -> Result<Option<ColorGlyphs>, FontError> {
+        catch_unwind(AssertUnwindSafe(|| color_glyph_bits(bytes, index)))
+            .map(|bits| bits.map(ColorGlyphs))
+            .map_err(|_| FontError::Malformed("damaged colour tables (COLR/CBDT/sbix)".into()))
+    }
+
+    /// True when glyph `glyph` has colour data.
+    #[inline]
+    pub fn contains(&self, glyph: u16) -> bool {
+        self.0.get(glyph as usize / 64).is_some_and(|w| w >> (glyph % 64) & 1 == 1)
+    }
+}
+
 /// A bit per glyph with colour data, for a font with COLR, CBDT or sbix
 /// tables; `None` for other fonts (and faces ttf-parser cannot read).
-fn color_glyphs(bytes: &[u8], index: u32) -> Option<Arc<[u64]>> {
+fn color_glyph_bits(bytes: &[u8], index: u32) -> Option<Arc<[u64]>> {
     let face = ttf_parser::Face::parse(bytes, index).ok()?;
     let t = face.tables();
     if t.colr.is_none() && t.cbdt.is_none() && t.sbix.is_none() {

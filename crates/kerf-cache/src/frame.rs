@@ -5,7 +5,6 @@ use crate::cache::{Anchor, FrameOutput, GlyphCache, GlyphEntry, PositionedReq};
 use crate::error::GlyphError;
 use crate::image::{image_font, is_image_font, ImageSourceId, PositionedImage};
 use crate::key::{FontId, GlyphKey, RenderMode};
-use crate::color::COLOR_PAGE_BIT;
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 
 /// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
@@ -144,7 +143,7 @@ impl Frame<'_> {
     /// and reported in the frame's output, like glyphs.
     ///
     /// RGBA images come from the colour pages: their quads follow the
-    /// coverage images' and carry [`COLOR_PAGE_BIT`] in their page.
+    /// coverage images' and carry [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT) in their page.
     pub fn prepare_images(&mut self, images: &[PositionedImage], out: &mut Vec<GlyphQuad>) {
         let req = |g: &PositionedImage| PositionedReq {
             font: image_font(g.source, g.id),
@@ -160,36 +159,28 @@ impl Frame<'_> {
             return;
         }
         // Two batches, one per page set; skipped indices mapped back to the input's.
+        let reqs: Vec<PositionedReq> = images.iter().map(req).collect();
         let (rgba, coverage): (Vec<usize>, Vec<usize>) = (0..images.len()).partition(|&i| images[i].source.is_rgba());
         let cache = &mut *self.cache;
-        let before = cache.pending_skipped.len();
-        cache.run_requests(out, RenderMode::Image, |_, reqs| reqs.extend(coverage.iter().map(|&i| req(&images[i]))));
-        for s in &mut cache.pending_skipped[before..] {
-            s.index = coverage[s.index];
-        }
-        let Some(set) = cache.color.as_mut() else {
-            for &i in &rgba {
-                let reason = GlyphError::UnknownImageSource(images[i].source);
-                cache.pending_skipped.push(Skipped { index: i, key: None, reason });
-                cache.stats.lookups += 1;
-                cache.stats.misses += 1;
-                cache.stats.skipped += 1;
+        let mut skipped = std::mem::take(&mut cache.pending_skipped);
+        cache.run_subset(&reqs, &coverage, RenderMode::Image, out, &mut skipped);
+        match cache.color.as_deref_mut() {
+            Some(set) => set.run_color_subset(&reqs, &rgba, RenderMode::Image, out, &mut skipped),
+            None => {
+                for &i in &rgba {
+                    let reason = GlyphError::UnknownImageSource(images[i].source);
+                    skipped.push(Skipped { index: i, key: None, reason });
+                    cache.stats.lookups += 1;
+                    cache.stats.misses += 1;
+                    cache.stats.skipped += 1;
+                }
             }
-            return;
-        };
-        let first = out.len();
-        set.run_requests(out, RenderMode::Image, |_, reqs| reqs.extend(rgba.iter().map(|&i| req(&images[i]))));
-        for q in &mut out[first..] {
-            q.page |= COLOR_PAGE_BIT;
         }
-        for mut s in set.pending_skipped.drain(..) {
-            s.index = rgba[s.index];
-            cache.pending_skipped.push(s);
-        }
+        cache.pending_skipped = skipped;
     }
 
     /// Looks up one image, rendering and placing it on a miss (an RGBA
-    /// image in the colour pages: its entry's page carries [`COLOR_PAGE_BIT`]).
+    /// image in the colour pages: its entry's page carries [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT)).
     pub fn image(&mut self, source: ImageSourceId, id: u32, size_px: f32) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;
         let key = GlyphKey::image(source, id, size);

@@ -8,8 +8,6 @@
 //! pixel). Which texel feeds which colour channel (RGB or BGR stripes) is the
 //! drawing side's choice, so one raster serves both orders.
 
-use crate::subpixel::Shift;
-
 /// Set in a [`GlyphQuad::page`](crate::GlyphQuad::page) when the quad's
 /// texels are an LCD raster: three texels per pixel (left, middle, right
 /// third), so the quad is `width / 3` pixels wide on the target.
@@ -27,18 +25,19 @@ pub const LCD_MAX_PX: f32 = 64.0;
 /// shape).
 const FILTER: [u32; 5] = [8, 77, 86, 77, 8];
 
-/// Placement of an LCD raster built from `columns` third-pixel columns
-/// placed as `shift` says: its width in pixels and the whole pixels its left
-/// edge moves (one pixel of margin on the left for the filter's spread).
-pub(crate) fn lcd_size(shift: Shift, columns: usize) -> (u32, i32) {
+/// Placement of an LCD raster built from `columns` third-pixel columns that
+/// start `whole + frac` px (`0 ≤ frac < 1`) right of the bitmap's unshifted
+/// left edge: its width in pixels and the whole pixels its left edge moves
+/// (one pixel of margin on the left for the filter's spread).
+pub(crate) fn lcd_size(whole: i32, frac: f32, columns: usize) -> (u32, i32) {
     if columns == 0 {
         return (0, 0);
     }
     // Thirds: 3 of left margin, the shift's fraction, the columns, one more
     // for the split, two for the filter's right spread.
-    let k = (shift.frac * 3.0).floor() as usize;
+    let k = (frac * 3.0).floor() as usize;
     let thirds = 3 + k + columns + 1 + 2;
-    (thirds.div_ceil(3) as u32, shift.whole - 1)
+    (thirds.div_ceil(3) as u32, whole - 1)
 }
 
 /// Turns `height` rows of `src_w` third-pixel columns (fontdue's 3× raster)
@@ -104,7 +103,7 @@ mod tests {
         let a = lcd_filtered(&[0, 255, 0], 3, 1, 0.0, 3);
         let b = lcd_filtered(&[0, 255, 0], 3, 1, 1.0 / 3.0, 3);
         assert_eq!(&a[..8], &b[1..9], "{a:?} {b:?}");
-        let size = lcd_size(Shift { width: 0, whole: 2, frac: 0.9 }, 12);
+        let size = lcd_size(2, 0.9, 12);
         // 3 + 2 + 12 + 1 + 2 thirds = 20 → 7 pixels, one pixel of margin.
         assert_eq!(size, (7, 1));
     }

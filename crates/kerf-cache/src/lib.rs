@@ -109,7 +109,7 @@ pub use frame::Frame;
 pub use tiles::GlyphTile;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
 pub use image::{ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};
-pub use font::{Font, FontSet};
+pub use font::{ColorGlyphs, Font, FontSet};
 pub use lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
 pub use key::{FontId, GlyphKey, GlyphSize, RenderMode, SIZE_STEPS_PER_PX};
 pub use kerf_pack::{Algorithm, Rect};

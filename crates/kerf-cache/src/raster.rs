@@ -71,7 +71,7 @@ impl Rasterizer for FontdueRasterizer {
         }
         let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
         if key.mode == RenderMode::Lcd {
-            return Ok((lcd_size(shift, 3 * m.width).0.saturating_mul(3), clamp_u32(m.height)));
+            return Ok((lcd_size(shift.whole, shift.frac, 3 * m.width).0.saturating_mul(3), clamp_u32(m.height)));
         }
         Ok((shift.width, clamp_u32(m.height)))
     }
@@ -98,7 +98,7 @@ impl Rasterizer for FontdueRasterizer {
         }
         let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
         if key.mode == RenderMode::Lcd {
-            let (px, dx) = lcd_size(shift, 3 * m.width);
+            let (px, dx) = lcd_size(shift.whole, shift.frac, 3 * m.width);
             let pixels = lcd_filtered(&thirds, 3 * m.width, m.height, shift.frac, px as usize);
             return Ok(GlyphImage { width: px * 3, height, left: m.xmin.saturating_add(dx), bottom: m.ymin, pixels });
         }

@@ -5,7 +5,6 @@ use crate::error::RasterError;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
 use crate::raster::{FontRef, GlyphImage, Rasterizer};
-use crate::subpixel::Shift;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use swash::scale::{Render, ScaleContext, Scaler, Source};
@@ -65,30 +64,29 @@ impl SwashRasterizer {
 
     /// Renders `key`'s outline at `scale_x` times the horizontal scale, moved
     /// right by `offset_x` (in the scaled units).
-    fn render(&self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32) -> Result<(GlyphImage, bool), RasterError> {
-        let (image, has_outlines) = with_scaler(font, key, self.hinting, |scaler| {
+    fn render(&self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32) -> Result<GlyphImage, RasterError> {
+        let image = with_scaler(font, key, self.hinting, |scaler| {
             let mut render = Render::new(&[Source::Outline]);
             render.format(Format::Alpha).offset(Vector::new(offset_x, 0.0));
             if scale_x != 1.0 {
                 render.transform(Some(Transform::scale(scale_x, 1.0)));
             }
-            let has_outlines = scaler.has_outlines();
-            (render.render(scaler, key.glyph), has_outlines)
+            render.render(scaler, key.glyph)
         })?;
         let Some(image) = image else {
             // No outline for this glyph (or none in the font): blank, as
             // fontdue draws such glyphs.
-            return Ok((GlyphImage::default(), has_outlines));
+            return Ok(GlyphImage::default());
         };
         let p = image.placement;
         if p.width == 0 || p.height == 0 {
-            return Ok((GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() }, has_outlines));
+            return Ok(GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() });
         }
         if image.data.len() as u64 != p.width as u64 * p.height as u64 {
             return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
         }
         let bottom = p.top.saturating_sub(p.height as i32);
-        Ok((GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels: image.data }, has_outlines))
+        Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels: image.data })
     }
 }
 
@@ -106,25 +104,25 @@ impl Rasterizer for SwashRasterizer {
             return Ok((width, height));
         }
         let l = left as i32;
-        let (px, _) = lcd_size(Shift { width: 0, whole: l.div_euclid(3), frac: l.rem_euclid(3) as f32 / 3.0 }, width as usize);
+        let (px, _) = lcd_size(l.div_euclid(3), l.rem_euclid(3) as f32 / 3.0, width as usize);
         Ok((px * 3, height))
     }
 
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
         let offset = key.subpixel_x as f32 / 256.0;
         match key.mode {
-            RenderMode::Coverage if key.subpixel_x == 0 => Ok(self.render(font, key, 1.0, 0.0)?.0),
-            RenderMode::ShiftedCoverage => Ok(self.render(font, key, 1.0, offset)?.0),
+            RenderMode::Coverage if key.subpixel_x == 0 => self.render(font, key, 1.0, 0.0),
+            RenderMode::ShiftedCoverage => self.render(font, key, 1.0, offset),
             RenderMode::Lcd => {
                 // A 3x raster whose columns start at third `left`: the pixel
                 // grid starts at floor(left / 3), the rest is a shift.
-                let (thirds, _) = self.render(font, key, 3.0, 3.0 * offset)?;
+                let thirds = self.render(font, key, 3.0, 3.0 * offset)?;
                 if thirds.width == 0 || thirds.height == 0 {
                     return Ok(GlyphImage { left: thirds.left.div_euclid(3), bottom: thirds.bottom, ..GlyphImage::default() });
                 }
                 let whole = thirds.left.div_euclid(3);
                 let frac = thirds.left.rem_euclid(3) as f32 / 3.0;
-                let (px, dx) = lcd_size(Shift { width: 0, whole, frac }, thirds.width as usize);
+                let (px, dx) = lcd_size(whole, frac, thirds.width as usize);
                 let pixels = lcd_filtered(&thirds.pixels, thirds.width as usize, thirds.height as usize, frac, px as usize);
                 Ok(GlyphImage { width: px * 3, height: thirds.height, left: dx, bottom: thirds.bottom, pixels })
             }

@@ -99,7 +99,7 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
             files.push(path.display().to_string());
         }
         for (i, page) in cache.color_pages().map_or(&[][..], |c| c.pages()).iter().enumerate() {
-            let path = colour_file(png, i);
+            let path = numbered(png, format_args!("color-{i}"));
             write_color_page(page, &path)?;
             files.push(path.display().to_string());
         }
@@ -132,11 +132,6 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// OUT-color-<n>.png for colour page `i`.
-fn colour_file(path: &Path, i: usize) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "atlas".into());
-    path.with_file_name(format!("{stem}-color-{i}.png"))
-}
 
 /// A colour page (straight sRGB RGBA) over the coverage pages' dark blue.
 fn write_color_page(page: &Page, path: &Path) -> Result<(), String> {
@@ -152,9 +147,10 @@ fn write_color_page(page: &Page, path: &Path) -> Result<(), String> {
     write_rgb(path, page.side(), &img)
 }
 
-fn numbered(path: &Path, i: usize) -> PathBuf {
+/// OUT-<label>.png beside OUT (label: a page number, or `color-<n>`).
+fn numbered(path: &Path, label: impl std::fmt::Display) -> PathBuf {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "atlas".into());
-    path.with_file_name(format!("{stem}-{i}.png"))
+    path.with_file_name(format!("{stem}-{label}.png"))
 }
 
 /// Coverage in white on dark blue, free rectangles outlined in green.

@@ -3,7 +3,7 @@
 //! enough for it, and/or a JSON account of every glyph drawn.
 
 use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
-use kerf_cache::{CacheConfig, CosmicFonts};
+use kerf_cache::{CacheConfig, ColorGlyphs, CosmicFonts};
 use kerf_wgpu::{wgpu, Antialiasing, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection, TextRenderer, Viewport};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -200,9 +200,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let (mut w, mut h) = (0.0f32, 0.0f32);
     let mut missing = Vec::new();
     let mut report_glyphs = Vec::new();
-    // Which glyphs are colour glyphs (drawn from the colour pages).
-    let mut probe = kerf_cache::GlyphCache::new(config(args)).map_err(|e| e.to_string())?;
-    let mut probe_fonts = CosmicFonts::new();
+    // Which glyphs are colour glyphs (drawn from the colour pages), per face.
+    let mut colour: HashMap<fontdb::ID, Option<ColorGlyphs>> = HashMap::new();
     for run in buffer.layout_runs() {
         w = w.max(run.line_w);
         h = h.max(run.line_top + run.line_height);
@@ -211,8 +210,14 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
                 missing.extend(run.text.get(g.start..g.end).unwrap_or("").chars().map(u32::from));
             }
             let (x, y) = CosmicFonts::pen(&run, g, (MARGIN, MARGIN));
-            let font = probe_fonts.font(&mut probe, &font_system, g.font_id).map_err(|e| e.to_string())?;
-            let color = probe.fonts().is_color_glyph(font, g.glyph_id);
+            let face = match colour.entry(g.font_id) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let glyphs = font_system.db().with_face_data(g.font_id, ColorGlyphs::of);
+                    e.insert(glyphs.transpose().map_err(|e| e.to_string())?.flatten())
+                }
+            };
+            let color = face.as_ref().is_some_and(|c| c.contains(g.glyph_id));
             report_glyphs.push(GlyphOut { font: names.get(&g.font_id).cloned().unwrap_or_default(), glyph: g.glyph_id, x, y, size: g.font_size, color });
         }
     }
