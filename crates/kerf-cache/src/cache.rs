@@ -153,6 +153,9 @@ pub struct GlyphCache {
     pub(crate) color: Option<Box<GlyphCache>>,
     /// Keys recent batches found in the map (see memo.rs).
     pub(crate) memo: KeyMemo,
+    /// Glyphs the memo handed back with the frame they were last used in,
+    /// to write into the LRU map (see [`GlyphCache::write_back_recency`]).
+    pub(crate) recency: Vec<(GlyphKey, u64)>,
     /// Bumped whenever an entry leaves the map or moves (eviction,
     /// relocation, clear, a page starting to retire): remembered keys from
     /// before are looked up again.
@@ -258,6 +261,7 @@ impl GlyphCache {
             bpp: 1,
             color: None,
             memo: KeyMemo::default(),
+            recency: Vec::new(),
             epoch: 0,
             color_fonts: false,
             pending_missing: Vec::new(),
@@ -655,6 +659,24 @@ impl GlyphCache {
         Ok(entry)
     }
 
+    /// Writes the memo's record of recent use into the LRU map: every glyph
+    /// drawn from the memo since the last write-back gets `last_used` = the
+    /// frame it was drawn in and moves to the front of the list. Runs before
+    /// anything is evicted, so eviction sees every use (see memo.rs).
+    pub(crate) fn write_back_recency(&mut self) {
+        self.memo.drain_pending(&mut self.recency);
+        self.apply_recency();
+    }
+
+    /// Writes the glyphs in `recency` (handed back by the memo) into the map.
+    fn apply_recency(&mut self) {
+        for (key, frame) in self.recency.drain(..) {
+            if let Some(slot) = self.map.get_mut(&key) {
+                slot.last_used = slot.last_used.max(frame);
+            }
+        }
+    }
+
     /// Fills the reusable request buffer with `fill` and runs the batch,
     /// collecting skipped glyphs into the frame's report.
     pub(crate) fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, mode: RenderMode, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
@@ -683,37 +705,43 @@ impl GlyphCache {
         let gray = self.render_mode();
         let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
         let start = out.len();
-        let in_flight = self.config.frames_in_flight as u64;
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut tiled_hits: Vec<(usize, GlyphKey, i32)> = Vec::new();
         let mut hits = 0u64;
         let mut invalid = 0u64;
+        self.memo.sync(self.epoch, frame, &mut self.recency);
+        self.apply_recency();
+        // Runs of glyphs share a size: its quantised form and the mode it
+        // asks for are worked out once per run, not per glyph.
+        let mut run_px = f32::NAN.to_bits();
+        let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
         for (i, r) in reqs.iter().enumerate() {
-            let Some(size) = GlyphSize::from_px(r.size, max_px) else {
+            if r.size.to_bits() != run_px {
+                run_px = r.size.to_bits();
+                run = GlyphSize::from_px(r.size, max_px).map(|size| match lcd {
+                    false => (size, mode, 0),
+                    true if size.steps() <= lcd_max => (size, RenderMode::Lcd, LCD_PAGE_BIT),
+                    true => (size, gray, 0),
+                });
+            }
+            let Some((size, mode, bit)) = run else {
                 invalid += 1;
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
                 continue;
             };
             let (whole_x, subpixel_x) = r.snap(bins);
-            let (mode, bit) = match lcd {
-                false => (mode, 0),
-                true if size.steps() <= lcd_max => (RenderMode::Lcd, LCD_PAGE_BIT),
-                true => (gray, 0),
-            };
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
             // Found recently and still protected by that lookup, nothing
             // evicted or moved since: no probe, no LRU move.
-            if let Some((e, touched)) = self.memo.get(&key, self.epoch) {
-                if touched + in_flight >= frame {
-                    hits += 1;
-                    if !e.is_blank() {
-                        let mut q = r.quad(&e, whole_x);
-                        q.page |= bit;
-                        out.push(q);
-                    }
-                    continue;
+            if let Some(e) = self.memo.get(&key, self.epoch, frame) {
+                hits += 1;
+                if !e.is_blank() {
+                    let mut q = r.quad(&e, whole_x);
+                    q.page |= bit;
+                    out.push(q);
                 }
+                continue;
             }
             // One hash probe that also moves the glyph to the front of the LRU
             // list (a few pointer writes). A separate `promote` of each key's
@@ -727,26 +755,34 @@ impl GlyphCache {
                     // quads still point at it.
                     let previous = std::mem::replace(&mut slot.last_used, frame);
                     hits += 1;
+                    // Glyphs on a retiring page are not remembered: each use
+                    // looks them up, so the first use in a frame moves them.
+                    let retires = retiring.is_some_and(|r| slot.entry.page as usize >= r);
                     if slot.entry.is_blank() {
                         if slot.tiled() {
                             tiled_hits.push((i, key, whole_x));
                         } else {
-                            self.memo.put(key, slot.entry, frame, self.epoch);
+                            self.memo.put(&key, &slot.entry, frame, self.epoch, &mut self.recency);
                         }
-                    } else if retiring.is_some_and(|r| slot.entry.page as usize >= r) && previous != frame {
+                    } else if retires && previous != frame {
                         moves.push((out.len(), i, key));
                         out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                     } else {
                         let mut q = r.quad(&slot.entry, whole_x);
                         q.page |= bit;
                         out.push(q);
-                        self.memo.put(key, slot.entry, frame, self.epoch);
+                        if !retires {
+                            self.memo.put(&key, &slot.entry, frame, self.epoch, &mut self.recency);
+                        }
                     }
                 }
                 None => {
                     misses.push((out.len(), i, key));
                     out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
                 }
+            }
+            if !self.recency.is_empty() {
+                self.apply_recency();
             }
         }
         self.stats.lookups += reqs.len() as u64;

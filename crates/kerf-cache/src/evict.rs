@@ -59,6 +59,12 @@ impl GlyphCache {
                 return Ok((i as u32, a.rect, a.id));
             }
         }
+        // The memo's record of recent use goes into the map before anything
+        // is evicted (nothing to do when the oldest glyph is protected anyway:
+        // a use the memo saw only makes it more recent).
+        if self.memo.has_pending() && self.map.peek_lru().is_some_and(|(_, lru)| !self.is_protected(lru.last_used)) {
+            self.write_back_recency();
+        }
         loop {
             let Some((_, lru)) = self.map.peek_lru() else { return Err(GlyphError::AtlasFull) };
             if self.is_protected(lru.last_used) {
@@ -125,6 +131,10 @@ impl GlyphCache {
     /// `release_idle_after` is set.
     pub fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
         let mut evicted = 0;
+        let idle = |c: &GlyphCache, last_used: u64| !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame;
+        if self.memo.has_pending() && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used)) {
+            self.write_back_recency();
+        }
         while let Some((_, slot)) = self.map.peek_lru() {
             if self.is_protected(slot.last_used) || slot.last_used.saturating_add(idle_frames) >= self.frame {
                 break;

@@ -1,67 +1,270 @@
-//! The key memo: a direct-mapped table of the keys recent batches found in
-//! the LRU map, with the frame of that lookup, so a glyph drawn again (later
-//! in the batch, or in the next frames) costs a compare instead of a
-//! hash-map probe and an LRU move.
+//! The key memo: a direct-mapped table of the entries recent batches found
+//! in the LRU map, so a glyph drawn again (later in the batch, or in the next
+//! frames) costs a compare instead of a hash-map probe and an LRU move.
 //!
-//! A remembered key is used without touching the map only while the lookup
-//! that remembered it still protects the glyph
-//! (`touched + frames_in_flight >= frame`: no eviction can take it), and only while nothing was removed
-//! from or moved in the map since (the cache's `epoch`, bumped by every
-//! eviction, relocation, clear and page retirement). Otherwise the key is
-//! looked up again, which marks it used and moves it to the front of the
-//! LRU list, as every lookup did before: recency is kept to within the
-//! frames in flight.
+//! The table is made of groups, one cache line each, one group per (font,
+//! glyph, size, mode): the sub-pixel bins of a glyph share its line, so text
+//! drawn at 4 bins touches as many lines as at 1 bin. An entry is kept in a
+//! compact form (10 bytes); entries that do not fit it (pages past 255,
+//! bitmaps wider or taller than 255 texels, bearings past ±127 px, tiled
+//! glyphs) are simply not remembered and are looked up in the map each time.
+//!
+//! A remembered entry is used only while nothing was removed from or moved
+//! in the map since it was looked up there (the cache's `epoch`, bumped by
+//! every eviction, relocation, clear and page retirement).
+//!
+//! **Recency.** A hit here does not move the glyph in the LRU list; it marks
+//! its group used in this frame (`touched`) and, once, *pending*. Before the
+//! cache evicts anything it writes the pending groups back
+//! ([`drain_pending`](KeyMemo::drain_pending): each of their glyphs gets
+//! `last_used = touched` and moves to the front of the list), so eviction
+//! never takes a glyph a frame in flight drew, and the LRU order is exact up
+//! to the order among glyphs used since the last write-back. A pending group
+//! that is about to be overwritten is written back first ([`put`](KeyMemo::put)
+//! hands its glyphs out). A group's `touched` is its most recently used bin's
+//! frame, so its other bins may be kept a little longer than strict LRU would.
+//!
+//! Epochs and frames are kept as their low 32 bits; the table is written back
+//! and emptied when the high bits change, so a truncated value is never
+//! mistaken for another.
 
 use crate::cache::GlyphEntry;
-use crate::key::{FontId, GlyphKey, GlyphSize};
+use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 
 const BITS: u32 = 12;
-const SLOTS: usize = 1 << BITS;
+const GROUPS: usize = 1 << BITS;
+/// Bins a group holds: bin offsets 0, 64, 128 and 192 (the default 4 bins)
+/// each have their own; with more bins, offsets share a place and the one
+/// last looked up is kept.
+const BINS: usize = 4;
+const BIN_BITS: u8 = (1 << BINS) - 1;
+const PENDING: u8 = 1 << 7;
 
-#[derive(Clone, Copy)]
-struct Slot {
-    key: GlyphKey,
-    entry: GlyphEntry,
-    /// The frame of the map lookup that remembered it (0: empty).
-    touched: u64,
-    epoch: u64,
+/// An entry in 10 bytes, with the sub-pixel offset it was looked up at.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Packed {
+    x: u16,
+    y: u16,
+    page: u8,
+    width: u8,
+    height: u8,
+    left: i8,
+    top: i8,
+    subpixel_x: u8,
+}
+
+impl Packed {
+    #[inline]
+    fn pack(e: &GlyphEntry, subpixel_x: u8) -> Option<Packed> {
+        Some(Packed {
+            x: e.x,
+            y: e.y,
+            page: u8::try_from(e.page).ok()?,
+            width: u8::try_from(e.width).ok()?,
+            height: u8::try_from(e.height).ok()?,
+            left: i8::try_from(e.left).ok()?,
+            top: i8::try_from(e.top).ok()?,
+            subpixel_x,
+        })
+    }
+
+    #[inline]
+    fn unpack(self) -> GlyphEntry {
+        GlyphEntry {
+            page: self.page as u32,
+            x: self.x,
+            y: self.y,
+            width: self.width as u16,
+            height: self.height as u16,
+            left: self.left as i32,
+            top: self.top as i32,
+        }
+    }
+}
+
+/// One cache line: a glyph at one size and mode, and up to [`BINS`] of its
+/// sub-pixel offsets.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Group {
+    font: u32,
+    size: u32,
+    glyph: u16,
+    mode: RenderMode,
+    /// Bit `b` (< [`BINS`]): `bins[b]` holds an entry (0: the group is
+    /// empty); [`PENDING`]: used since the last write-back.
+    valid: u8,
+    epoch: u32,
+    touched: u32,
+    bins: [Packed; BINS],
+}
+
+impl Group {
+    #[inline]
+    fn holds(&self, key: &GlyphKey, epoch: u32) -> bool {
+        self.font == key.font.0 && self.size == key.size.0 && self.glyph == key.glyph && self.mode == key.mode && self.epoch == epoch
+    }
+}
+
+impl Group {
+    /// Hands out the group's glyphs with the frame it was last used in, if
+    /// it is pending, and clears its pending mark.
+    fn write_back(&mut self, high_frame: u32, out: &mut Vec<(GlyphKey, u64)>) {
+        if self.valid & PENDING == 0 {
+            return;
+        }
+        self.valid &= !PENDING;
+        let frame = (high_frame as u64) << 32 | self.touched as u64;
+        for (b, p) in self.bins.iter().enumerate() {
+            if self.valid & (1 << b) != 0 {
+                let key = GlyphKey { font: FontId(self.font), glyph: self.glyph, size: GlyphSize(self.size), mode: self.mode, subpixel_x: p.subpixel_x };
+                out.push((key, frame));
+            }
+        }
+    }
 }
 
 /// See the module docs.
 #[derive(Default)]
 pub(crate) struct KeyMemo {
-    slots: Box<[Slot]>,
+    groups: Box<[Group]>,
+    /// Indices of the groups marked pending (each once).
+    pending: Vec<u32>,
+    /// The high 32 bits of the epoch and of the frame the entries were made in.
+    high: (u32, u32),
 }
 
 impl KeyMemo {
     #[inline]
     fn index(key: &GlyphKey) -> usize {
-        let h = (key.glyph as u32).wrapping_mul(0x9E37_79B1)
-            ^ key.size.0.wrapping_mul(0x85EB_CA77)
-            ^ (key.subpixel_x as u32).wrapping_mul(0xC2B2_AE3D)
-            ^ key.font.0.wrapping_mul(0x27D4_EB2F)
-            ^ key.mode as u32;
-        (h.wrapping_mul(0x1656_67B1) >> (32 - BITS)) as usize
+        // The packed (font, glyph, size, mode), mixed (multiply, fold the
+        // high half down, multiply) so nearby glyphs and sizes spread out.
+        let k = (key.glyph as u64) | (key.size.0 as u64) << 16 | (key.mode as u64) << 40 | (key.font.0 as u64) << 44;
+        let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> (64 - BITS)) as usize
     }
 
-    /// `key`'s entry and the frame it was last looked up in, if remembered
-    /// since the map last changed (`epoch`).
     #[inline]
-    pub(crate) fn get(&self, key: &GlyphKey, epoch: u64) -> Option<(GlyphEntry, u64)> {
-        let s = self.slots.get(Self::index(key))?;
-        (s.touched != 0 && s.epoch == epoch && s.key == *key).then_some((s.entry, s.touched))
+    fn bin(subpixel_x: u8) -> usize {
+        (subpixel_x as usize * BINS) >> 8
     }
 
-    /// Remembers `key`'s entry, found in the map in frame `touched` (≥ 1).
+    /// Empties the table when the epoch's or frame's high bits changed since
+    /// its entries were made, handing the pending glyphs to `write_back`
+    /// first. Call before the lookups of a batch.
     #[inline]
-    pub(crate) fn put(&mut self, key: GlyphKey, entry: GlyphEntry, touched: u64, epoch: u64) {
-        if self.slots.is_empty() {
-            let blank = Slot { key: GlyphKey::new(FontId(0), 0, GlyphSize(1)), entry: GlyphEntry::BLANK, touched: 0, epoch: 0 };
-            self.slots = vec![blank; SLOTS].into_boxed_slice();
+    pub(crate) fn sync(&mut self, epoch: u64, frame: u64, write_back: &mut Vec<(GlyphKey, u64)>) {
+        let high = ((epoch >> 32) as u32, (frame >> 32) as u32);
+        if high != self.high {
+            self.drain_pending(write_back);
+            self.high = high;
+            self.groups.iter_mut().for_each(|g| g.valid = 0);
         }
-        if let Some(s) = self.slots.get_mut(Self::index(&key)) {
-            *s = Slot { key, entry, touched, epoch };
+    }
+
+    /// Adds group `i` to the pending list. A group written back by `put`
+    /// stays in the list until the next drain and may be added again: the
+    /// list is compacted when it outgrows the table.
+    fn mark_pending(&mut self, i: usize) {
+        if self.pending.len() >= 2 * GROUPS {
+            let groups = &self.groups;
+            self.pending.retain(|&j| groups.get(j as usize).is_some_and(|g| g.valid & PENDING != 0));
+            self.pending.sort_unstable();
+            self.pending.dedup();
         }
+        self.pending.push(i as u32);
+    }
+
+    /// True when glyphs were used here since the last write-back.
+    #[inline]
+    pub(crate) fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Hands out every pending group's glyphs with the frame they were last
+    /// used in (for the cache to write into the LRU map), and clears the marks.
+    pub(crate) fn drain_pending(&mut self, out: &mut Vec<(GlyphKey, u64)>) {
+        let high_frame = self.high.1;
+        for i in std::mem::take(&mut self.pending) {
+            if let Some(g) = self.groups.get_mut(i as usize) {
+                g.write_back(high_frame, out);
+            }
+        }
+    }
+
+    /// `key`'s entry, if remembered since the map last changed (`epoch`);
+    /// marks it used in `frame`.
+    #[inline]
+    pub(crate) fn get(&mut self, key: &GlyphKey, epoch: u64, frame: u64) -> Option<GlyphEntry> {
+        let i = self.find(key, epoch as u32)?;
+        let g = self.groups.get_mut(i)?;
+        let b = Self::bin(key.subpixel_x);
+        if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != key.subpixel_x {
+            return None;
+        }
+        let entry = g.bins[b].unpack();
+        let frame = frame as u32;
+        if g.touched != frame {
+            g.touched = frame;
+            if g.valid & PENDING == 0 {
+                g.valid |= PENDING;
+                self.mark_pending(i);
+            }
+        }
+        Some(entry)
+    }
+
+    /// The group holding `key`'s glyph in this epoch: the table is two-way
+    /// set-associative (a key's group is at its index or the neighbouring
+    /// line), so two glyphs whose indices collide do not keep evicting each
+    /// other.
+    #[inline]
+    fn find(&self, key: &GlyphKey, epoch: u32) -> Option<usize> {
+        let i = Self::index(key);
+        if self.groups.get(i)?.holds(key, epoch) {
+            return Some(i);
+        }
+        self.groups.get(i ^ 1)?.holds(key, epoch).then_some(i ^ 1)
+    }
+
+    /// Remembers `key`'s entry, found in the map in `frame` (which marked
+    /// it used then). A pending group this replaces hands its glyphs to
+    /// `write_back` first.
+    #[inline]
+    pub(crate) fn put(&mut self, key: &GlyphKey, entry: &GlyphEntry, frame: u64, epoch: u64, write_back: &mut Vec<(GlyphKey, u64)>) {
+        let Some(p) = Packed::pack(entry, key.subpixel_x) else { return };
+        if self.groups.is_empty() {
+            self.groups = vec![Group::default(); GROUPS].into_boxed_slice();
+        }
+        let high_frame = self.high.1;
+        let (epoch, frame) = (epoch as u32, frame as u32);
+        let i = match self.find(key, epoch) {
+            Some(i) => i,
+            None => {
+                // An empty or outdated way, else the one used less recently.
+                let i = Self::index(key);
+                let unused = |g: &Group| g.valid & BIN_BITS == 0 || g.epoch != epoch;
+                let (a, b) = (&self.groups[i], &self.groups[i ^ 1]);
+                let i = if unused(a) {
+                    i
+                } else if unused(b) || frame.wrapping_sub(b.touched) > frame.wrapping_sub(a.touched) {
+                    i ^ 1
+                } else {
+                    i
+                };
+                let g = &mut self.groups[i];
+                g.write_back(high_frame, write_back);
+                *g = Group { font: key.font.0, size: key.size.0, glyph: key.glyph, mode: key.mode, valid: 0, epoch, touched: frame, bins: g.bins };
+                i
+            }
+        };
+        let g = &mut self.groups[i];
+        // Frames only grow: a group used in this frame stays so.
+        g.touched = frame;
+        let b = Self::bin(key.subpixel_x);
+        g.bins[b] = p;
+        g.valid |= 1 << b;
     }
 }
 
@@ -69,15 +272,96 @@ impl KeyMemo {
 mod tests {
     use super::*;
 
+    fn entry(x: u16) -> GlyphEntry {
+        GlyphEntry { page: 1, x, y: 3, width: 4, height: 5, left: -6, top: 7 }
+    }
+
     #[test]
     fn entries_last_until_the_map_changes() {
         let mut m = KeyMemo::default();
+        let mut back = Vec::new();
         let k = GlyphKey::new(FontId(3), 40, GlyphSize(1024));
-        let e = GlyphEntry { page: 1, x: 2, y: 3, width: 4, height: 5, left: 6, top: 7 };
-        assert_eq!(m.get(&k, 0), None);
-        m.put(k, e, 7, 2);
-        assert_eq!(m.get(&k, 2), Some((e, 7)));
-        assert_eq!(m.get(&GlyphKey { subpixel_x: 64, ..k }, 2), None, "another offset is another key");
-        assert_eq!(m.get(&k, 3), None, "the map changed since");
+        assert_eq!(m.get(&k, 0, 7), None);
+        m.put(&k, &entry(2), 7, 2, &mut back);
+        assert_eq!(m.get(&k, 2, 7), Some(entry(2)));
+        assert_eq!(m.get(&k, 2, 900), Some(entry(2)), "frames later, while nothing was evicted");
+        assert_eq!(m.get(&GlyphKey { subpixel_x: 64, ..k }, 2, 900), None, "another offset is another key");
+        assert_eq!(m.get(&GlyphKey { glyph: 41, ..k }, 2, 900), None);
+        assert_eq!(m.get(&GlyphKey { mode: RenderMode::Lcd, ..k }, 2, 900), None);
+        assert_eq!(m.get(&k, 3, 900), None, "the map changed since");
+        assert!(back.is_empty());
+    }
+
+    #[test]
+    fn uses_are_handed_back_once_with_their_last_frame() {
+        let mut m = KeyMemo::default();
+        let mut back = Vec::new();
+        let k = GlyphKey::new(FontId(0), 9, GlyphSize(640));
+        let at = |s: u8| GlyphKey { subpixel_x: s, ..k };
+        m.put(&at(0), &entry(10), 5, 0, &mut back);
+        m.put(&at(64), &entry(20), 5, 0, &mut back);
+        assert!(!m.has_pending(), "a lookup in the map marked them used already");
+        assert_eq!(m.get(&at(64), 0, 8), Some(entry(20)));
+        assert_eq!(m.get(&at(64), 0, 9), Some(entry(20)));
+        assert!(m.has_pending());
+        m.drain_pending(&mut back);
+        back.sort_by_key(|(k, _)| k.subpixel_x);
+        // Both bins of the glyph come back with its group's last use.
+        assert_eq!(back, vec![(at(0), 9), (at(64), 9)]);
+        back.clear();
+        m.drain_pending(&mut back);
+        assert!(back.is_empty() && !m.has_pending());
+        // Offsets that share a place (8 bins): only the last is kept.
+        m.put(&at(32), &entry(40), 10, 0, &mut back);
+        assert_eq!(m.get(&at(32), 0, 10), Some(entry(40)));
+        assert_eq!(m.get(&at(0), 0, 10), None);
+    }
+
+    #[test]
+    fn a_replaced_pending_group_is_handed_back_first() {
+        let mut m = KeyMemo::default();
+        let mut back = Vec::new();
+        let k = GlyphKey::new(FontId(0), 9, GlyphSize(640));
+        m.put(&k, &entry(1), 5, 0, &mut back);
+        assert!(m.get(&k, 0, 6).is_some());
+        // Fill both ways of k's set with other glyphs: k's group goes.
+        let set = KeyMemo::index(&k) & !1;
+        let mut others = (0..u16::MAX).map(|g| GlyphKey { glyph: g, ..k }).filter(|o| o.glyph != k.glyph && KeyMemo::index(o) & !1 == set);
+        let (a, b) = (others.next().unwrap(), others.next().unwrap());
+        m.put(&a, &entry(2), 7, 0, &mut back);
+        m.put(&b, &entry(3), 8, 0, &mut back);
+        assert_eq!(back, vec![(k, 6)]);
+        assert_eq!(m.get(&k, 0, 8), None);
+        assert_eq!(m.get(&a, 0, 8), Some(entry(2)), "two glyphs of one set are kept together");
+        assert_eq!(m.get(&b, 0, 8), Some(entry(3)));
+    }
+
+    #[test]
+    fn entries_that_do_not_fit_are_not_remembered() {
+        let mut m = KeyMemo::default();
+        let mut back = Vec::new();
+        let k = GlyphKey::new(FontId(0), 1, GlyphSize(64 * 300));
+        for e in [
+            GlyphEntry { page: 300, x: 0, y: 0, width: 1, height: 1, left: 0, top: 0 },
+            GlyphEntry { page: 0, x: 0, y: 0, width: 256, height: 1, left: 0, top: 0 },
+            GlyphEntry { page: 0, x: 0, y: 0, width: 1, height: 1, left: 0, top: 200 },
+        ] {
+            m.put(&k, &e, 1, 0, &mut back);
+            assert_eq!(m.get(&k, 0, 1), None, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn truncated_epochs_and_frames_never_alias() {
+        let mut m = KeyMemo::default();
+        let mut back = Vec::new();
+        let k = GlyphKey::new(FontId(0), 1, GlyphSize(640));
+        m.sync(5, 7, &mut back);
+        m.put(&k, &entry(1), 7, 5, &mut back);
+        assert!(m.get(&k, 5, 8).is_some());
+        let (epoch, frame) = (5 + (1u64 << 32), 7 + (1u64 << 32));
+        m.sync(epoch, frame, &mut back);
+        assert_eq!(back, vec![(k, 8)], "pending uses are handed back before the table is emptied");
+        assert_eq!(m.get(&k, epoch, frame), None);
     }
 }

@@ -181,6 +181,54 @@ fn in_flight_frames_are_protected_and_overflow_is_reported_not_fatal() {
     assert!(c.stats().evictions > 0);
 }
 
+/// Glyphs drawn again in later frames come from the cache's key memo, not
+/// from an LRU probe; their use must still count, both as recency (what the
+/// LRU list evicts first) and as protection (a glyph the current frame drew).
+#[test]
+fn glyphs_drawn_from_the_memo_count_as_used() {
+    // Nothing protected beyond the current frame: only recency decides.
+    let (mut c, f) = cache(48, 1, 0);
+    let run = |c: &GlyphCache, s: &str| -> Vec<PositionedGlyph> {
+        s.chars()
+            .enumerate()
+            .map(|(i, ch)| PositionedGlyph { font: f, glyph: glyph_of(c, f, ch), size: 16.0, x: 12.0 * i as f32, y: 20.0, color: [0; 4] })
+            .collect()
+    };
+    let draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph]| -> (Vec<GlyphQuad>, FrameOutput) {
+        let mut quads = Vec::new();
+        let mut fr = c.begin_frame();
+        fr.prepare(glyphs, &mut quads);
+        (quads, fr.finish())
+    };
+    // Frame 1: 'A' and 'B' first (the LRU list's oldest), then fillers.
+    let first = run(&c, "ABCDEFGH");
+    draw(&mut c, &first);
+    assert_eq!(c.stats().evictions, 0, "the first frame must fit");
+    // Frames 2..=6: 'A' and 'B' again, found in the memo.
+    let ab = run(&c, "AB");
+    for _ in 0..5 {
+        draw(&mut c, &ab);
+    }
+    assert_eq!(c.stats().hits, 10);
+    // Frame 7 streams new glyphs through the page in one batch after 'A'
+    // and 'B': the fillers unused since frame 1 go first, and 'A' and 'B',
+    // drawn earlier in this very batch, must stay where its quads say.
+    let mut seven = ab.clone();
+    seven.extend(run(&c, "IJKLMNOPQRSTUVWXYZ"));
+    let (quads, out) = draw(&mut c, &seven);
+    assert!(c.stats().evictions > 0, "the page must overflow");
+    for s in &out.skipped {
+        assert_eq!(s.reason, GlyphError::AtlasFull);
+    }
+    for (q, ch) in quads.iter().zip(['A', 'B']) {
+        let e = c.peek(&key(&c, f, ch, 16.0)).unwrap_or_else(|| panic!("'{ch}' evicted in the frame that drew it"));
+        assert_eq!((q.tex_x, q.tex_y, q.page), (e.x, e.y, e.page), "'{ch}' moved under its quad");
+    }
+    let fillers_left = "CDEFGH".chars().filter(|&ch| c.peek(&key(&c, f, ch, 16.0)).is_some()).count();
+    assert!(fillers_left < 6, "the least recently used glyphs (the fillers) go first");
+    c.check_invariants().unwrap();
+}
+
 #[test]
 fn a_continued_frame_never_evicts_what_its_earlier_batches_drew() {
     // frames_in_flight = 0: only the current frame protects its glyphs.
