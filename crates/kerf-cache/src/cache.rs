@@ -156,6 +156,11 @@ pub struct GlyphCache {
     /// Glyphs the memo handed back with the frame they were last used in,
     /// to write into the LRU map (see [`GlyphCache::write_back_recency`]).
     pub(crate) recency: Vec<(GlyphKey, u64)>,
+    /// Reused buffers of the batches split between coverage and colour
+    /// pages: the colour requests' indices, the others', and a subset's requests.
+    pub(crate) color_indices: Vec<usize>,
+    pub(crate) plain_indices: Vec<usize>,
+    pub(crate) subset: Vec<PositionedReq>,
     /// Bumped whenever an entry leaves the map or moves (eviction,
     /// relocation, clear, a page starting to retire): remembered keys from
     /// before are looked up again.
@@ -262,6 +267,9 @@ impl GlyphCache {
             color: None,
             memo: KeyMemo::default(),
             recency: Vec::new(),
+            color_indices: Vec::new(),
+            plain_indices: Vec::new(),
+            subset: Vec::new(),
             epoch: 0,
             color_fonts: false,
             pending_missing: Vec::new(),
@@ -684,11 +692,17 @@ impl GlyphCache {
         reqs.clear();
         fill(self, &mut reqs);
         let mut skipped = std::mem::take(&mut self.pending_skipped);
-        if self.routes_color(mode) && reqs.iter().any(|r| self.fonts.is_color_glyph(r.font, r.glyph)) {
-            self.run_split(&reqs, out, mode, &mut skipped);
-        } else {
-            self.run_batch(&reqs, out, mode, &mut skipped);
+        let mut color = std::mem::take(&mut self.color_indices);
+        color.clear();
+        if self.routes_color(mode) {
+            color.extend(reqs.iter().enumerate().filter(|(_, r)| self.fonts.is_color_glyph(r.font, r.glyph)).map(|(i, _)| i));
         }
+        if color.is_empty() {
+            self.run_batch(&reqs, out, mode, &mut skipped);
+        } else {
+            self.run_split(&reqs, &color, out, mode, &mut skipped);
+        }
+        self.color_indices = color;
         self.pending_skipped = skipped;
         self.scratch = reqs;
     }

@@ -73,23 +73,33 @@ impl GlyphCache {
     /// then the colour ones in the colour set (their misses rendered here,
     /// where the fonts are), their quads after the others' and marked with
     /// [`COLOR_PAGE_BIT`]; skipped indices are the batch's.
-    pub(crate) fn run_split(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
-        let (color, plain): (Vec<usize>, Vec<usize>) = (0..reqs.len()).partition(|&i| self.fonts.is_color_glyph(reqs[i].font, reqs[i].glyph));
+    pub(crate) fn run_split(&mut self, reqs: &[PositionedReq], color: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+        // The others' indices: every index not in `color` (both ascending).
+        let mut plain = std::mem::take(&mut self.plain_indices);
+        plain.clear();
+        let mut next = color.iter().copied().peekable();
+        for i in 0..reqs.len() {
+            if next.next_if_eq(&i).is_none() {
+                plain.push(i);
+            }
+        }
         self.run_subset(reqs, &plain, mode, out, skipped);
+        self.plain_indices = plain;
         let max_px = self.config.max_glyph_px;
         let key_of = |r: &PositionedReq| GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey { mode: RenderMode::Color, ..GlyphKey::new(r.font, r.glyph, size) });
         if self.color_set().is_err() {
             // The colour pages' config is refused: the colour glyphs are skipped.
-            for &i in &color {
+            for &i in color {
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::AtlasFull });
             }
             return;
         }
-        // Render the misses here, where the fonts are.
+        // Render the misses here, where the fonts are (a glyph the set's
+        // memo holds is cached: no probe).
         let mut missing: Vec<GlyphKey> = Vec::new();
         if let Some(set) = self.color.as_deref() {
             for key in color.iter().filter_map(|&i| key_of(&reqs[i])) {
-                if set.map.peek(&key).is_none() && !missing.contains(&key) {
+                if !set.memo.contains(&key, set.epoch) && set.map.peek(&key).is_none() && !missing.contains(&key) {
                     missing.push(key);
                 }
             }
@@ -97,7 +107,7 @@ impl GlyphCache {
         let rendered = self.rasterize_keys(&missing);
         let Some(set) = self.color.as_deref_mut() else { return };
         set.prerendered.extend(missing.into_iter().zip(rendered));
-        set.run_color_subset(reqs, &color, RenderMode::Color, out, skipped);
+        set.run_color_subset(reqs, color, RenderMode::Color, out, skipped);
         set.prerendered.clear();
     }
 
@@ -105,8 +115,11 @@ impl GlyphCache {
     /// the skipped glyphs' indices mapped back to `reqs`.
     pub(crate) fn run_subset(&mut self, reqs: &[PositionedReq], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
         let before = skipped.len();
-        let picked: Vec<PositionedReq> = subset.iter().map(|&i| reqs[i]).collect();
+        let mut picked = std::mem::take(&mut self.subset);
+        picked.clear();
+        picked.extend(subset.iter().map(|&i| reqs[i]));
         self.run_batch(&picked, out, mode, skipped);
+        self.subset = picked;
         for s in &mut skipped[before..] {
             s.index = subset[s.index];
         }
