@@ -161,6 +161,9 @@ pub struct GlyphCache {
     pub(crate) color_indices: Vec<usize>,
     pub(crate) plain_indices: Vec<usize>,
     pub(crate) subset: Vec<PositionedReq>,
+    /// Colour bitmap strikes decoded once per glyph (see strike.rs).
+    #[cfg(feature = "swash")]
+    pub(crate) strikes: crate::strike::StrikeCache,
     /// Bumped whenever an entry leaves the map or moves (eviction,
     /// relocation, clear, a page starting to retire): remembered keys from
     /// before are looked up again.
@@ -270,6 +273,8 @@ impl GlyphCache {
             color_indices: Vec::new(),
             plain_indices: Vec::new(),
             subset: Vec::new(),
+            #[cfg(feature = "swash")]
+            strikes: Default::default(),
             epoch: 0,
             color_fonts: false,
             pending_missing: Vec::new(),

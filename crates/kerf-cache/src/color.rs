@@ -144,7 +144,7 @@ impl GlyphCache {
         }
         #[cfg(feature = "swash")]
         {
-            Ok(crate::swash::render_color(font, key)?)
+            Ok(crate::swash::render_color(font, key, &self.strikes)?)
         }
         #[cfg(not(feature = "swash"))]
         {

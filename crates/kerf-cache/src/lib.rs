@@ -80,6 +80,8 @@ mod key;
 mod layout;
 mod lcd;
 mod memo;
+#[cfg(feature = "swash")]
+mod strike;
 mod page;
 #[cfg(feature = "parley")]
 mod parley_adapter;

@@ -5,6 +5,7 @@ use crate::error::RasterError;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
 use crate::raster::{FontRef, GlyphImage, Rasterizer};
+use crate::strike::{scaled, strike_for, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use swash::scale::{Render, ScaleContext, Scaler, Source};
@@ -155,17 +156,13 @@ fn font_id(font: FontRef<'_>) -> [u64; 2] {
 
 /// Renders a colour glyph ([`RenderMode::Color`]) with swash: COLR layers
 /// (composited in the font's first palette) or the nearest CBDT/sbix bitmap
-/// strike, scaled to the key's size. Straight (not premultiplied) sRGB RGBA,
-/// four bytes per pixel. A glyph without colour data is
-/// [`RasterError::UnsupportedMode`].
-pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
-    let image = with_scaler(font, key, false, |scaler| {
-        Render::new(&[Source::ColorOutline(0), Source::ColorBitmap(swash::scale::StrikeWith::BestFit)])
-            .format(Format::Alpha)
-            .render(scaler, key.glyph)
-    })?;
-    let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else {
-        return Err(RasterError::UnsupportedMode(RenderMode::Color));
+/// strike, scaled to the key's size (decoded once per glyph in `strikes`,
+/// see strike.rs). Straight (not premultiplied) sRGB RGBA, four bytes per
+/// pixel. A glyph without colour data is [`RasterError::UnsupportedMode`].
+pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
+    let outline = with_scaler(font, key, false, |scaler| Render::new(&[Source::ColorOutline(0)]).format(Format::Alpha).render(scaler, key.glyph))?;
+    let Some(image) = outline.filter(|i| i.content == swash::scale::image::Content::Color) else {
+        return render_strike(font, key, strikes);
     };
     let p = image.placement;
     if p.width == 0 || p.height == 0 {
@@ -174,18 +171,41 @@ pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphIma
     if image.data.len() as u64 != 4 * p.width as u64 * p.height as u64 {
         return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
     }
+    // swash composites COLR layers premultiplied: back to straight alpha.
     let mut pixels = image.data;
-    if matches!(image.source, Source::ColorOutline(_)) {
-        // swash composites COLR layers premultiplied: back to straight alpha.
-        for px in pixels.chunks_exact_mut(4) {
-            let a = px[3] as u32;
-            if a > 0 && a < 255 {
-                for c in &mut px[..3] {
-                    *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
-                }
+    for px in pixels.chunks_exact_mut(4) {
+        let a = px[3] as u32;
+        if a > 0 && a < 255 {
+            for c in &mut px[..3] {
+                *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
             }
         }
     }
     let bottom = p.top.saturating_sub(p.height as i32);
     Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels })
+}
+
+/// A glyph from a colour bitmap strike: decoded at the strike's size (swash,
+/// once per glyph), resampled to the key's.
+fn render_strike(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
+    let unsupported = RasterError::UnsupportedMode(RenderMode::Color);
+    let px = key.size.px();
+    let ppem = catch_unwind(AssertUnwindSafe(|| strike_for(font, key.glyph, px))).map_err(|_| RasterError::Panicked)?.ok_or(unsupported.clone())?;
+    let decoded = strikes.get_or_decode(font_id(font), key.glyph, ppem, || {
+        let native = GlyphKey { size: crate::key::GlyphSize::from_px(ppem as f32, f32::MAX).unwrap_or(key.size), ..*key };
+        let image = with_scaler(font, &native, false, |scaler| {
+            Render::new(&[Source::ColorBitmap(swash::scale::StrikeWith::BestFit)]).format(Format::Alpha).render(scaler, key.glyph)
+        })?;
+        let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else { return Ok(None) };
+        let p = image.placement;
+        if image.data.len() as u64 != 4 * p.width as u64 * p.height as u64 {
+            return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
+        }
+        Ok(Some(Decoded { width: p.width, height: p.height, left: p.left, top: p.top, rgba: image.data }))
+    })?;
+    let decoded = decoded.ok_or(unsupported)?;
+    if decoded.width == 0 || decoded.height == 0 {
+        return Ok(GlyphImage { left: decoded.left, bottom: decoded.top, ..GlyphImage::default() });
+    }
+    Ok(scaled(&decoded, px / ppem as f32))
 }
