@@ -599,14 +599,46 @@ impl GlyphCache {
     }
 
     /// [`rasterize_key`](Self::rasterize_key) for each of `keys`, on rayon's
-    /// pool from `parallel_threshold` keys on; no stats.
+    /// pool from `parallel_threshold` glyphs on; no stats. Keys that differ
+    /// only in their sub-pixel offset go to the rasterizer together
+    /// ([`Rasterizer::rasterize_offsets`]: fontdue draws their shared 3×
+    /// raster once).
     pub(crate) fn rasterize_keys(&self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
+        let groups = offset_groups(keys);
+        let run = |g: &Vec<usize>| -> Vec<Result<GlyphImage, GlyphError>> { self.rasterize_group(keys, g) };
         #[cfg(feature = "parallel")]
-        if keys.len() >= self.config.parallel_threshold.max(2) {
+        let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> = if groups.len() >= self.config.parallel_threshold.max(2) {
             use rayon::prelude::*;
-            return keys.par_iter().map(|k| self.rasterize_key(k)).collect();
+            groups.par_iter().map(run).collect()
+        } else {
+            groups.iter().map(run).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> = groups.iter().map(run).collect();
+        let mut out: Vec<Option<Result<GlyphImage, GlyphError>>> = (0..keys.len()).map(|_| None).collect();
+        for (g, results) in groups.iter().zip(parts) {
+            for (&i, r) in g.iter().zip(results) {
+                out[i] = Some(r);
+            }
         }
-        keys.iter().map(|k| self.rasterize_key(k)).collect()
+        out.into_iter().map(|r| r.unwrap_or(Err(GlyphError::AtlasFull))).collect()
+    }
+
+    /// The keys `keys[i]` for `i` in `group` (one glyph, size and mode;
+    /// offsets may differ), each checked as [`rasterize_key`](Self::rasterize_key)
+    /// checks it.
+    fn rasterize_group(&self, keys: &[GlyphKey], group: &[usize]) -> Vec<Result<GlyphImage, GlyphError>> {
+        if let [one] = group {
+            return vec![self.rasterize_key(&keys[*one])];
+        }
+        let mut out: Vec<Result<GlyphImage, GlyphError>> = group.iter().map(|&i| self.check_key(&keys[i]).map(|_| GlyphImage::default())).collect();
+        let ok: Vec<GlyphKey> = group.iter().zip(&out).filter(|(_, r)| r.is_ok()).map(|(&i, _)| keys[i]).collect();
+        let Some(font) = ok.first().and_then(|k| self.font_ref(k.font).ok()) else { return out };
+        let mut images = self.rasterizer.rasterize_offsets(font, &ok).into_iter();
+        for r in out.iter_mut().filter(|r| r.is_ok()) {
+            *r = images.next().unwrap_or(Err(RasterError::Panicked)).map_err(GlyphError::from);
+        }
+        out
     }
 
     /// Produces a key's bitmap exactly as the cache does on a miss (the
@@ -908,4 +940,26 @@ fn with_border(image: GlyphImage) -> GlyphImage {
         pixels[at..at + w].copy_from_slice(&image.pixels[row * w..row * w + w]);
     }
     GlyphImage { width: image.width + 2, height: image.height + 2, left: image.left - 1, bottom: image.bottom - 1, pixels }
+}
+
+/// Indices of `keys` in groups that share font, glyph, size and a mode drawn
+/// from one raster at any offset (sub-pixel coverage, LCD), in first-seen
+/// order; every other key is a group of its own.
+fn offset_groups(keys: &[GlyphKey]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::with_capacity(keys.len());
+    let mut at: HashMap<(FontId, u16, GlyphSize, RenderMode), usize> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        if matches!(k.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd) {
+            match at.entry((k.font, k.glyph, k.size, k.mode)) {
+                std::collections::hash_map::Entry::Occupied(g) => groups[*g.get()].push(i),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(groups.len());
+                    groups.push(vec![i]);
+                }
+            }
+        } else {
+            groups.push(vec![i]);
+        }
+    }
+    groups
 }

@@ -44,6 +44,13 @@ pub trait Rasterizer: Send + Sync {
     /// Rasterizes one glyph. The key's glyph index has been checked against the
     /// font's glyph count and its size is finite and positive.
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError>;
+    /// Rasterizes `keys`, which differ only in [`GlyphKey::subpixel_x`] (the
+    /// sub-pixel bins of one glyph at one size and mode a frame missed), in
+    /// order. The default rasterizes them one by one; a rasterizer that
+    /// derives every offset from one raster draws that raster once.
+    fn rasterize_offsets(&self, font: FontRef<'_>, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, RasterError>> {
+        keys.iter().map(|k| self.rasterize(font, k)).collect()
+    }
 }
 
 /// The default rasterizer: fontdue, grayscale coverage.
@@ -87,24 +94,52 @@ impl Rasterizer for FontdueRasterizer {
             }
             return Ok(GlyphImage { width, height, left: m.xmin, bottom: m.ymin, pixels });
         }
-        let (m, thirds) = catch_unwind(AssertUnwindSafe(|| font.fontdue.rasterize_indexed_subpixel(key.glyph, key.size.px())))
-            .map_err(|_| RasterError::Panicked)?;
-        let height = clamp_u32(m.height);
-        if thirds.len() as u64 != 3 * m.width as u64 * height as u64 {
-            return Err(RasterError::BadBitmap { width: clamp_u32(m.width.saturating_mul(3)), height, len: thirds.len() });
-        }
-        if m.width == 0 || height == 0 {
-            return Ok(GlyphImage { width: 0, height: 0, left: m.xmin, bottom: m.ymin, pixels: Vec::new() });
-        }
-        let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
-        if key.mode == RenderMode::Lcd {
-            let (px, dx) = lcd_size(shift.whole, shift.frac, 3 * m.width);
-            let pixels = lcd_filtered(&thirds, 3 * m.width, m.height, shift.frac, px as usize);
-            return Ok(GlyphImage { width: px * 3, height, left: m.xmin.saturating_add(dx), bottom: m.ymin, pixels });
-        }
-        let pixels = resample_shifted(&thirds, 3 * m.width, m.height, shift.frac, shift.width as usize);
-        Ok(GlyphImage { width: shift.width, height, left: m.xmin.saturating_add(shift.whole), bottom: m.ymin, pixels })
+        let (m, thirds) = thirds(font, key)?;
+        Ok(from_thirds(&m, &thirds, key))
     }
+
+    /// Every offset from one 3× raster (the keys share glyph, size and mode).
+    fn rasterize_offsets(&self, font: FontRef<'_>, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, RasterError>> {
+        let Some(first) = keys.first() else { return Vec::new() };
+        if let Err(e) = check_mode(first) {
+            return vec![Err(e); keys.len()];
+        }
+        if first.mode == RenderMode::Coverage {
+            return keys.iter().map(|k| self.rasterize(font, k)).collect();
+        }
+        match thirds(font, first) {
+            Ok((m, t)) => keys.iter().map(|k| Ok(from_thirds(&m, &t, k))).collect(),
+            Err(e) => vec![Err(e); keys.len()],
+        }
+    }
+}
+
+/// fontdue's three-samples-per-pixel raster of `key`'s glyph and size, checked.
+fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(fontdue::Metrics, Vec<u8>), RasterError> {
+    let (m, thirds) = catch_unwind(AssertUnwindSafe(|| font.fontdue.rasterize_indexed_subpixel(key.glyph, key.size.px())))
+        .map_err(|_| RasterError::Panicked)?;
+    let height = clamp_u32(m.height);
+    if thirds.len() as u64 != 3 * m.width as u64 * height as u64 {
+        return Err(RasterError::BadBitmap { width: clamp_u32(m.width.saturating_mul(3)), height, len: thirds.len() });
+    }
+    Ok((m, thirds))
+}
+
+/// `key`'s bitmap ([`RenderMode::ShiftedCoverage`] or [`RenderMode::Lcd`])
+/// from the 3× raster `thirds` with metrics `m` (checked by [`thirds`]).
+fn from_thirds(m: &fontdue::Metrics, thirds: &[u8], key: &GlyphKey) -> GlyphImage {
+    let height = clamp_u32(m.height);
+    if m.width == 0 || height == 0 {
+        return GlyphImage { width: 0, height: 0, left: m.xmin, bottom: m.ymin, pixels: Vec::new() };
+    }
+    let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
+    if key.mode == RenderMode::Lcd {
+        let (px, dx) = lcd_size(shift.whole, shift.frac, 3 * m.width);
+        let pixels = lcd_filtered(thirds, 3 * m.width, m.height, shift.frac, px as usize);
+        return GlyphImage { width: px * 3, height, left: m.xmin.saturating_add(dx), bottom: m.ymin, pixels };
+    }
+    let pixels = resample_shifted(thirds, 3 * m.width, m.height, shift.frac, shift.width as usize);
+    GlyphImage { width: shift.width, height, left: m.xmin.saturating_add(shift.whole), bottom: m.ymin, pixels }
 }
 
 fn check_mode(key: &GlyphKey) -> Result<(), RasterError> {

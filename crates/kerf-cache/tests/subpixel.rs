@@ -216,3 +216,58 @@ fn positions_agree_with_layout() {
     assert!(c.positions(&TextSpec::new("x", f, f32::NAN), &mut none).is_err());
     assert!(none.is_empty());
 }
+
+/// A frame's missed bins of one glyph are drawn from one 3× raster
+/// (`Rasterizer::rasterize_offsets`): each must equal that bin rasterized on
+/// its own, in every mode drawn from the 3× raster, and a cold frame's page
+/// texels must equal fresh rasters of every key.
+#[test]
+fn bins_drawn_together_equal_bins_drawn_alone() {
+    let (mut c, f) = cache_with_bins(4);
+    let font = c.font_ref(f).expect("font");
+    let r = FontdueRasterizer;
+    for mode in [RenderMode::ShiftedCoverage, RenderMode::Lcd] {
+        for ch in ['a', 'W', 'f', 'i', '@'] {
+            for px in [9.0, 13.5, 24.0] {
+                let glyph = font.fontdue.lookup_glyph_index(ch);
+                let keys: Vec<GlyphKey> = [0u8, 64, 128, 192]
+                    .iter()
+                    .map(|&s| GlyphKey { mode, subpixel_x: s, ..GlyphKey::new(f, glyph, GlyphSize::from_px(px, 1024.0).unwrap()) })
+                    .collect();
+                let together = r.rasterize_offsets(font, &keys);
+                assert_eq!(together.len(), keys.len());
+                for (k, t) in keys.iter().zip(&together) {
+                    assert_eq!(t.as_ref().unwrap(), &r.rasterize(font, k).unwrap(), "{ch} {px} {k:?}");
+                }
+                assert_ne!(together[0], together[1], "{ch} {px}: the offsets must differ");
+            }
+        }
+    }
+    // Through the cache: a paragraph's keys (several bins per glyph) placed
+    // in one cold frame hold exactly each key's own raster.
+    let glyphs: Vec<PositionedGlyph> = (0..200)
+        .map(|i| PositionedGlyph {
+            font: f,
+            glyph: c.fonts().get(f).unwrap().lookup_glyph_index(char::from(b'a' + (i % 26) as u8)),
+            size: 15.0,
+            x: i as f32 * 7.3,
+            y: 20.0,
+            color: [0; 4],
+        })
+        .collect();
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare(&glyphs, &mut quads);
+    fr.finish();
+    let keys: Vec<(GlyphKey, GlyphEntry)> = c.entries().map(|(k, e)| (*k, e)).collect();
+    assert!(keys.iter().filter(|(k, _)| k.glyph == glyphs[0].glyph).count() > 1, "a glyph must be cached at several bins");
+    for (k, e) in keys {
+        let img = c.rasterize_key(&k).unwrap();
+        let page = &c.pages()[e.page as usize];
+        let side = page.side() as usize;
+        for row in 0..img.height as usize {
+            let at = (e.y as usize + row) * side + e.x as usize;
+            assert_eq!(&page.pixels()[at..at + img.width as usize], &img.pixels[row * img.width as usize..][..img.width as usize], "{k:?}");
+        }
+    }
+}
