@@ -156,6 +156,9 @@ pub struct GlyphCache {
     /// Glyphs the memo handed back with the frame they were last used in,
     /// to write into the LRU map (see [`GlyphCache::write_back_recency`]).
     pub(crate) recency: Vec<(GlyphKey, u64)>,
+    /// The frame in which eviction last found every glyph protected (no
+    /// eviction can succeed again in that frame).
+    pub(crate) all_protected: Option<u64>,
     /// Reused buffers of the batches split between coverage and colour
     /// pages: the colour requests' indices, the others', and a subset's requests.
     pub(crate) color_indices: Vec<usize>,
@@ -270,6 +273,7 @@ impl GlyphCache {
             color: None,
             memo: KeyMemo::default(),
             recency: Vec::new(),
+            all_protected: None,
             color_indices: Vec::new(),
             plain_indices: Vec::new(),
             subset: Vec::new(),
@@ -715,6 +719,8 @@ impl GlyphCache {
 
     /// Writes the glyphs in `recency` (handed back by the memo) into the map.
     fn apply_recency(&mut self) {
+        // Least recent first, so the most recent end up at the front.
+        self.recency.sort_by_key(|&(_, frame)| frame);
         for (key, frame) in self.recency.drain(..) {
             if let Some(slot) = self.map.get_mut(&key) {
                 slot.last_used = slot.last_used.max(frame);

@@ -49,8 +49,10 @@ pub struct CacheConfig {
     /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
     /// at most 1/8 px; see docs/cache.md for what the bins cost).
     pub subpixel_bins: u32,
-    /// How new texels leave a frame: [`UploadMode::Glyphs`](crate::UploadMode::Glyphs) (default; each
-    /// staged glyph's texels packed tightly, in [`FrameOutput::glyphs`](crate::FrameOutput::glyphs)) or
+    /// How new texels leave a frame: [`UploadMode::Auto`](crate::UploadMode::Auto)
+    /// (default; per page, the dirty box when the new glyphs fill at least
+    /// half of it, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
+    /// (each staged glyph's texels packed tightly, in [`FrameOutput::glyphs`](crate::FrameOutput::glyphs)) or
     /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, in
     /// [`FrameOutput::uploads`](crate::FrameOutput::uploads)).
     pub uploads: UploadMode,
@@ -96,7 +98,7 @@ impl Default for CacheConfig {
             release_idle_after: Some(3600),
             min_pages: 1,
             subpixel_bins: 4,
-            uploads: UploadMode::Glyphs,
+            uploads: UploadMode::Auto,
             color: ColorPages::default(),
         }
     }

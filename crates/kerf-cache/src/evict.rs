@@ -27,7 +27,7 @@ impl GlyphCache {
                     // GPU: upload the new (blank) page whole, or clear it, once.
                     match self.config.uploads {
                         UploadMode::DirtyRect => page.dirty = Some(Rect::new(0, 0, self.side, self.side)),
-                        UploadMode::Glyphs => self.staging.clear_page(self.pages.len()),
+                        UploadMode::Glyphs | UploadMode::Auto => self.staging.clear_page(self.pages.len()),
                     }
                 }
                 self.pages.push(page);
@@ -65,10 +65,24 @@ impl GlyphCache {
         if self.memo.has_pending() && self.map.peek_lru().is_some_and(|(_, lru)| !self.is_protected(lru.last_used)) {
             self.write_back_recency();
         }
+        // The list is in order of use except where the memo's write-backs
+        // moved glyphs drawn a while ago ahead of glyphs looked up since: a
+        // protected glyph at the tail does not prove that every glyph is
+        // protected. Protected glyphs are moved to the front (their
+        // `last_used` kept) until an unprotected one comes up or every glyph
+        // has been seen; then the atlas is full for the rest of the frame
+        // (within a frame, protection only grows).
+        let mut passed = 0usize;
         loop {
-            let Some((_, lru)) = self.map.peek_lru() else { return Err(GlyphError::AtlasFull) };
+            let Some((&key, lru)) = self.map.peek_lru() else { return Err(GlyphError::AtlasFull) };
             if self.is_protected(lru.last_used) {
-                return Err(GlyphError::AtlasFull);
+                if self.all_protected == Some(self.frame) || passed >= self.map.len() {
+                    self.all_protected = Some(self.frame);
+                    return Err(GlyphError::AtlasFull);
+                }
+                self.map.promote(&key);
+                passed += 1;
+                continue;
             }
             let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
             self.epoch += 1;

@@ -5,9 +5,11 @@
 //! [`Rasterizer`] trait), finds it a slot on an atlas page with a
 //! [`kerf_pack`] packer (MaxRects-BSSF by default), evicting **and
 //! deallocating** least-recently-used glyphs when pages are full, and stages
-//! its pixels. At the end of the frame it hands out the staged glyphs' texels
-//! packed tightly ([`GlyphUploads`]; or one [`PageUpload`] per dirty page in
-//! [`UploadMode::DirtyRect`]), and [`GlyphQuad`]s say where each glyph is
+//! its pixels. At the end of the frame it hands out the new texels, per dirty
+//! page: the box around the page's new glyphs when they fill at least half of
+//! it (a [`PageUpload`], one texture write), else the glyphs' texels packed
+//! tightly ([`GlyphUploads`], one buffer write and a scatter draw; see
+//! [`UploadMode`] for the fixed choices), and [`GlyphQuad`]s say where each glyph is
 //! drawn and where its texels are. Nothing here knows about GPUs: `kerf-wgpu`
 //! turns the uploads into texture writes and the quads into instances.
 //!
@@ -24,10 +26,10 @@
 //!
 //! assert_eq!(quads.len(), 11); // 12 characters, one of them a blank space
 //! // Each distinct key staged once, on one page ("e" and "l" repeat at the
-//! // same sub-pixel offsets): texels packed tightly, one record per glyph,
-//! // for one buffer write and one draw per page.
-//! assert_eq!((out.glyphs.regions.len(), out.glyphs.pages.len()), (cache.len() - 1, 1)); // less the space
-//! assert_eq!(out.glyphs.bytes.len() as u64, cache.stats().rasterized_bytes);
+//! // same sub-pixel offsets), packed side by side: the page goes as one box.
+//! assert_eq!(out.uploads.len(), 1);
+//! assert_eq!(out.uploads[0].regions as usize, cache.len() - 1); // less the space
+//! assert!(out.glyphs.is_empty());
 //! assert!(out.skipped.is_empty());
 //! cache.check_invariants()?;
 //!

@@ -14,7 +14,7 @@ impl GlyphCache {
     /// [`UploadMode::Glyphs`], into the frame's upload staging.
     pub(crate) fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
         self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
-        if self.config.uploads == UploadMode::Glyphs {
+        if self.config.uploads != UploadMode::DirtyRect {
             self.staging.push(page as usize, rect.x, rect.y, image.width, image.height, &image.pixels);
         }
     }
@@ -50,12 +50,25 @@ impl GlyphCache {
                     }
                 }
             }
-            UploadMode::Glyphs => {
-                for page in &mut self.pages {
+            mode @ (UploadMode::Glyphs | UploadMode::Auto) => {
+                // In Auto, a page whose new glyphs fill at least half of
+                // their bounding box goes as that box (one texture write, no
+                // scatter draw); the others go glyph by glyph.
+                let auto = mode == UploadMode::Auto;
+                let dense: Vec<bool> = (0..self.pages.len()).map(|i| auto && self.staging.is_dense(i, self.pages[i].dirty, self.config.padding)).collect();
+                for (i, page) in self.pages.iter_mut().enumerate() {
+                    if dense[i] {
+                        if let Some(u) = page.take_upload(i as u32) {
+                            self.stats.upload_calls += 1;
+                            self.stats.upload_regions += u.regions as u64;
+                            self.stats.upload_bytes += u.data.len() as u64;
+                            uploads.push(u);
+                        }
+                    }
                     page.dirty = None;
                     page.dirty_regions = 0;
                 }
-                glyphs = self.staging.take(self.config.padding, self.bpp);
+                glyphs = self.staging.take(self.config.padding, self.bpp, &dense);
                 self.stats.upload_calls += glyphs.pages.len() as u64;
                 self.stats.upload_regions += glyphs.regions.len() as u64;
                 self.stats.upload_bytes += glyphs.upload_bytes();

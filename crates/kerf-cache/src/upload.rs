@@ -7,10 +7,18 @@
 /// How a frame hands its new texels to the GPU side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum UploadMode {
-    /// One [`GlyphUploads`] per frame: every glyph staged, its texels packed
-    /// tightly (no page rows, no neighbours' texels), grouped by page. The
-    /// default: bytes uploaded ≈ bytes rasterized.
+    /// Per page and frame, whichever suits what changed: a page whose new
+    /// glyphs (with their padding gutters) fill at least half of their
+    /// bounding box (a cold start, a paragraph at a new size) goes as that
+    /// box, one [`PageUpload`](crate::PageUpload) as in
+    /// [`DirtyRect`](Self::DirtyRect) (at most twice the bytes, no scatter
+    /// draw); a page with scattered new glyphs (churn) goes glyph by glyph
+    /// in the frame's [`GlyphUploads`], as in [`Glyphs`](Self::Glyphs). The default.
     #[default]
+    Auto,
+    /// One [`GlyphUploads`] per frame: every glyph staged, its texels packed
+    /// tightly (no page rows, no neighbours' texels), grouped by page: bytes
+    /// uploaded ≈ bytes rasterized, always.
     Glyphs,
     /// At most one [`PageUpload`](crate::PageUpload) per dirty page: the
     /// bounding box of everything staged on it, cut from the page's CPU copy.
@@ -123,6 +131,8 @@ impl GlyphUploads {
     }
 }
 
+use kerf_pack::Rect;
+
 /// What the cache collects between uploads in [`UploadMode::Glyphs`].
 #[derive(Debug, Default)]
 pub(crate) struct Staging {
@@ -158,16 +168,52 @@ impl Staging {
         self.pages.truncate(len);
     }
 
-    /// Everything recorded, in page order; the staging starts empty again.
-    pub(crate) fn take(&mut self, padding: u32, bytes_per_texel: u32) -> GlyphUploads {
-        let mut out = GlyphUploads { bytes: std::mem::take(&mut self.bytes), padding, bytes_per_texel, ..GlyphUploads::default() };
+    /// True when `page`'s staged glyphs (with their padding gutters) cover
+    /// at least half of `dirty`, their bounding box, and the page is not to
+    /// be cleared first: one write of the box beats a scatter of the glyphs.
+    pub(crate) fn is_dense(&self, page: usize, dirty: Option<Rect>, padding: u32) -> bool {
+        let (Some((regions, false)), Some(d)) = (self.pages.get(page), dirty) else { return false };
+        if regions.is_empty() {
+            return false;
+        }
+        let covered: u64 = regions.iter().map(|r| (r.width as u64 + padding as u64) * (r.height as u64 + padding as u64)).sum();
+        2 * covered >= d.w as u64 * d.h as u64
+    }
+
+    /// Everything recorded, in page order, except the regions of pages
+    /// marked in `skip` (sent another way); the staging starts empty again.
+    pub(crate) fn take(&mut self, padding: u32, bytes_per_texel: u32, skip: &[bool]) -> GlyphUploads {
+        let bytes = std::mem::take(&mut self.bytes);
+        let skipping = skip.iter().zip(&self.pages).any(|(&s, (r, _))| s && !r.is_empty());
+        // Skipping: the kept regions' texels are copied to a new buffer (the
+        // old one is kept for the next frame's staging).
+        let (kept, old) = if skipping { (Vec::new(), Some(bytes)) } else { (bytes, None) };
+        let mut out = GlyphUploads { bytes: kept, padding, bytes_per_texel, ..GlyphUploads::default() };
+        let b = bytes_per_texel.max(1) as usize;
         for (i, (regions, clear)) in self.pages.iter_mut().enumerate() {
+            if skip.get(i).copied().unwrap_or(false) {
+                regions.clear();
+                *clear = false;
+                continue;
+            }
             if regions.is_empty() && !*clear {
                 continue;
             }
             out.pages.push(PageRegions { page: i as u32, first: out.regions.len() as u32, count: regions.len() as u32, clear: *clear });
+            if let Some(old) = &old {
+                for r in regions.iter_mut() {
+                    let len = r.width as usize * r.height as usize * b;
+                    let at = r.offset as usize;
+                    r.offset = out.bytes.len() as u32;
+                    out.bytes.extend_from_slice(old.get(at..at + len).unwrap_or(&[]));
+                }
+            }
             out.regions.append(regions);
             *clear = false;
+        }
+        if let Some(mut old) = old {
+            old.clear();
+            self.bytes = old;
         }
         out
     }

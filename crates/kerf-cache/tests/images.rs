@@ -157,6 +157,8 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
         page_size: 128,
         frames_in_flight: 0,
         color: ColorPages { page_size: 64, max_pages: 1, memory_budget: 64 * 64 * 4 },
+        // Glyph by glyph, always (Auto would send these dense pages whole).
+        uploads: UploadMode::Glyphs,
         ..CacheConfig::default()
     })
     .unwrap();

@@ -19,6 +19,8 @@ pub enum Backend {
 /// How a frame's new texels go to the GPU (see kerf_cache::UploadMode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Uploads {
+    /// Per dirty page: its bounding box when the new glyphs fill at least half of it, else glyph by glyph.
+    Auto,
     /// Each new glyph's texels packed tightly: one buffer write per frame, one scatter draw per dirty page.
     Glyphs,
     /// The bounding box of each dirty page: one texture write per dirty page.
@@ -28,6 +30,7 @@ pub enum Uploads {
 impl Uploads {
     fn mode(self) -> kerf_cache::UploadMode {
         match self {
+            Uploads::Auto => kerf_cache::UploadMode::Auto,
             Uploads::Glyphs => kerf_cache::UploadMode::Glyphs,
             Uploads::DirtyRect => kerf_cache::UploadMode::DirtyRect,
         }
@@ -83,7 +86,7 @@ pub struct ProfileArgs {
     #[arg(long, default_value_t = kerf_cache::CacheConfig::default().subpixel_bins)]
     pub subpixel_bins: u32,
     /// How new texels are uploaded.
-    #[arg(long, value_enum, default_value = "glyphs")]
+    #[arg(long, value_enum, default_value = "auto")]
     pub uploads: Uploads,
     /// Print JSON (an object for one workload, an array for several).
     #[arg(long)]
@@ -139,7 +142,7 @@ pub struct Report {
     pub upload_bytes_per_frame: f64,
     /// Bytes of coverage rasterized per frame (what the uploads carry at least).
     pub raster_bytes_per_frame: f64,
-    /// `glyphs` (per-glyph uploads) or `dirty-rect`.
+    /// `auto` (the default), `glyphs` (per-glyph uploads) or `dirty-rect`.
     pub uploads: String,
     /// Median GPU time of the text pass (wgpu backend with timestamp queries).
     pub gpu_median_frame_ns: Option<u64>,

@@ -402,7 +402,7 @@ fn make_arrays(device: &wgpu::Device, cache: &GlyphCache, layers: u32, color_lay
 
 /// The scatter of both page sets, in [`UploadMode::Glyphs`].
 fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
-    if cache.config().uploads != UploadMode::Glyphs {
+    if cache.config().uploads == UploadMode::DirtyRect {
         return None;
     }
     let mut scatter = Scatter::new(device, cache.page_side(), cache.config().padding);

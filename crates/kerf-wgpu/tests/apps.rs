@@ -141,7 +141,8 @@ fn churn(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas, font
 fn uploads_are_sized_to_what_changed() {
     let (device, queue) = gpu();
     let mut totals = Vec::new();
-    for mode in [kerf_cache::UploadMode::Glyphs, kerf_cache::UploadMode::DirtyRect] {
+    let mut auto_writes = (0u64, 0u64);
+    for mode in [kerf_cache::UploadMode::Glyphs, kerf_cache::UploadMode::DirtyRect, kerf_cache::UploadMode::Auto] {
         let cfg = CacheConfig { page_size: 256, max_pages: 3, frames_in_flight: 1, uploads: mode, ..CacheConfig::default() };
         let mut atlas = TextAtlas::new(&device, cfg).unwrap();
         let font = atlas.add_font(sans()).unwrap();
@@ -154,11 +155,21 @@ fn uploads_are_sized_to_what_changed() {
                 assert!(calls <= atlas.cache().pages().len() as u32, "frame {i}: {calls} page writes");
             }
         }
+        if mode == kerf_cache::UploadMode::Auto {
+            let gs = atlas.gpu_stats();
+            auto_writes = (gs.buffer_writes, gs.upload_calls);
+        }
         let raster: u64 = frames.iter().map(|f| f.0).sum();
         let upload: u64 = frames.iter().map(|f| f.1).sum();
         totals.push((raster, upload));
     }
-    let (glyphs, dirty) = (totals[0], totals[1]);
+    let (glyphs, dirty, auto) = (totals[0], totals[1], totals[2]);
+    // Auto: the layers equal the pages (checked above); the first, dense
+    // frames go as boxes and the churn as glyphs, so it uses both paths and
+    // uploads no more than dirty rectangles.
+    assert!(auto_writes.0 > 0, "the churn went glyph by glyph (scatter buffer writes): {auto_writes:?}");
+    assert!(auto.1 > glyphs.1, "some pages went as boxes: {auto:?} vs {glyphs:?}");
+    assert!(auto.1 < dirty.1, "auto uploads less than dirty rectangles: {auto:?} vs {dirty:?}");
     assert_eq!(glyphs.0, dirty.0, "same workload, same rasters");
     assert!(dirty.1 > 2 * glyphs.1, "dirty rectangles upload more: {dirty:?} vs {glyphs:?}");
 }
@@ -446,6 +457,8 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
         page_size: 128,
         frames_in_flight: 0,
         color: kerf_cache::ColorPages { page_size: 64, max_pages: 2, memory_budget: 64 * 64 * 4 * 2 },
+        // The scatter path (Auto would send these dense pages whole).
+        uploads: kerf_cache::UploadMode::Glyphs,
         ..CacheConfig::default()
     };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
