@@ -113,9 +113,10 @@ fn kerf_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Kerf {
     kerf_side_bins(device, queue, CacheConfig::default().subpixel_bins)
 }
 
-/// kerf with `bins` sub-pixel x bins (the default is 4; 1 is whole-pixel snapping).
+/// kerf with `bins` sub-pixel x bins (the default is 4; 1 is whole-pixel
+/// snapping) and the default uploads.
 fn kerf_side_bins(device: &wgpu::Device, queue: &wgpu::Queue, bins: u32) -> Kerf {
-    kerf_side_with(device, queue, bins, kerf::cache::UploadMode::Glyphs)
+    kerf_side_with(device, queue, bins, kerf::cache::UploadMode::default())
 }
 
 /// kerf with `bins` sub-pixel x bins and the given upload mode.
@@ -225,8 +226,8 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("prepare_cold");
     g.sample_size(10);
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    let (glyph_uploads, dirty_rect) = (kerf::cache::UploadMode::Glyphs, kerf::cache::UploadMode::DirtyRect);
-    for (name, bins, uploads) in [("kerf", 4, glyph_uploads), ("kerf-bins1", 1, glyph_uploads), ("kerf-dirty-rect", 4, dirty_rect)] {
+    let (auto, glyph_uploads, dirty_rect) = (kerf::cache::UploadMode::Auto, kerf::cache::UploadMode::Glyphs, kerf::cache::UploadMode::DirtyRect);
+    for (name, bins, uploads) in [("kerf", 4, auto), ("kerf-bins1", 1, auto), ("kerf-glyphs", 4, glyph_uploads), ("kerf-dirty-rect", 4, dirty_rect)] {
         g.bench_function(name, |b| {
             b.iter_batched(
                 || kerf_side_with(device, queue, bins, uploads),
@@ -277,9 +278,11 @@ fn benches(c: &mut Criterion) {
     // Churn: every frame draws 4 lines at a size no recent frame used (200
     // sizes, 1/8 px apart, in turn), so nearly every glyph is a miss: the
     // frame is rasterize + place + upload. glyphon writes each new glyph with
-    // its own `write_texture`; kerf packs the frame's new texels into one
-    // buffer write and scatters them with one draw per dirty page (and, for
-    // comparison, its dirty-rectangle mode: one `write_texture` per dirty
+    // its own `write_texture`; kerf (Auto, the default) packs the frame's
+    // new texels into one buffer write and scatters them with one draw per
+    // dirty page, or writes a page's dirty box when its new glyphs fill at
+    // least a third of it (and, for comparison, its fixed modes: always
+    // glyph by glyph; dirty rectangles, one `write_texture` per dirty
     // page). Both atlases are bounded to the same 1 MiB: the device's textures
     // are at most 1024 px (glyphon's atlas grows to that and then evicts its
     // least recently used glyphs), and kerf has one 1024 px page. The 200
@@ -292,7 +295,7 @@ fn benches(c: &mut Criterion) {
     let per_frame = kerf_glyphs(&pool[0], 0..4, 0.0, probe.font).len();
     let mut g = c.benchmark_group("prepare_churn");
     g.throughput(Throughput::Elements(per_frame as u64));
-    for (name, uploads, bins) in [("kerf", glyph_uploads, 4), ("kerf-dirty-rect", dirty_rect, 4), ("kerf-bins1", glyph_uploads, 1)] {
+    for (name, uploads, bins) in [("kerf", auto, 4), ("kerf-glyphs", glyph_uploads, 4), ("kerf-dirty-rect", dirty_rect, 4), ("kerf-bins1", auto, 1)] {
         let config = CacheConfig { page_size: 1024, max_pages: 1, uploads, subpixel_bins: bins, ..CacheConfig::default() };
         let mut atlas = TextAtlas::new(device, config).unwrap();
         let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();

@@ -51,7 +51,7 @@ pub struct CacheConfig {
     pub subpixel_bins: u32,
     /// How new texels leave a frame: [`UploadMode::Auto`](crate::UploadMode::Auto)
     /// (default; per page, the dirty box when the new glyphs fill at least
-    /// half of it, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
+    /// a third of it, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
     /// (each staged glyph's texels packed tightly, in [`FrameOutput::glyphs`](crate::FrameOutput::glyphs)) or
     /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, in
     /// [`FrameOutput::uploads`](crate::FrameOutput::uploads)).

@@ -6,7 +6,7 @@
 //! [`kerf_pack`] packer (MaxRects-BSSF by default), evicting **and
 //! deallocating** least-recently-used glyphs when pages are full, and stages
 //! its pixels. At the end of the frame it hands out the new texels, per dirty
-//! page: the box around the page's new glyphs when they fill at least half of
+//! page: the box around the page's new glyphs when they fill at least a third of
 //! it (a [`PageUpload`], one texture write), else the glyphs' texels packed
 //! tightly ([`GlyphUploads`], one buffer write and a scatter draw; see
 //! [`UploadMode`] for the fixed choices), and [`GlyphQuad`]s say where each glyph is

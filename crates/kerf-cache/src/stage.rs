@@ -51,7 +51,7 @@ impl GlyphCache {
                 }
             }
             mode @ (UploadMode::Glyphs | UploadMode::Auto) => {
-                // In Auto, a page whose new glyphs fill at least half of
+                // In Auto, a page whose new glyphs fill at least a third of
                 // their bounding box goes as that box (one texture write, no
                 // scatter draw); the others go glyph by glyph.
                 let auto = mode == UploadMode::Auto;

@@ -8,11 +8,11 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum UploadMode {
     /// Per page and frame, whichever suits what changed: a page whose new
-    /// glyphs (with their padding gutters) fill at least half of their
+    /// glyphs (with their padding gutters) fill at least a third of their
     /// bounding box (a cold start, a paragraph at a new size) goes as that
     /// box, one [`PageUpload`](crate::PageUpload) as in
-    /// [`DirtyRect`](Self::DirtyRect) (at most twice the bytes, no scatter
-    /// draw); a page with scattered new glyphs (churn) goes glyph by glyph
+    /// [`DirtyRect`](Self::DirtyRect) (at most three times the bytes, no
+    /// scatter draw); a page with scattered new glyphs (churn) goes glyph by glyph
     /// in the frame's [`GlyphUploads`], as in [`Glyphs`](Self::Glyphs). The default.
     #[default]
     Auto,
@@ -169,15 +169,15 @@ impl Staging {
     }
 
     /// True when `page`'s staged glyphs (with their padding gutters) cover
-    /// at least half of `dirty`, their bounding box, and the page is not to
-    /// be cleared first: one write of the box beats a scatter of the glyphs.
+    /// at least a third of `dirty`, their bounding box, and the page is not
+    /// to be cleared first: one write of the box beats a scatter of the glyphs.
     pub(crate) fn is_dense(&self, page: usize, dirty: Option<Rect>, padding: u32) -> bool {
         let (Some((regions, false)), Some(d)) = (self.pages.get(page), dirty) else { return false };
         if regions.is_empty() {
             return false;
         }
         let covered: u64 = regions.iter().map(|r| (r.width as u64 + padding as u64) * (r.height as u64 + padding as u64)).sum();
-        2 * covered >= d.w as u64 * d.h as u64
+        3 * covered >= d.w as u64 * d.h as u64
     }
 
     /// Everything recorded, in page order, except the regions of pages

@@ -19,7 +19,7 @@ pub enum Backend {
 /// How a frame's new texels go to the GPU (see kerf_cache::UploadMode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Uploads {
-    /// Per dirty page: its bounding box when the new glyphs fill at least half of it, else glyph by glyph.
+    /// Per dirty page: its bounding box when the new glyphs fill at least a third of it, else glyph by glyph.
     Auto,
     /// Each new glyph's texels packed tightly: one buffer write per frame, one scatter draw per dirty page.
     Glyphs,

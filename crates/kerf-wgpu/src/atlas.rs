@@ -338,8 +338,10 @@ impl TextAtlas {
             if self.color.side != set.page_side() {
                 // The first RGBA image: the 1×1 placeholder becomes real pages.
                 self.color = PageArray::new(device, set.page_side(), out.color.pages.max(1), wgpu::TextureFormat::Rgba8Unorm);
+                // (The colour scatter is made when colour glyphs are first
+                // scattered: its pipeline costs milliseconds to make.)
                 if let Some(scatter) = &mut self.scatter {
-                    scatter.set_color(device, set.page_side(), set.config().padding);
+                    scatter.drop_color();
                 }
                 rebind = true;
             }
@@ -349,6 +351,11 @@ impl TextAtlas {
         }
         if rebind {
             (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
+        }
+        if let (Some(scatter), Some(set)) = (&mut self.scatter, self.cache.color_pages()) {
+            if !out.color.glyphs.is_empty() && !scatter.has_color() {
+                scatter.set_color(device, set.page_side(), set.config().padding);
+            }
         }
         if let Some(scatter) = &mut self.scatter {
             // One buffer write and one submit for both page sets.

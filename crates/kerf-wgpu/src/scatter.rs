@@ -65,6 +65,16 @@ impl Scatter {
         scatter
     }
 
+    /// True once the colour pages' set is made.
+    pub(crate) fn has_color(&self) -> bool {
+        self.sets.len() > 1
+    }
+
+    /// Forgets the colour pages' set (its pages were made anew).
+    pub(crate) fn drop_color(&mut self) {
+        self.sets.truncate(1);
+    }
+
     /// Adds (or replaces) the colour pages' set: `side`, `padding`, RGBA texels.
     pub(crate) fn set_color(&mut self, device: &wgpu::Device, side: u32, padding: u32) {
         self.sets.truncate(1);
