@@ -5,9 +5,10 @@
 //! draw it at 14 px, swash decodes the PNG and resamples it with a Mitchell
 //! filter, again for every size: about 0.3 ms a glyph, most of it the
 //! resampling. Here the decoded strike bitmap is kept (per cache, a few
-//! dozen glyphs) and each size is a separable tent-filter resample of it in
-//! premultiplied alpha: an area-weighted average when shrinking (support
-//! `1/scale` source pixels), bilinear when enlarging. The bitmap's size and
+//! dozen glyphs) and each size is a separable resample of it in
+//! premultiplied alpha: the average of the covered source pixels when
+//! shrinking (a box filter, the usual one for downscaling), bilinear when
+//! enlarging. The bitmap's size and
 //! placement follow swash's rule (`floor(w · scale)`, bearings truncated).
 
 use crate::error::RasterError;
@@ -82,67 +83,80 @@ pub(crate) fn scaled(d: &Decoded, scale: f32) -> GlyphImage {
     GlyphImage { width: w, height: h, left, bottom: top.saturating_sub(h as i32), pixels }
 }
 
-/// The tent-filter taps of each of `dst` output pixels over `src` input
-/// pixels: (first input index, weights summing to 1).
-fn taps(src: usize, dst: usize) -> Vec<(usize, Vec<f32>)> {
+/// The filter taps of each of `dst` output pixels over `src` input pixels
+/// (`src, dst > 0`): for each output pixel its first input pixel and the
+/// range of its weights in the returned flat list (weights sum to 1).
+/// Shrinking averages the input pixels each output pixel covers, each
+/// weighted by the part it covers (a box filter); enlarging interpolates
+/// between the two nearest (bilinear).
+fn taps(src: usize, dst: usize) -> (Vec<(usize, std::ops::Range<usize>)>, Vec<f32>) {
     let ratio = src as f32 / dst as f32;
-    let radius = ratio.max(1.0);
-    (0..dst)
-        .map(|i| {
-            let center = (i as f32 + 0.5) * ratio - 0.5;
-            let first = (center - radius).ceil().max(0.0) as usize;
-            let last = ((center + radius).floor() as usize).min(src - 1);
-            let mut w: Vec<f32> = (first..=last).map(|j| (1.0 - (j as f32 - center).abs() / radius).max(0.0)).collect();
-            let sum: f32 = w.iter().sum();
-            if sum > 0.0 {
-                w.iter_mut().for_each(|v| *v /= sum);
-            } else {
-                // (Cannot happen for src > 0: the nearest pixel has weight.)
-                w.iter_mut().for_each(|v| *v = 0.0);
+    let mut spans = Vec::with_capacity(dst);
+    let mut weights = Vec::with_capacity(dst * (ratio.ceil() as usize + 2));
+    for i in 0..dst {
+        let start = weights.len();
+        let first;
+        if ratio > 1.0 {
+            let (a, b) = (i as f32 * ratio, ((i + 1) as f32 * ratio).min(src as f32));
+            first = (a.floor() as usize).min(src - 1);
+            let last = ((b.ceil() as usize).max(first + 1) - 1).min(src - 1);
+            for j in first..=last {
+                let w = (b.min(j as f32 + 1.0) - a.max(j as f32)).max(0.0);
+                weights.push(w);
             }
-            (first, w)
-        })
-        .collect()
+        } else {
+            let center = ((i as f32 + 0.5) * ratio - 0.5).max(0.0);
+            first = (center.floor() as usize).min(src - 1);
+            let frac = center - first as f32;
+            weights.push(1.0 - frac);
+            if first + 1 < src {
+                weights.push(frac);
+            }
+        }
+        let sum: f32 = weights[start..].iter().sum();
+        if sum > 0.0 {
+            weights[start..].iter_mut().for_each(|w| *w /= sum);
+        }
+        spans.push((first, start..weights.len()));
+    }
+    (spans, weights)
 }
 
 /// Resamples straight RGBA `sw × sh` to `dw × dh` (all > 0) through
 /// premultiplied alpha, so transparent pixels lend no colour to their
-/// neighbours.
+/// neighbours. Rows are filtered first (to `dw` columns), then columns.
 pub(crate) fn resample_rgba(src: &[u8], sw: usize, sh: usize, dw: usize, dh: usize) -> Vec<u8> {
-    let pre: Vec<[f32; 4]> = src
-        .chunks_exact(4)
-        .map(|p| {
-            let a = p[3] as f32 / 255.0;
-            [p[0] as f32 * a, p[1] as f32 * a, p[2] as f32 * a, p[3] as f32]
-        })
-        .collect();
-    let (xt, yt) = (taps(sw, dw), taps(sh, dh));
-    // Rows first: sh rows of dw pixels.
+    let (xs, xw) = taps(sw, dw);
+    let (ys, yw) = taps(sh, dh);
+    // Rows first: sh rows of dw premultiplied pixels.
     let mut rows = vec![[0f32; 4]; sh * dw];
-    for y in 0..sh {
-        let line = &pre[y * sw..(y + 1) * sw];
-        for (x, (first, w)) in xt.iter().enumerate() {
+    for (line, out) in src.chunks_exact(sw * 4).zip(rows.chunks_exact_mut(dw)) {
+        for ((first, span), o) in xs.iter().zip(out.iter_mut()) {
+            let w = &xw[span.clone()];
+            let px = &line[first * 4..(first + w.len()) * 4];
             let mut acc = [0f32; 4];
-            for (k, wk) in w.iter().enumerate() {
-                let p = line[first + k];
-                for c in 0..4 {
-                    acc[c] += p[c] * wk;
-                }
+            for (p, &wk) in px.chunks_exact(4).zip(w) {
+                let a = p[3] as f32 * wk;
+                let f = a * (1.0 / 255.0);
+                acc[0] += p[0] as f32 * f;
+                acc[1] += p[1] as f32 * f;
+                acc[2] += p[2] as f32 * f;
+                acc[3] += a;
             }
-            rows[y * dw + x] = acc;
+            *o = acc;
         }
     }
     let mut out = vec![0u8; dw * dh * 4];
-    for (y, (first, w)) in yt.iter().enumerate() {
-        for x in 0..dw {
+    for ((first, span), line) in ys.iter().zip(out.chunks_exact_mut(dw * 4)) {
+        let w = &yw[span.clone()];
+        for (x, o) in line.chunks_exact_mut(4).enumerate() {
             let mut acc = [0f32; 4];
-            for (k, wk) in w.iter().enumerate() {
+            for (k, &wk) in w.iter().enumerate() {
                 let p = rows[(first + k) * dw + x];
                 for c in 0..4 {
                     acc[c] += p[c] * wk;
                 }
             }
-            let o = &mut out[(y * dw + x) * 4..][..4];
             let a = acc[3];
             if a >= 0.5 {
                 let un = 255.0 / a;
@@ -173,8 +187,8 @@ mod tests {
         // 4 × 1: opaque red, transparent (black), opaque red, opaque blue.
         let src = [255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255, 0, 0, 255, 255];
         let out = resample_rgba(&src, 4, 1, 2, 1);
-        // Left pair: partly covered (the tent reaches a third neighbour),
-        // all of it red: no black bleeds in from the transparent pixel.
+        // Left pair: half covered, all of it red: no black bleeds in from
+        // the transparent pixel.
         assert_eq!(&out[..3], &[255, 0, 0]);
         assert!((110..=170).contains(&out[3]), "{out:?}");
         // Right pair: between red and blue, nothing else.

@@ -160,6 +160,11 @@ fn font_id(font: FontRef<'_>) -> [u64; 2] {
 /// see strike.rs). Straight (not premultiplied) sRGB RGBA, four bytes per
 /// pixel. A glyph without colour data is [`RasterError::UnsupportedMode`].
 pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
+    // Fonts without COLR (Noto Color Emoji: CBDT) skip the outline attempt.
+    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+    if sfont.table(swash::tag_from_bytes(b"COLR")).is_none() {
+        return render_strike(font, key, strikes);
+    }
     let outline = with_scaler(font, key, false, |scaler| Render::new(&[Source::ColorOutline(0)]).format(Format::Alpha).render(scaler, key.glyph))?;
     let Some(image) = outline.filter(|i| i.content == swash::scale::image::Content::Color) else {
         return render_strike(font, key, strikes);
