@@ -33,6 +33,8 @@ use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 
 const BITS: u32 = 12;
 const GROUPS: usize = 1 << BITS;
+/// Lines per set (a power of two).
+const WAYS: usize = 4;
 /// Bins a group holds: bin offsets 0, 64, 128 and 192 (the default 4 bins)
 /// each have their own; with more bins, offsets share a place and the one
 /// last looked up is kept.
@@ -223,17 +225,24 @@ impl KeyMemo {
         self.find(key, epoch as u32).and_then(|i| self.groups.get(i)).is_some_and(|g| g.valid & (1 << b) != 0 && g.bins[b].subpixel_x == key.subpixel_x)
     }
 
-    /// The group holding `key`'s glyph in this epoch: the table is two-way
-    /// set-associative (a key's group is at its index or the neighbouring
-    /// line), so two glyphs whose indices collide do not keep evicting each
-    /// other.
+    /// The group holding `key`'s glyph in this epoch: the table is
+    /// [`WAYS`]-way set-associative (a key's group is at its index or one of
+    /// the other lines of its aligned set, its own index looked at first),
+    /// so glyphs whose indices collide do not keep evicting each other.
     #[inline]
     fn find(&self, key: &GlyphKey, epoch: u32) -> Option<usize> {
         let i = Self::index(key);
         if self.groups.get(i)?.holds(key, epoch) {
             return Some(i);
         }
-        self.groups.get(i ^ 1)?.holds(key, epoch).then_some(i ^ 1)
+        self.find_in_set(key, epoch, i)
+    }
+
+    /// [`find`](Self::find) in the set's other lines (rarely needed: kept
+    /// out of line so the common case stays small).
+    #[inline(never)]
+    fn find_in_set(&self, key: &GlyphKey, epoch: u32, i: usize) -> Option<usize> {
+        (1..WAYS).map(|w| i ^ w).find(|&j| self.groups.get(j).is_some_and(|g| g.holds(key, epoch)))
     }
 
     /// Remembers `key`'s entry, found in the map in `frame` (which marked
@@ -250,16 +259,13 @@ impl KeyMemo {
         let i = match self.find(key, epoch) {
             Some(i) => i,
             None => {
-                // An empty or outdated way, else the one used less recently.
-                let i = Self::index(key);
+                // An empty or outdated way, else the one used least recently.
+                let home = Self::index(key);
                 let unused = |g: &Group| g.valid & BIN_BITS == 0 || g.epoch != epoch;
-                let (a, b) = (&self.groups[i], &self.groups[i ^ 1]);
-                let i = if unused(a) {
-                    i
-                } else if unused(b) || frame.wrapping_sub(b.touched) > frame.wrapping_sub(a.touched) {
-                    i ^ 1
-                } else {
-                    i
+                let ways = (0..WAYS).map(|w| home ^ w);
+                let i = match ways.clone().find(|&j| unused(&self.groups[j])) {
+                    Some(j) => j,
+                    None => ways.max_by_key(|&j| (frame.wrapping_sub(self.groups[j].touched), j == home)).unwrap_or(home),
                 };
                 let g = &mut self.groups[i];
                 g.write_back(high_frame, write_back);
@@ -332,16 +338,18 @@ mod tests {
         let k = GlyphKey::new(FontId(0), 9, GlyphSize(640));
         m.put(&k, &entry(1), 5, 0, &mut back);
         assert!(m.get(&k, 0, 6).is_some());
-        // Fill both ways of k's set with other glyphs: k's group goes.
-        let set = KeyMemo::index(&k) & !1;
-        let mut others = (0..u16::MAX).map(|g| GlyphKey { glyph: g, ..k }).filter(|o| o.glyph != k.glyph && KeyMemo::index(o) & !1 == set);
-        let (a, b) = (others.next().unwrap(), others.next().unwrap());
-        m.put(&a, &entry(2), 7, 0, &mut back);
-        m.put(&b, &entry(3), 8, 0, &mut back);
+        // Fill every way of k's set with other glyphs: k's group goes.
+        let set = KeyMemo::index(&k) & !(WAYS - 1);
+        let others: Vec<GlyphKey> =
+            (0..u16::MAX).map(|g| GlyphKey { glyph: g, ..k }).filter(|o| o.glyph != k.glyph && KeyMemo::index(o) & !(WAYS - 1) == set).take(WAYS).collect();
+        for (n, o) in others.iter().enumerate() {
+            m.put(o, &entry(2 + n as u16), 7 + n as u64, 0, &mut back);
+        }
         assert_eq!(back, vec![(k, 6)]);
-        assert_eq!(m.get(&k, 0, 8), None);
-        assert_eq!(m.get(&a, 0, 8), Some(entry(2)), "two glyphs of one set are kept together");
-        assert_eq!(m.get(&b, 0, 8), Some(entry(3)));
+        assert_eq!(m.get(&k, 0, 20), None);
+        for (n, o) in others.iter().enumerate() {
+            assert_eq!(m.get(o, 0, 20), Some(entry(2 + n as u16)), "the glyphs of one set are kept together");
+        }
     }
 
     #[test]
