@@ -17,17 +17,82 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// How many decoded strike bitmaps a cache keeps (Noto's are 136 × 128
-/// RGBA, 70 KB each); the table is emptied when it would hold more.
-const KEEP: usize = 64;
+/// RGBA, 70 KB each, and their halvings about 90 KB more); the table is
+/// emptied when it would hold more.
+const KEEP: usize = 32;
 
 /// A strike bitmap at its own size: straight RGBA, its placement in pixels
-/// at the strike's ppem (left bearing, top above the baseline).
+/// at the strike's ppem (left bearing, top above the baseline), and its
+/// successive halvings (premultiplied, each 2 × 2 pixels averaged), so a
+/// small size is resampled from a level at most twice its size.
 pub(crate) struct Decoded {
     pub(crate) width: u32,
     pub(crate) height: u32,
     pub(crate) left: i32,
     pub(crate) top: i32,
     pub(crate) rgba: Vec<u8>,
+    halvings: Vec<Level>,
+}
+
+impl Decoded {
+    /// A decoded bitmap (`rgba`: `width × height` straight RGBA) and its halvings.
+    pub(crate) fn new(width: u32, height: u32, left: i32, top: i32, rgba: Vec<u8>) -> Decoded {
+        let (w, h) = (width as usize, height as usize);
+        let mut halvings = Vec::new();
+        if w >= 8 && h >= 8 && rgba.len() == w * h * 4 {
+            let mut level = halve(&premultiplied(&rgba, w, h));
+            while level.width >= 8 && level.height >= 8 {
+                let next = halve(&level);
+                halvings.push(level);
+                level = next;
+            }
+            halvings.push(level);
+        }
+        Decoded { width, height, left, top, rgba, halvings }
+    }
+}
+
+/// A premultiplied RGBA image (colour channels already times alpha/255).
+struct Level {
+    width: usize,
+    height: usize,
+    px: Vec<[f32; 4]>,
+}
+
+/// Straight RGBA bytes as a premultiplied image.
+fn premultiplied(rgba: &[u8], width: usize, height: usize) -> Level {
+    let px = rgba
+        .chunks_exact(4)
+        .map(|p| {
+            let f = p[3] as f32 / 255.0;
+            [p[0] as f32 * f, p[1] as f32 * f, p[2] as f32 * f, p[3] as f32]
+        })
+        .collect();
+    Level { width, height, px }
+}
+
+/// `l` at half its size (rounded up; an odd last row or column averages
+/// what it has).
+fn halve(l: &Level) -> Level {
+    let (w, h) = (l.width.div_ceil(2), l.height.div_ceil(2));
+    let mut px = Vec::with_capacity(w * h);
+    for y in 0..h {
+        let rows = [2 * y, (2 * y + 1).min(l.height - 1)];
+        for x in 0..w {
+            let cols = [2 * x, (2 * x + 1).min(l.width - 1)];
+            let mut acc = [0f32; 4];
+            for r in rows {
+                for c in cols {
+                    let p = l.px[r * l.width + c];
+                    for k in 0..4 {
+                        acc[k] += p[k] * 0.25;
+                    }
+                }
+            }
+            px.push(acc);
+        }
+    }
+    Level { width: w, height: h, px }
 }
 
 /// Decoded strike bitmaps by (font identity, glyph, strike ppem). Fonts
@@ -79,7 +144,11 @@ pub(crate) fn scaled(d: &Decoded, scale: f32) -> GlyphImage {
     if w == 0 || h == 0 {
         return GlyphImage { left, bottom: top, ..GlyphImage::default() };
     }
-    let pixels = resample_rgba(&d.rgba, d.width as usize, d.height as usize, w as usize, h as usize);
+    let (w_, h_) = (w as usize, h as usize);
+    let pixels = match d.halvings.iter().rev().find(|l| l.width >= w_ && l.height >= h_) {
+        Some(level) => resample(level, w_, h_),
+        None => resample_rgba(&d.rgba, d.width as usize, d.height as usize, w_, h_),
+    };
     GlyphImage { width: w, height: h, left, bottom: top.saturating_sub(h as i32), pixels }
 }
 
@@ -124,24 +193,26 @@ fn taps(src: usize, dst: usize) -> (Vec<(usize, std::ops::Range<usize>)>, Vec<f3
 
 /// Resamples straight RGBA `sw × sh` to `dw × dh` (all > 0) through
 /// premultiplied alpha, so transparent pixels lend no colour to their
-/// neighbours. Rows are filtered first (to `dw` columns), then columns.
+/// neighbours.
 pub(crate) fn resample_rgba(src: &[u8], sw: usize, sh: usize, dw: usize, dh: usize) -> Vec<u8> {
+    resample(&premultiplied(src, sw, sh), dw, dh)
+}
+
+/// Resamples a premultiplied image to `dw × dh` (> 0) straight RGBA bytes:
+/// rows first (to `dw` columns), then columns.
+fn resample(src: &Level, dw: usize, dh: usize) -> Vec<u8> {
+    let (sw, sh) = (src.width, src.height);
     let (xs, xw) = taps(sw, dw);
     let (ys, yw) = taps(sh, dh);
-    // Rows first: sh rows of dw premultiplied pixels.
     let mut rows = vec![[0f32; 4]; sh * dw];
-    for (line, out) in src.chunks_exact(sw * 4).zip(rows.chunks_exact_mut(dw)) {
+    for (line, out) in src.px.chunks_exact(sw).zip(rows.chunks_exact_mut(dw)) {
         for ((first, span), o) in xs.iter().zip(out.iter_mut()) {
             let w = &xw[span.clone()];
-            let px = &line[first * 4..(first + w.len()) * 4];
             let mut acc = [0f32; 4];
-            for (p, &wk) in px.chunks_exact(4).zip(w) {
-                let a = p[3] as f32 * wk;
-                let f = a * (1.0 / 255.0);
-                acc[0] += p[0] as f32 * f;
-                acc[1] += p[1] as f32 * f;
-                acc[2] += p[2] as f32 * f;
-                acc[3] += a;
+            for (p, &wk) in line[*first..*first + w.len()].iter().zip(w) {
+                for c in 0..4 {
+                    acc[c] += p[c] * wk;
+                }
             }
             *o = acc;
         }
@@ -201,12 +272,30 @@ mod tests {
         for (w, h) in [(12, 11), (30, 28), (200, 190)] {
             let out = resample_rgba(&src, 136, 128, w, h);
             assert!(out.chunks_exact(4).all(|p| p == [10, 200, 30, 255]), "{w}×{h}");
+            // The same from the halvings.
+            let d = Decoded::new(136, 128, 0, 0, src.clone());
+            assert!(scaled(&d, w as f32 / 136.0).pixels.chunks_exact(4).all(|p| p == [10, 200, 30, 255]), "{w}×{h}, halvings");
+        }
+    }
+
+    #[test]
+    fn halvings_give_about_the_direct_average() {
+        // A colour and alpha gradient.
+        let (w, h) = (136usize, 128usize);
+        let src: Vec<u8> = (0..w * h).flat_map(|i| [(i % w * 255 / w) as u8, (i / w * 255 / h) as u8, 90, ((i % w + i / w) * 255 / (w + h)) as u8]).collect();
+        let d = Decoded::new(w as u32, h as u32, 0, 0, src.clone());
+        for (dw, dh) in [(12usize, 11usize), (16, 15), (30, 28), (60, 56)] {
+            let direct = resample_rgba(&src, w, h, dw, dh);
+            let via = scaled(&d, dw as f32 / w as f32);
+            assert_eq!((via.width as usize, via.height as usize), (dw, dh));
+            let diff: f64 = direct.iter().zip(&via.pixels).map(|(a, b)| (*a as f64 - *b as f64).abs()).sum::<f64>() / direct.len() as f64;
+            assert!(diff < 4.0, "{dw}×{dh}: mean difference {diff}");
         }
     }
 
     #[test]
     fn sizes_and_bearings_follow_the_scale() {
-        let d = Decoded { width: 136, height: 128, left: -4, top: 101, rgba: vec![255; 136 * 128 * 4] };
+        let d = Decoded::new(136, 128, -4, 101, vec![255; 136 * 128 * 4]);
         let img = scaled(&d, 16.0 / 109.0);
         assert_eq!((img.width, img.height), ((136.0 * 16.0 / 109.0) as u32, (128.0 * 16.0 / 109.0) as u32));
         assert_eq!(img.left, (-4.0 * 16.0 / 109.0) as i32);

@@ -206,7 +206,7 @@ fn render_strike(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Re
         if image.data.len() as u64 != 4 * p.width as u64 * p.height as u64 {
             return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
         }
-        Ok(Some(Decoded { width: p.width, height: p.height, left: p.left, top: p.top, rgba: image.data }))
+        Ok(Some(Decoded::new(p.width, p.height, p.left, p.top, image.data)))
     })?;
     let decoded = decoded.ok_or(unsupported)?;
     if decoded.width == 0 || decoded.height == 0 {
