@@ -100,8 +100,11 @@ fn halve(l: &Level) -> Level {
 /// their bytes are) cannot be reused while it holds them.
 #[derive(Default)]
 pub(crate) struct StrikeCache {
-    decoded: Mutex<HashMap<([u64; 2], u16, u16), Arc<Decoded>>>,
+    decoded: Mutex<HashMap<StrikeKey, Arc<Decoded>>>,
 }
+
+/// A font's identity (where its bytes are), a glyph, a strike's ppem.
+type StrikeKey = ([u64; 2], u16, u16);
 
 impl StrikeCache {
     /// The decoded bitmap of `glyph` in the strike of `ppem`, decoded with
