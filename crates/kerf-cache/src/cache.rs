@@ -538,10 +538,16 @@ impl GlyphCache {
     /// [`Frame::layout`] reports them). Unknown font or invalid size: an error, and
     /// nothing is appended.
     pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+        self.positions_in(text, out, false)
+    }
+
+    /// [`positions`](Self::positions); with `report`, characters no font has
+    /// go to the current frame's report.
+    pub(crate) fn positions_in(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>, report: bool) -> Result<(), GlyphError> {
         let size = self.check_text(text)?;
         let px = size.px();
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
-        self.lay_out(text, px, false);
+        self.lay_out(text, px, report);
         let Some(lines) = self.layout.lines() else { return Ok(()) };
         let glyphs = self.layout.glyphs();
         for line in lines {

@@ -52,9 +52,18 @@ impl Frame<'_> {
         taken
     }
 
-    /// [`GlyphCache::positions`] while the frame runs.
+    /// [`GlyphCache::positions`] while the frame runs (nothing reported).
     pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
         self.cache.positions(text, out)
+    }
+
+    /// Lays `text` out as positioned glyphs to draw in this frame (as
+    /// [`positions`](Self::positions): pens on the baseline, unsnapped), and
+    /// reports the characters no font has in the frame's output
+    /// ([`FrameOutput::missing`]), as [`layout`](Self::layout) does. For
+    /// text drawn some other way than `layout`, e.g. transformed.
+    pub fn lay_out_glyphs(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+        self.cache.positions_in(text, out, true)
     }
 
     /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.

@@ -373,20 +373,7 @@ impl TextRenderer {
         tr.draws.clear();
         tr.uniforms.clear();
         tr.positions.clear();
-        let mut laid_out = Vec::new();
         let max_px = atlas.cache().config().max_glyph_px;
-        if texts.iter().any(|a| a.transform.is_some()) {
-            // Transformed strings are laid out first (pens on the baseline),
-            // as the frame borrows the cache.
-            for area in texts {
-                let start = tr.positions.len();
-                if let (Some(_), TextContent::Text(spec)) = (area.transform, &area.content) {
-                    // Checked above: cannot fail.
-                    let _ = atlas.cache_mut().positions(&area.scaled(spec), &mut tr.positions);
-                }
-                laid_out.push(start..tr.positions.len());
-            }
-        }
         let mut transformed_skipped = Vec::new();
         let mut frame = atlas.cache_frame();
         let mut spans = Vec::with_capacity(texts.len());
@@ -416,8 +403,13 @@ impl TextRenderer {
                 let place = |g: &PositionedGlyph| PositionedGlyph { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
                 let raster = t.raster_scale();
                 match &area.content {
-                    TextContent::Text(_) => {
-                        for (i, g) in tr.positions[laid_out[n].clone()].iter().enumerate() {
+                    TextContent::Text(spec) => {
+                        // Pens on the baseline; characters no font has are
+                        // reported, as for untransformed text. (Checked
+                        // above: cannot fail.)
+                        let start = tr.positions.len();
+                        let _ = frame.lay_out_glyphs(&area.scaled(spec), &mut tr.positions);
+                        for (i, g) in tr.positions[start..].iter().enumerate() {
                             sampled_glyph(&mut frame, g, raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
                         }
                     }
