@@ -148,6 +148,20 @@ fn glyphon_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Glyphon {
 
 type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
+/// kerf's warm prepare of `glyphs` (its atlas filled first); the report of
+/// the filling prepare.
+fn kerf_warm(g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph]) -> kerf::gpu::PrepareReport {
+    let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
+    let first = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+            queue.submit([]);
+        })
+    });
+    first
+}
+
 /// glyphon's warm prepare of every line of `text` (its atlas filled first).
 fn glyphon_warm(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped) {
     let mut gl = glyphon_side(device, queue);
@@ -211,14 +225,7 @@ fn benches(c: &mut Criterion) {
                 eprintln!("kerf-lcd: drawn in grayscale ({reason:?})");
             }
         }
-        let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-        k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-        g.bench_function(name, |b| {
-            b.iter(|| {
-                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
-                queue.submit([]);
-            })
-        });
+        kerf_warm(&mut g, name, device, queue, &mut k, &glyphs);
     }
     glyphon_warm(&mut g, device, queue, &mut fs, &para);
     g.finish();
@@ -462,19 +469,10 @@ fn multiscript_case(c: &mut Criterion) {
     eprintln!("multiscript: {} glyphs", glyphs.len());
     let mut g = c.benchmark_group("multiscript_warm");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    {
-        let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-        let rep = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-        let colour = k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
-        eprintln!("kerf: {} instances, {colour} colour glyphs", rep.instances);
-        g.bench_function("kerf", |b| {
-            b.iter(|| {
-                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
-                queue.submit([]);
-            })
-        });
-    }
+    let rep = kerf_warm(&mut g, "kerf", device, queue, &mut k, &glyphs);
+    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    let colour = k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
+    eprintln!("kerf: {} instances, {colour} colour glyphs", rep.instances);
     glyphon_warm(&mut g, device, queue, &mut fs, &text);
     g.finish();
     let mut g = c.benchmark_group("multiscript_cold");

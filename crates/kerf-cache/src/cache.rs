@@ -589,18 +589,15 @@ impl GlyphCache {
     }
 
     pub(crate) fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
-        if self.bpp == 4 && keys.first().is_some_and(|k| k.mode == RenderMode::Color) {
+        let out = if self.bpp == 4 && keys.first().is_some_and(|k| k.mode == RenderMode::Color) {
             // Colour glyphs in the colour set: rendered by the coverage cache.
-            let out: Vec<_> = keys.iter().map(|k| self.prerendered.remove(k).unwrap_or(Err(GlyphError::UnknownFont(k.font)))).collect();
-            for img in out.iter().flatten() {
-                self.stats.rasterized += 1;
-                self.stats.rasterized_bytes += img.pixels.len() as u64;
-            }
-            return out;
-        }
-        let t = Instant::now();
-        let out = self.rasterize_keys(keys);
-        self.stats.raster_ns += t.elapsed().as_nanos() as u64;
+            keys.iter().map(|k| self.prerendered.remove(k).unwrap_or(Err(GlyphError::UnknownFont(k.font)))).collect()
+        } else {
+            let t = Instant::now();
+            let out = self.rasterize_keys(keys);
+            self.stats.raster_ns += t.elapsed().as_nanos() as u64;
+            out
+        };
         for img in out.iter().flatten() {
             self.stats.rasterized += 1;
             self.stats.rasterized_bytes += img.pixels.len() as u64;
@@ -795,8 +792,8 @@ impl GlyphCache {
             };
             let (whole_x, subpixel_x) = r.snap(bins);
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
-            // Found recently and still protected by that lookup, nothing
-            // evicted or moved since: no probe, no LRU move.
+            // Found in the map since it last changed: no probe, no LRU move
+            // (the use is written back before anything is evicted).
             if let Some(e) = self.memo.get(&key, self.epoch, frame) {
                 hits += 1;
                 if !e.is_blank() {

@@ -150,7 +150,7 @@ impl GlyphCache {
             self.write_back_recency();
         }
         while let Some((_, slot)) = self.map.peek_lru() {
-            if self.is_protected(slot.last_used) || slot.last_used.saturating_add(idle_frames) >= self.frame {
+            if !idle(self, slot.last_used) {
                 break;
             }
             let Some((key, victim)) = self.map.pop_lru() else { break };

@@ -39,40 +39,35 @@ impl GlyphCache {
         let t = Instant::now();
         let mut uploads = Vec::new();
         let mut glyphs = GlyphUploads::default();
-        match self.config.uploads {
-            UploadMode::DirtyRect => {
-                for (i, page) in self.pages.iter_mut().enumerate() {
-                    if let Some(u) = page.take_upload(i as u32) {
-                        self.stats.upload_calls += 1;
-                        self.stats.upload_regions += u.regions as u64;
-                        self.stats.upload_bytes += u.data.len() as u64;
-                        uploads.push(u);
-                    }
+        // Which pages go as their dirty box (one texture write): all in
+        // DirtyRect, none in Glyphs; in Auto, a page whose new glyphs fill at
+        // least a third of their bounding box (no scatter draw). The others
+        // go glyph by glyph.
+        let mode = self.config.uploads;
+        let boxed: Vec<bool> = (0..self.pages.len())
+            .map(|i| match mode {
+                UploadMode::DirtyRect => true,
+                UploadMode::Glyphs => false,
+                UploadMode::Auto => self.staging.is_dense(i, self.pages[i].dirty, self.config.padding),
+            })
+            .collect();
+        for (i, page) in self.pages.iter_mut().enumerate() {
+            if boxed[i] {
+                if let Some(u) = page.take_upload(i as u32) {
+                    self.stats.upload_calls += 1;
+                    self.stats.upload_regions += u.regions as u64;
+                    self.stats.upload_bytes += u.data.len() as u64;
+                    uploads.push(u);
                 }
             }
-            mode @ (UploadMode::Glyphs | UploadMode::Auto) => {
-                // In Auto, a page whose new glyphs fill at least a third of
-                // their bounding box goes as that box (one texture write, no
-                // scatter draw); the others go glyph by glyph.
-                let auto = mode == UploadMode::Auto;
-                let dense: Vec<bool> = (0..self.pages.len()).map(|i| auto && self.staging.is_dense(i, self.pages[i].dirty, self.config.padding)).collect();
-                for (i, page) in self.pages.iter_mut().enumerate() {
-                    if dense[i] {
-                        if let Some(u) = page.take_upload(i as u32) {
-                            self.stats.upload_calls += 1;
-                            self.stats.upload_regions += u.regions as u64;
-                            self.stats.upload_bytes += u.data.len() as u64;
-                            uploads.push(u);
-                        }
-                    }
-                    page.dirty = None;
-                    page.dirty_regions = 0;
-                }
-                glyphs = self.staging.take(self.config.padding, self.bpp, &dense);
-                self.stats.upload_calls += glyphs.pages.len() as u64;
-                self.stats.upload_regions += glyphs.regions.len() as u64;
-                self.stats.upload_bytes += glyphs.upload_bytes();
-            }
+            page.dirty = None;
+            page.dirty_regions = 0;
+        }
+        if mode != UploadMode::DirtyRect {
+            glyphs = self.staging.take(self.config.padding, self.bpp, &boxed);
+            self.stats.upload_calls += glyphs.pages.len() as u64;
+            self.stats.upload_regions += glyphs.regions.len() as u64;
+            self.stats.upload_bytes += glyphs.upload_bytes();
         }
         self.stats.stage_ns += t.elapsed().as_nanos() as u64;
         let color = self.end_color_frame();

@@ -8,11 +8,11 @@
 //! dozen glyphs) and each size is a separable resample of it in
 //! premultiplied alpha: the average of the covered source pixels when
 //! shrinking (a box filter, the usual one for downscaling), bilinear when
-//! enlarging. The bitmap's size and
-//! placement follow swash's rule (`floor(w · scale)`, bearings truncated).
+//! enlarging. The bitmap's size and placement follow swash's rule
+//! (`floor(w · scale)`, bearings truncated).
 
 use crate::error::RasterError;
-use crate::raster::{FontRef, GlyphImage};
+use crate::raster::GlyphImage;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -197,7 +197,7 @@ fn taps(src: usize, dst: usize) -> (Vec<(usize, std::ops::Range<usize>)>, Vec<f3
 /// Resamples straight RGBA `sw × sh` to `dw × dh` (all > 0) through
 /// premultiplied alpha, so transparent pixels lend no colour to their
 /// neighbours.
-pub(crate) fn resample_rgba(src: &[u8], sw: usize, sh: usize, dw: usize, dh: usize) -> Vec<u8> {
+fn resample_rgba(src: &[u8], sw: usize, sh: usize, dw: usize, dh: usize) -> Vec<u8> {
     resample(&premultiplied(src, sw, sh), dw, dh)
 }
 
@@ -242,14 +242,6 @@ fn resample(src: &Level, dw: usize, dh: usize) -> Vec<u8> {
         }
     }
     out
-}
-
-/// The ppem of `font`'s colour strike nearest to `px` that has `glyph` (the
-/// strike swash would draw it from); `None` when no strike has it.
-pub(crate) fn strike_for(font: FontRef<'_>, glyph: u16, px: f32) -> Option<u16> {
-    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize)?;
-    let strike = sfont.color_strikes().find_by_nearest_ppem(px as u16, glyph)?;
-    Some(strike.ppem()).filter(|&p| p > 0)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use crate::error::RasterError;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
 use crate::raster::{FontRef, GlyphImage, Rasterizer};
-use crate::strike::{scaled, strike_for, Decoded, StrikeCache};
+use crate::strike::{scaled, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use swash::scale::{Render, ScaleContext, Scaler, Source};
@@ -83,9 +83,7 @@ impl SwashRasterizer {
         if p.width == 0 || p.height == 0 {
             return Ok(GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() });
         }
-        if image.data.len() as u64 != p.width as u64 * p.height as u64 {
-            return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
-        }
+        check_len(&image, 1)?;
         let bottom = p.top.saturating_sub(p.height as i32);
         Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels: image.data })
     }
@@ -148,6 +146,15 @@ fn with_scaler<T>(font: FontRef<'_>, key: &GlyphKey, hinting: bool, f: impl FnOn
     .map_err(|_| RasterError::Panicked)
 }
 
+/// A swash image must hold `bytes_per_pixel` bytes per pixel of its placement.
+fn check_len(image: &swash::scale::image::Image, bytes_per_pixel: u64) -> Result<(), RasterError> {
+    let p = image.placement;
+    if image.data.len() as u64 != bytes_per_pixel * p.width as u64 * p.height as u64 {
+        return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
+    }
+    Ok(())
+}
+
 /// A font's identity in swash's font cache: where its bytes live, their
 /// length and the face index (a cache's fonts live as long as the cache).
 fn font_id(font: FontRef<'_>) -> [u64; 2] {
@@ -163,19 +170,17 @@ pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCa
     // Fonts without COLR (Noto Color Emoji: CBDT) skip the outline attempt.
     let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
     if sfont.table(swash::tag_from_bytes(b"COLR")).is_none() {
-        return render_strike(font, key, strikes);
+        return render_strike(font, sfont, key, strikes);
     }
     let outline = with_scaler(font, key, false, |scaler| Render::new(&[Source::ColorOutline(0)]).format(Format::Alpha).render(scaler, key.glyph))?;
     let Some(image) = outline.filter(|i| i.content == swash::scale::image::Content::Color) else {
-        return render_strike(font, key, strikes);
+        return render_strike(font, sfont, key, strikes);
     };
     let p = image.placement;
     if p.width == 0 || p.height == 0 {
         return Ok(GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() });
     }
-    if image.data.len() as u64 != 4 * p.width as u64 * p.height as u64 {
-        return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
-    }
+    check_len(&image, 4)?;
     // swash composites COLR layers premultiplied: back to straight alpha.
     let mut pixels = image.data;
     for px in pixels.chunks_exact_mut(4) {
@@ -192,20 +197,20 @@ pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCa
 
 /// A glyph from a colour bitmap strike: decoded at the strike's size (swash,
 /// once per glyph), resampled to the key's.
-fn render_strike(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
+fn render_strike(font: FontRef<'_>, sfont: swash::FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
     let unsupported = RasterError::UnsupportedMode(RenderMode::Color);
     let px = key.size.px();
-    let ppem = catch_unwind(AssertUnwindSafe(|| strike_for(font, key.glyph, px))).map_err(|_| RasterError::Panicked)?.ok_or(unsupported.clone())?;
+    // The strike swash draws it from: the one nearest the size that has it.
+    let strike = catch_unwind(AssertUnwindSafe(|| sfont.color_strikes().find_by_nearest_ppem(px as u16, key.glyph).map(|s| s.ppem())));
+    let ppem = strike.map_err(|_| RasterError::Panicked)?.filter(|&p| p > 0).ok_or(unsupported.clone())?;
     let decoded = strikes.get_or_decode(font_id(font), key.glyph, ppem, || {
         let native = GlyphKey { size: crate::key::GlyphSize::from_px(ppem as f32, f32::MAX).unwrap_or(key.size), ..*key };
         let image = with_scaler(font, &native, false, |scaler| {
             Render::new(&[Source::ColorBitmap(swash::scale::StrikeWith::BestFit)]).format(Format::Alpha).render(scaler, key.glyph)
         })?;
         let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else { return Ok(None) };
+        check_len(&image, 4)?;
         let p = image.placement;
-        if image.data.len() as u64 != 4 * p.width as u64 * p.height as u64 {
-            return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
-        }
         Ok(Some(Decoded::new(p.width, p.height, p.left, p.top, image.data)))
     })?;
     let decoded = decoded.ok_or(unsupported)?;

@@ -4,6 +4,8 @@
 //! their pages (kerf-wgpu: one draw per dirty page), so the bytes uploaded
 //! follow the bytes rasterized instead of the dirty pages' bounding boxes.
 
+use kerf_pack::Rect;
+
 /// How a frame hands its new texels to the GPU side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum UploadMode {
@@ -131,9 +133,8 @@ impl GlyphUploads {
     }
 }
 
-use kerf_pack::Rect;
-
-/// What the cache collects between uploads in [`UploadMode::Glyphs`].
+/// What the cache collects between uploads in [`UploadMode::Glyphs`] and
+/// [`UploadMode::Auto`].
 #[derive(Debug, Default)]
 pub(crate) struct Staging {
     pub(crate) bytes: Vec<u8>,

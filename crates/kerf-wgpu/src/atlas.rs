@@ -144,7 +144,8 @@ pub struct TextAtlas {
     pub(crate) shared: Arc<Shared>,
     coverage: PageArray,
     color: PageArray,
-    /// The per-glyph upload path ([`UploadMode::Glyphs`]) of both page sets;
+    /// The per-glyph upload path ([`UploadMode::Glyphs`], and sparse pages
+    /// in [`UploadMode::Auto`]) of both page sets;
     /// `None` for dirty rectangles.
     scatter: Option<Scatter>,
     pub(crate) bind_group: wgpu::BindGroup,
@@ -407,7 +408,7 @@ fn make_arrays(device: &wgpu::Device, cache: &GlyphCache, layers: u32, color_lay
     (coverage, color)
 }
 
-/// The scatter of both page sets, in [`UploadMode::Glyphs`].
+/// The scatter of both page sets, unless the uploads are dirty rectangles.
 fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
     if cache.config().uploads == UploadMode::DirtyRect {
         return None;
