@@ -440,6 +440,13 @@ fn multiscript() -> Vec<(String, f32)> {
     (0..30).map(|i| (lines[i % lines.len()].to_string(), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5])).collect()
 }
 
+/// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
+fn cosmic_glyphs(k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped, out: &mut Vec<PositionedGlyph>) {
+    for (b, top) in &text.buffers {
+        fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], out).unwrap();
+    }
+}
+
 /// The same cosmic-text buffers (shaped once, with fallback across DejaVu,
 /// Lohit Devanagari, WenQuanYi and Noto Color Emoji) fed to kerf's
 /// cosmic-text adapter and to glyphon: warm and cold prepare.
@@ -460,20 +467,76 @@ fn multiscript_case(c: &mut Criterion) {
         let mut k = kerf_side(device, queue);
         let mut fonts = kerf::cache::CosmicFonts::new();
         let mut glyphs = Vec::new();
-        for (b, top) in &text.buffers {
-            fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], &mut glyphs).unwrap();
-        }
-        (k, glyphs)
+        cosmic_glyphs(&mut k, &mut fonts, fs, &text, &mut glyphs);
+        (k, fonts, glyphs)
     };
-    let (mut k, glyphs) = kerf_with_glyphs(&fs);
+    let (mut k, mut fonts, mut glyphs) = kerf_with_glyphs(&fs);
     eprintln!("multiscript: {} glyphs", glyphs.len());
+    // Warm frames as an app draws them: kerf's adapter turns the buffers
+    // into glyphs and prepares them, glyphon prepares the buffers; each
+    // frame ends with the (empty) submit that flushes texture writes.
     let mut g = c.benchmark_group("multiscript_warm");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    let rep = kerf_warm(&mut g, "kerf", device, queue, &mut k, &glyphs);
+    let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+    let rep = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
     assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
     let colour = k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
     eprintln!("kerf: {} instances, {colour} colour glyphs", rep.instances);
-    glyphon_warm(&mut g, device, queue, &mut fs, &text);
+    let kerf_frame = |k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, glyphs: &mut Vec<PositionedGlyph>| {
+        glyphs.clear();
+        cosmic_glyphs(k, fonts, fs, &text, glyphs);
+        let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
+        black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+    };
+    g.bench_function("kerf", |b| {
+        b.iter(|| {
+            kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs);
+            queue.submit([]);
+        })
+    });
+    let mut gl = glyphon_side(device, queue);
+    let glyphon_frame = |gl: &mut Glyphon, fs: &mut FontSystem| {
+        let areas = glyphon_areas(&text, 0..text.buffers.len(), 0.0);
+        gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+        gl.atlas.trim();
+    };
+    glyphon_frame(&mut gl, &mut fs);
+    g.bench_function("glyphon", |b| {
+        b.iter(|| {
+            glyphon_frame(&mut gl, &mut fs);
+            queue.submit([]);
+        })
+    });
+    g.finish();
+    // The same frames with only the renderers' own work timed: the submit
+    // still follows every frame, untimed. On lavapipe an empty submit costs
+    // tens of µs of driver work that a short prepare cannot hide.
+    let mut g = c.benchmark_group("multiscript_warm_prepare");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("kerf", |b| {
+        b.iter_custom(|n| {
+            let mut spent = std::time::Duration::ZERO;
+            for _ in 0..n {
+                let t = std::time::Instant::now();
+                kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs);
+                spent += t.elapsed();
+                queue.submit([]);
+            }
+            spent
+        })
+    });
+    g.bench_function("glyphon", |b| {
+        b.iter_custom(|n| {
+            let mut spent = std::time::Duration::ZERO;
+            for _ in 0..n {
+                let t = std::time::Instant::now();
+                glyphon_frame(&mut gl, &mut fs);
+                spent += t.elapsed();
+                queue.submit([]);
+            }
+            spent
+        })
+    });
     g.finish();
     let mut g = c.benchmark_group("multiscript_cold");
     g.sample_size(10);
@@ -481,11 +544,10 @@ fn multiscript_case(c: &mut Criterion) {
     g.bench_function("kerf", |b| {
         b.iter_batched(
             || kerf_with_glyphs(&fs),
-            |(mut k, glyphs)| {
-                let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-                black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+            |(mut k, mut fonts, mut glyphs)| {
+                kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs);
                 queue.submit([]);
-                (k, glyphs)
+                (k, fonts, glyphs)
             },
             BatchSize::PerIteration,
         )

@@ -160,9 +160,8 @@ pub struct GlyphCache {
     /// eviction can succeed again in that frame).
     pub(crate) all_protected: Option<u64>,
     /// Reused buffers of the batches split between coverage and colour
-    /// pages: the colour requests' indices, the others', and a subset's requests.
+    /// pages: the colour requests' indices and their requests.
     pub(crate) color_indices: Vec<usize>,
-    pub(crate) plain_indices: Vec<usize>,
     pub(crate) subset: Vec<PositionedReq>,
     /// Colour bitmap strikes decoded once per glyph (see strike.rs).
     #[cfg(feature = "swash")]
@@ -203,6 +202,27 @@ pub(crate) struct PositionedReq {
     pub(crate) y: f32,
     pub(crate) color: [u8; 4],
     pub(crate) anchor: Anchor,
+}
+
+/// What a batch can be made of: kerf's requests, or the app's positioned
+/// glyphs read in place (no copy into a request buffer).
+pub(crate) trait Request: Copy {
+    /// This item as a request.
+    fn req(&self) -> PositionedReq;
+}
+
+impl Request for PositionedReq {
+    #[inline]
+    fn req(&self) -> PositionedReq {
+        *self
+    }
+}
+
+impl Request for PositionedGlyph {
+    #[inline]
+    fn req(&self) -> PositionedReq {
+        PositionedReq { font: self.font, glyph: self.glyph, size: self.size, x: self.x, y: self.y, color: self.color, anchor: Anchor::Pen }
+    }
 }
 
 impl PositionedReq {
@@ -275,7 +295,6 @@ impl GlyphCache {
             recency: Vec::new(),
             all_protected: None,
             color_indices: Vec::new(),
-            plain_indices: Vec::new(),
             subset: Vec::new(),
             #[cfg(feature = "swash")]
             strikes: Default::default(),
@@ -737,26 +756,35 @@ impl GlyphCache {
         let mut reqs = std::mem::take(&mut self.scratch);
         reqs.clear();
         fill(self, &mut reqs);
+        self.run_slice(&reqs, out, mode);
+        self.scratch = reqs;
+    }
+
+    /// Runs `reqs` as one batch (its colour glyphs in the colour set),
+    /// collecting skipped glyphs into the frame's report.
+    pub(crate) fn run_slice<R: Request>(&mut self, reqs: &[R], out: &mut Vec<GlyphQuad>, mode: RenderMode) {
         let mut skipped = std::mem::take(&mut self.pending_skipped);
         let mut color = std::mem::take(&mut self.color_indices);
         color.clear();
         if self.routes_color(mode) {
-            color.extend(reqs.iter().enumerate().filter(|(_, r)| self.fonts.is_color_glyph(r.font, r.glyph)).map(|(i, _)| i));
+            let fonts = &self.fonts;
+            color.extend(reqs.iter().map(Request::req).enumerate().filter(|(_, r)| fonts.is_color_glyph(r.font, r.glyph)).map(|(i, _)| i));
         }
         if color.is_empty() {
-            self.run_batch(&reqs, out, mode, &mut skipped);
+            self.run_batch(reqs, &[], out, mode, &mut skipped);
         } else {
-            self.run_split(&reqs, &color, out, mode, &mut skipped);
+            self.run_split(reqs, &color, out, mode, &mut skipped);
         }
         self.color_indices = color;
         self.pending_skipped = skipped;
-        self.scratch = reqs;
     }
 
-    /// The batch path shared by `prepare` and `layout`.
+    /// The batch path shared by `prepare` and `layout`: every request of
+    /// `reqs` but those whose indices `skip` lists (ascending; a batch's
+    /// colour glyphs, drawn by the colour set).
     /// Every request of a batch has the same mode: the cache's for glyphs,
     /// [`RenderMode::Image`] for images.
-    pub(crate) fn run_batch(&mut self, reqs: &[PositionedReq], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_batch<R: Request>(&mut self, reqs: &[R], skip: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
@@ -776,7 +804,14 @@ impl GlyphCache {
         // asks for are worked out once per run, not per glyph.
         let mut run_px = f32::NAN.to_bits();
         let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
+        let mut skip_rest = skip.iter();
+        let mut next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
         for (i, r) in reqs.iter().enumerate() {
+            if i == next_skip {
+                next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
+                continue;
+            }
+            let r = &r.req();
             if r.size.to_bits() != run_px {
                 run_px = r.size.to_bits();
                 run = GlyphSize::from_px(r.size, max_px).map(|size| match lcd {
@@ -845,18 +880,19 @@ impl GlyphCache {
                 self.apply_recency();
             }
         }
-        self.stats.lookups += reqs.len() as u64;
+        self.stats.lookups += (reqs.len() - skip.len()) as u64;
         self.stats.hits += hits;
         self.stats.misses += misses.len() as u64 + invalid;
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
-            out[slot] = reqs[i].quad(&self.relocate(key), reqs[i].snap(bins).0);
+            let r = reqs[i].req();
+            out[slot] = r.quad(&self.relocate(key), r.snap(bins).0);
             out[slot].page |= lcd_bit(key.mode);
         }
         // Glyphs in tiles: their quads go after the batch's others.
         for (i, key, whole_x) in tiled_hits {
             if let (Some(e), Some(tiles)) = (self.map.peek(&key), self.tiles.get(&key)) {
-                let base = reqs[i].quad(&e.entry, whole_x);
+                let base = reqs[i].req().quad(&e.entry, whole_x);
                 out.extend(tiles.iter().map(|t| t.quad(&base)));
             }
         }
@@ -880,7 +916,7 @@ impl GlyphCache {
         let mut removed = 0usize;
         let mut extra: Vec<GlyphQuad> = Vec::new();
         for (slot, i, key) in misses {
-            let r = &reqs[i];
+            let r = &reqs[i].req();
             match &placed[index[&key]] {
                 Ok(e) if !e.is_blank() => {
                     out[slot] = r.quad(e, r.snap(bins).0);

@@ -6,7 +6,7 @@
 //! [`FrameOutput`](crate::FrameOutput) (its `color` part). Quads drawn from
 //! it carry [`COLOR_PAGE_BIT`] in their page.
 
-use crate::cache::{GlyphCache, GlyphEntry, PositionedReq};
+use crate::cache::{GlyphCache, GlyphEntry, PositionedReq, Request};
 use crate::error::{ConfigError, GlyphError, ImageSourceError};
 #[cfg(not(feature = "swash"))]
 use crate::error::RasterError;
@@ -73,18 +73,9 @@ impl GlyphCache {
     /// then the colour ones in the colour set (their misses rendered here,
     /// where the fonts are), their quads after the others' and marked with
     /// [`COLOR_PAGE_BIT`]; skipped indices are the batch's.
-    pub(crate) fn run_split(&mut self, reqs: &[PositionedReq], color: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
-        // The others' indices: every index not in `color` (both ascending).
-        let mut plain = std::mem::take(&mut self.plain_indices);
-        plain.clear();
-        let mut next = color.iter().copied().peekable();
-        for i in 0..reqs.len() {
-            if next.next_if_eq(&i).is_none() {
-                plain.push(i);
-            }
-        }
-        self.run_subset(reqs, &plain, mode, out, skipped);
-        self.plain_indices = plain;
+    pub(crate) fn run_split<R: Request>(&mut self, reqs: &[R], color: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+        // The others, in place (`color` is ascending).
+        self.run_batch(reqs, color, out, mode, skipped);
         let max_px = self.config.max_glyph_px;
         let key_of = |r: &PositionedReq| GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey { mode: RenderMode::Color, ..GlyphKey::new(r.font, r.glyph, size) });
         if self.color_set().is_err() {
@@ -98,7 +89,7 @@ impl GlyphCache {
         // memo holds is cached: no probe).
         let mut missing: Vec<GlyphKey> = Vec::new();
         if let Some(set) = self.color.as_deref() {
-            for key in color.iter().filter_map(|&i| key_of(&reqs[i])) {
+            for key in color.iter().filter_map(|&i| key_of(&reqs[i].req())) {
                 if !set.memo.contains(&key, set.epoch) && set.map.peek(&key).is_none() && !missing.contains(&key) {
                     missing.push(key);
                 }
@@ -113,12 +104,12 @@ impl GlyphCache {
 
     /// Runs `reqs[i]` for each `i` of `subset` as one batch of this cache,
     /// the skipped glyphs' indices mapped back to `reqs`.
-    pub(crate) fn run_subset(&mut self, reqs: &[PositionedReq], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_subset<R: Request>(&mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
         let before = skipped.len();
         let mut picked = std::mem::take(&mut self.subset);
         picked.clear();
-        picked.extend(subset.iter().map(|&i| reqs[i]));
-        self.run_batch(&picked, out, mode, skipped);
+        picked.extend(subset.iter().map(|&i| reqs[i].req()));
+        self.run_batch(&picked, &[], out, mode, skipped);
         self.subset = picked;
         for s in &mut skipped[before..] {
             s.index = subset[s.index];
@@ -127,7 +118,7 @@ impl GlyphCache {
 
     /// [`run_subset`](Self::run_subset) in the colour set: its quads marked
     /// with [`COLOR_PAGE_BIT`].
-    pub(crate) fn run_color_subset(&mut self, reqs: &[PositionedReq], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_color_subset<R: Request>(&mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
         let first = out.len();
         self.run_subset(reqs, subset, mode, out, skipped);
         for q in &mut out[first..] {

@@ -58,9 +58,19 @@ impl CosmicFonts {
         default_color: [u8; 4],
         out: &mut Vec<PositionedGlyph>,
     ) -> Result<(), FontError> {
+        // Runs are long stretches of one font: the last mapping is reused
+        // before the map is asked.
+        let mut last: Option<(cosmic_text::fontdb::ID, FontId)> = None;
         for run in buffer.layout_runs() {
             for g in run.glyphs {
-                let font = self.font(cache, fonts, g.font_id)?;
+                let font = match last {
+                    Some((id, f)) if id == g.font_id => f,
+                    _ => {
+                        let f = self.font(cache, fonts, g.font_id)?;
+                        last = Some((g.font_id, f));
+                        f
+                    }
+                };
                 let color = g.color_opt.map_or(default_color, |c| [c.r(), c.g(), c.b(), c.a()]);
                 let (x, y) = CosmicFonts::pen(&run, g, (left, top));
                 out.push(PositionedGlyph { font, glyph: g.glyph_id, size: g.font_size, x, y, color });

@@ -132,17 +132,8 @@ impl Frame<'_> {
     }
 
     fn prepare_in(&mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>) {
-        self.cache.run_requests(out, mode, |_, reqs| {
-            reqs.extend(glyphs.iter().map(|g| PositionedReq {
-                font: g.font,
-                glyph: g.glyph,
-                size: g.size,
-                x: g.x,
-                y: g.y,
-                color: g.color,
-                anchor: Anchor::Pen,
-            }))
-        });
+        // The glyphs are read in place (pen-anchored requests).
+        self.cache.run_slice(glyphs, out, mode);
     }
 
     /// Looks up the app's images (see [`GlyphCache::add_image_source`]) and

@@ -197,7 +197,7 @@ impl KeyMemo {
 
     /// `key`'s entry, if remembered since the map last changed (`epoch`);
     /// marks it used in `frame`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&mut self, key: &GlyphKey, epoch: u64, frame: u64) -> Option<GlyphEntry> {
         let i = self.find(key, epoch as u32)?;
         let g = self.groups.get_mut(i)?;
@@ -229,7 +229,7 @@ impl KeyMemo {
     /// [`WAYS`]-way set-associative (a key's group is at its index or one of
     /// the other lines of its aligned set, its own index looked at first),
     /// so glyphs whose indices collide do not keep evicting each other.
-    #[inline]
+    #[inline(always)]
     fn find(&self, key: &GlyphKey, epoch: u32) -> Option<usize> {
         let i = Self::index(key);
         if self.groups.get(i)?.holds(key, epoch) {
