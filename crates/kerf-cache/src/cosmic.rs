@@ -7,13 +7,15 @@ use crate::cache::GlyphCache;
 use crate::error::FontError;
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// Maps cosmic-text's font ids to the cache's, loading each face the first
 /// time a layout uses it. Keep one per (cache, font system) pair.
 #[derive(Debug, Default)]
 pub struct CosmicFonts {
-    ids: HashMap<cosmic_text::fontdb::ID, FontId>,
+    // Ordered: a handful of fonts are a few integer compares (runs switch
+    // fonts often in mixed-script text), where hashing costs more.
+    ids: BTreeMap<cosmic_text::fontdb::ID, FontId>,
 }
 
 impl CosmicFonts {
