@@ -13,7 +13,7 @@ use crate::image::{ImageSource, ImageSourceId, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
-use crate::memo::KeyMemo;
+use crate::memo::{KeyMemo, RunTag};
 use crate::page::{Page, PageUpload};
 use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
@@ -163,6 +163,8 @@ pub struct GlyphCache {
     /// pages: the colour requests' indices and their requests.
     pub(crate) color_indices: Vec<usize>,
     pub(crate) subset: Vec<PositionedReq>,
+    /// Reused buffer of a batch's requests the memo did not hold (quad slot, request).
+    pub(crate) unmemoized: Vec<(usize, usize)>,
     /// Colour bitmap strikes decoded once per glyph (see strike.rs).
     #[cfg(feature = "swash")]
     pub(crate) strikes: crate::strike::StrikeCache,
@@ -296,6 +298,7 @@ impl GlyphCache {
             all_protected: None,
             color_indices: Vec::new(),
             subset: Vec::new(),
+            unmemoized: Vec::new(),
             #[cfg(feature = "swash")]
             strikes: Default::default(),
             epoch: 0,
@@ -784,102 +787,79 @@ impl GlyphCache {
     /// colour glyphs, drawn by the colour set).
     /// Every request of a batch has the same mode: the cache's for glyphs,
     /// [`RenderMode::Image`] for images.
+    ///
+    /// Two passes: [`memo_pass`](Self::memo_pass) draws what the memo holds
+    /// (in a warm frame, nearly everything) in a loop kept small, and leaves
+    /// a placeholder for each other request; the map is asked for those
+    /// here. Both passes see the map and the memo as the batch found them:
+    /// nothing is evicted or moved until the misses are placed.
     pub(crate) fn run_batch<R: Request>(&mut self, reqs: &[R], skip: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
-        // LCD batches: glyphs above LCD_MAX_PX are drawn in grayscale.
-        let lcd = mode == RenderMode::Lcd;
-        let gray = self.render_mode();
-        let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
         let start = out.len();
+        self.memo.sync(self.epoch, frame, &mut self.recency);
+        self.apply_recency();
+        let mut rest = std::mem::take(&mut self.unmemoized);
+        rest.clear();
+        let mut hits = self.memo_pass(reqs, skip, mode, out, &mut rest);
         let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
         let mut tiled_hits: Vec<(usize, GlyphKey, i32)> = Vec::new();
-        let mut hits = 0u64;
         let mut invalid = 0u64;
-        self.memo.sync(self.epoch, frame, &mut self.recency);
-        self.apply_recency();
-        // Runs of glyphs share a size: its quantised form and the mode it
-        // asks for are worked out once per run, not per glyph.
-        let mut run_px = f32::NAN.to_bits();
-        let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
-        let mut skip_rest = skip.iter();
-        let mut next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
-        for (i, r) in reqs.iter().enumerate() {
-            if i == next_skip {
-                next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
-                continue;
-            }
-            let r = &r.req();
-            if r.size.to_bits() != run_px {
-                run_px = r.size.to_bits();
-                run = GlyphSize::from_px(r.size, max_px).map(|size| match lcd {
-                    false => (size, mode, 0),
-                    true if size.steps() <= lcd_max => (size, RenderMode::Lcd, LCD_PAGE_BIT),
-                    true => (size, gray, 0),
-                });
-            }
-            let Some((size, mode, bit)) = run else {
+        // Placeholders left in `out` (blank glyphs, invalid sizes, glyphs
+        // in tiles, failed misses), taken out at the end.
+        let mut removed = 0usize;
+        let retiring = self.retiring;
+        let run_of = self.run_of(mode);
+        for &(slot, i) in &rest {
+            let r = reqs[i].req();
+            let Some((size, mode, bit)) = run_of(r.size) else {
                 invalid += 1;
+                removed += 1;
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
                 continue;
             };
             let (whole_x, subpixel_x) = r.snap(bins);
             let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
-            // Found in the map since it last changed: no probe, no LRU move
-            // (the use is written back before anything is evicted).
-            if let Some(e) = self.memo.get(&key, self.epoch, frame) {
-                hits += 1;
-                if !e.is_blank() {
-                    let mut q = r.quad(&e, whole_x);
-                    q.page |= bit;
-                    out.push(q);
-                }
-                continue;
-            }
-            // One hash probe that also moves the glyph to the front of the LRU
-            // list (a few pointer writes). A separate `promote` of each key's
-            // first use in the frame costs a second probe, which with
+            // One hash probe that also moves the glyph to the front of the
+            // LRU list (a few pointer writes). A separate `promote` of each
+            // key's first use in the frame costs a second probe, which with
             // sub-pixel bins (several keys per glyph) was measurable.
-            let retiring = self.retiring;
             match self.map.get_mut(&key) {
-                Some(slot) => {
+                Some(entry) => {
                     // A glyph an earlier batch of this frame drew stays where
                     // it is: its slot must not be freed while the frame's
                     // quads still point at it.
-                    let previous = std::mem::replace(&mut slot.last_used, frame);
+                    let previous = std::mem::replace(&mut entry.last_used, frame);
                     hits += 1;
                     // Glyphs on a retiring page are not remembered: each use
                     // looks them up, so the first use in a frame moves them.
-                    let retires = retiring.is_some_and(|r| slot.entry.page as usize >= r);
-                    if slot.entry.is_blank() {
-                        if slot.tiled() {
+                    let retires = retiring.is_some_and(|r| entry.entry.page as usize >= r);
+                    if entry.entry.is_blank() {
+                        removed += 1;
+                        if entry.tiled() {
                             tiled_hits.push((i, key, whole_x));
                         } else {
-                            self.memo.put(&key, &slot.entry, frame, self.epoch, &mut self.recency);
+                            self.memo.put(&key, &entry.entry, frame, self.epoch, &mut self.recency);
                         }
                     } else if retires && previous != frame {
-                        moves.push((out.len(), i, key));
-                        out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
+                        moves.push((slot, i, key));
                     } else {
-                        let mut q = r.quad(&slot.entry, whole_x);
-                        q.page |= bit;
-                        out.push(q);
+                        out[slot] = r.quad(&entry.entry, whole_x);
+                        out[slot].page |= bit;
                         if !retires {
-                            self.memo.put(&key, &slot.entry, frame, self.epoch, &mut self.recency);
+                            self.memo.put(&key, &entry.entry, frame, self.epoch, &mut self.recency);
                         }
                     }
                 }
-                None => {
-                    misses.push((out.len(), i, key));
-                    out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
-                }
+                None => misses.push((slot, i, key)),
             }
             if !self.recency.is_empty() {
                 self.apply_recency();
             }
         }
+        self.unmemoized = rest;
         self.stats.lookups += (reqs.len() - skip.len()) as u64;
         self.stats.hits += hits;
         self.stats.misses += misses.len() as u64 + invalid;
@@ -896,9 +876,99 @@ impl GlyphCache {
                 out.extend(tiles.iter().map(|t| t.quad(&base)));
             }
         }
-        if misses.is_empty() {
-            return;
+        if !misses.is_empty() {
+            removed += self.place_misses(reqs, misses, out, skipped);
         }
+        if removed > 0 {
+            let mut w = start;
+            for r in start..out.len() {
+                if out[r].page != GlyphQuad::PLACEHOLDER_PAGE {
+                    out[w] = out[r];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
+    }
+
+    /// The sizes of a batch in `mode`: a size's quantised form, the mode
+    /// its glyphs are drawn in (LCD batches draw glyphs above
+    /// [`LCD_MAX_PX`] in grayscale) and the page bit of their quads.
+    fn run_of(&self, mode: RenderMode) -> impl Fn(f32) -> Option<(GlyphSize, RenderMode, u32)> {
+        let max_px = self.config.max_glyph_px;
+        let lcd = mode == RenderMode::Lcd;
+        let gray = self.render_mode();
+        let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
+        move |px| {
+            GlyphSize::from_px(px, max_px).map(|size| match lcd {
+                false => (size, mode, 0),
+                true if size.steps() <= lcd_max => (size, RenderMode::Lcd, LCD_PAGE_BIT),
+                true => (size, gray, 0),
+            })
+        }
+    }
+
+    /// The first pass of [`run_batch`](Self::run_batch): the quad of every
+    /// request the memo holds (none for a blank glyph), a placeholder for
+    /// every other one, with its (quad slot, request index) in `rest`.
+    /// Returns the memo's hits.
+    #[inline(never)]
+    fn memo_pass<R: Request>(&mut self, reqs: &[R], skip: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, rest: &mut Vec<(usize, usize)>) -> u64 {
+        let (frame, epoch) = (self.frame, self.epoch);
+        let bins = self.config.subpixel_bins;
+        let run_of = self.run_of(mode);
+        let mut hits = 0u64;
+        // Runs of glyphs share a size: its quantised form and the mode it
+        // asks for are worked out once per run, not per glyph; and the
+        // memo's tag of the run's font, size and mode once per font in it.
+        let mut run_px = f32::NAN.to_bits();
+        let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
+        let mut tag_font = None;
+        let mut tag = RunTag::new(FontId(0), GlyphSize(0), mode);
+        let mut skip_rest = skip.iter();
+        let mut next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
+        out.reserve(reqs.len() - skip.len());
+        for (i, r) in reqs.iter().enumerate() {
+            if i == next_skip {
+                next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
+                continue;
+            }
+            let r = r.req();
+            if r.size.to_bits() != run_px {
+                run_px = r.size.to_bits();
+                run = run_of(r.size);
+                tag_font = None;
+            }
+            if let Some((size, mode, bit)) = run {
+                if tag_font != Some(r.font) {
+                    tag_font = Some(r.font);
+                    tag = RunTag::new(r.font, size, mode);
+                }
+                let (whole_x, subpixel_x) = r.snap(bins);
+                // Found in the map since it last changed: no probe, no LRU
+                // move (the use is written back before anything is evicted).
+                if let Some(e) = self.memo.get_in(&tag, r.glyph, subpixel_x, epoch, frame) {
+                    hits += 1;
+                    if !e.is_blank() {
+                        let mut q = r.quad(&e, whole_x);
+                        q.page |= bit;
+                        out.push(q);
+                    }
+                    continue;
+                }
+            }
+            rest.push((out.len(), i));
+            out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
+        }
+        hits
+    }
+
+    /// Rasterizes and places a batch's missed glyphs and fills their quads
+    /// (a glyph in tiles: its first tile in the glyph's place, the others
+    /// after the batch). Returns how many placeholders stay (blank glyphs,
+    /// glyphs that could not be placed: skipped and reported).
+    fn place_misses<R: Request>(&mut self, reqs: &[R], misses: Vec<(usize, usize, GlyphKey)>, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) -> usize {
+        let bins = self.config.subpixel_bins;
         // Unique missed keys, in first-seen order: rasterize (maybe in parallel), then place in order.
         let mut index: HashMap<GlyphKey, usize> = HashMap::with_capacity(misses.len());
         let mut keys: Vec<GlyphKey> = Vec::new();
@@ -940,16 +1010,7 @@ impl GlyphCache {
             }
         }
         out.extend(extra);
-        if removed > 0 {
-            let mut w = start;
-            for r in start..out.len() {
-                if out[r].page != GlyphQuad::PLACEHOLDER_PAGE {
-                    out[w] = out[r];
-                    w += 1;
-                }
-            }
-            out.truncate(w);
-        }
+        removed
     }
 }
 

@@ -90,22 +90,65 @@ impl Packed {
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Group {
-    font: u32,
-    size: u32,
-    glyph: u16,
+    /// Font (low half) and size (high half), as [`RunTag::font_size`].
+    font_size: u64,
+    /// Glyph (low 16 bits) and mode (above), as [`RunTag::glyph_mode`] makes it.
+    glyph_mode: u32,
+    epoch: u32,
+    touched: u32,
     mode: RenderMode,
     /// Bit `b` (< [`BINS`]): `bins[b]` holds an entry (0: the group is
     /// empty); [`PENDING`]: used since the last write-back.
     valid: u8,
-    epoch: u32,
-    touched: u32,
     bins: [Packed; BINS],
+}
+
+/// What the keys of a run of glyphs in one font, size and mode share: their
+/// groups' tag and hash but for the glyph, worked out once per run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RunTag {
+    font_size: u64,
+    mode: RenderMode,
+    /// `(size << 16 | mode << 40 | font << 44) · K1`: a key's hash is this
+    /// plus `glyph · K1` (the glyph fills the bits below 16).
+    hash: u64,
+}
+
+const K1: u64 = 0x9E37_79B9_7F4A_7C15;
+const K2: u64 = 0xBF58_476D_1CE4_E5B9;
+
+impl RunTag {
+    /// The tag of `font` at `size` in `mode`.
+    #[inline]
+    pub(crate) fn new(font: FontId, size: GlyphSize, mode: RenderMode) -> RunTag {
+        let rest = (size.0 as u64) << 16 | (mode as u64) << 40 | (font.0 as u64) << 44;
+        RunTag { font_size: font.0 as u64 | (size.0 as u64) << 32, mode, hash: rest.wrapping_mul(K1) }
+    }
+
+    #[inline]
+    fn of(key: &GlyphKey) -> RunTag {
+        RunTag::new(key.font, key.size, key.mode)
+    }
+
+    #[inline]
+    fn glyph_mode(&self, glyph: u16) -> u32 {
+        glyph as u32 | (self.mode as u32) << 16
+    }
+
+    /// The home line of `glyph` in this run: the packed (font, glyph, size,
+    /// mode) mixed (multiply, fold the high half down, multiply) so nearby
+    /// glyphs and sizes spread out.
+    #[inline]
+    fn index(&self, glyph: u16) -> usize {
+        let h = (glyph as u64).wrapping_mul(K1).wrapping_add(self.hash);
+        ((h ^ (h >> 29)).wrapping_mul(K2) >> (64 - BITS)) as usize
+    }
 }
 
 impl Group {
     #[inline]
-    fn holds(&self, key: &GlyphKey, epoch: u32) -> bool {
-        self.font == key.font.0 && self.size == key.size.0 && self.glyph == key.glyph && self.mode == key.mode && self.epoch == epoch
+    fn holds(&self, tag: &RunTag, glyph: u16, epoch: u32) -> bool {
+        self.font_size == tag.font_size && self.glyph_mode == tag.glyph_mode(glyph) && self.epoch == epoch
     }
 }
 
@@ -120,7 +163,13 @@ impl Group {
         let frame = (high_frame as u64) << 32 | self.touched as u64;
         for (b, p) in self.bins.iter().enumerate() {
             if self.valid & (1 << b) != 0 {
-                let key = GlyphKey { font: FontId(self.font), glyph: self.glyph, size: GlyphSize(self.size), mode: self.mode, subpixel_x: p.subpixel_x };
+                let key = GlyphKey {
+                    font: FontId(self.font_size as u32),
+                    glyph: self.glyph_mode as u16,
+                    size: GlyphSize((self.font_size >> 32) as u32),
+                    mode: self.mode,
+                    subpixel_x: p.subpixel_x,
+                };
                 out.push((key, frame));
             }
         }
@@ -138,13 +187,9 @@ pub(crate) struct KeyMemo {
 }
 
 impl KeyMemo {
-    #[inline]
+    #[cfg(test)]
     fn index(key: &GlyphKey) -> usize {
-        // The packed (font, glyph, size, mode), mixed (multiply, fold the
-        // high half down, multiply) so nearby glyphs and sizes spread out.
-        let k = (key.glyph as u64) | (key.size.0 as u64) << 16 | (key.mode as u64) << 40 | (key.font.0 as u64) << 44;
-        let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> (64 - BITS)) as usize
+        RunTag::of(key).index(key.glyph)
     }
 
     #[inline]
@@ -197,12 +242,19 @@ impl KeyMemo {
 
     /// `key`'s entry, if remembered since the map last changed (`epoch`);
     /// marks it used in `frame`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn get(&mut self, key: &GlyphKey, epoch: u64, frame: u64) -> Option<GlyphEntry> {
-        let i = self.find(key, epoch as u32)?;
+        self.get_in(&RunTag::of(key), key.glyph, key.subpixel_x, epoch, frame)
+    }
+
+    /// The entry of `glyph` at `subpixel_x` in the run `tag`, if remembered
+    /// since the map last changed (`epoch`); marks it used in `frame`.
+    #[inline(always)]
+    pub(crate) fn get_in(&mut self, tag: &RunTag, glyph: u16, subpixel_x: u8, epoch: u64, frame: u64) -> Option<GlyphEntry> {
+        let i = self.find(tag, glyph, epoch as u32)?;
         let g = self.groups.get_mut(i)?;
-        let b = Self::bin(key.subpixel_x);
-        if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != key.subpixel_x {
+        let b = Self::bin(subpixel_x);
+        if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != subpixel_x {
             return None;
         }
         let entry = g.bins[b].unpack();
@@ -222,27 +274,29 @@ impl KeyMemo {
     #[inline]
     pub(crate) fn contains(&self, key: &GlyphKey, epoch: u64) -> bool {
         let b = Self::bin(key.subpixel_x);
-        self.find(key, epoch as u32).and_then(|i| self.groups.get(i)).is_some_and(|g| g.valid & (1 << b) != 0 && g.bins[b].subpixel_x == key.subpixel_x)
+        self.find(&RunTag::of(key), key.glyph, epoch as u32)
+            .and_then(|i| self.groups.get(i))
+            .is_some_and(|g| g.valid & (1 << b) != 0 && g.bins[b].subpixel_x == key.subpixel_x)
     }
 
-    /// The group holding `key`'s glyph in this epoch: the table is
-    /// [`WAYS`]-way set-associative (a key's group is at its index or one of
-    /// the other lines of its aligned set, its own index looked at first),
-    /// so glyphs whose indices collide do not keep evicting each other.
+    /// The group holding `glyph` of the run `tag` in this epoch: the table
+    /// is [`WAYS`]-way set-associative (a key's group is at its index or one
+    /// of the other lines of its aligned set, its own index looked at
+    /// first), so glyphs whose indices collide do not keep evicting each other.
     #[inline(always)]
-    fn find(&self, key: &GlyphKey, epoch: u32) -> Option<usize> {
-        let i = Self::index(key);
-        if self.groups.get(i)?.holds(key, epoch) {
+    fn find(&self, tag: &RunTag, glyph: u16, epoch: u32) -> Option<usize> {
+        let i = tag.index(glyph);
+        if self.groups.get(i)?.holds(tag, glyph, epoch) {
             return Some(i);
         }
-        self.find_in_set(key, epoch, i)
+        self.find_in_set(tag, glyph, epoch, i)
     }
 
     /// [`find`](Self::find) in the set's other lines (rarely needed: kept
     /// out of line so the common case stays small).
     #[inline(never)]
-    fn find_in_set(&self, key: &GlyphKey, epoch: u32, i: usize) -> Option<usize> {
-        (1..WAYS).map(|w| i ^ w).find(|&j| self.groups.get(j).is_some_and(|g| g.holds(key, epoch)))
+    fn find_in_set(&self, tag: &RunTag, glyph: u16, epoch: u32, i: usize) -> Option<usize> {
+        (1..WAYS).map(|w| i ^ w).find(|&j| self.groups.get(j).is_some_and(|g| g.holds(tag, glyph, epoch)))
     }
 
     /// Remembers `key`'s entry, found in the map in `frame` (which marked
@@ -256,11 +310,12 @@ impl KeyMemo {
         }
         let high_frame = self.high.1;
         let (epoch, frame) = (epoch as u32, frame as u32);
-        let i = match self.find(key, epoch) {
+        let tag = RunTag::of(key);
+        let i = match self.find(&tag, key.glyph, epoch) {
             Some(i) => i,
             None => {
                 // An empty or outdated way, else the one used least recently.
-                let home = Self::index(key);
+                let home = tag.index(key.glyph);
                 let unused = |g: &Group| g.valid & BIN_BITS == 0 || g.epoch != epoch;
                 let ways = (0..WAYS).map(|w| home ^ w);
                 let i = match ways.clone().find(|&j| unused(&self.groups[j])) {
@@ -269,7 +324,7 @@ impl KeyMemo {
                 };
                 let g = &mut self.groups[i];
                 g.write_back(high_frame, write_back);
-                *g = Group { font: key.font.0, size: key.size.0, glyph: key.glyph, mode: key.mode, valid: 0, epoch, touched: frame, bins: g.bins };
+                *g = Group { font_size: tag.font_size, glyph_mode: tag.glyph_mode(key.glyph), epoch, touched: frame, mode: key.mode, valid: 0, bins: g.bins };
                 i
             }
         };
