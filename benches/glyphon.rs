@@ -10,6 +10,14 @@
 //! buffer) and flush their texture writes with an empty `queue.submit` per
 //! frame. glyphon rasterizes with swash, kerf with fontdue; the cold case
 //! therefore also compares rasterizers.
+//!
+//! The multi-script groups feed the same cosmic-text buffers to both, and
+//! kerf's timed frame includes its cosmic-text adapter (buffers to
+//! positioned glyphs), as glyphon's `prepare` reads the buffers itself.
+//! `multiscript_warm_prepare` times the same warm frames without the
+//! submit (still made after each frame, untimed): on lavapipe an empty
+//! submit is a hand-off to the driver's queue thread that costs tens of µs
+//! of wall time, the same for both sides, which a short prepare cannot hide.
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use glyphon::{Attrs, Buffer, Cache, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache};
@@ -148,33 +156,51 @@ fn glyphon_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Glyphon {
 
 type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
-/// kerf's warm prepare of `glyphs` (its atlas filled first); the report of
-/// the filling prepare.
-fn kerf_warm(g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph]) -> kerf::gpu::PrepareReport {
-    let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
-    let first = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+/// Times `frame` followed by an empty `queue.submit`, or with
+/// `submit_timed` false, `frame` alone (the submit is still made after
+/// each frame, untimed).
+fn bench_frames(g: &mut Group<'_>, name: &str, queue: &wgpu::Queue, submit_timed: bool, mut frame: impl FnMut()) {
     g.bench_function(name, |b| {
-        b.iter(|| {
-            black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
-            queue.submit([]);
-        })
+        if submit_timed {
+            b.iter(|| {
+                frame();
+                queue.submit([]);
+            })
+        } else {
+            b.iter_custom(|n| {
+                let mut spent = std::time::Duration::ZERO;
+                for _ in 0..n {
+                    let t = std::time::Instant::now();
+                    frame();
+                    spent += t.elapsed();
+                    queue.submit([]);
+                }
+                spent
+            })
+        }
     });
-    first
 }
 
-/// glyphon's warm prepare of every line of `text` (its atlas filled first).
-fn glyphon_warm(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped) {
-    let mut gl = glyphon_side(device, queue);
-    let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
-    gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
-    gl.atlas.trim();
-    g.bench_function("glyphon", |b| {
-        b.iter(|| {
-            gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas.clone(), &mut gl.swash).unwrap();
-            gl.atlas.trim();
-            queue.submit([]);
-        })
+/// kerf's warm prepare of `glyphs` (its atlas filled first).
+fn kerf_warm(g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph]) {
+    let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
+    k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+    bench_frames(g, name, queue, true, || {
+        black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
     });
+}
+
+/// glyphon's warm prepare of every line of `text` (its atlas filled first),
+/// the submit timed or not (see [`bench_frames`]).
+fn glyphon_warm(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped, submit_timed: bool) {
+    let mut gl = glyphon_side(device, queue);
+    let mut frame = || {
+        let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
+        gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+        gl.atlas.trim();
+    };
+    frame();
+    bench_frames(g, "glyphon", queue, submit_timed, frame);
 }
 
 /// glyphon's cold prepare of every line of `text` (a new atlas and swash cache each time).
@@ -227,7 +253,7 @@ fn benches(c: &mut Criterion) {
         }
         kerf_warm(&mut g, name, device, queue, &mut k, &glyphs);
     }
-    glyphon_warm(&mut g, device, queue, &mut fs, &para);
+    glyphon_warm(&mut g, device, queue, &mut fs, &para, true);
     g.finish();
 
     let mut g = c.benchmark_group("prepare_cold");
@@ -488,55 +514,15 @@ fn multiscript_case(c: &mut Criterion) {
         let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
         black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
     };
-    g.bench_function("kerf", |b| {
-        b.iter(|| {
-            kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs);
-            queue.submit([]);
-        })
-    });
-    let mut gl = glyphon_side(device, queue);
-    let glyphon_frame = |gl: &mut Glyphon, fs: &mut FontSystem| {
-        let areas = glyphon_areas(&text, 0..text.buffers.len(), 0.0);
-        gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
-        gl.atlas.trim();
-    };
-    glyphon_frame(&mut gl, &mut fs);
-    g.bench_function("glyphon", |b| {
-        b.iter(|| {
-            glyphon_frame(&mut gl, &mut fs);
-            queue.submit([]);
-        })
-    });
+    bench_frames(&mut g, "kerf", queue, true, || kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs));
+    glyphon_warm(&mut g, device, queue, &mut fs, &text, true);
     g.finish();
     // The same frames with only the renderers' own work timed: the submit
-    // still follows every frame, untimed. On lavapipe an empty submit costs
-    // tens of µs of driver work that a short prepare cannot hide.
+    // still follows every frame, untimed.
     let mut g = c.benchmark_group("multiscript_warm_prepare");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    g.bench_function("kerf", |b| {
-        b.iter_custom(|n| {
-            let mut spent = std::time::Duration::ZERO;
-            for _ in 0..n {
-                let t = std::time::Instant::now();
-                kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs);
-                spent += t.elapsed();
-                queue.submit([]);
-            }
-            spent
-        })
-    });
-    g.bench_function("glyphon", |b| {
-        b.iter_custom(|n| {
-            let mut spent = std::time::Duration::ZERO;
-            for _ in 0..n {
-                let t = std::time::Instant::now();
-                glyphon_frame(&mut gl, &mut fs);
-                spent += t.elapsed();
-                queue.submit([]);
-            }
-            spent
-        })
-    });
+    bench_frames(&mut g, "kerf", queue, false, || kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs));
+    glyphon_warm(&mut g, device, queue, &mut fs, &text, false);
     g.finish();
     let mut g = c.benchmark_group("multiscript_cold");
     g.sample_size(10);
