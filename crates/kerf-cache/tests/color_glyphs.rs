@@ -71,6 +71,40 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
     c.check_invariants().expect("consistent");
 }
 
+/// In a batch with colour glyphs, a plain glyph that cannot be drawn is
+/// reported at its index in the input (the colour glyphs are drawn apart,
+/// so the others' batch must not renumber them), and the order of the
+/// others' quads is the input's.
+#[test]
+fn skipped_glyphs_keep_their_input_index_beside_colour_glyphs() {
+    let (mut c, sans, emoji) = cache(CacheConfig::default());
+    let grin = glyph(&c, emoji, '😀');
+    let (a, b) = (glyph(&c, sans, 'A'), glyph(&c, sans, 'B'));
+    let at = |font, glyph, size, x| PositionedGlyph { font, glyph, size, x, y: 100.0, color: [0, 0, 0, 255] };
+    let glyphs = [
+        at(emoji, grin, 24.0, 0.0),
+        at(sans, a, 24.0, 30.0),
+        at(emoji, grin, 24.0, 60.0),
+        at(sans, b, f32::NAN, 90.0),
+        at(sans, b, 24.0, 120.0),
+        at(sans, 60_000, 24.0, 150.0),
+    ];
+    for round in 0..2 {
+        let mut quads = Vec::new();
+        let mut frame = c.begin_frame();
+        frame.prepare(&glyphs, &mut quads);
+        let out = frame.finish();
+        let mut skipped: Vec<usize> = out.skipped.iter().map(|s| s.index).collect();
+        skipped.sort_unstable();
+        assert_eq!(skipped, [3, 5], "round {round}: {:?}", out.skipped);
+        let plain: Vec<i32> = quads.iter().filter(|q| q.page & COLOR_PAGE_BIT == 0).map(|q| q.x).collect();
+        assert_eq!(plain.len(), 2, "round {round}: 'A' and the valid 'B'");
+        assert!(plain[0] < 60 && plain[1] >= 120, "round {round}: 'A' then 'B': {plain:?}");
+        assert_eq!(quads.iter().filter(|q| q.page & COLOR_PAGE_BIT != 0).count(), 2);
+    }
+    c.check_invariants().expect("consistent");
+}
+
 /// Many emoji at many sizes on two small colour pages: evicted, rendered
 /// again, every live colour entry's texels equal to a fresh raster, every
 /// frame drawn whole.
