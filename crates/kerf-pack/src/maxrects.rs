@@ -89,6 +89,18 @@ struct Scratch {
     fresh: Vec<(Rect, u8)>,
     first: Vec<Option<usize>>,
     walk: Vec<usize>,
+    /// `free_region`'s rects around the freed region, and what it found.
+    pieces: Vec<Rect>,
+    found: Vec<Rect>,
+    grid: Grid,
+}
+
+/// [`maximal_rects_crossing_into`]'s buffers: the grid's edges and its cells.
+#[derive(Default)]
+pub(crate) struct Grid {
+    xs: Vec<u32>,
+    ys: Vec<u32>,
+    store: Vec<bits::Word>,
 }
 
 impl MaxRects {
@@ -382,17 +394,18 @@ impl MaxRects {
         s.cut.extend(s.near.iter().map(|&(id, _)| free.position(id)));
         s.cut.sort_unstable();
         let rects = free.as_slice();
-        let mut pieces: Vec<Rect> = s.cut.iter().map(|&i| rects[i]).collect();
-        pieces.push(region);
-        let found = maximal_rects_crossing(&pieces, &region);
+        s.pieces.clear();
+        s.pieces.extend(s.cut.iter().map(|&i| rects[i]));
+        s.pieces.push(region);
+        maximal_rects_crossing_into(&s.pieces, &region, &mut s.grid, &mut s.found);
         // Old neighbours swallowed by a new maximal rect are no longer maximal.
         for &i in s.cut.iter().rev() {
             let old = free.as_slice()[i];
-            if found.iter().any(|n| n.contains(&old)) {
+            if s.found.iter().any(|n| n.contains(&old)) {
                 free.swap_remove(i);
             }
         }
-        for r in found {
+        for &r in &s.found {
             free.push(r);
         }
     }
@@ -468,6 +481,14 @@ fn add_leftover(fresh: &mut Vec<(Rect, u8)>, earlier: &mut usize, (piece, side):
     fresh.push((piece, side));
 }
 
+/// [`maximal_rects_crossing_into`] into a new vector.
+#[cfg(test)]
+pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect> {
+    let mut found = Vec::new();
+    maximal_rects_crossing_into(pieces, target, &mut Grid::default(), &mut found);
+    found
+}
+
 /// The maximal rectangles of the union of `pieces` that share pixels with
 /// `target`, by coordinate compression: the union's edges cut the plane into
 /// a grid of cells, each wholly inside or outside the union. Each row of
@@ -475,9 +496,16 @@ fn add_leftover(fresh: &mut Vec<(Rect, u8)>, earlier: &mut usize, (piece, side):
 /// ANDed into the open columns, and each run of open columns is a rect that
 /// cannot grow sideways — kept if it cannot grow up or down either and
 /// crosses `target`.
-pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect> {
-    let mut xs: Vec<u32> = pieces.iter().flat_map(|r| [r.x, r.right()]).collect();
-    let mut ys: Vec<u32> = pieces.iter().flat_map(|r| [r.y, r.bottom()]).collect();
+///
+/// Into `found` (cleared first), with `grid`'s buffers: no allocation once
+/// they have grown.
+pub(crate) fn maximal_rects_crossing_into(pieces: &[Rect], target: &Rect, grid: &mut Grid, found: &mut Vec<Rect>) {
+    found.clear();
+    let Grid { xs, ys, store } = grid;
+    xs.clear();
+    xs.extend(pieces.iter().flat_map(|r| [r.x, r.right()]));
+    ys.clear();
+    ys.extend(pieces.iter().flat_map(|r| [r.y, r.bottom()]));
     xs.sort_unstable();
     xs.dedup();
     ys.sort_unstable();
@@ -485,24 +513,25 @@ pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect
     // One word is the common case (a freed slot and the free rects touching
     // it); passing it as a constant lets the compiler specialise the loop.
     match (xs.len() - 1).div_ceil(bits::BITS) {
-        1 => crossing_on_grid(pieces, target, &xs, &ys, 1),
-        words => crossing_on_grid(pieces, target, &xs, &ys, words),
+        1 => crossing_on_grid(pieces, target, xs, ys, 1, store, found),
+        words => crossing_on_grid(pieces, target, xs, ys, words, store, found),
     }
 }
 
-/// [`maximal_rects_crossing`] on the grid of edges `xs` × `ys`, with rows of
-/// `words` words.
+/// [`maximal_rects_crossing_into`] on the grid of edges `xs` × `ys`, with rows of
+/// `words` words (cells in `store`), into `found`.
 #[inline(always)]
-fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], words: usize) -> Vec<Rect> {
-    use bits::{Word, BITS};
+fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], words: usize, store: &mut Vec<bits::Word>, found: &mut Vec<Rect>) {
+    use bits::BITS;
     let ny = ys.len() - 1;
     // Every edge is a grid line, so the search finds it (and `Err` would be its place anyway).
     let col = |x: u32| xs.binary_search(&x).unwrap_or_else(|i| i);
     let row = |y: u32| ys.binary_search(&y).unwrap_or_else(|i| i);
     let (tc0, tc1) = (col(target.x), col(target.right()));
     let (tr0, tr1) = (row(target.y), row(target.bottom()));
-    // One allocation: the rows of cells, then the open columns.
-    let mut store = vec![0 as Word; (ny + 1) * words];
+    // One buffer: the rows of cells, then the open columns.
+    store.clear();
+    store.resize((ny + 1) * words, 0);
     let (rows, open) = store.split_at_mut(ny * words);
     for r in pieces {
         for y in row(r.y)..row(r.bottom()) {
@@ -510,7 +539,6 @@ fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], word
         }
     }
     let cells = |y: usize| &rows[y * words..(y + 1) * words];
-    let mut found = Vec::new();
     for top in 0..tr1 {
         open.fill(!0);
         for bottom in top..ny {
@@ -536,7 +564,6 @@ fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], word
             }
         }
     }
-    found
 }
 
 /// Bitsets as words of `BITS` columns, bit `c % BITS` of word `c / BITS`
