@@ -814,7 +814,7 @@ impl GlyphCache {
         let run_of = self.run_of(mode);
         for &(slot, i) in &rest {
             let r = reqs[i].req();
-            let Some((size, mode, bit)) = run_of(r.size) else {
+            let Some((size, mode)) = run_of(r.size) else {
                 invalid += 1;
                 removed += 1;
                 skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
@@ -847,7 +847,7 @@ impl GlyphCache {
                         moves.push((slot, i, key));
                     } else {
                         out[slot] = r.quad(&entry.entry, whole_x);
-                        out[slot].page |= bit;
+                        out[slot].page |= lcd_bit(mode);
                         if !retires {
                             self.memo.put(&key, &entry.entry, frame, self.epoch, &mut self.recency);
                         }
@@ -891,19 +891,19 @@ impl GlyphCache {
         }
     }
 
-    /// The sizes of a batch in `mode`: a size's quantised form, the mode
+    /// The sizes of a batch in `mode`: a size's quantised form and the mode
     /// its glyphs are drawn in (LCD batches draw glyphs above
-    /// [`LCD_MAX_PX`] in grayscale) and the page bit of their quads.
-    fn run_of(&self, mode: RenderMode) -> impl Fn(f32) -> Option<(GlyphSize, RenderMode, u32)> {
+    /// [`LCD_MAX_PX`] in grayscale).
+    fn run_of(&self, mode: RenderMode) -> impl Fn(f32) -> Option<(GlyphSize, RenderMode)> {
         let max_px = self.config.max_glyph_px;
         let lcd = mode == RenderMode::Lcd;
         let gray = self.render_mode();
         let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
         move |px| {
             GlyphSize::from_px(px, max_px).map(|size| match lcd {
-                false => (size, mode, 0),
-                true if size.steps() <= lcd_max => (size, RenderMode::Lcd, LCD_PAGE_BIT),
-                true => (size, gray, 0),
+                false => (size, mode),
+                true if size.steps() <= lcd_max => (size, RenderMode::Lcd),
+                true => (size, gray),
             })
         }
     }
@@ -918,8 +918,9 @@ impl GlyphCache {
         let bins = self.config.subpixel_bins;
         let run_of = self.run_of(mode);
         let mut hits = 0u64;
-        // Runs of glyphs share a size: its quantised form and the mode it
-        // asks for are worked out once per run, not per glyph; and the
+        // Runs of glyphs share a size: its quantised form, the mode it asks
+        // for and its quads' page bit are worked out once per run, not per
+        // glyph; and the
         // memo's tag of the run's font, size and mode once per font in it.
         let mut run_px = f32::NAN.to_bits();
         let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
@@ -936,7 +937,7 @@ impl GlyphCache {
             let r = r.req();
             if r.size.to_bits() != run_px {
                 run_px = r.size.to_bits();
-                run = run_of(r.size);
+                run = run_of(r.size).map(|(size, mode)| (size, mode, lcd_bit(mode)));
                 tag_font = None;
             }
             if let Some((size, mode, bit)) = run {
@@ -986,7 +987,7 @@ impl GlyphCache {
         let mut removed = 0usize;
         let mut extra: Vec<GlyphQuad> = Vec::new();
         for (slot, i, key) in misses {
-            let r = &reqs[i].req();
+            let r = reqs[i].req();
             match &placed[index[&key]] {
                 Ok(e) if !e.is_blank() => {
                     out[slot] = r.quad(e, r.snap(bins).0);
