@@ -9,8 +9,9 @@ fn sans() -> Vec<u8> {
 
 /// A cache with whole-pixel positioning (1 sub-pixel bin), so keys are the
 /// plain `GlyphKey::new` ones; sub-pixel bins are tested in tests/subpixel.rs.
-/// Uploads are dirty rectangles here; per-glyph uploads are tested in
-/// tests/uploads.rs.
+/// Uploads are dirty rectangles here; per-glyph and Auto uploads are tested
+/// in tests/soak.rs (replayed onto a CPU copy of the pages), tests/images.rs
+/// and, on a GPU, kerf-wgpu's tests/apps.rs.
 fn cache(page: u32, pages: u32, in_flight: u32) -> (GlyphCache, FontId) {
     let mut c = GlyphCache::new(CacheConfig {
         page_size: page,

@@ -71,6 +71,107 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
     c.check_invariants().expect("consistent");
 }
 
+/// The strike's own PNG (Noto's 109 ppem CBDT bitmap of `ch`), decoded
+/// with the `png` crate, not kerf's decoder: (width, height, straight RGBA).
+fn strike_png(bytes: &[u8], ch: char) -> (u32, u32, u16, Vec<u8>) {
+    let face = ttf_parser::Face::parse(bytes, 0).expect("face");
+    let g = face.glyph_index(ch).expect("glyph");
+    let img = face.glyph_raster_image(g, u16::MAX).expect("bitmap strike");
+    assert_eq!(img.format, ttf_parser::RasterImageFormat::PNG);
+    let mut decoder = png::Decoder::new(img.data);
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("png data");
+    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, img.pixels_per_em, buf)
+}
+
+/// The texels of a colour quad, row by row.
+fn colour_texels(c: &GlyphCache, q: &GlyphQuad) -> Vec<u8> {
+    let set = c.color_pages().expect("colour pages");
+    let page = &set.pages()[(q.page & !COLOR_PAGE_BIT) as usize];
+    let side = page.side() as usize;
+    let mut texels = Vec::new();
+    for row in 0..q.height as usize {
+        let at = ((q.tex_y as usize + row) * side + q.tex_x as usize) * 4;
+        texels.extend_from_slice(&page.pixels()[at..at + q.width as usize * 4]);
+    }
+    texels
+}
+
+/// RGBA with the colour multiplied by alpha (what blending sees).
+fn premultiplied(rgba: &[u8]) -> Vec<f64> {
+    rgba.chunks(4).flat_map(|p| {
+        let a = p[3] as f64 / 255.0;
+        [p[0] as f64 * a, p[1] as f64 * a, p[2] as f64 * a, p[3] as f64]
+    }).collect()
+}
+
+/// Emoji drawn against the strike's PNG decoded independently: at the
+/// strike's own size the texels are the PNG's (a channel swap or a
+/// premultiplication error fails), at half size each texel is the 2×2 box
+/// average of the PNG in premultiplied alpha, and at any size the bitmap is
+/// the strike's size times size/ppem, truncated (a 10% scale error fails).
+#[test]
+fn emoji_texels_match_the_strike_png_decoded_independently() {
+    let bytes = emoji_bytes();
+    let (mut c, _, emoji) = cache(CacheConfig::default());
+    for ch in ['😀', '🦀'] {
+        let (w, h, ppem, png) = strike_png(&bytes, ch);
+        let g = glyph(&c, emoji, ch);
+        let ppem = ppem as f32;
+        for size in [ppem, ppem / 2.0, 32.0] {
+            let mut quads = Vec::new();
+            let mut frame = c.begin_frame();
+            frame.prepare(&[PositionedGlyph { font: emoji, glyph: g, size, x: 10.0, y: 200.0, color: [0, 0, 0, 255] }], &mut quads);
+            let out = frame.finish();
+            assert!(out.skipped.is_empty(), "{ch} at {size}: {:?}", out.skipped);
+            assert_eq!(quads.len(), 1);
+            let q = quads[0];
+            let scale = size / ppem;
+            let (ew, eh) = ((w as f32 * scale) as u32, (h as f32 * scale) as u32);
+            assert_eq!((q.width as u32, q.height as u32), (ew, eh), "{ch} at {size} px: strike {w}x{h} at {ppem} ppem");
+            let texels = colour_texels(&c, &q);
+            if size == ppem {
+                for (i, (t, p)) in texels.chunks(4).zip(png.chunks(4)).enumerate() {
+                    if p[3] == 0 {
+                        assert_eq!(t[3], 0, "{ch}: texel {i} transparent");
+                    } else {
+                        assert_eq!(t, p, "{ch}: texel {i} is the PNG's");
+                    }
+                }
+            } else if size == ppem / 2.0 {
+                let src = premultiplied(&png);
+                let got = premultiplied(&texels);
+                let mut worst = 0f64;
+                for y in 0..eh as usize {
+                    for x in 0..ew as usize {
+                        for ch in 0..4 {
+                            let at = |sx: usize, sy: usize| src[(sy * w as usize + sx) * 4 + ch];
+                            let want = (at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1)) / 4.0;
+                            worst = worst.max((got[(y * ew as usize + x) * 4 + ch] - want).abs());
+                        }
+                    }
+                }
+                assert!(worst <= 2.0, "{ch} at half size: a texel differs from the 2x2 average by {worst}/255");
+            } else {
+                // Any size: the mean premultiplied colour is the strike's.
+                let mean = |v: &[f64]| -> [f64; 4] {
+                    let n = (v.len() / 4) as f64;
+                    std::array::from_fn(|c| v.iter().skip(c).step_by(4).sum::<f64>() / n)
+                };
+                let (a, b) = (mean(&premultiplied(&texels)), mean(&premultiplied(&png)));
+                for c in 0..4 {
+                    assert!((a[c] - b[c]).abs() <= 0.03 * 255.0, "{ch} at {size}: channel {c} mean {} against the PNG's {}", a[c], b[c]);
+                }
+            }
+        }
+    }
+    c.check_invariants().expect("consistent");
+}
+
 /// In a batch with colour glyphs, a plain glyph that cannot be drawn is
 /// reported at its index in the input (the colour glyphs are drawn apart,
 /// so the others' batch must not renumber them), and the order of the
@@ -186,8 +287,7 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
     assert!(matches!(out.skipped[0].reason, GlyphError::Raster(_)), "{:?}", out.skipped[0].reason);
     c.check_invariants().expect("consistent after a damaged bitmap");
 
-    // Colour tables so damaged the parser trips over them: a typed error at
-    // load, and the cache is as it was.
+    // A colour index (CBLC) overwritten with noise.
     let face = ttf_parser::RawFace::parse(&bytes, 0).expect("face");
     let rec = face.table_records.into_iter().find(|r| &r.tag.to_bytes() == b"CBLC").expect("CBLC");
     let (start, len) = (rec.offset as usize, rec.length as usize);
@@ -195,11 +295,18 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
         *b = (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1];
     }
     let fonts = c.fonts().len();
-    match c.add_font(bytes) {
-        Err(FontError::Malformed(m)) => assert!(m.contains("colour"), "{m}"),
-        Ok(_) => {}
-        Err(e) => panic!("unexpected {e:?}"),
-    }
-    assert!(c.fonts().len() <= fonts + 1);
+    // The font's other tables are intact, so it loads; the colour index
+    // (CBLC) is noise, so the font is taken as one without colour glyphs:
+    // nothing points into the damaged bitmap data, and its emoji (no
+    // outlines in Noto Color Emoji) draw nothing rather than garbage.
+    let damaged = c.add_font(bytes).expect("the font's cmap and glyph tables are intact");
+    assert_eq!(c.fonts().len(), fonts + 1);
+    assert!(!c.fonts().has_color_glyphs(damaged), "a damaged colour index is not trusted");
+    let g = c.fonts().get(damaged).unwrap().lookup_glyph_index('😀');
+    let mut quads = Vec::new();
+    let mut frame = c.begin_frame();
+    frame.prepare(&[PositionedGlyph { font: damaged, glyph: g, size: 24.0, x: 0.0, y: 40.0, color: [0, 0, 0, 255] }], &mut quads);
+    let out = frame.finish();
+    assert!(quads.is_empty() && out.skipped.is_empty(), "a blank glyph: {quads:?} {:?}", out.skipped);
     c.check_invariants().expect("consistent");
 }

@@ -4,6 +4,8 @@
 
 use kerf_cache::*;
 
+mod shaping;
+
 fn cache(bins: u32) -> (GlyphCache, FontId) {
     let mut c = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 2, subpixel_bins: bins, ..CacheConfig::default() })
         .expect("valid config");
@@ -124,7 +126,7 @@ fn lcd_quads_are_their_own_keys_and_marked() {
 
 /// `layout_lcd` places glyphs where `layout` does (one pixel of filter
 /// margin to the left); with 1 bin its pens advance by the exact advances,
-/// as `positions` gives them, snapped to whole pixels.
+/// as `positions` gives them (HarfBuzz's pens), snapped to whole pixels.
 #[test]
 fn layout_lcd_matches_layout_and_positions() {
     let (mut c, f) = cache(4);
@@ -141,9 +143,16 @@ fn layout_lcd_matches_layout_and_positions() {
     }
 
     let (mut c, f) = cache(1);
-    let spec = TextSpec::new("Wavy lines, 1 bin", f, 14.0).at(5.0, 5.0);
+    let text = "Wavy lines, 1 bin";
+    let spec = TextSpec::new(text, f, shaping::PX).at(5.0, 5.0);
     let mut pens = Vec::new();
     c.positions(&spec, &mut pens).expect("positions");
+    // The pens are HarfBuzz's (kerning off: the plain path reads no GPOS).
+    let (hb, _) = shaping::hb_shape_with(&shaping::dejavu_file(), 0, text, "ltr", 5.0, &["--features=-kern"]);
+    assert_eq!(pens.iter().map(|p| p.glyph).collect::<Vec<_>>(), hb.iter().map(|h| h.id).collect::<Vec<_>>());
+    for (p, h) in pens.iter().zip(&hb) {
+        assert!((p.x - h.x).abs() <= shaping::PEN_TOLERANCE, "glyph {} at {} (HarfBuzz {})", p.glyph, p.x, h.x);
+    }
     let (mut laid, mut prepared) = (Vec::new(), Vec::new());
     let mut frame = c.begin_frame();
     frame.layout_lcd(&spec, &mut laid).expect("layout");

@@ -1,6 +1,6 @@
 //! The parley adapter (feature `parley`): the glyphs kerf draws from a
 //! parley `Layout` are HarfBuzz's: same glyph ids, pen positions within
-//! 0.6 px at 32 px, for the scripts the cosmic-text adapter is checked on.
+//! 0.05 px at 32 px, for the scripts the cosmic-text adapter is checked on.
 #![cfg(feature = "parley")]
 
 use kerf_cache::parley::{fontique::Blob, FontContext, FontFamily, Layout, LayoutContext, StyleProperty};
@@ -12,7 +12,7 @@ mod shaping;
 use shaping::*;
 
 /// kerf's glyphs for `text` laid out by parley with only `font` registered.
-fn kerf_glyphs(font: &Path, text: &str) -> (GlyphCache, Vec<PositionedGlyph>) {
+fn kerf_glyphs(font: &Path, text: &str) -> Shaped {
     let bytes = std::fs::read(font).unwrap();
     let mut fonts = FontContext::new();
     let families = fonts.collection.register_fonts(Blob::new(Arc::new(bytes)), None);
@@ -26,7 +26,8 @@ fn kerf_glyphs(font: &Path, text: &str) -> (GlyphCache, Vec<PositionedGlyph>) {
     let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
     let mut glyphs = Vec::new();
     ParleyFonts::new().glyphs(&mut cache, &layout, (0.0, 0.0), |_| [0, 0, 0, 255], &mut glyphs).unwrap();
-    (cache, glyphs)
+    let baseline = layout.lines().next().expect("one line").metrics().baseline;
+    (cache, glyphs, baseline)
 }
 
 harfbuzz_tests!(kerf_glyphs);

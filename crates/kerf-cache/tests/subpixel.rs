@@ -4,6 +4,8 @@
 
 use kerf_cache::*;
 
+mod shaping;
+
 fn cache_with_bins(bins: u32) -> (GlyphCache, FontId) {
     let mut c = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 1, subpixel_bins: bins, ..CacheConfig::default() })
         .expect("valid config");
@@ -215,6 +217,33 @@ fn positions_agree_with_layout() {
     let mut none = Vec::new();
     assert!(c.positions(&TextSpec::new("x", f, f32::NAN), &mut none).is_err());
     assert!(none.is_empty());
+}
+
+/// `GlyphCache::positions` puts pens where HarfBuzz does with kerning off
+/// (`hb-shape --features=-kern`: the plain path is fontdue's layout, which
+/// reads no GPOS kerning), and on the spec's first baseline: the
+/// spec's top plus the font's ascent rounded up to whole pixels (fontdue's
+/// layout keeps baselines a whole number of pixels below the top).
+#[test]
+fn positions_are_harfbuzz_pens() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let bytes = dejavu::sans::regular();
+    let face = ttf_parser::Face::parse(bytes, 0).unwrap();
+    // hhea's ascender, read here rather than through fontdue.
+    let ascent = face.ascender() as f32 * shaping::PX / face.units_per_em() as f32;
+    for text in ["AVATAR Wave To", "Typography, LT AV 1.5"] {
+        let spec = TextSpec::new(text, f, shaping::PX).at(3.25, 7.5);
+        let mut pens = Vec::new();
+        c.positions(&spec, &mut pens).unwrap();
+        let (hb, _) = shaping::hb_shape_with(&shaping::dejavu_file(), 0, text, "ltr", 3.25, &["--features=-kern"]);
+        assert_eq!(pens.len(), hb.len(), "{text}: one glyph per character (no ligatures on the plain path)");
+        for (p, h) in pens.iter().zip(&hb) {
+            assert_eq!(p.glyph, h.id, "{text}");
+            assert!((p.x - h.x).abs() <= shaping::PEN_TOLERANCE, "{text}: glyph {} at x {} (HarfBuzz {})", p.glyph, p.x, h.x);
+            assert!((p.y - (7.5 + ascent.ceil())).abs() <= shaping::PEN_TOLERANCE, "{text}: pen y {} (ascent {ascent})", p.y);
+        }
+    }
 }
 
 /// A frame's missed bins of one glyph are drawn from one 3× raster

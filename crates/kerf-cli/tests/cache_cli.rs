@@ -1,6 +1,10 @@
 //! `kerf profile` and `kerf atlas` end to end.
 
+use kerf_cache::{CacheConfig, GlyphCache, TextSpec};
 use std::process::{Command, Output};
+
+/// The text `kerf atlas` caches in the tests.
+const ATLAS_TEXT: &str = "Sphinx of black quartz, judge my vow! 0123456789 ÆØÅ";
 
 fn kerf(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kerf")).args(args).output().expect("run kerf")
@@ -40,27 +44,74 @@ fn profile_all_workloads_and_a_text_file() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["workload"].as_str().unwrap()).collect();
     assert_eq!(names, ["latin", "text-stream", "cjk-churn", "scroll"]);
+    for r in v.as_array().unwrap() {
+        let (glyphs, hits, misses) = (r["glyphs"].as_u64().unwrap(), r["hits"].as_u64().unwrap(), r["misses"].as_u64().unwrap());
+        assert_eq!(r["frames"], 3, "{}", r["workload"]);
+        assert!(glyphs > 0 && hits + misses == glyphs, "{r}");
+    }
+    // The same paragraph three times: the second and third frames only hit.
+    let latin = &v[0];
+    assert_eq!(latin["glyphs"].as_u64().unwrap() % 3, 0);
+    assert!(latin["hits"].as_u64().unwrap() >= latin["glyphs"].as_u64().unwrap() * 2 / 3, "{latin}");
 
     let text = tmp("doc.txt");
-    std::fs::write(&text, "first line\nzweite Zeile äöü\nτρίτη γραμμή\n").unwrap();
+    let lines = ["first line", "zweite Zeile äöü", "τρίτη γραμμή"];
+    std::fs::write(&text, lines.join("\n") + "\n").unwrap();
     let out = kerf(&["profile", "--text", text.to_str().unwrap(), "--frames", "4"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("text:"));
+    // A text file scrolls by a quarter line a frame with 41 lines in view
+    // (the file's lines repeated): in 4 frames the view starts at line 0,
+    // so each frame draws lines 0..=40, one glyph per character.
+    let out = kerf(&["profile", "--text", text.to_str().unwrap(), "--frames", "4", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let per_frame: usize = (0..41).map(|k| lines[k % 3].chars().count()).sum();
+    assert_eq!(v["glyphs"], 4 * per_frame as u64, "{v}");
+    assert_eq!(v["hits"].as_u64().unwrap() + v["misses"].as_u64().unwrap(), 4 * per_frame as u64);
 }
 
 #[test]
 fn atlas_writes_pages_and_bad_fonts_fail_cleanly() {
     let png = tmp("atlas.png");
-    let out = kerf(&["atlas", "--sizes", "12,40", "--page-size", "256", "--png", png.to_str().unwrap(), "--json"]);
+    let out = kerf(&["atlas", "--text", ATLAS_TEXT, "--sizes", "12,40", "--page-size", "256", "--png", png.to_str().unwrap(), "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let pages = v["pages"].as_u64().unwrap();
     assert!(pages >= 1);
-    for f in v["files"].as_array().unwrap() {
-        let bytes = std::fs::read(f.as_str().unwrap()).unwrap();
-        assert_eq!(&bytes[1..4], b"PNG");
-    }
     assert_eq!(v["files"].as_array().unwrap().len() as u64, pages);
+    // The same cache built through the library: the PNGs are its pages
+    // (coverage c drawn as 0x10 + c·0xef/255 in red, free rectangles
+    // outlined in green), and the JSON counts its glyphs.
+    let mut cache = GlyphCache::new(CacheConfig { page_size: 256, max_pages: 8, memory_budget: u64::MAX, ..CacheConfig::default() }).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let mut quads = Vec::new();
+    let mut frame = cache.begin_frame();
+    for (px, y) in [(12.0, 0.0), (40.0, 96.0)] {
+        frame.layout(&TextSpec::new(ATLAS_TEXT, font, px).at(0.0, y).wrap(1600.0), &mut quads).unwrap();
+    }
+    frame.finish();
+    assert_eq!(pages, cache.pages().len() as u64);
+    assert_eq!(v["glyphs"].as_u64().unwrap(), cache.pages().iter().map(|p| p.glyphs() as u64).sum::<u64>());
+    let distinct = ATLAS_TEXT.chars().filter(|c| !c.is_whitespace()).collect::<std::collections::BTreeSet<_>>().len() as u64;
+    assert!(v["glyphs"].as_u64().unwrap() >= 2 * distinct, "every character at both sizes ({distinct} characters): {v}");
+    for (f, page) in v["files"].as_array().unwrap().iter().zip(cache.pages()) {
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(f.as_str().unwrap()).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut rgb = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut rgb).unwrap();
+        assert_eq!((info.width, info.height, info.color_type), (256, 256, png::ColorType::Rgb));
+        let (mut inked, mut compared) = (0, 0);
+        for (p, &c) in rgb.chunks(3).zip(page.pixels()) {
+            if p == [0x40, 0xc0, 0x40] {
+                continue; // a free rectangle's outline
+            }
+            compared += 1;
+            assert_eq!(p[0] as u32, 0x10 + c as u32 * 0xef / 255, "a page texel of coverage {c}");
+            inked += (c > 0) as usize;
+        }
+        assert!(compared > 256 * 200 && inked > 1000, "{compared} texels compared, {inked} inked");
+    }
 
     let bad = tmp("bad.ttf");
     std::fs::write(&bad, b"\x00\x01\x00\x00 this is not really a font").unwrap();

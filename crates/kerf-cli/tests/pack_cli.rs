@@ -156,6 +156,27 @@ fn compare_lists_kerf_and_the_peers() {
     for want in ["kerf maxrects-bssf", "kerf skyline-bl-wm", "etagere", "etagere bucketed", "guillotiere"] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
+    // The fill figures are the trace's: the glyphs placed before the first
+    // failure are the first N of the cycled trace, and the occupancy then is
+    // their requested area over the bin's. kerf's MaxRects-BSSF and
+    // etagere, run here on the same trace, place the same N.
+    let trace = read_trace("latin-mixed");
+    let row = |name: &str| rows.iter().find(|r| r["allocator"] == name).unwrap_or_else(|| panic!("{name} row"));
+    for r in &rows {
+        let n = r["placed_before_first_failure"].as_u64().unwrap() as usize;
+        let area: u64 = (0..n).map(|i| trace[i % trace.len()]).map(|(w, h)| w * h).sum();
+        let want = area as f64 / (128.0 * 128.0);
+        let occ = r["occupancy_at_first_failure"].as_f64().unwrap();
+        assert!((occ - want).abs() < 1e-9, "{}: occupancy {occ}, the first {n} glyphs cover {want}", r["allocator"]);
+    }
+    let fill = |alloc: &mut dyn FnMut(u32, u32) -> bool| (0..).take_while(|&i| {
+        let (w, h) = trace[i % trace.len()];
+        alloc(w as u32, h as u32)
+    }).count() as u64;
+    let mut maxrects = kerf_pack::Algorithm::default().build(128, 128, kerf_pack::PackerOptions::default()).unwrap();
+    assert_eq!(row("kerf maxrects-bssf")["placed_before_first_failure"], fill(&mut |w, h| maxrects.allocate(w, h).is_ok()));
+    let mut etagere = etagere::AtlasAllocator::new(etagere::size2(128, 128));
+    assert_eq!(row("etagere")["placed_before_first_failure"], fill(&mut |w, h| etagere.allocate(etagere::size2(w as i32, h as i32)).is_some()));
     for r in &rows {
         let occ = r["occupancy_at_first_failure"].as_f64().unwrap();
         assert!(occ > 0.0 && occ <= 1.0, "{r}");

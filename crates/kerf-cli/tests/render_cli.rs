@@ -53,12 +53,23 @@ fn render_json_glyphs_are_harfbuzz_glyphs() {
     let hb: serde_json::Value = serde_json::from_slice(&hb.stdout).unwrap();
     let hb_ids: Vec<u64> = hb.as_array().unwrap().iter().map(|g| g["g"].as_u64().unwrap()).collect();
     assert_eq!(ids, hb_ids);
-    // Pens advance by HarfBuzz's advances (font units, 2048 per em in DejaVu).
+    // Pens advance by HarfBuzz's advances (font units, 2048 per em in
+    // DejaVu) from the 8 px margin, within 0.05 px (kerf matches within
+    // 0.005 px; whole-pixel rounding must fail).
     let xs: Vec<f64> = v["glyphs"].as_array().unwrap().iter().map(|g| g["x"].as_f64().unwrap()).collect();
-    let mut pen = xs[0];
+    let mut pen = 8.0;
     for (i, g) in hb.as_array().unwrap().iter().enumerate() {
-        assert!((xs[i] - pen).abs() <= 0.6, "glyph {i} at {} (HarfBuzz {pen})", xs[i]);
+        assert!((xs[i] - pen).abs() <= 0.05, "glyph {i} at {} (HarfBuzz {pen})", xs[i]);
         pen += g["ax"].as_f64().unwrap() * 32.0 / 2048.0;
+    }
+    // The baseline where cosmic-text puts a first line of height
+    // ceil(1.25 × 32) = 40 px: the glyphs' box (DejaVu Sans' hhea ascender
+    // 1901 and descender -483 per 2048) centred in the line, below the margin.
+    let (ascent, descent) = (1901.0 * 32.0 / 2048.0, 483.0 * 32.0 / 2048.0);
+    let baseline = 8.0 + (40.0 - (ascent + descent)) / 2.0 + ascent;
+    for g in v["glyphs"].as_array().unwrap() {
+        let y = g["y"].as_f64().unwrap();
+        assert!((y - baseline).abs() <= 0.05, "pen y {y}, baseline {baseline}");
     }
     assert!(v["glyphs"].as_array().unwrap().iter().all(|g| g["font"] == font.as_str() && g["size"] == 32.0 && g["color"] == false));
     assert_eq!(v["missing"], 0);

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use kerf_cache::{GlyphKey, GlyphSize};
 use kerf_wgpu::*;
 
 const CELL: u32 = 36;
@@ -363,6 +364,35 @@ fn reference(atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32
     img
 }
 
+/// The quads a transformed string must draw, built without the renderer:
+/// the string's pens on the baseline (its layout at the area's place), and
+/// each glyph's entry cached at the on-screen size (the font size times the
+/// transform's largest stretch, within the raster limit), its bitmap at the
+/// pen plus its bearings, `k` texels to an area pixel.
+fn quads_from_pens(atlas: &mut TextAtlas, spec: TextSpec<'_>, left: f32, top: f32, t: &TextTransform) -> Vec<SampledQuad> {
+    let mut pens = Vec::new();
+    atlas.cache_mut().positions(&spec.at(left + spec.x, top + spec.y), &mut pens).expect("pens");
+    let size = GlyphSize::from_px((spec.size * t.raster_scale()).min(TRANSFORMED_RASTER_LIMIT_PX), f32::MAX).expect("size");
+    let k = size.px() / spec.size;
+    let mut quads = Vec::new();
+    for p in pens {
+        let key = GlyphKey { mode: kerf_cache::RenderMode::Sampled, ..GlyphKey::new(p.font, p.glyph, size) };
+        let e = atlas.cache().peek(&key).unwrap_or_else(|| panic!("{key:?} cached for the transformed area"));
+        if e.is_blank() {
+            continue;
+        }
+        quads.push(SampledQuad {
+            pos: [p.x + e.left as f32 / k, p.y - e.top as f32 / k],
+            size: [e.width as f32 / k, e.height as f32 / k],
+            tex: [e.x, e.y],
+            tex_size: [e.width, e.height],
+            page: e.page,
+            color: p.color,
+        });
+    }
+    quads
+}
+
 /// A rotated area, a sheared and scaled one, and one in 3D (perspective), each
 /// compared with a CPU reference of the same quads; the axis-aligned path
 /// stays texel for pixel.
@@ -395,8 +425,14 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
         let rep = r.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
         assert!(rep.skipped.is_empty(), "{name}: {:?}", rep.skipped);
         assert_eq!(rep.instances, 0, "{name}: no axis-aligned quads");
-        let quads = r.transformed_instances().to_vec();
+        let quads = quads_from_pens(&mut atlas, spec, 40.0, 80.0, &t);
         assert_eq!(quads.len(), spec.text.chars().filter(|c| *c != ' ').count(), "{name}");
+        let drawn = r.transformed_instances();
+        assert_eq!(drawn.len(), quads.len(), "{name}");
+        for (d, q) in drawn.iter().zip(&quads) {
+            let close = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() <= 1e-3 && (a[1] - b[1]).abs() <= 1e-3;
+            assert!(close(d.pos, q.pos) && close(d.size, q.size) && (d.tex, d.tex_size, d.page) == (q.tex, q.tex_size, q.page), "{name}: drew {d:?}, the pens say {q:?}");
+        }
         let target = Offscreen::new(&device, w, h, format);
         let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = reference(&atlas, &quads, &t, w, h);
