@@ -6,120 +6,24 @@
 
 use crate::config::CacheConfig;
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
-use crate::frame::Frame;
-use crate::color::ColorOutput;
-use crate::tiles::{GlyphTile, TILED_PAGE};
-use crate::image::{ImageSource, ImageSourceId, MAX_IMAGE_SOURCES};
+use crate::entry::{GlyphEntry, GlyphTile, Slot};
+use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
 use crate::font::{Font, FontSet};
-use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
+use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
 use crate::memo::{KeyMemo, RunTag};
-use crate::page::{Page, PageUpload};
+use crate::page::Page;
 use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::stats::Stats;
 use crate::subpixel::{round_half_away, snap_subpixel};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
-use crate::upload::{GlyphUploads, Staging};
-use kerf_pack::{AllocId, Rect};
+use crate::upload::Staging;
+use kerf_pack::Rect;
 use lru::LruCache;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-
-/// Where a cached glyph lives and how to place it relative to the pen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GlyphEntry {
-    /// The page (texture array layer); meaningless for blank glyphs.
-    pub page: u32,
-    /// Left texel.
-    pub x: u16,
-    /// Top texel.
-    pub y: u16,
-    /// Width in texels; 0 for a blank glyph (nothing to draw) and for a
-    /// glyph larger than a page, whose texels are in tiles
-    /// ([`GlyphCache::tiles`]).
-    pub width: u16,
-    /// Height in texels.
-    pub height: u16,
-    /// Offset from the pen x to the bitmap's left edge.
-    pub left: i32,
-    /// Offset from the baseline up to the bitmap's top edge.
-    pub top: i32,
-}
-
-impl GlyphEntry {
-    pub(crate) const BLANK: GlyphEntry = GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
-
-    /// True for entries with no texels of their own: blank glyphs (space),
-    /// and glyphs larger than a page (drawn from [`GlyphCache::tiles`]).
-    pub fn is_blank(&self) -> bool {
-        self.width == 0 || self.height == 0
-    }
-
-    /// The glyph's texels in its page.
-    pub fn rect(&self) -> Rect {
-        Rect::new(self.x as u32, self.y as u32, self.width as u32, self.height as u32)
-    }
-
-    #[inline]
-    pub(crate) fn quad(&self, x: i32, y: i32, color: [u8; 4]) -> GlyphQuad {
-        GlyphQuad { x, y, tex_x: self.x, tex_y: self.y, width: self.width, height: self.height, page: self.page, color }
-    }
-
-}
-
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Slot {
-    pub(crate) entry: GlyphEntry,
-    pub(crate) alloc: Option<AllocId>,
-    pub(crate) last_used: u64,
-}
-
-impl Slot {
-    /// A glyph larger than a page: its texels are in [`GlyphCache::tiles`]
-    /// (`entry` keeps only the bearings, its page is [`TILED_PAGE`]; `alloc`
-    /// is `None`). A marker in the entry rather than a field keeps the slot,
-    /// and so every LRU node, at 48 bytes.
-    #[inline]
-    pub(crate) fn tiled(&self) -> bool {
-        self.entry.page == TILED_PAGE && self.entry.width == 0
-    }
-}
-
-
-
-/// What a frame produced: the uploads to make before drawing, and what was skipped.
-#[derive(Clone, Debug, Default)]
-pub struct FrameOutput {
-    /// The frame's number (1 for the first frame).
-    pub frame: u64,
-    /// In [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect): at most one upload per dirty page, in
-    /// page order (empty in [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)).
-    pub uploads: Vec<PageUpload>,
-    /// In [`UploadMode::Glyphs`](crate::UploadMode::Glyphs): every glyph staged since the last finished
-    /// frame, texels packed tightly (empty in [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect)).
-    pub glyphs: GlyphUploads,
-    /// Pages in the atlas after this frame (the GPU side grows its texture to match).
-    pub pages: u32,
-    /// Glyphs that were not drawn, with the reason.
-    pub skipped: Vec<Skipped>,
-    /// Characters of the frame's laid-out strings ([`Frame::layout`]) that no
-    /// font (the spec's font and its fallback fonts) has: drawn as the
-    /// font's missing-glyph box, never dropped silently. In text order.
-    pub missing: Vec<char>,
-    /// Glyph lookups in this frame.
-    pub lookups: u64,
-    /// Lookups that found the glyph cached.
-    pub hits: u64,
-    /// Glyphs evicted (and their slots deallocated) during this frame.
-    pub evictions: u64,
-    /// The colour pages' part: their count and uploads (empty until the
-    /// first RGBA image). Lookups, hits, evictions and skipped above include
-    /// the colour pages'.
-    pub color: ColorOutput,
-}
 
 /// A glyph cache without a GPU. See the crate docs for the data flow.
 pub struct GlyphCache {
@@ -330,7 +234,7 @@ impl GlyphCache {
     /// Adds a source of the app's own coverage images (icons, rasterized SVG; RGBA
     /// ones: [`add_rgba_image_source`](Self::add_rgba_image_source)): on a
     /// miss the cache asks it to render the image, then caches, draws, evicts
-    /// and re-requests it like a glyph ([`Frame::prepare_images`], [`Frame::image`]).
+    /// and re-requests it like a glyph ([`Frame::prepare_images`](crate::Frame::prepare_images), [`Frame::image`](crate::Frame::image)).
     pub fn add_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
         if self.images.len() >= MAX_IMAGE_SOURCES {
             return Err(ImageSourceError::TooMany(self.images.len()));
@@ -434,35 +338,6 @@ impl GlyphCache {
         self.map.iter().map(|(k, s)| (k, s.entry))
     }
 
-    /// Starts a frame. Every glyph looked up through the returned [`Frame`]
-    /// is protected from eviction for this frame and the next
-    /// `frames_in_flight` frames. The frame ends with [`Frame::finish`]; a
-    /// frame dropped without `finish` also ends, and its uploads go out with
-    /// the next finished frame.
-    pub fn begin_frame(&mut self) -> Frame<'_> {
-        self.frame += 1;
-        self.stats.frames += 1;
-        self.frame_start = self.stats.clone();
-        self.sync_color(true);
-        Frame { cache: self, finished: false }
-    }
-
-    /// Continues the current frame (begins the first one if none has begun):
-    /// glyphs looked up through the returned [`Frame`] are marked as used by
-    /// the same frame number as the batches before it. For several batches
-    /// that reach the GPU in one submission (several renderers, passes or
-    /// windows sharing the atlas): no batch of the frame evicts or moves a
-    /// glyph an earlier batch of the same frame uses. Its [`Frame::finish`]
-    /// hands out the uploads staged since the last finished batch.
-    pub fn continue_frame(&mut self) -> Frame<'_> {
-        if self.frame == 0 {
-            return self.begin_frame();
-        }
-        self.frame_start = self.stats.clone();
-        self.sync_color(false);
-        Frame { cache: self, finished: false }
-    }
-
     /// Forgets every cached glyph and frees every slot (fonts, pages and stats
     /// stay). Texels stay in the pages until overwritten; no entry refers to them.
     pub fn clear(&mut self) {
@@ -541,7 +416,7 @@ impl GlyphCache {
         Ok(())
     }
 
-    /// Checks what [`Frame::layout`] would refuse for `text` (unknown font,
+    /// Checks what [`Frame::layout`](crate::Frame::layout) would refuse for `text` (unknown font,
     /// invalid size) without starting a frame; the quantised size when valid.
     pub fn check_text(&self, text: &TextSpec<'_>) -> Result<GlyphSize, GlyphError> {
         let size = self.size_of(text.size)?;
@@ -554,10 +429,10 @@ impl GlyphCache {
     }
 
     /// Lays `text` out with fontdue's layout (wrapping, line height, as
-    /// [`Frame::layout`]) and appends its glyphs to `out` as pen positions on
+    /// [`Frame::layout`](crate::Frame::layout)) and appends its glyphs to `out` as pen positions on
     /// the baseline, advancing by the exact advances: what transformed text
     /// draws. No lookup is made (and characters no font has are not reported:
-    /// [`Frame::layout`] reports them). Unknown font or invalid size: an error, and
+    /// [`Frame::layout`](crate::Frame::layout) reports them). Unknown font or invalid size: an error, and
     /// nothing is appended.
     pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
         self.positions_in(text, out, false)

@@ -6,32 +6,21 @@
 //! [`FrameOutput`](crate::FrameOutput) (its `color` part). Quads drawn from
 //! it carry [`COLOR_PAGE_BIT`] in their page.
 
-use crate::cache::{GlyphCache, GlyphEntry, PositionedReq, Request};
+use crate::cache::{GlyphCache, PositionedReq, Request};
+use crate::entry::GlyphEntry;
+use crate::output::ColorOutput;
 use crate::error::{ConfigError, GlyphError, ImageSourceError};
 #[cfg(not(feature = "swash"))]
 use crate::error::RasterError;
-use crate::key::{GlyphKey, GlyphSize, RenderMode};
+use crate::key::{GlyphKey, GlyphSize, ImageSourceId, RenderMode, RGBA_SOURCE_BIT};
 use crate::raster::GlyphImage;
 use crate::text::{GlyphQuad, Skipped};
-use crate::image::{ImageSource, ImageSourceId, RGBA_SOURCE_BIT};
-use crate::page::PageUpload;
+use crate::image::ImageSource;
 use crate::raster::FontdueRasterizer;
-use crate::upload::GlyphUploads;
 
 /// Set in a [`GlyphQuad::page`](crate::GlyphQuad::page) (and a colour
 /// [`GlyphEntry::page`]) when the texels are on colour page `page & !COLOR_PAGE_BIT`.
 pub const COLOR_PAGE_BIT: u32 = 1 << 30;
-
-/// What a frame changed in the colour pages.
-#[derive(Clone, Debug, Default)]
-pub struct ColorOutput {
-    /// Colour pages after the frame (0 until the first RGBA image).
-    pub pages: u32,
-    /// Dirty rectangles, in [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect).
-    pub uploads: Vec<PageUpload>,
-    /// The staged images' texels (4 bytes each), in [`UploadMode::Glyphs`](crate::UploadMode::Glyphs).
-    pub glyphs: GlyphUploads,
-}
 
 impl GlyphCache {
     /// Adds a source of RGBA images (icons with colour, rasterized SVG): like

@@ -1,7 +1,6 @@
 //! Typed errors of the glyph cache.
 
-use crate::image::ImageSourceId;
-use crate::key::{FontId, RenderMode};
+use crate::key::{FontId, ImageSourceId, RenderMode};
 use thiserror::Error;
 
 /// Why font bytes could not be loaded. The cache is unchanged after any of these.

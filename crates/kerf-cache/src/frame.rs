@@ -1,10 +1,12 @@
 //! Frames: the only way to look glyphs up, so every lookup knows its frame
 //! number (and eviction knows what frames in flight use).
 
-use crate::cache::{Anchor, FrameOutput, GlyphCache, GlyphEntry, PositionedReq};
+use crate::cache::{Anchor, GlyphCache, PositionedReq};
+use crate::entry::GlyphEntry;
+use crate::output::FrameOutput;
 use crate::error::GlyphError;
-use crate::image::{image_font, is_image_font, ImageSourceId, PositionedImage};
-use crate::key::{FontId, GlyphKey, RenderMode};
+use crate::image::{image_font, is_image_font, PositionedImage};
+use crate::key::{FontId, GlyphKey, ImageSourceId, RenderMode};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 
 /// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
@@ -13,6 +15,37 @@ use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 pub struct Frame<'a> {
     pub(crate) cache: &'a mut GlyphCache,
     pub(crate) finished: bool,
+}
+
+impl GlyphCache {
+    /// Starts a frame. Every glyph looked up through the returned [`Frame`]
+    /// is protected from eviction for this frame and the next
+    /// `frames_in_flight` frames. The frame ends with [`Frame::finish`]; a
+    /// frame dropped without `finish` also ends, and its uploads go out with
+    /// the next finished frame.
+    pub fn begin_frame(&mut self) -> Frame<'_> {
+        self.frame += 1;
+        self.stats.frames += 1;
+        self.frame_start = self.stats.clone();
+        self.sync_color(true);
+        Frame { cache: self, finished: false }
+    }
+
+    /// Continues the current frame (begins the first one if none has begun):
+    /// glyphs looked up through the returned [`Frame`] are marked as used by
+    /// the same frame number as the batches before it. For several batches
+    /// that reach the GPU in one submission (several renderers, passes or
+    /// windows sharing the atlas): no batch of the frame evicts or moves a
+    /// glyph an earlier batch of the same frame uses. Its [`Frame::finish`]
+    /// hands out the uploads staged since the last finished batch.
+    pub fn continue_frame(&mut self) -> Frame<'_> {
+        if self.frame == 0 {
+            return self.begin_frame();
+        }
+        self.frame_start = self.stats.clone();
+        self.sync_color(false);
+        Frame { cache: self, finished: false }
+    }
 }
 
 impl std::fmt::Debug for Frame<'_> {

@@ -6,7 +6,7 @@
 //! the source (with the top bit set, so it never names a font) and the high
 //! half of the image id, its `glyph` field the low half.
 
-use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
+use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::raster::GlyphImage;
 
 /// The bit of a key's font id that marks an image key.
@@ -15,27 +15,6 @@ const IMAGE_BIT: u32 = 1 << 31;
 /// The most image sources of each kind (coverage, RGBA) one cache holds
 /// (the key has 15 bits for the source: one for the kind, 14 for the index).
 pub const MAX_IMAGE_SOURCES: usize = 1 << 14;
-
-/// The bit of an [`ImageSourceId`] that marks an RGBA source.
-pub(crate) const RGBA_SOURCE_BIT: u16 = 1 << 14;
-
-/// Names an image source added with
-/// [`GlyphCache::add_image_source`](crate::GlyphCache::add_image_source).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ImageSourceId(pub(crate) u16);
-
-impl ImageSourceId {
-    /// The dense index of this source among the sources of its kind (0 for
-    /// the first one added).
-    pub fn index(self) -> u32 {
-        (self.0 & !RGBA_SOURCE_BIT) as u32
-    }
-
-    /// True for a source of RGBA images (drawn from the colour pages, not tinted).
-    pub fn is_rgba(self) -> bool {
-        self.0 & RGBA_SOURCE_BIT != 0
-    }
-}
 
 /// Renders the app's images on a cache miss. `Send + Sync` so a frame's
 /// misses can be rendered in parallel.

@@ -120,3 +120,24 @@ impl std::hash::Hash for GlyphKey {
         state.write_u128(((a as u128) << 64) | b as u128);
     }
 }
+
+/// The bit of an [`ImageSourceId`] that marks an RGBA source.
+pub(crate) const RGBA_SOURCE_BIT: u16 = 1 << 14;
+
+/// Names an image source added with
+/// [`GlyphCache::add_image_source`](crate::GlyphCache::add_image_source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ImageSourceId(pub(crate) u16);
+
+impl ImageSourceId {
+    /// The dense index of this source among the sources of its kind (0 for
+    /// the first one added).
+    pub fn index(self) -> u32 {
+        (self.0 & !RGBA_SOURCE_BIT) as u32
+    }
+
+    /// True for a source of RGBA images (drawn from the colour pages, not tinted).
+    pub fn is_rgba(self) -> bool {
+        self.0 & RGBA_SOURCE_BIT != 0
+    }
+}

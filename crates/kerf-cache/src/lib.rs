@@ -71,6 +71,7 @@
 mod cache;
 mod color;
 mod config;
+mod entry;
 #[cfg(feature = "cosmic-text")]
 mod cosmic;
 mod error;
@@ -82,6 +83,7 @@ mod key;
 mod layout;
 mod lcd;
 mod memo;
+mod output;
 #[cfg(feature = "swash")]
 mod strike;
 mod page;
@@ -98,8 +100,10 @@ mod text;
 mod tiles;
 mod upload;
 
-pub use cache::{FrameOutput, GlyphCache, GlyphEntry};
-pub use color::{ColorOutput, COLOR_PAGE_BIT};
+pub use cache::GlyphCache;
+pub use entry::{GlyphEntry, GlyphTile};
+pub use output::{ColorOutput, FrameOutput};
+pub use color::COLOR_PAGE_BIT;
 pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic::CosmicFonts;
@@ -110,12 +114,11 @@ pub use parley_adapter::ParleyFonts;
 #[cfg(feature = "parley")]
 pub use ::parley;
 pub use frame::Frame;
-pub use tiles::GlyphTile;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
-pub use image::{ImageSource, ImageSourceId, PositionedImage, MAX_IMAGE_SOURCES};
+pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
 pub use font::{ColorGlyphs, Font, FontSet};
 pub use lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
-pub use key::{FontId, GlyphKey, GlyphSize, RenderMode, SIZE_STEPS_PER_PX};
+pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
 pub use kerf_pack::{Algorithm, Rect};
 pub use page::{Page, PageUpload};
 pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};

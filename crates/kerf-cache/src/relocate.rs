@@ -1,7 +1,8 @@
 //! Relocation: glyphs on a page being emptied move to a lower page when next
 //! used, their texels copied from the page's CPU copy (never rasterized again).
 
-use crate::cache::{GlyphCache, GlyphEntry};
+use crate::cache::GlyphCache;
+use crate::entry::GlyphEntry;
 use crate::key::GlyphKey;
 use crate::raster::GlyphImage;
 use std::time::Instant;

@@ -2,7 +2,8 @@
 //! frame's upload staging; at the end of a frame the uploads are handed out
 //! (the staged glyphs packed tightly, or one dirty box per page).
 
-use crate::cache::{FrameOutput, GlyphCache};
+use crate::cache::GlyphCache;
+use crate::output::FrameOutput;
 use crate::page::PageUpload;
 use crate::raster::GlyphImage;
 use crate::upload::{GlyphUploads, UploadMode};

@@ -1,45 +1,12 @@
 //! Glyphs larger than a page: cut into tiles of at most half a page, each a
 //! slot of its own, placed, evicted and uploaded together as one cache entry.
 
-use crate::cache::{GlyphCache, GlyphEntry, Slot};
+use crate::cache::GlyphCache;
+use crate::entry::{GlyphEntry, GlyphTile, Slot, TILED_PAGE};
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
 use crate::raster::GlyphImage;
-use crate::text::GlyphQuad;
-use kerf_pack::AllocId;
 use std::time::Instant;
-
-/// One tile of a glyph larger than a page: a slot of its own on some page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GlyphTile {
-    /// Where the tile's texels are (`left`/`top` unused).
-    pub entry: GlyphEntry,
-    /// The tile's offset from the glyph bitmap's left edge, texels.
-    pub dx: u16,
-    /// The tile's offset from the glyph bitmap's top edge, texels.
-    pub dy: u16,
-    pub(crate) alloc: AllocId,
-}
-
-impl GlyphTile {
-    /// The quad of this tile, for a glyph whose whole bitmap `base` places.
-    #[inline]
-    pub(crate) fn quad(&self, base: &GlyphQuad) -> GlyphQuad {
-        GlyphQuad {
-            x: base.x.saturating_add(self.dx as i32),
-            y: base.y.saturating_add(self.dy as i32),
-            tex_x: self.entry.x,
-            tex_y: self.entry.y,
-            width: self.entry.width,
-            height: self.entry.height,
-            page: self.entry.page,
-            color: base.color,
-        }
-    }
-}
-
-/// The page of a tiled glyph's own (texel-less) entry.
-pub(crate) const TILED_PAGE: u32 = u32::MAX - 1;
 
 impl GlyphCache {
     /// The side of the tiles a glyph larger than a page is cut into: half a

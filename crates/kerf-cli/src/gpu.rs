@@ -63,7 +63,7 @@ impl<'a> GpuRunner<'a> {
     }
 }
 
-impl crate::profile::Runner for GpuRunner<'_> {
+impl crate::runner::Runner for GpuRunner<'_> {
     fn cache(&self) -> &GlyphCache {
         self.atlas.cache()
     }
@@ -73,7 +73,7 @@ impl crate::profile::Runner for GpuRunner<'_> {
     fn atlas_bytes(&self) -> u64 {
         self.atlas.gpu_bytes()
     }
-    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<crate::profile::FrameResult, String> {
+    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<crate::runner::FrameResult, String> {
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         let t = Instant::now();
         let area = [TextArea::glyphs(glyphs, 0.0, 0.0)];
@@ -118,7 +118,7 @@ impl crate::profile::Runner for GpuRunner<'_> {
         } else {
             device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
         }
-        Ok(crate::profile::FrameResult {
+        Ok(crate::runner::FrameResult {
             ns,
             lookups: report.lookups,
             hits: report.hits,

@@ -9,6 +9,7 @@ mod pack;
 mod picture;
 mod plot;
 mod profile;
+mod runner;
 mod render;
 mod soak;
 mod trace;

@@ -2,7 +2,6 @@
 //! a PNG. Lines are drawn by hand; labels are drawn with kerf's own glyph
 //! cache (its quads composited on the CPU).
 
-use crate::profile::Series;
 use kerf_cache::{CacheConfig, GlyphCache, TextSpec};
 use std::io::BufWriter;
 use std::path::Path;
@@ -13,6 +12,19 @@ const LEFT: usize = 70;
 const RIGHT: usize = 20;
 const TOP: usize = 30;
 const COLORS: [[u8; 3]; 6] = [[31, 119, 180], [214, 39, 40], [44, 160, 44], [148, 103, 189], [255, 127, 14], [23, 190, 207]];
+
+/// Per-frame series, for `--plot`.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Workload name.
+    pub name: String,
+    /// Frame time, µs.
+    pub frame_us: Vec<f64>,
+    /// Hit rate of the frame, %.
+    pub hit_rate: Vec<f64>,
+    /// Live occupancy after the frame, %.
+    pub occupancy: Vec<f64>,
+}
 
 struct Canvas {
     px: Vec<u8>,

@@ -2,10 +2,11 @@
 //! of a miss into rasterize / pack / stage.
 
 use crate::corpus::{prose, shape_line, Rng, Zipf};
+use crate::plot::Series;
+use crate::runner::{CpuRunner, Runner};
 use kerf_cache::{Algorithm, CacheConfig, FontId, GlyphCache, PositionedGlyph};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Where the glyph cache runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -344,85 +345,12 @@ fn load_fonts(cache: &mut GlyphCache, font: &Option<PathBuf>) -> Result<Fonts, S
     }
 }
 
-/// One frame's figures from a backend.
-pub struct FrameResult {
-    /// CPU time of the frame: cache lookups, rasterization, packing, staging
-    /// (and for wgpu: texture writes and the instance buffer).
-    pub ns: u64,
-    pub lookups: u64,
-    pub hits: u64,
-    pub evictions: u64,
-    pub skipped: usize,
-    pub upload_calls: u32,
-    pub upload_bytes: u64,
-    /// GPU time of the text pass (timestamp queries), when the device has them.
-    pub gpu_ns: Option<u64>,
-}
-
-/// Where frames run: kerf-cache alone, or kerf-wgpu on a device.
-pub trait Runner {
-    fn cache(&self) -> &GlyphCache;
-    fn cache_mut(&mut self) -> &mut GlyphCache;
-    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String>;
-    /// Bytes of atlas texels held now (the cache's pages, or the GPU texture array).
-    fn atlas_bytes(&self) -> u64;
-}
-
-struct CpuRunner {
-    cache: GlyphCache,
-    quads: Vec<kerf_cache::GlyphQuad>,
-}
-
-impl Runner for CpuRunner {
-    fn cache(&self) -> &GlyphCache {
-        &self.cache
-    }
-    fn cache_mut(&mut self) -> &mut GlyphCache {
-        &mut self.cache
-    }
-    fn atlas_bytes(&self) -> u64 {
-        self.cache.atlas_bytes()
-    }
-    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String> {
-        self.quads.clear();
-        let t = Instant::now();
-        let mut frame = self.cache.begin_frame();
-        frame.prepare(glyphs, &mut self.quads);
-        let out = frame.finish();
-        let ns = t.elapsed().as_nanos() as u64;
-        std::hint::black_box(&self.quads);
-        Ok(FrameResult {
-            ns,
-            lookups: out.lookups,
-            hits: out.hits,
-            evictions: out.evictions,
-            skipped: out.skipped.len(),
-            upload_calls: (out.uploads.len() + out.glyphs.pages.len()) as u32,
-            upload_bytes: out.uploads.iter().map(|u| u.data.len() as u64).sum::<u64>() + out.glyphs.upload_bytes(),
-            gpu_ns: None,
-        })
-    }
-}
-
 /// A runner for `config`: kerf-cache alone, or kerf-wgpu on `gpu`.
 pub fn make_runner(config: CacheConfig, gpu: Option<&crate::gpu::Gpu>) -> Result<Box<dyn Runner + '_>, String> {
     match gpu {
         None => Ok(Box::new(CpuRunner { cache: GlyphCache::new(config).map_err(|e| e.to_string())?, quads: Vec::new() })),
         Some(g) => Ok(Box::new(crate::gpu::GpuRunner::new(g, config)?)),
     }
-}
-
-/// Per-frame series, for `--plot`.
-#[derive(Clone, Debug, Default)]
-pub struct Series {
-    /// Workload name.
-    pub name: String,
-    /// Frame time, µs.
-    pub frame_us: Vec<f64>,
-    /// Hit rate of the frame, %.
-    pub hit_rate: Vec<f64>,
-    /// Live occupancy after the frame, %.
-    pub occupancy: Vec<f64>,
 }
 
 fn profile_one(

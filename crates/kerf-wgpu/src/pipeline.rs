@@ -4,19 +4,19 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
-pub const SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/text.wgsl"));
+pub const SHADER: &str = concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
 
 /// The WGSL source of transformed text (`shaders/common.wgsl` + `shaders/transformed.wgsl`).
-pub const TRANSFORMED_SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/transformed.wgsl"));
+pub const TRANSFORMED_SHADER: &str = concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/transformed.wgsl"));
 
 /// The WGSL source of LCD text (`shaders/common.wgsl` + `shaders/text.wgsl` +
 /// `shaders/text_lcd.wgsl`, after `enable dual_source_blending;`): built only
 /// on devices with [`wgpu::Features::DUAL_SOURCE_BLENDING`].
 pub const LCD_SHADER: &str = concat!(
     "enable dual_source_blending;\n",
-    include_str!("../../../shaders/common.wgsl"),
-    include_str!("../../../shaders/text.wgsl"),
-    include_str!("../../../shaders/text_lcd.wgsl")
+    include_str!("../shaders/common.wgsl"),
+    include_str!("../shaders/text.wgsl"),
+    include_str!("../shaders/text_lcd.wgsl")
 );
 
 /// Per-channel blending of LCD text: `dst = src0 + dst * (1 - src1)`.

@@ -7,7 +7,7 @@
 use kerf_cache::{GlyphRegion, GlyphUploads};
 
 /// The WGSL source of the upload scatter (`shaders/scatter.wgsl`).
-pub const SCATTER_SHADER: &str = include_str!("../../../shaders/scatter.wgsl");
+pub const SCATTER_SHADER: &str = include_str!("../shaders/scatter.wgsl");
 
 /// Smallest upload buffer (grown by doubling).
 const MIN_BUFFER: u64 = 64 << 10;

@@ -7,7 +7,7 @@ use crate::renderer::Viewport;
 use bytemuck::{Pod, Zeroable};
 
 /// The WGSL source of the page view (`shaders/common.wgsl` + `shaders/atlas_view.wgsl`).
-pub const ATLAS_VIEW_SHADER: &str = concat!(include_str!("../../../shaders/common.wgsl"), include_str!("../../../shaders/atlas_view.wgsl"));
+pub const ATLAS_VIEW_SHADER: &str = concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/atlas_view.wgsl"));
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]

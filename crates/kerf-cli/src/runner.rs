@@ -1,0 +1,67 @@
+//! Where `kerf profile` and `kerf soak` run their frames: the runner
+//! interface, one frame's figures, and the kerf-cache-only runner (the
+//! wgpu one is in gpu.rs).
+
+use kerf_cache::{GlyphCache, PositionedGlyph};
+use std::time::Instant;
+
+/// One frame's figures from a backend.
+pub struct FrameResult {
+    /// CPU time of the frame: cache lookups, rasterization, packing, staging
+    /// (and for wgpu: texture writes and the instance buffer).
+    pub ns: u64,
+    pub lookups: u64,
+    pub hits: u64,
+    pub evictions: u64,
+    pub skipped: usize,
+    pub upload_calls: u32,
+    pub upload_bytes: u64,
+    /// GPU time of the text pass (timestamp queries), when the device has them.
+    pub gpu_ns: Option<u64>,
+}
+
+/// Where frames run: kerf-cache alone, or kerf-wgpu on a device.
+pub trait Runner {
+    fn cache(&self) -> &GlyphCache;
+    fn cache_mut(&mut self) -> &mut GlyphCache;
+    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String>;
+    /// Bytes of atlas texels held now (the cache's pages, or the GPU texture array).
+    fn atlas_bytes(&self) -> u64;
+}
+
+/// Frames through kerf-cache alone.
+pub struct CpuRunner {
+    pub cache: GlyphCache,
+    pub quads: Vec<kerf_cache::GlyphQuad>,
+}
+
+impl Runner for CpuRunner {
+    fn cache(&self) -> &GlyphCache {
+        &self.cache
+    }
+    fn cache_mut(&mut self) -> &mut GlyphCache {
+        &mut self.cache
+    }
+    fn atlas_bytes(&self) -> u64 {
+        self.cache.atlas_bytes()
+    }
+    fn frame(&mut self, glyphs: &[PositionedGlyph]) -> Result<FrameResult, String> {
+        self.quads.clear();
+        let t = Instant::now();
+        let mut frame = self.cache.begin_frame();
+        frame.prepare(glyphs, &mut self.quads);
+        let out = frame.finish();
+        let ns = t.elapsed().as_nanos() as u64;
+        std::hint::black_box(&self.quads);
+        Ok(FrameResult {
+            ns,
+            lookups: out.lookups,
+            hits: out.hits,
+            evictions: out.evictions,
+            skipped: out.skipped.len(),
+            upload_calls: (out.uploads.len() + out.glyphs.pages.len()) as u32,
+            upload_bytes: out.uploads.iter().map(|u| u.data.len() as u64).sum::<u64>() + out.glyphs.upload_bytes(),
+            gpu_ns: None,
+        })
+    }
+}
