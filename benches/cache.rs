@@ -4,7 +4,10 @@
 //! `cargo bench --bench cache` (add `-- --quick` for a short run).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use kerf::cache::{Algorithm, CacheConfig, FontId, FontRef, FontdueRasterizer, GlyphCache, GlyphKey, GlyphSize, PositionedGlyph, Rasterizer};
+use kerf::cache::{
+    Algorithm, CacheConfig, FontId, FontRef, FontdueRasterizer, GlyphCache, GlyphKey, GlyphSize,
+    PositionedGlyph, Rasterizer,
+};
 use std::hint::black_box;
 
 const TEXT: &str = "The quick brown fox jumps over the lazy dog; Ärger über façade — λόγος, шрифт. 0123456789 (x+y)² {}[]";
@@ -16,7 +19,14 @@ fn glyph_run(cache: &GlyphCache, font: FontId, sizes: &[f32]) -> Vec<PositionedG
         let mut x = 0.0;
         for ch in TEXT.chars() {
             let glyph = f.lookup_glyph_index(ch);
-            out.push(PositionedGlyph { font, glyph, size: px, x, y: 30.0 * line as f32, color: [0, 0, 0, 255] });
+            out.push(PositionedGlyph {
+                font,
+                glyph,
+                size: px,
+                x,
+                y: 30.0 * line as f32,
+                color: [0, 0, 0, 255],
+            });
             x += f.metrics_indexed(glyph, px).advance_width;
         }
     }
@@ -28,7 +38,13 @@ fn new_cache(algorithm: Algorithm) -> (GlyphCache, FontId) {
 }
 
 fn new_cache_bins(algorithm: Algorithm, subpixel_bins: u32) -> (GlyphCache, FontId) {
-    let mut cache = GlyphCache::new(CacheConfig { algorithm, page_size: 1024, subpixel_bins, ..CacheConfig::default() }).unwrap();
+    let mut cache = GlyphCache::new(CacheConfig {
+        algorithm,
+        page_size: 1024,
+        subpixel_bins,
+        ..CacheConfig::default()
+    })
+    .unwrap();
     let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
     (cache, font)
 }
@@ -49,13 +65,14 @@ fn hits(c: &mut Criterion) {
         let sizes: Vec<f32> = (0..20).map(|i| 12.0 + (i % n_sizes) as f32 * 2.0).collect();
         let glyphs = glyph_run(&cache, font, &sizes);
         let mut quads = Vec::with_capacity(glyphs.len());
-        let prepare = |frame: &mut kerf::cache::Frame<'_>, glyphs: &[PositionedGlyph], quads: &mut Vec<_>| {
-            if lcd {
-                frame.prepare_lcd(glyphs, quads)
-            } else {
-                frame.prepare(glyphs, quads)
-            }
-        };
+        let prepare =
+            |frame: &mut kerf::cache::Frame<'_>, glyphs: &[PositionedGlyph], quads: &mut Vec<_>| {
+                if lcd {
+                    frame.prepare_lcd(glyphs, quads)
+                } else {
+                    frame.prepare(glyphs, quads)
+                }
+            };
         {
             let mut frame = cache.begin_frame();
             prepare(&mut frame, &glyphs, &mut quads);
@@ -80,8 +97,10 @@ fn misses(c: &mut Criterion) {
     let (probe, font) = new_cache(Algorithm::default());
     // Every distinct glyph of the text at 16, 20, 24, 28 and 32 px.
     let glyphs = glyph_run(&probe, font, &[16.0, 20.0, 24.0, 28.0, 32.0]);
-    let mut keys: Vec<GlyphKey> =
-        glyphs.iter().map(|g| GlyphKey::new(font, g.glyph, GlyphSize::from_px(g.size, 1024.0).unwrap())).collect();
+    let mut keys: Vec<GlyphKey> = glyphs
+        .iter()
+        .map(|g| GlyphKey::new(font, g.glyph, GlyphSize::from_px(g.size, 1024.0).unwrap()))
+        .collect();
     keys.sort();
     keys.dedup();
     g.throughput(Throughput::Elements(keys.len() as u64));

@@ -36,14 +36,26 @@ impl Lru {
     }
     fn unlink(&mut self, g: usize) {
         let (p, n) = (self.prev[g], self.next[g]);
-        if p == NIL { self.head = n } else { self.next[p] = n }
-        if n == NIL { self.tail = p } else { self.prev[n] = p }
+        if p == NIL {
+            self.head = n
+        } else {
+            self.next[p] = n
+        }
+        if n == NIL {
+            self.tail = p
+        } else {
+            self.prev[n] = p
+        }
         self.prev[g] = NIL;
         self.next[g] = NIL;
     }
     fn push_front(&mut self, g: usize) {
         self.next[g] = self.head;
-        if self.head != NIL { self.prev[self.head] = g } else { self.tail = g }
+        if self.head != NIL {
+            self.prev[self.head] = g
+        } else {
+            self.tail = g
+        }
         self.head = g;
     }
 }
@@ -102,7 +114,9 @@ fn simulate<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], requests: &[usize], evict
             let lru_victim = (lru.tail != NIL).then(|| vec![lru.tail]);
             let victims = match evict {
                 Evict::Lru => lru_victim,
-                Evict::ToFit => bin.evict_to_fit(w, h, None, &cost).map(|(_, ids)| ids.iter().map(|id| owner[id]).collect()),
+                Evict::ToFit => bin
+                    .evict_to_fit(w, h, None, &cost)
+                    .map(|(_, ids)| ids.iter().map(|id| owner[id]).collect()),
                 Evict::ToFitNearLru(k) => {
                     let mut best: Option<(u64, usize, Vec<B::Id>)> = None;
                     let mut g = lru.tail;
@@ -110,7 +124,10 @@ fn simulate<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], requests: &[usize], evict
                         if g == NIL {
                             break;
                         }
-                        if let Some((c, ids)) = bin.evict_to_fit(w, h, slot[g], &cost).filter(|(_, ids)| !ids.is_empty()) {
+                        if let Some((c, ids)) = bin
+                            .evict_to_fit(w, h, slot[g], &cost)
+                            .filter(|(_, ids)| !ids.is_empty())
+                        {
                             if best.as_ref().is_none_or(|(bc, bn, _)| (c, ids.len()) < (*bc, *bn)) {
                                 best = Some((c, ids.len(), ids));
                             }
@@ -171,7 +188,8 @@ fn main() {
     println!("| allocator | hit rate | occupancy at eviction (mean) | evictions | ns per miss |");
     println!("|---|---|---|---|---|");
     let row = |name: &str, r: Report| {
-        let occ = r.occupancy_at_eviction.iter().sum::<f64>() / r.occupancy_at_eviction.len().max(1) as f64;
+        let occ = r.occupancy_at_eviction.iter().sum::<f64>()
+            / r.occupancy_at_eviction.len().max(1) as f64;
         println!(
             "| {name} | {:.2}% | {:.2}% | {} | {:.0} |",
             100.0 * r.hits as f64 / (r.hits + r.misses) as f64,
@@ -187,18 +205,26 @@ fn main() {
         let mut bin = Kerf(algo.build(SIDE, SIDE, opts).expect("bin"));
         row(&format!("kerf {name}"), simulate(&mut bin, &sizes, &requests, Evict::Lru));
     }
-    let maxrects = || KerfMaxRects(MaxRects::new(SIDE, SIDE, MaxRectsHeuristic::BestShortSideFit, opts).expect("bin"));
+    let maxrects = || {
+        KerfMaxRects(
+            MaxRects::new(SIDE, SIDE, MaxRectsHeuristic::BestShortSideFit, opts).expect("bin"),
+        )
+    };
     for k in [1, 8, 32] {
         let name = format!("kerf maxrects-bssf + evict-to-fit near the {k} oldest");
         row(&name, simulate(&mut maxrects(), &sizes, &requests, Evict::ToFitNearLru(k)));
     }
     if !quick {
-        row("kerf maxrects-bssf + evict-to-fit", simulate(&mut maxrects(), &sizes, &requests, Evict::ToFit));
+        row(
+            "kerf maxrects-bssf + evict-to-fit",
+            simulate(&mut maxrects(), &sizes, &requests, Evict::ToFit),
+        );
     }
     let size = (SIDE as i32, SIDE as i32);
     let mut e = Etagere(etagere::AtlasAllocator::new(etagere::size2(size.0, size.1)));
     row("etagere", simulate(&mut e, &sizes, &requests, Evict::Lru));
-    let mut eb = EtagereBucketed(etagere::BucketedAtlasAllocator::new(etagere::size2(size.0, size.1)));
+    let mut eb =
+        EtagereBucketed(etagere::BucketedAtlasAllocator::new(etagere::size2(size.0, size.1)));
     row("etagere bucketed", simulate(&mut eb, &sizes, &requests, Evict::Lru));
     let mut g = Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(size.0, size.1)));
     row("guillotiere", simulate(&mut g, &sizes, &requests, Evict::Lru));

@@ -30,8 +30,32 @@ const W: u32 = 1600;
 const H: u32 = 1200;
 
 const WORDS: &[&str] = &[
-    "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "glyph", "cache", "atlas", "texture", "frame", "packing",
-    "Ärger", "façade", "naïve", "Łódź", "Kraków", "λόγος", "γλυφή", "текст", "шрифт", "1234567890", "(x+y)²", "€£¥",
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "over",
+    "lazy",
+    "dog",
+    "glyph",
+    "cache",
+    "atlas",
+    "texture",
+    "frame",
+    "packing",
+    "Ärger",
+    "façade",
+    "naïve",
+    "Łódź",
+    "Kraków",
+    "λόγος",
+    "γλυφή",
+    "текст",
+    "шрифт",
+    "1234567890",
+    "(x+y)²",
+    "€£¥",
 ];
 
 fn prose(seed: &mut u64, n: usize) -> String {
@@ -76,7 +100,9 @@ fn shape(fs: &mut FontSystem, lines: &[(String, f32)]) -> Shaped {
 }
 
 /// The same glyphs as kerf positioned glyphs (pen on the baseline).
-fn kerf_glyphs(shaped: &Shaped, range: std::ops::Range<usize>, dy: f32, font: FontId) -> Vec<PositionedGlyph> {
+fn kerf_glyphs(
+    shaped: &Shaped, range: std::ops::Range<usize>, dy: f32, font: FontId,
+) -> Vec<PositionedGlyph> {
     let mut out = Vec::new();
     for (b, top) in &shaped.buffers[range] {
         for run in b.layout_runs() {
@@ -95,7 +121,9 @@ fn kerf_glyphs(shaped: &Shaped, range: std::ops::Range<usize>, dy: f32, font: Fo
     out
 }
 
-fn glyphon_areas(shaped: &Shaped, range: std::ops::Range<usize>, dy: f32) -> Vec<glyphon::TextArea<'_>> {
+fn glyphon_areas(
+    shaped: &Shaped, range: std::ops::Range<usize>, dy: f32,
+) -> Vec<glyphon::TextArea<'_>> {
     shaped.buffers[range]
         .iter()
         .map(|(b, top)| glyphon::TextArea {
@@ -128,11 +156,20 @@ fn kerf_side_bins(device: &wgpu::Device, queue: &wgpu::Queue, bins: u32) -> Kerf
 }
 
 /// kerf with `bins` sub-pixel x bins and the given upload mode.
-fn kerf_side_with(device: &wgpu::Device, queue: &wgpu::Queue, bins: u32, uploads: kerf::cache::UploadMode) -> Kerf {
-    let config = CacheConfig { page_size: 1024, max_pages: 8, subpixel_bins: bins, uploads, ..CacheConfig::default() };
+fn kerf_side_with(
+    device: &wgpu::Device, queue: &wgpu::Queue, bins: u32, uploads: kerf::cache::UploadMode,
+) -> Kerf {
+    let config = CacheConfig {
+        page_size: 1024,
+        max_pages: 8,
+        subpixel_bins: bins,
+        uploads,
+        ..CacheConfig::default()
+    };
     let mut atlas = TextAtlas::new(device, config).unwrap();
     let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
-    let renderer = TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+    let renderer =
+        TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, W, H);
     Kerf { atlas, renderer, viewport, font }
@@ -148,7 +185,8 @@ struct Glyphon {
 fn glyphon_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Glyphon {
     let cache = Cache::new(device);
     let mut atlas = glyphon::TextAtlas::new(device, queue, &cache, FORMAT);
-    let renderer = glyphon::TextRenderer::new(&mut atlas, device, wgpu::MultisampleState::default(), None);
+    let renderer =
+        glyphon::TextRenderer::new(&mut atlas, device, wgpu::MultisampleState::default(), None);
     let mut viewport = glyphon::Viewport::new(device, &cache);
     viewport.update(queue, Resolution { width: W, height: H });
     Glyphon { atlas, renderer, viewport, swash: SwashCache::new() }
@@ -159,7 +197,9 @@ type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>
 /// Times `frame` followed by an empty `queue.submit`, or with
 /// `submit_timed` false, `frame` alone (the submit is still made after
 /// each frame, untimed).
-fn bench_frames(g: &mut Group<'_>, name: &str, queue: &wgpu::Queue, submit_timed: bool, mut frame: impl FnMut()) {
+fn bench_frames(
+    g: &mut Group<'_>, name: &str, queue: &wgpu::Queue, submit_timed: bool, mut frame: impl FnMut(),
+) {
     g.bench_function(name, |b| {
         if submit_timed {
             b.iter(|| {
@@ -182,7 +222,10 @@ fn bench_frames(g: &mut Group<'_>, name: &str, queue: &wgpu::Queue, submit_timed
 }
 
 /// kerf's warm prepare of `glyphs` (its atlas filled first).
-fn kerf_warm(g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph]) {
+fn kerf_warm(
+    g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf,
+    glyphs: &[PositionedGlyph],
+) {
     let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
     k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
     bench_frames(g, name, queue, true, || {
@@ -192,11 +235,16 @@ fn kerf_warm(g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu:
 
 /// glyphon's warm prepare of every line of `text` (its atlas filled first),
 /// the submit timed or not (see [`bench_frames`]).
-fn glyphon_warm(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped, submit_timed: bool) {
+fn glyphon_warm(
+    g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem,
+    text: &Shaped, submit_timed: bool,
+) {
     let mut gl = glyphon_side(device, queue);
     let mut frame = || {
         let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
-        gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+        gl.renderer
+            .prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash)
+            .unwrap();
         gl.atlas.trim();
     };
     frame();
@@ -204,13 +252,18 @@ fn glyphon_warm(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, f
 }
 
 /// glyphon's cold prepare of every line of `text` (a new atlas and swash cache each time).
-fn glyphon_cold(g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem, text: &Shaped) {
+fn glyphon_cold(
+    g: &mut Group<'_>, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem,
+    text: &Shaped,
+) {
     g.bench_function("glyphon", |b| {
         b.iter_batched(
             || glyphon_side(device, queue),
             |mut gl| {
                 let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
-                gl.renderer.prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                gl.renderer
+                    .prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash)
+                    .unwrap();
                 gl.atlas.trim();
                 queue.submit([]);
                 gl
@@ -227,7 +280,11 @@ fn paragraph() -> Vec<(String, f32)> {
 
 fn document() -> Vec<(String, f32)> {
     let mut seed = 0x0fed_cba9_8765_4321;
-    (0..400).map(|i| (prose(&mut seed, 9), if i % 25 == 0 { 28.0 } else { [13.0, 15.0, 15.0, 17.0][i % 4] })).collect()
+    (0..400)
+        .map(|i| {
+            (prose(&mut seed, 9), if i % 25 == 0 { 28.0 } else { [13.0, 15.0, 15.0, 17.0][i % 4] })
+        })
+        .collect()
 }
 
 fn benches(c: &mut Criterion) {
@@ -259,14 +316,27 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("prepare_cold");
     g.sample_size(10);
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    let (auto, glyph_uploads, dirty_rect) = (kerf::cache::UploadMode::Auto, kerf::cache::UploadMode::Glyphs, kerf::cache::UploadMode::DirtyRect);
-    for (name, bins, uploads) in [("kerf", 4, auto), ("kerf-bins1", 1, auto), ("kerf-glyphs", 4, glyph_uploads), ("kerf-dirty-rect", 4, dirty_rect)] {
+    let (auto, glyph_uploads, dirty_rect) = (
+        kerf::cache::UploadMode::Auto,
+        kerf::cache::UploadMode::Glyphs,
+        kerf::cache::UploadMode::DirtyRect,
+    );
+    for (name, bins, uploads) in [
+        ("kerf", 4, auto),
+        ("kerf-bins1", 1, auto),
+        ("kerf-glyphs", 4, glyph_uploads),
+        ("kerf-dirty-rect", 4, dirty_rect),
+    ] {
         g.bench_function(name, |b| {
             b.iter_batched(
                 || kerf_side_with(device, queue, bins, uploads),
                 |mut k| {
                     let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-                    black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                    black_box(
+                        k.renderer
+                            .prepare(device, queue, &mut k.atlas, &areas, &k.viewport)
+                            .unwrap(),
+                    );
                     queue.submit([]);
                     k
                 },
@@ -295,10 +365,24 @@ fn benches(c: &mut Criterion) {
                 if side == "kerf" {
                     let glyphs = kerf_glyphs(&doc, range, dy, k.font);
                     let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-                    black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
+                    black_box(
+                        k.renderer
+                            .prepare(device, queue, &mut k.atlas, &areas, &k.viewport)
+                            .unwrap(),
+                    );
                 } else {
                     let areas = glyphon_areas(&doc, range, dy);
-                    gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                    gl.renderer
+                        .prepare(
+                            device,
+                            queue,
+                            &mut fs,
+                            &mut gl.atlas,
+                            &gl.viewport,
+                            areas,
+                            &mut gl.swash,
+                        )
+                        .unwrap();
                     gl.atlas.trim();
                 }
                 queue.submit([]);
@@ -323,19 +407,41 @@ fn benches(c: &mut Criterion) {
     let (device, queue) = &limited_device(1024);
     let mut seed = 0x5eed_c4a5_e000_0001u64;
     let churn_text: Vec<String> = (0..4).map(|_| prose(&mut seed, 9)).collect();
-    let pool: Vec<Shaped> =
-        (0..200).map(|i| shape(&mut fs, &churn_text.iter().map(|t| (t.clone(), 10.0 + i as f32 * 0.125)).collect::<Vec<_>>())).collect();
+    let pool: Vec<Shaped> = (0..200)
+        .map(|i| {
+            shape(
+                &mut fs,
+                &churn_text
+                    .iter()
+                    .map(|t| (t.clone(), 10.0 + i as f32 * 0.125))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
     let per_frame = kerf_glyphs(&pool[0], 0..4, 0.0, probe.font).len();
     let mut g = c.benchmark_group("prepare_churn");
     g.throughput(Throughput::Elements(per_frame as u64));
-    for (name, uploads, bins) in [("kerf", auto, 4), ("kerf-glyphs", glyph_uploads, 4), ("kerf-dirty-rect", dirty_rect, 4), ("kerf-bins1", auto, 1)] {
-        let config = CacheConfig { page_size: 1024, max_pages: 1, uploads, subpixel_bins: bins, ..CacheConfig::default() };
+    for (name, uploads, bins) in [
+        ("kerf", auto, 4),
+        ("kerf-glyphs", glyph_uploads, 4),
+        ("kerf-dirty-rect", dirty_rect, 4),
+        ("kerf-bins1", auto, 1),
+    ] {
+        let config = CacheConfig {
+            page_size: 1024,
+            max_pages: 1,
+            uploads,
+            subpixel_bins: bins,
+            ..CacheConfig::default()
+        };
         let mut atlas = TextAtlas::new(device, config).unwrap();
         let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
-        let mut renderer = TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+        let mut renderer =
+            TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
         let mut viewport = Viewport::new(device, &atlas);
         viewport.update(queue, W, H);
-        let frames: Vec<Vec<PositionedGlyph>> = pool.iter().map(|p| kerf_glyphs(p, 0..4, 0.0, font)).collect();
+        let frames: Vec<Vec<PositionedGlyph>> =
+            pool.iter().map(|p| kerf_glyphs(p, 0..4, 0.0, font)).collect();
         let mut frame = 0usize;
         g.bench_function(name, |b| {
             b.iter(|| {
@@ -361,7 +467,17 @@ fn benches(c: &mut Criterion) {
         g.bench_function("glyphon", |b| {
             b.iter(|| {
                 let areas = glyphon_areas(&pool[frame % pool.len()], 0..4, 0.0);
-                gl.renderer.prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash).unwrap();
+                gl.renderer
+                    .prepare(
+                        device,
+                        queue,
+                        &mut fs,
+                        &mut gl.atlas,
+                        &gl.viewport,
+                        areas,
+                        &mut gl.swash,
+                    )
+                    .unwrap();
                 gl.atlas.trim();
                 queue.submit([]);
                 frame += 1;
@@ -374,9 +490,12 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("cpu_cache_warm");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     {
-        let mut cache = kerf::cache::GlyphCache::new(CacheConfig { page_size: 1024, ..CacheConfig::default() }).unwrap();
+        let mut cache =
+            kerf::cache::GlyphCache::new(CacheConfig { page_size: 1024, ..CacheConfig::default() })
+                .unwrap();
         let f = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
-        let glyphs: Vec<PositionedGlyph> = glyphs.iter().map(|g| PositionedGlyph { font: f, ..*g }).collect();
+        let glyphs: Vec<PositionedGlyph> =
+            glyphs.iter().map(|g| PositionedGlyph { font: f, ..*g }).collect();
         let mut quads = Vec::new();
         g.bench_function("kerf-cache", |b| {
             b.iter(|| {
@@ -391,8 +510,14 @@ fn benches(c: &mut Criterion) {
         use ab_glyph::{point, Glyph, GlyphId, PxScale};
         let font = ab_glyph::FontArc::try_from_vec(dejavu::sans::regular().to_vec()).unwrap();
         let mut dc = glyph_brush_draw_cache::DrawCache::builder().dimensions(1024, 1024).build();
-        let abg: Vec<Glyph> =
-            glyphs.iter().map(|g| Glyph { id: GlyphId(g.glyph), scale: PxScale::from(g.size), position: point(g.x, g.y) }).collect();
+        let abg: Vec<Glyph> = glyphs
+            .iter()
+            .map(|g| Glyph {
+                id: GlyphId(g.glyph),
+                scale: PxScale::from(g.size),
+                position: point(g.x, g.y),
+            })
+            .collect();
         g.bench_function("glyph_brush_draw_cache", |b| {
             b.iter(|| {
                 for gl in &abg {
@@ -413,10 +538,19 @@ fn benches(c: &mut Criterion) {
 
 /// A device whose textures are at most `side` px.
 fn limited_device(side: u32) -> (wgpu::Device, wgpu::Queue) {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter =
+        kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .unwrap();
     let limits = wgpu::Limits { max_texture_dimension_2d: side, ..adapter.limits() };
-    kerf::gpu::block_on(adapter.request_device(&wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() })).unwrap()
+    kerf::gpu::block_on(
+        adapter.request_device(&wgpu::DeviceDescriptor {
+            required_limits: limits,
+            ..Default::default()
+        }),
+    )
+    .unwrap()
 }
 
 /// The case glyphon reports `AtlasFull` and kerf draws: a device whose
@@ -427,15 +561,30 @@ fn atlas_full_case(_c: &mut Criterion) {
     let chars: String = ('A'..='Z').chain('a'..='z').chain('Α'..='Ω').chain('а'..='я').collect();
     let shaped = shape(&mut fs, &[(chars.clone(), 64.0), (chars, 48.0)]);
     let mut gl = glyphon_side(&device, &queue);
-    let r = gl.renderer.prepare(&device, &queue, &mut fs, &mut gl.atlas, &gl.viewport, glyphon_areas(&shaped, 0..2, 0.0), &mut gl.swash);
+    let r = gl.renderer.prepare(
+        &device,
+        &queue,
+        &mut fs,
+        &mut gl.atlas,
+        &gl.viewport,
+        glyphon_areas(&shaped, 0..2, 0.0),
+        &mut gl.swash,
+    );
     eprintln!("atlas-full case, glyphon (512 px texture limit): {r:?}");
     for pages in [4u32, 1] {
-        let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 512, max_pages: pages, ..CacheConfig::default() }).unwrap();
+        let mut atlas = TextAtlas::new(
+            &device,
+            CacheConfig { page_size: 512, max_pages: pages, ..CacheConfig::default() },
+        )
+        .unwrap();
         let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
-        let mut renderer = TextRenderer::new(&device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+        let mut renderer =
+            TextRenderer::new(&device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
         let vp = Viewport::new(&device, &atlas);
         let glyphs = kerf_glyphs(&shaped, 0..2, 0.0, font);
-        let rep = renderer.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+        let rep = renderer
+            .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+            .unwrap();
         eprintln!(
             "atlas-full case, kerf (512 px pages, at most {pages}): Ok, {} glyphs drawn, {} skipped and reported, {} layers",
             rep.instances,
@@ -463,11 +612,16 @@ fn multiscript() -> Vec<(String, f32)> {
         "你好，世界。这是中文测试文本，字形缓存 🀄",
         "Mixed: kerf 👩‍💻 draws 😀🎉🦀 and العربية with 中文",
     ];
-    (0..30).map(|i| (lines[i % lines.len()].to_string(), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5])).collect()
+    (0..30)
+        .map(|i| (lines[i % lines.len()].to_string(), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5]))
+        .collect()
 }
 
 /// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
-fn cosmic_glyphs(k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped, out: &mut Vec<PositionedGlyph>) {
+fn cosmic_glyphs(
+    k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped,
+    out: &mut Vec<PositionedGlyph>,
+) {
     for (b, top) in &text.buffers {
         fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], out).unwrap();
     }
@@ -482,7 +636,8 @@ fn multiscript_case(c: &mut Criterion) {
     let mut db = glyphon::fontdb::Database::new();
     db.load_font_data(dejavu::sans::regular().to_vec());
     for (path, package) in SCRIPT_FONTS {
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
+        let bytes = std::fs::read(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
         db.load_font_data(bytes);
     }
     let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
@@ -506,9 +661,13 @@ fn multiscript_case(c: &mut Criterion) {
     let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
     let rep = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
     assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-    let colour = k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
+    let colour =
+        k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
     eprintln!("kerf: {} instances, {colour} colour glyphs", rep.instances);
-    let kerf_frame = |k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, glyphs: &mut Vec<PositionedGlyph>| {
+    let kerf_frame = |k: &mut Kerf,
+                      fonts: &mut kerf::cache::CosmicFonts,
+                      fs: &FontSystem,
+                      glyphs: &mut Vec<PositionedGlyph>| {
         glyphs.clear();
         cosmic_glyphs(k, fonts, fs, &text, glyphs);
         let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];

@@ -15,7 +15,9 @@
 //! Run: `cargo bench --bench pack` (add a filter such as `fill/text` to narrow).
 
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 mod common;
 
 use common::{Bin, Etagere, Guillotiere, Kerf, XorShift};
@@ -83,11 +85,15 @@ fn makers() -> Vec<Maker> {
         ("kerf guillotine-bssf-minas", |s| Box::new(move || kerf("guillotine-bssf-minas")(s))),
         ("kerf shelf-ff", |s| Box::new(move || kerf("shelf-ff")(s))),
         ("etagere", |s| {
-            Box::new(move || Box::new(Etagere(etagere::AtlasAllocator::new(etagere::size2(s as i32, s as i32)))))
+            Box::new(move || {
+                Box::new(Etagere(etagere::AtlasAllocator::new(etagere::size2(s as i32, s as i32))))
+            })
         }),
         ("guillotiere", |s| {
             Box::new(move || {
-                Box::new(Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(s as i32, s as i32))))
+                Box::new(Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(
+                    s as i32, s as i32,
+                ))))
             })
         }),
     ]
@@ -102,7 +108,9 @@ fn benches(c: &mut Criterion) {
             let mut new = make(side);
             let n = new().fill(&sizes, usize::MAX);
             fill.throughput(Throughput::Elements(n as u64));
-            fill.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(|| new().fill(&sizes, n)));
+            fill.bench_function(BenchmarkId::from_parameter(label), |b| {
+                b.iter(|| new().fill(&sizes, n))
+            });
         }
         fill.finish();
         let mut churn = c.benchmark_group(format!("churn/{name}@{side}"));
@@ -111,7 +119,9 @@ fn benches(c: &mut Criterion) {
             let mut new = make(side);
             let calls = new().churn(&sizes);
             churn.throughput(Throughput::Elements(calls as u64));
-            churn.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(|| new().churn(&sizes)));
+            churn.bench_function(BenchmarkId::from_parameter(label), |b| {
+                b.iter(|| new().churn(&sizes))
+            });
         }
         churn.finish();
     }
@@ -119,7 +129,10 @@ fn benches(c: &mut Criterion) {
 
 /// Benches one allocate + deallocate pair in `bin` once it holds `live`
 /// glyphs; skipped when the bin fills before the next glyph fits.
-fn pair_at<B: Bin>(group: &mut BenchmarkGroup<WallTime>, label: &str, mut bin: B, sizes: &[(u32, u32)], live: usize) {
+fn pair_at<B: Bin>(
+    group: &mut BenchmarkGroup<WallTime>, label: &str, mut bin: B, sizes: &[(u32, u32)],
+    live: usize,
+) {
     for &(w, h) in sizes.iter().cycle().take(live) {
         if bin.alloc(w, h).is_none() {
             return;
@@ -142,11 +155,20 @@ fn scaling(c: &mut Criterion) {
         for live in [1_000usize, 4_000, 10_000, 20_000] {
             let mut group = c.benchmark_group(format!("scaling/{side}/{live}"));
             group.sample_size(20);
-            let kerf = Kerf(Algorithm::default().build(side, side, PackerOptions::default()).expect("bin"));
+            let kerf = Kerf(
+                Algorithm::default().build(side, side, PackerOptions::default()).expect("bin"),
+            );
             pair_at(&mut group, "kerf maxrects-bssf", kerf, &sizes, live);
             let s = side as i32;
-            pair_at(&mut group, "etagere", Etagere(etagere::AtlasAllocator::new(etagere::size2(s, s))), &sizes, live);
-            let guillotiere = Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(s, s)));
+            pair_at(
+                &mut group,
+                "etagere",
+                Etagere(etagere::AtlasAllocator::new(etagere::size2(s, s))),
+                &sizes,
+                live,
+            );
+            let guillotiere =
+                Guillotiere(guillotiere::AtlasAllocator::new(guillotiere::size2(s, s)));
             pair_at(&mut group, "guillotiere", guillotiere, &sizes, live);
             group.finish();
         }

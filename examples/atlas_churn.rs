@@ -25,7 +25,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut page = algo.build(side, side, PackerOptions { padding: 1, ..Default::default() })?;
     let mut slots: HashMap<usize, AllocId> = HashMap::new();
     let mut lru: VecDeque<usize> = VecDeque::new(); // front = least recently used
-    let (mut hits, mut misses, mut evictions, mut occupancy_at_eviction) = (0u64, 0u64, 0u64, Vec::new());
+    let (mut hits, mut misses, mut evictions, mut occupancy_at_eviction) =
+        (0u64, 0u64, 0u64, Vec::new());
 
     // Zipf(s = 1) over the trace's glyphs by inverse-CDF sampling with a fixed seed.
     let weights: Vec<f64> = (1..=glyphs.len()).map(|r| 1.0 / r as f64).collect();
@@ -69,7 +70,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         slots.insert(glyph, id);
         lru.push_back(glyph);
     }
-    let mean = occupancy_at_eviction.iter().sum::<f64>() / occupancy_at_eviction.len().max(1) as f64;
+    let mean =
+        occupancy_at_eviction.iter().sum::<f64>() / occupancy_at_eviction.len().max(1) as f64;
     println!("packer {algo} on {side}x{side}, padding 1, {} distinct glyphs", glyphs.len());
     println!(
         "hit rate {:.2}%  misses {misses}  evictions {evictions}  mean occupancy when evicting {:.2}%  live glyphs {}",

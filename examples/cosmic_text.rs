@@ -4,9 +4,13 @@
 //!
 //! `cargo run --release --example cosmic_text --features cosmic-text [-- OUT.png]`
 
-use kerf::cache::cosmic_text::{fontdb, Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping};
+use kerf::cache::cosmic_text::{
+    fontdb, Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping,
+};
 use kerf::cache::CosmicFonts;
-use kerf::gpu::{headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextRenderer, Viewport};
+use kerf::gpu::{
+    headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextRenderer, Viewport,
+};
 
 const W: u32 = 640;
 const H: u32 = 160;
@@ -23,13 +27,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut buffer = Buffer::new(&mut font_system, Metrics::new(30.0, 42.0));
     buffer.set_size(Some(W as f32 - 40.0), None);
     let text = "Hello, kerf! office AVATAR\nمرحبا بالعالم · שלום עולם";
-    buffer.set_text(text, &Attrs::new().family(Family::Name("DejaVu Sans")), Shaping::Advanced, None);
+    buffer.set_text(
+        text,
+        &Attrs::new().family(Family::Name("DejaVu Sans")),
+        Shaping::Advanced,
+        None,
+    );
     buffer.shape_until_scroll(&mut font_system, false);
 
     // kerf: one atlas, one renderer, one viewport.
-    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 512, ..CacheConfig::default() })?;
+    let mut atlas =
+        TextAtlas::new(device, CacheConfig { page_size: 512, ..CacheConfig::default() })?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+    let mut renderer =
+        TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, W, H);
 
@@ -39,10 +50,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let default_color = Color::rgb(20, 30, 80);
     let color = [default_color.r(), default_color.g(), default_color.b(), default_color.a()];
     fonts.glyphs(atlas.cache_mut(), &font_system, &buffer, (20.0, 20.0), color, &mut glyphs)?;
-    let report = renderer.prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport)?;
+    let report = renderer.prepare(
+        device,
+        queue,
+        &mut atlas,
+        &[TextArea::glyphs(&glyphs, 0.0, 0.0)],
+        &viewport,
+    )?;
 
     let target = Offscreen::new(device, W, H, format);
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("cosmic-text frame") });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("cosmic-text frame"),
+    });
     {
         let mut pass = target.pass(&mut encoder, wgpu::Color { r: 0.93, g: 0.92, b: 0.88, a: 1.0 });
         renderer.render(&atlas, &mut pass)?;
@@ -54,6 +73,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     png.set_color(png::ColorType::Rgba);
     png.set_depth(png::BitDepth::Eight);
     png.write_header()?.write_image_data(&pixels)?;
-    println!("wrote {out_path}: {} glyphs shaped by cosmic-text, {} drawn, {} skipped", glyphs.len(), report.instances, report.skipped.len());
+    println!(
+        "wrote {out_path}: {} glyphs shaped by cosmic-text, {} drawn, {} skipped",
+        glyphs.len(),
+        report.instances,
+        report.skipped.len()
+    );
     Ok(())
 }

@@ -24,8 +24,8 @@
 use kerf::cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf::cache::{Algorithm, CosmicFonts, PositionedGlyph, COLOR_PAGE_BIT};
 use kerf::gpu::{
-    wgpu, AtlasViewer, CacheConfig, FontId, GlyphImage, ImageSourceId, Offscreen, PositionedImage, TextArea, TextAtlas, TextBounds, TextRenderer,
-    TextSpec, TextTransform, ViewOptions, Viewport,
+    wgpu, AtlasViewer, CacheConfig, FontId, GlyphImage, ImageSourceId, Offscreen, PositionedImage,
+    TextArea, TextAtlas, TextBounds, TextRenderer, TextSpec, TextTransform, ViewOptions, Viewport,
 };
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -39,7 +39,8 @@ use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
 const PAGE_SIZES: [u32; 4] = [256, 512, 1024, 2048];
-const PACKERS: [&str; 4] = ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-sas-rm", "shelf-ff-wm"];
+const PACKERS: [&str; 4] =
+    ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-sas-rm", "shelf-ff-wm"];
 const HUD_HEIGHT: f32 = 78.0;
 /// The band at the bottom with the shaped multi-script lines.
 const WORLD_HEIGHT: f32 = 150.0;
@@ -96,9 +97,42 @@ struct Line {
 
 fn document() -> Vec<Line> {
     const WORDS: &[&str] = &[
-        "glyph", "cache", "atlas", "texture", "packing", "evict", "frame", "render", "quick", "brown", "fox", "lazy", "dog",
-        "Ärger", "façade", "naïve", "Łódź", "smörgåsbord", "Ørsted", "λόγος", "γλυφή", "κείμενο", "ψυχή", "текст", "шрифт",
-        "ёжик", "щука", "Հայերեն", "ქართული", "1234567890", "(x+y)²", "≤≥≠", "→⇒", "€£¥", "«quoted»", "Iñtërnâtiônàl",
+        "glyph",
+        "cache",
+        "atlas",
+        "texture",
+        "packing",
+        "evict",
+        "frame",
+        "render",
+        "quick",
+        "brown",
+        "fox",
+        "lazy",
+        "dog",
+        "Ärger",
+        "façade",
+        "naïve",
+        "Łódź",
+        "smörgåsbord",
+        "Ørsted",
+        "λόγος",
+        "γλυφή",
+        "κείμενο",
+        "ψυχή",
+        "текст",
+        "шрифт",
+        "ёжик",
+        "щука",
+        "Հայերեն",
+        "ქართული",
+        "1234567890",
+        "(x+y)²",
+        "≤≥≠",
+        "→⇒",
+        "€£¥",
+        "«quoted»",
+        "Iñtërnâtiônàl",
     ];
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move |n: usize| {
@@ -113,7 +147,12 @@ fn document() -> Vec<Line> {
         let body = [1.0, 0.85, 1.25, 1.1, 1.5, 0.95, 1.35][section % 7];
         let title: Vec<&str> = (0..4).map(|_| WORDS[next(WORDS.len())]).collect();
         let heading = 1.6 + (section % 5) as f32 * 0.25;
-        lines.push(Line { font: 2, scale: heading, color: [20, 30, 90, 255], text: format!("{}. {}", section + 1, title.join(" ")) });
+        lines.push(Line {
+            font: 2,
+            scale: heading,
+            color: [20, 30, 90, 255],
+            text: format!("{}. {}", section + 1, title.join(" ")),
+        });
         for p in 0..6 {
             let words: Vec<&str> = (0..11).map(|_| WORDS[next(WORDS.len())]).collect();
             let (font, scale, color) = match p {
@@ -137,9 +176,16 @@ struct Gfx {
 }
 
 impl Gfx {
-    fn device(adapter: &wgpu::Adapter, lost: &Arc<AtomicBool>) -> Result<(wgpu::Device, wgpu::Queue), String> {
-        let desc = wgpu::DeviceDescriptor { label: Some("kerf demo device"), required_limits: adapter.limits(), ..Default::default() };
-        let (device, queue) = kerf::gpu::block_on(adapter.request_device(&desc)).map_err(|e| e.to_string())?;
+    fn device(
+        adapter: &wgpu::Adapter, lost: &Arc<AtomicBool>,
+    ) -> Result<(wgpu::Device, wgpu::Queue), String> {
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("kerf demo device"),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        let (device, queue) =
+            kerf::gpu::block_on(adapter.request_device(&desc)).map_err(|e| e.to_string())?;
         let flag = Arc::clone(lost);
         device.set_device_lost_callback(move |reason, msg| {
             eprintln!("device lost ({reason:?}): {msg}");
@@ -175,17 +221,26 @@ fn shape_world(atlas: &mut TextAtlas) -> Result<Vec<PositionedGlyph>, String> {
     for (path, package) in WORLD_FONTS {
         match std::fs::read(path) {
             Ok(bytes) => db.load_font_data(bytes),
-            Err(_) => eprintln!("demo: {path} not found (Debian's {package}): its script shows as missing boxes"),
+            Err(_) => eprintln!(
+                "demo: {path} not found (Debian's {package}): its script shows as missing boxes"
+            ),
         }
     }
     let mut fonts = FontSystem::new_with_locale_and_db("en-US".into(), db);
     let mut buffer = Buffer::new(&mut fonts, Metrics::new(22.0, 32.0));
     // Wrapped to fit beside the atlas view of a 1280 px window.
     buffer.set_size(Some(590.0), None);
-    buffer.set_text(WORLD_TEXT, &Attrs::new().family(Family::Name("DejaVu Sans")), Shaping::Advanced, None);
+    buffer.set_text(
+        WORLD_TEXT,
+        &Attrs::new().family(Family::Name("DejaVu Sans")),
+        Shaping::Advanced,
+        None,
+    );
     buffer.shape_until_scroll(&mut fonts, false);
     let mut glyphs = Vec::new();
-    CosmicFonts::new().glyphs(atlas.cache_mut(), &fonts, &buffer, (0.0, 0.0), [40, 40, 60, 255], &mut glyphs).map_err(|e| e.to_string())?;
+    CosmicFonts::new()
+        .glyphs(atlas.cache_mut(), &fonts, &buffer, (0.0, 0.0), [40, 40, 60, 255], &mut glyphs)
+        .map_err(|e| e.to_string())?;
     Ok(glyphs)
 }
 
@@ -194,7 +249,15 @@ fn shape_world(atlas: &mut TextAtlas) -> Result<Vec<PositionedGlyph>, String> {
 fn color_icon(id: u32, size: f32) -> Result<GlyphImage, String> {
     let mono = icon(id, size)?;
     let n = mono.width.max(1);
-    let palette = [[220, 60, 40], [240, 170, 20], [40, 150, 220], [120, 60, 200], [30, 170, 90], [230, 80, 150], [250, 200, 40]];
+    let palette = [
+        [220, 60, 40],
+        [240, 170, 20],
+        [40, 150, 220],
+        [120, 60, 200],
+        [30, 170, 90],
+        [230, 80, 150],
+        [250, 200, 40],
+    ];
     let (a, b) = (palette[id as usize % 7], palette[(id as usize + 3) % 7]);
     let mut pixels = Vec::with_capacity(mono.pixels.len() * 4);
     for (i, &cov) in mono.pixels.iter().enumerate() {
@@ -227,7 +290,7 @@ fn icon(id: u32, size: f32) -> Result<GlyphImage, String> {
                     len - (0.55 + 0.3 * a.cos().abs())
                 }
             };
-            ((0.5 - d * r) .clamp(0.0, 1.0) * 255.0).round() as u8
+            ((0.5 - d * r).clamp(0.0, 1.0) * 255.0).round() as u8
         })
         .collect();
     Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels })
@@ -239,11 +302,17 @@ impl Scene {
         let config = CacheConfig { page_size, max_pages: 2, algorithm, ..CacheConfig::default() };
         let mut atlas = TextAtlas::new(&gfx.device, config).map_err(|e| e.to_string())?;
         let mut font = |b: &[u8]| atlas.add_font(b.to_vec()).map_err(|e| e.to_string());
-        let fonts = [font(dejavu::sans::regular())?, font(dejavu::serif::regular())?, font(dejavu::sans::bold())?, font(dejavu::sans_mono::regular())?];
+        let fonts = [
+            font(dejavu::sans::regular())?,
+            font(dejavu::serif::regular())?,
+            font(dejavu::sans::bold())?,
+            font(dejavu::sans_mono::regular())?,
+        ];
         let icons = atlas.add_image_source(icon).map_err(|e| e.to_string())?;
         let color_icons = atlas.add_rgba_image_source(color_icon).map_err(|e| e.to_string())?;
         let format = gfx.config.format;
-        let renderer = TextRenderer::new(&gfx.device, &atlas, format, wgpu::MultisampleState::default(), None);
+        let renderer =
+            TextRenderer::new(&gfx.device, &atlas, format, wgpu::MultisampleState::default(), None);
         let viewport = Viewport::new(&gfx.device, &atlas);
         let viewer = AtlasViewer::new(&gfx.device, &atlas, format);
         let world = shape_world(&mut atlas)?;
@@ -254,7 +323,13 @@ impl Scene {
     fn rebuild(&mut self, gfx: &Gfx) {
         self.atlas.rebuild(&gfx.device, &gfx.queue);
         let format = gfx.config.format;
-        self.renderer = TextRenderer::new(&gfx.device, &self.atlas, format, wgpu::MultisampleState::default(), None);
+        self.renderer = TextRenderer::new(
+            &gfx.device,
+            &self.atlas,
+            format,
+            wgpu::MultisampleState::default(),
+            None,
+        );
         self.viewport = Viewport::new(&gfx.device, &self.atlas);
         self.viewer = AtlasViewer::new(&gfx.device, &self.atlas, format);
     }
@@ -300,23 +375,38 @@ impl App {
     }
 
     fn init(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
-        let attrs = Window::default_attributes().with_title("kerf demo").with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+        let attrs = Window::default_attributes()
+            .with_title("kerf demo")
+            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
         let window = Arc::new(event_loop.create_window(attrs).map_err(|e| e.to_string())?);
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(event_loop.owned_display_handle())));
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
         let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| e.to_string())?;
         let adapter = kerf::gpu::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             compatible_surface: Some(&surface),
             ..Default::default()
         }))
-        .map_err(|e| format!("{e} (on a machine without a GPU: apt-get install mesa-vulkan-drivers)"))?;
+        .map_err(|e| {
+            format!("{e} (on a machine without a GPU: apt-get install mesa-vulkan-drivers)")
+        })?;
         let info = adapter.get_info();
         println!("adapter: {} ({:?})", info.name, info.backend);
         let lost = Arc::new(AtomicBool::new(false));
         let (device, queue) = Gfx::device(&adapter, &lost)?;
         let caps = surface.get_capabilities(&adapter);
-        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).or(caps.formats.first().copied()).ok_or("surface has no formats")?;
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or(caps.formats.first().copied())
+            .ok_or("surface has no formats")?;
         let size = window.inner_size();
-        let mut config = surface.get_default_config(&adapter, size.width.max(1), size.height.max(1)).ok_or("the surface does not work with this adapter")?;
+        let mut config = surface
+            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
+            .ok_or("the surface does not work with this adapter")?;
         config.format = format;
         config.present_mode = wgpu::PresentMode::AutoVsync;
         config.desired_maximum_frame_latency = 2;
@@ -331,7 +421,8 @@ impl App {
 
     fn rebuild_scene(&mut self) -> Result<(), String> {
         if let Some(gfx) = &self.gfx {
-            self.scene = Some(Scene::new(gfx, PAGE_SIZES[self.page_idx], PACKERS[self.packer_idx])?);
+            self.scene =
+                Some(Scene::new(gfx, PAGE_SIZES[self.page_idx], PACKERS[self.packer_idx])?);
         }
         Ok(())
     }
@@ -339,7 +430,9 @@ impl App {
     /// The device was lost: a new one from the same adapter, the atlas rebuilt
     /// from the cache's pages (nothing rasterized again).
     fn recover(&mut self) -> Result<(), String> {
-        let (Some(gfx), Some(scene)) = (self.gfx.as_mut(), self.scene.as_mut()) else { return Ok(()) };
+        let (Some(gfx), Some(scene)) = (self.gfx.as_mut(), self.scene.as_mut()) else {
+            return Ok(());
+        };
         gfx.lost.store(false, Ordering::SeqCst);
         let (device, queue) = Gfx::device(&gfx.adapter, &gfx.lost)?;
         gfx.device = device;
@@ -348,7 +441,10 @@ impl App {
         gfx.configure(w, h);
         scene.rebuild(gfx);
         self.recoveries += 1;
-        println!("device recreated; atlas rebuilt from {} cached glyphs", scene.atlas.cache().len());
+        println!(
+            "device recreated; atlas rebuilt from {} cached glyphs",
+            scene.atlas.cache().len()
+        );
         Ok(())
     }
 
@@ -363,7 +459,8 @@ impl App {
         let worst = sorted.last().copied().unwrap_or(0.0);
         let Some(scene) = &self.scene else { return String::new() };
         let cache = scene.atlas.cache();
-        let occ: Vec<String> = cache.pages().iter().map(|p| format!("{:.0}%", p.occupancy() * 100.0)).collect();
+        let occ: Vec<String> =
+            cache.pages().iter().map(|p| format!("{:.0}%", p.occupancy() * 100.0)).collect();
         let h = &self.hud;
         format!(
             "kerf demo · {} · {} px pages: {} · occupancy {} · {} cached glyphs · {} px text\n\
@@ -421,12 +518,18 @@ impl App {
         let Some(scene) = &self.scene else { return Ok(()) };
         let fonts = scene.fonts;
         let world = scene.world.clone();
-        let bounds = TextBounds { left: 0, top: HUD_HEIGHT as i32, right: doc_right as i32, bottom: (h - WORLD_HEIGHT) as i32 };
+        let bounds = TextBounds {
+            left: 0,
+            top: HUD_HEIGHT as i32,
+            right: doc_right as i32,
+            bottom: (h - WORLD_HEIGHT) as i32,
+        };
         let mut y = HUD_HEIGHT + 8.0 - self.scroll;
         for line in &self.doc {
             let lh = self.line_height(line);
             if y + lh >= HUD_HEIGHT && y <= h - WORLD_HEIGHT {
-                let spec = TextSpec::new(&line.text, fonts[line.font], self.base_size * line.scale).color(line.color);
+                let spec = TextSpec::new(&line.text, fonts[line.font], self.base_size * line.scale)
+                    .color(line.color);
                 areas.push(TextArea { bounds, ..TextArea::text(spec, 20.0, y) });
             }
             y += lh;
@@ -442,7 +545,14 @@ impl App {
         let turn = TextTransform::rotation_about(0.35 * (t * 0.013).sin(), hx + 50.0, hy + 25.0);
         let TextTransform::Affine([a, b, c, d, e, f]) = turn else { unreachable!() };
         let (zx, zy) = (hx + 50.0, hy + 25.0);
-        let transform = TextTransform::Affine([a * zoom, b * zoom, c * zoom, d * zoom, e * zoom + zx * (1.0 - zoom), f * zoom + zy * (1.0 - zoom)]);
+        let transform = TextTransform::Affine([
+            a * zoom,
+            b * zoom,
+            c * zoom,
+            d * zoom,
+            e * zoom + zx * (1.0 - zoom),
+            f * zoom + zy * (1.0 - zoom),
+        ]);
         areas.push(TextArea::text(heading, hx, hy).transformed(transform));
         // Seven tinted coverage icons, then the same shapes in colour (RGBA, untinted).
         let icons: Vec<PositionedImage> = (0..14)
@@ -457,35 +567,67 @@ impl App {
             .collect();
         areas.push(TextArea::images(&icons, 0.0, 0.0));
         // The multi-script band at the bottom (shaped once; emoji from the colour pages).
-        let band = TextBounds { left: 0, top: (h - WORLD_HEIGHT) as i32, right: doc_right as i32, bottom: h as i32 };
-        areas.push(TextArea { bounds: band, ..TextArea::glyphs(&world, 20.0, h - WORLD_HEIGHT + 8.0) });
+        let band = TextBounds {
+            left: 0,
+            top: (h - WORLD_HEIGHT) as i32,
+            right: doc_right as i32,
+            bottom: h as i32,
+        };
+        areas.push(TextArea {
+            bounds: band,
+            ..TextArea::glyphs(&world, 20.0, h - WORLD_HEIGHT + 8.0)
+        });
         let hud_spec = TextSpec::new(&hud, fonts[0], 13.0).color([150, 20, 20, 255]);
-        areas.push(TextArea { bounds: TextBounds { left: 0, top: 0, right: w as i32, bottom: HUD_HEIGHT as i32 }, ..TextArea::text(hud_spec, 10.0, 8.0) });
+        areas.push(TextArea {
+            bounds: TextBounds { left: 0, top: 0, right: w as i32, bottom: HUD_HEIGHT as i32 },
+            ..TextArea::text(hud_spec, 10.0, 8.0)
+        });
 
-        let (Some(gfx), Some(scene)) = (self.gfx.as_mut(), self.scene.as_mut()) else { return Ok(()) };
+        let (Some(gfx), Some(scene)) = (self.gfx.as_mut(), self.scene.as_mut()) else {
+            return Ok(());
+        };
         if gfx.config.width != size.width || gfx.config.height != size.height {
             gfx.configure(size.width, size.height);
         }
         scene.viewport.update(&gfx.queue, size.width, size.height);
-        let report = scene.renderer.prepare(&gfx.device, &gfx.queue, &mut scene.atlas, &areas, &scene.viewport).map_err(|e| e.to_string())?;
+        let report = scene
+            .renderer
+            .prepare(&gfx.device, &gfx.queue, &mut scene.atlas, &areas, &scene.viewport)
+            .map_err(|e| e.to_string())?;
         if self.show_atlas {
             // Coverage pages, then colour pages (emoji, RGBA icons).
             let cache = scene.atlas.cache();
             let colour = cache.color_pages().map_or(0, |c| c.pages().len()) as u32;
-            let ids: Vec<u32> = (0..cache.pages().len().max(1) as u32).chain((0..colour).map(|p| p | COLOR_PAGE_BIT)).collect();
+            let ids: Vec<u32> = (0..cache.pages().len().max(1) as u32)
+                .chain((0..colour).map(|p| p | COLOR_PAGE_BIT))
+                .collect();
             let pages = ids.len() as u32;
             let cols = if pages > 1 { 2 } else { 1 };
-            let side = ((w * 0.5 - 30.0) / cols as f32).min((h - HUD_HEIGHT - 20.0) / pages.div_ceil(cols) as f32) - 6.0;
+            let side = ((w * 0.5 - 30.0) / cols as f32)
+                .min((h - HUD_HEIGHT - 20.0) / pages.div_ceil(cols) as f32)
+                - 6.0;
             let layout: Vec<(u32, f32, f32, f32)> = ids
                 .iter()
                 .enumerate()
                 .map(|(i, &p)| {
                     let i = i as u32;
-                    (p, w * 0.5 + 10.0 + (i % cols) as f32 * (side + 6.0), HUD_HEIGHT + 10.0 + (i / cols) as f32 * (side + 6.0), side)
+                    (
+                        p,
+                        w * 0.5 + 10.0 + (i % cols) as f32 * (side + 6.0),
+                        HUD_HEIGHT + 10.0 + (i / cols) as f32 * (side + 6.0),
+                        side,
+                    )
                 })
                 .collect();
             let options = ViewOptions { free: true, glyphs: self.show_glyphs };
-            scene.viewer.prepare(&gfx.device, &gfx.queue, &scene.atlas, &scene.viewport, &layout, options);
+            scene.viewer.prepare(
+                &gfx.device,
+                &gfx.queue,
+                &scene.atlas,
+                &scene.viewport,
+                &layout,
+                options,
+            );
         }
         self.hud = Hud {
             instances: report.instances,
@@ -497,15 +639,19 @@ impl App {
             skipped: report.skipped.len(),
         };
         let frame = match gfx.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return Ok(()),
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return Ok(())
+            }
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Validation => {
                 gfx.configure(size.width, size.height);
                 return Ok(());
             }
             wgpu::CurrentSurfaceTexture::Lost => {
                 let instance = self.instance.as_ref().ok_or("no instance")?;
-                gfx.surface = instance.create_surface(Arc::clone(&window)).map_err(|e| e.to_string())?;
+                gfx.surface =
+                    instance.create_surface(Arc::clone(&window)).map_err(|e| e.to_string())?;
                 gfx.configure(size.width, size.height);
                 return Ok(());
             }
@@ -513,8 +659,13 @@ impl App {
         let view = frame.texture.create_view(&Default::default());
         let show_atlas = self.show_atlas;
         let srgb = gfx.config.format.is_srgb();
-        let encode = |view: &wgpu::TextureView, scene: &Scene, device: &wgpu::Device| -> Result<wgpu::CommandEncoder, String> {
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf demo frame") });
+        let encode = |view: &wgpu::TextureView,
+                      scene: &Scene,
+                      device: &wgpu::Device|
+         -> Result<wgpu::CommandEncoder, String> {
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("kerf demo frame"),
+            });
             {
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("kerf demo pass"),
@@ -550,7 +701,12 @@ impl App {
                 let pixels = screenshot(gfx, scene, &encode)?;
                 save_png(&path, gfx.config.width, gfx.config.height, &pixels)?;
                 let inked = count_ink(&pixels);
-                println!("wrote {} ({}x{}), {inked} text pixels", path.display(), gfx.config.width, gfx.config.height);
+                println!(
+                    "wrote {} ({}x{}), {inked} text pixels",
+                    path.display(),
+                    gfx.config.width,
+                    gfx.config.height
+                );
                 if inked < 500 {
                     return Err(format!("the screenshot has no text ({inked} inked pixels)"));
                 }
@@ -605,11 +761,13 @@ fn srgb_clear(c: [f64; 3], srgb: bool) -> wgpu::Color {
     wgpu::Color { r: f(c[0]), g: f(c[1]), b: f(c[2]), a: 1.0 }
 }
 
-type Encode<'a> = dyn Fn(&wgpu::TextureView, &Scene, &wgpu::Device) -> Result<wgpu::CommandEncoder, String> + 'a;
+type Encode<'a> =
+    dyn Fn(&wgpu::TextureView, &Scene, &wgpu::Device) -> Result<wgpu::CommandEncoder, String> + 'a;
 
 /// Renders the frame once more into an offscreen texture and reads it back as RGBA.
 fn screenshot(gfx: &Gfx, scene: &Scene, encode: &Encode<'_>) -> Result<Vec<u8>, String> {
-    let target = Offscreen::new(&gfx.device, gfx.config.width, gfx.config.height, gfx.config.format);
+    let target =
+        Offscreen::new(&gfx.device, gfx.config.width, gfx.config.height, gfx.config.format);
     let encoder = encode(&target.view, scene, &gfx.device)?;
     gfx.queue.submit([encoder.finish()]);
     target.read(&gfx.device, &gfx.queue).map_err(|e| e.to_string())
@@ -624,7 +782,9 @@ fn save_png(path: &std::path::Path, w: u32, h: u32, rgba: &[u8]) -> Result<(), S
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
-    enc.write_header().and_then(|mut wr| wr.write_image_data(rgba)).map_err(|e| format!("{}: {e}", path.display()))
+    enc.write_header()
+        .and_then(|mut wr| wr.write_image_data(rgba))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 impl ApplicationHandler for App {
@@ -657,7 +817,10 @@ impl ApplicationHandler for App {
                 };
                 Ok(())
             }
-            WindowEvent::KeyboardInput { event: KeyEvent { logical_key, state: ElementState::Pressed, .. }, .. } => self.key(event_loop, &logical_key),
+            WindowEvent::KeyboardInput {
+                event: KeyEvent { logical_key, state: ElementState::Pressed, .. },
+                ..
+            } => self.key(event_loop, &logical_key),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => Ok(()),
         };

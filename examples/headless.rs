@@ -3,7 +3,9 @@
 //!
 //! `cargo run --release --example headless [-- OUT.png]` (default `out.png`).
 
-use kerf::gpu::{headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};
+use kerf::gpu::{
+    headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport,
+};
 use std::time::Instant;
 
 const W: u32 = 960;
@@ -15,7 +17,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (device, queue) = (&gpu.device, &gpu.queue);
     println!("adapter: {} ({:?}, {:?})", gpu.info.name, gpu.info.backend, gpu.info.device_type);
 
-    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 512, max_pages: 4, ..CacheConfig::default() })?;
+    let mut atlas = TextAtlas::new(
+        device,
+        CacheConfig { page_size: 512, max_pages: 4, ..CacheConfig::default() },
+    )?;
     let sans = atlas.add_font(dejavu::sans::regular().to_vec())?;
     let serif = atlas.add_font(dejavu::serif::regular().to_vec())?;
     let bold = atlas.add_font(dejavu::sans::bold().to_vec())?;
@@ -33,22 +38,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut areas = Vec::new();
     let mut y = 20.0;
     for (font, size, color, text) in paragraphs {
-        areas.push(TextArea::text(TextSpec::new(text, font, size).color(color).wrap(W as f32 - 60.0), 30.0, y));
+        areas.push(TextArea::text(
+            TextSpec::new(text, font, size).color(color).wrap(W as f32 - 60.0),
+            30.0,
+            y,
+        ));
         let lines = (text.chars().count() as f32 * size * 0.6 / (W as f32 - 60.0)).ceil().max(1.0);
         y += lines * size * 1.25 + 16.0;
     }
     // A size ramp: one glyph run per size, each size its own cache entries.
-    let ramp: Vec<(f32, String)> = [9.0f32, 10.5, 12.0, 14.0, 16.0, 19.0, 22.0, 26.0, 31.0, 37.0, 44.0]
-        .iter()
-        .map(|&s| (s, format!("{s} px Aa Ωω Жж")))
-        .collect();
+    let ramp: Vec<(f32, String)> =
+        [9.0f32, 10.5, 12.0, 14.0, 16.0, 19.0, 22.0, 26.0, 31.0, 37.0, 44.0]
+            .iter()
+            .map(|&s| (s, format!("{s} px Aa Ωω Жж")))
+            .collect();
     for (size, text) in &ramp {
-        areas.push(TextArea::text(TextSpec::new(text, sans, *size).color([30, 30, 30, 255]), 30.0, y));
+        areas.push(TextArea::text(
+            TextSpec::new(text, sans, *size).color([30, 30, 30, 255]),
+            30.0,
+            y,
+        ));
         y += size * 1.2 + 2.0;
     }
 
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+    let mut renderer =
+        TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, W, H);
 
@@ -60,7 +75,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let warm_ns = t.elapsed().as_nanos() as f64;
 
     let target = Offscreen::new(device, W, H, format);
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless frame") });
+    let mut encoder = device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless frame") });
     {
         let mut pass = target.pass(&mut encoder, wgpu::Color { r: 0.93, g: 0.92, b: 0.88, a: 1.0 });
         renderer.render(&atlas, &mut pass)?;
@@ -81,7 +97,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         warm.instances,
         atlas.cache().len(),
         atlas.cache().pages().len(),
-        atlas.cache().pages().iter().map(|p| format!("{:.1}%", p.occupancy() * 100.0)).collect::<Vec<_>>().join(" ")
+        atlas
+            .cache()
+            .pages()
+            .iter()
+            .map(|p| format!("{:.1}%", p.occupancy() * 100.0))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     println!(
         "cold prepare: {:.1} µs ({:.0} ns/glyph), {} upload calls, {} bytes; warm prepare: {:.1} µs ({:.0} ns/glyph), {} uploads",
@@ -93,6 +115,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         warm_ns / warm.lookups.max(1) as f64,
         warm.upload_calls
     );
-    println!("cache: {} lookups, {} hits, {} rasterized, {} skipped", stats.lookups, stats.hits, stats.rasterized, stats.skipped);
+    println!(
+        "cache: {} lookups, {} hits, {} rasterized, {} skipped",
+        stats.lookups, stats.hits, stats.rasterized, stats.skipped
+    );
     Ok(())
 }

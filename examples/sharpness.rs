@@ -7,12 +7,16 @@
 //! `sharp-hinting.png` (default directory `docs/`; the last needs the `swash`
 //! feature), each enlarged without filtering so single pixels stay visible.
 
-use kerf::gpu::{headless, srgb_to_linear, wgpu, Antialiasing, CacheConfig, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection, TextRenderer, TextSpec, Viewport};
+use kerf::gpu::{
+    headless, srgb_to_linear, wgpu, Antialiasing, CacheConfig, Offscreen, SubpixelOrder, TextArea,
+    TextAtlas, TextCorrection, TextRenderer, TextSpec, Viewport,
+};
 
 const PANEL_W: u32 = 420;
 /// Enlargement of every sheet but the LCD one (which shows stripes at 3×).
 const ZOOM: u32 = 2;
-const TEXT: &str = "Hamburgefonstiv illiterate minimum 1111 — The quick brown fox jumps over the lazy dog.";
+const TEXT: &str =
+    "Hamburgefonstiv illiterate minimum 1111 — The quick brown fox jumps over the lazy dog.";
 
 struct Panel {
     label: String,
@@ -42,7 +46,9 @@ impl Panel {
     }
 }
 
-fn render_panel(gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+fn render_panel(
+    gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32,
+) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     let (device, queue) = (&gpu.device, &gpu.queue);
     let config = CacheConfig { page_size: 512, subpixel_bins: p.bins, ..CacheConfig::default() };
     let mut atlas = match p.swash {
@@ -64,7 +70,8 @@ fn render_panel(gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32) -> Result<Vec<u
     let areas = [TextArea::text(label, 6.0, 3.0), TextArea::text(body, 6.0, 19.0)];
     renderer.prepare(device, queue, &mut atlas, &areas, &viewport)?;
     let target = Offscreen::new(device, PANEL_W, h, format);
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sharpness panel") });
+    let mut encoder = device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sharpness panel") });
     {
         let lin = |c: u8| srgb_to_linear(c as f32 / 255.0) as f64;
         let bg = wgpu::Color { r: lin(p.bg[0]), g: lin(p.bg[1]), b: lin(p.bg[2]), a: 1.0 };
@@ -76,9 +83,13 @@ fn render_panel(gpu: &kerf::gpu::HeadlessGpu, p: &Panel, h: u32) -> Result<Vec<u
 }
 
 /// Lays panels out in `cols` columns and writes them enlarged to `path`.
-fn sheet(gpu: &kerf::gpu::HeadlessGpu, panels: &[(Panel, u32)], cols: usize, zoom: u32, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+fn sheet(
+    gpu: &kerf::gpu::HeadlessGpu, panels: &[(Panel, u32)], cols: usize, zoom: u32,
+    path: &std::path::Path,
+) -> Result<(), Box<dyn std::error::Error>> {
     let rows: Vec<&[(Panel, u32)]> = panels.chunks(cols).collect();
-    let row_h: Vec<u32> = rows.iter().map(|r| r.iter().map(|(_, h)| *h).max().unwrap_or(0)).collect();
+    let row_h: Vec<u32> =
+        rows.iter().map(|r| r.iter().map(|(_, h)| *h).max().unwrap_or(0)).collect();
     let (w, h) = (PANEL_W * cols as u32, row_h.iter().sum::<u32>());
     let mut img = vec![255u8; (w * h * 4) as usize];
     let mut y0 = 0;
@@ -120,25 +131,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut panels = Vec::new();
     for size in [10.0, 12.0, 14.0, 18.0] {
         for bins in [1, 4] {
-            let label = format!("{size} px, {bins} sub-pixel bin{}", if bins == 1 { " (whole pixels)" } else { "s" });
-            panels.push((Panel { bins, correction: neutral, fg: ink, bg: paper, ..Panel::plain(label, size) }, if size < 15.0 { 64 } else { 84 }));
+            let label = format!(
+                "{size} px, {bins} sub-pixel bin{}",
+                if bins == 1 { " (whole pixels)" } else { "s" }
+            );
+            panels.push((
+                Panel {
+                    bins,
+                    correction: neutral,
+                    fg: ink,
+                    bg: paper,
+                    ..Panel::plain(label, size)
+                },
+                if size < 15.0 { 64 } else { 84 },
+            ));
         }
     }
     sheet(&gpu, &panels, 2, ZOOM, &dir.join("sharp-bins.png"))?;
 
     let strong = TextCorrection { gamma: 2.2, contrast: 0.5 };
     let mut panels = Vec::new();
-    for (name, c) in [("neutral (gamma 1, contrast 0)", neutral), ("default (gamma 1.4, contrast 0.2)", TextCorrection::DEFAULT), ("strong (gamma 2.2, contrast 0.5)", strong)] {
+    for (name, c) in [
+        ("neutral (gamma 1, contrast 0)", neutral),
+        ("default (gamma 1.4, contrast 0.2)", TextCorrection::DEFAULT),
+        ("strong (gamma 2.2, contrast 0.5)", strong),
+    ] {
         for (fg, bg) in [(ink, paper), ([235, 235, 230, 255], [24, 26, 30, 255])] {
-            panels.push((Panel { correction: c, fg, bg, ..Panel::plain(format!("12 px, {name}"), 12.0) }, 64));
+            panels.push((
+                Panel { correction: c, fg, bg, ..Panel::plain(format!("12 px, {name}"), 12.0) },
+                64,
+            ));
         }
     }
     sheet(&gpu, &panels, 2, ZOOM, &dir.join("sharp-gamma.png"))?;
 
     let mut panels = Vec::new();
     for size in [10.0, 12.0, 14.0, 18.0] {
-        for (name, aa) in [("grayscale", Antialiasing::Grayscale), ("LCD, RGB stripes", Antialiasing::Lcd(SubpixelOrder::Rgb))] {
-            panels.push((Panel { antialiasing: aa, ..Panel::plain(format!("{size} px, {name}"), size) }, if size < 15.0 { 64 } else { 84 }));
+        for (name, aa) in [
+            ("grayscale", Antialiasing::Grayscale),
+            ("LCD, RGB stripes", Antialiasing::Lcd(SubpixelOrder::Rgb)),
+        ] {
+            panels.push((
+                Panel { antialiasing: aa, ..Panel::plain(format!("{size} px, {name}"), size) },
+                if size < 15.0 { 64 } else { 84 },
+            ));
         }
     }
     sheet(&gpu, &panels, 2, 3, &dir.join("sharp-lcd.png"))?;
@@ -147,8 +183,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut panels = Vec::new();
         for size in [9.0, 10.0, 11.0, 12.0, 13.0, 14.0] {
             for hinting in [false, true] {
-                let label = format!("{size} px, swash, hinting {}", if hinting { "on" } else { "off" });
-                panels.push((Panel { swash: Some(hinting), ..Panel::plain(label, size) }, if size < 12.0 { 56 } else { 64 }));
+                let label =
+                    format!("{size} px, swash, hinting {}", if hinting { "on" } else { "off" });
+                panels.push((
+                    Panel { swash: Some(hinting), ..Panel::plain(label, size) },
+                    if size < 12.0 { 56 } else { 64 },
+                ));
             }
         }
         sheet(&gpu, &panels, 2, ZOOM, &dir.join("sharp-hinting.png"))?;
@@ -160,11 +200,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// An atlas rasterizing with swash.
 #[cfg(feature = "swash")]
-fn swash_atlas(device: &wgpu::Device, config: CacheConfig, hinting: bool) -> Result<TextAtlas, Box<dyn std::error::Error>> {
-    Ok(TextAtlas::with_rasterizer(device, config, Box::new(kerf::cache::SwashRasterizer::new().hinting(hinting)))?)
+fn swash_atlas(
+    device: &wgpu::Device, config: CacheConfig, hinting: bool,
+) -> Result<TextAtlas, Box<dyn std::error::Error>> {
+    Ok(TextAtlas::with_rasterizer(
+        device,
+        config,
+        Box::new(kerf::cache::SwashRasterizer::new().hinting(hinting)),
+    )?)
 }
 
 #[cfg(not(feature = "swash"))]
-fn swash_atlas(_: &wgpu::Device, _: CacheConfig, _: bool) -> Result<TextAtlas, Box<dyn std::error::Error>> {
+fn swash_atlas(
+    _: &wgpu::Device, _: CacheConfig, _: bool,
+) -> Result<TextAtlas, Box<dyn std::error::Error>> {
     Err("swash pictures need the swash feature".into())
 }

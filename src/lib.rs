@@ -18,8 +18,8 @@
 #![warn(missing_docs)]
 
 pub use kerf_cache as cache;
-pub use kerf_wgpu as gpu;
 pub use kerf_pack as pack;
+pub use kerf_wgpu as gpu;
 
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]

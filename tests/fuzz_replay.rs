@@ -10,7 +10,11 @@ use std::path::Path;
 
 fn replay(target: &str, run: fn(&[u8]), random: usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(target);
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
     assert!(!files.is_empty(), "no committed inputs for {target}");
     for f in &files {

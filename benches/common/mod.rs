@@ -17,11 +17,7 @@ pub trait Bin {
     /// The cheapest victims whose removal makes `w × h` fit (with `seed`:
     /// among those including `seed`) and their total cost, where supported.
     fn evict_to_fit(
-        &self,
-        _w: u32,
-        _h: u32,
-        _seed: Option<Self::Id>,
-        _cost: &dyn Fn(Self::Id) -> Option<u64>,
+        &self, _w: u32, _h: u32, _seed: Option<Self::Id>, _cost: &dyn Fn(Self::Id) -> Option<u64>,
     ) -> Option<(u64, Vec<Self::Id>)> {
         None
     }
@@ -50,11 +46,7 @@ impl Bin for KerfMaxRects {
         self.0.deallocate(id).expect("live id");
     }
     fn evict_to_fit(
-        &self,
-        w: u32,
-        h: u32,
-        seed: Option<AllocId>,
-        cost: &dyn Fn(AllocId) -> Option<u64>,
+        &self, w: u32, h: u32, seed: Option<AllocId>, cost: &dyn Fn(AllocId) -> Option<u64>,
     ) -> Option<(u64, Vec<AllocId>)> {
         let found = match seed {
             Some(seed) => self.0.evict_to_fit_near(w, h, seed, |a| cost(a.id)),

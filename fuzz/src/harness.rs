@@ -3,7 +3,10 @@
 //! wrong error, or kerf itself panicking). Shared by the cargo-fuzz targets
 //! (`fuzz/fuzz_targets`) and the corpus replay test (`tests/fuzz_replay.rs`).
 
-use kerf_cache::{CacheConfig, ColorPages, Font, GlyphCache, GlyphError, GlyphImage, PositionedGlyph, PositionedImage, TextSpec};
+use kerf_cache::{
+    CacheConfig, ColorPages, Font, GlyphCache, GlyphError, GlyphImage, PositionedGlyph,
+    PositionedImage, TextSpec,
+};
 use std::sync::OnceLock;
 
 /// DejaVu Sans, parsed once per process (parsing dominates a fuzz input otherwise).
@@ -21,7 +24,10 @@ fn sans() -> Font {
 fn emoji_bytes() -> &'static [u8] {
     const PATH: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| std::fs::read(PATH).unwrap_or_else(|e| panic!("{PATH}: {e}; install Debian's fonts-noto-color-emoji")))
+    BYTES.get_or_init(|| {
+        std::fs::read(PATH)
+            .unwrap_or_else(|e| panic!("{PATH}: {e}; install Debian's fonts-noto-color-emoji"))
+    })
 }
 
 /// Noto Color Emoji parsed once per process.
@@ -35,7 +41,9 @@ fn emoji() -> Font {
         })
         .clone()
 }
-use kerf_pack::{AllocError, Algorithm, DeallocError, MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect};
+use kerf_pack::{
+    Algorithm, AllocError, DeallocError, MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect,
+};
 
 /// Reads the input a byte or a number at a time; zeros once exhausted.
 struct Bytes<'a>(&'a [u8]);
@@ -94,7 +102,11 @@ fn check_packer(p: &dyn Packer, live: &[kerf_pack::AllocId]) {
     assert_eq!(p.len(), live.len(), "the packer holds other allocations than those handed out");
     let mut area = 0u64;
     for a in &allocs {
-        assert!(a.rect.right() <= w && a.rect.bottom() <= h, "{:?} outside the {w}x{h} bin", a.rect);
+        assert!(
+            a.rect.right() <= w && a.rect.bottom() <= h,
+            "{:?} outside the {w}x{h} bin",
+            a.rect
+        );
         assert!(a.rect.w > 0 && a.rect.h > 0);
         area += a.rect.area();
         assert_eq!(p.get(a.id), Some(*a));
@@ -117,15 +129,22 @@ pub fn pack_ops(data: &[u8]) {
     let all = Algorithm::all();
     let algo = all[b.u8() as usize % all.len()];
     let flags = b.u8();
-    let opts = PackerOptions { padding: (flags % 3) as u32, allow_rotation: flags & 4 != 0, min_free_size: if flags & 8 != 0 { 2 } else { 0 } };
+    let opts = PackerOptions {
+        padding: (flags % 3) as u32,
+        allow_rotation: flags & 4 != 0,
+        min_free_size: if flags & 8 != 0 { 2 } else { 0 },
+    };
     let (bw, bh) = (8 + b.u8() as u32 % 57, 8 + b.u8() as u32 % 57);
     let mut p = match algo.build(bw, bh, opts) {
         Ok(p) => p,
         Err(e) => panic!("{algo}: a {bw}x{bh} bin must be accepted: {e:?}"),
     };
     // MaxRects with an oracle-checkable configuration, driven by the same ops.
-    let mut oracle = (flags & 8 == 0).then(|| MaxRects::new(bw, bh, MaxRectsHeuristic::ALL[flags as usize / 16 % 5], opts)).and_then(Result::ok);
-    let mut other = MaxRects::new(16, 16, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default()).ok();
+    let mut oracle = (flags & 8 == 0)
+        .then(|| MaxRects::new(bw, bh, MaxRectsHeuristic::ALL[flags as usize / 16 % 5], opts))
+        .and_then(Result::ok);
+    let mut other =
+        MaxRects::new(16, 16, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default()).ok();
     let foreign = other.as_mut().and_then(|o| o.allocate(2, 2).ok()).map(|a| a.id);
     let mut live = Vec::new();
     let mut oracle_live = Vec::new();
@@ -138,7 +157,9 @@ pub fn pack_ops(data: &[u8]) {
                 let (w, h) = (b.side(), b.side());
                 match p.allocate(w, h) {
                     Ok(a) => live.push(a.id),
-                    Err(AllocError::ZeroSize { .. }) => assert!(w == 0 || h == 0, "ZeroSize for {w}x{h}"),
+                    Err(AllocError::ZeroSize { .. }) => {
+                        assert!(w == 0 || h == 0, "ZeroSize for {w}x{h}")
+                    }
                     Err(_) => assert!(w > 0 && h > 0, "zero sizes must be ZeroSize"),
                 }
                 if let Some(o) = oracle.as_mut() {
@@ -195,10 +216,17 @@ pub fn pack_ops(data: &[u8]) {
             if o.len() <= 40 {
                 let pad = opts.padding;
                 let (w, h) = o.size();
-                let used: Vec<Rect> = o.iter().map(|a| Rect::new(a.rect.x, a.rect.y, a.rect.w + pad, a.rect.h + pad)).collect();
+                let used: Vec<Rect> = o
+                    .iter()
+                    .map(|a| Rect::new(a.rect.x, a.rect.y, a.rect.w + pad, a.rect.h + pad))
+                    .collect();
                 let mut got = o.maximal_free_rects().to_vec();
                 got.sort();
-                assert_eq!(got, maximal_free(w + pad, h + pad, &used), "MaxRects free list is not the maximal free rectangles");
+                assert_eq!(
+                    got,
+                    maximal_free(w + pad, h + pad, &used),
+                    "MaxRects free list is not the maximal free rectangles"
+                );
             }
         }
     }
@@ -234,7 +262,12 @@ pub fn font_bytes(data: &[u8]) {
         }
     };
     // Absurd sizes are refused by the size limit; keep the rest cheap.
-    let mut cache = match GlyphCache::new(CacheConfig { page_size: 256, max_pages: 2, max_glyph_px: 256.0, ..CacheConfig::default() }) {
+    let mut cache = match GlyphCache::new(CacheConfig {
+        page_size: 256,
+        max_pages: 2,
+        max_glyph_px: 256.0,
+        ..CacheConfig::default()
+    }) {
         Ok(c) => c,
         Err(e) => panic!("default config refused: {e}"),
     };
@@ -246,7 +279,9 @@ pub fn font_bytes(data: &[u8]) {
         let px = b.px();
         match frame.layout(&TextSpec::new(text, font, px), &mut quads) {
             Ok(()) => {}
-            Err(GlyphError::InvalidSize { .. }) => assert!(!(px.is_finite() && px > 0.0 && px <= 256.0) || px * 64.0 < 0.5),
+            Err(GlyphError::InvalidSize { .. }) => {
+                assert!(!(px.is_finite() && px > 0.0 && px <= 256.0) || px * 64.0 < 0.5)
+            }
             Err(e) => panic!("layout failed with {e}"),
         }
     }
@@ -276,15 +311,25 @@ fn colour_font_bytes(b: &mut Bytes<'_>) {
         let at = b.u32() as usize % v.len();
         v[at] ^= 1 << (b.u8() % 8);
     }
-    let config = CacheConfig { page_size: 128, max_pages: 2, max_glyph_px: 256.0, ..CacheConfig::default() };
+    let config =
+        CacheConfig { page_size: 128, max_pages: 2, max_glyph_px: 256.0, ..CacheConfig::default() };
     let rasterizer = kerf_cache::SwashRasterizer::new().hinting(b.u8() % 2 == 0);
-    let Ok(mut cache) = GlyphCache::with_rasterizer(config, Box::new(rasterizer)) else { panic!("config refused") };
+    let Ok(mut cache) = GlyphCache::with_rasterizer(config, Box::new(rasterizer)) else {
+        panic!("config refused")
+    };
     let Ok(font) = cache.add_font(v) else { return };
     let count = cache.fonts().get(font).map_or(0, |f| f.glyph_count()).max(1);
     let mut frame = cache.begin_frame();
     let mut quads = Vec::new();
     let glyphs: Vec<PositionedGlyph> = (0..(1 + b.u8() % 8))
-        .map(|i| PositionedGlyph { font, glyph: b.u16() % count, size: b.px(), x: 30.0 * i as f32, y: 40.0, color: [0, 0, 0, 255] })
+        .map(|i| PositionedGlyph {
+            font,
+            glyph: b.u16() % count,
+            size: b.px(),
+            x: 30.0 * i as f32,
+            y: 40.0,
+            color: [0, 0, 0, 255],
+        })
         .collect();
     frame.prepare(&glyphs, &mut quads);
     frame.prepare_lcd(&glyphs, &mut quads);
@@ -304,7 +349,13 @@ fn fuzz_image(id: u32, size: f32, bpp: usize) -> Result<GlyphImage, String> {
     }
     let n = (size.round() as u32).min(400);
     let len = (n * n) as usize * if id % 7 == 3 { 1 } else { bpp };
-    Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels: (0..len).map(|i| (i as u32 ^ id) as u8).collect() })
+    Ok(GlyphImage {
+        width: n,
+        height: n,
+        left: 0,
+        bottom: 0,
+        pixels: (0..len).map(|i| (i as u32 ^ id) as u8).collect(),
+    })
 }
 
 /// The cache's frame API with arbitrary call orders and arguments: frames
@@ -324,15 +375,25 @@ pub fn cache_frames(data: &[u8]) {
         padding: b.u8() as u32 % 3,
         algorithm: Algorithm::all()[b.u8() as usize % Algorithm::all().len()],
         parallel_threshold: 4,
-        color: ColorPages { page_size: 16 + b.u8() as u32 % 100, max_pages: 1 + b.u8() as u32 % 2, memory_budget: 1 << 20 },
+        color: ColorPages {
+            page_size: 16 + b.u8() as u32 % 100,
+            max_pages: 1 + b.u8() as u32 % 2,
+            memory_budget: 1 << 20,
+        },
         ..CacheConfig::default()
     };
     let Ok(mut cache) = GlyphCache::new(cfg) else { return };
-    let Ok(mono) = cache.add_image_source(|id: u32, size: f32| fuzz_image(id, size, 1)) else { panic!("an image source must be accepted") };
-    let Ok(rgba) = cache.add_rgba_image_source(|id: u32, size: f32| fuzz_image(id, size, 4)) else { panic!("an RGBA source must be accepted") };
+    let Ok(mono) = cache.add_image_source(|id: u32, size: f32| fuzz_image(id, size, 1)) else {
+        panic!("an image source must be accepted")
+    };
+    let Ok(rgba) = cache.add_rgba_image_source(|id: u32, size: f32| fuzz_image(id, size, 4)) else {
+        panic!("an RGBA source must be accepted")
+    };
     let Ok(font) = cache.add_parsed_font(sans()) else { panic!("a parsed font must be accepted") };
     #[cfg(feature = "swash")]
-    let Ok(emoji) = cache.add_parsed_font(emoji()) else { panic!("the emoji font must be accepted") };
+    let Ok(emoji) = cache.add_parsed_font(emoji()) else {
+        panic!("the emoji font must be accepted")
+    };
     #[cfg(not(feature = "swash"))]
     let emoji = font;
     let fallback = [emoji];
@@ -351,7 +412,8 @@ pub fn cache_frames(data: &[u8]) {
                 let _ = cache.trim(b.u8() as u64);
             }
             _ => {
-                let mut frame = if b.u8() % 4 == 0 { cache.continue_frame() } else { cache.begin_frame() };
+                let mut frame =
+                    if b.u8() % 4 == 0 { cache.continue_frame() } else { cache.begin_frame() };
                 let mut quads = Vec::new();
                 for _ in 0..(b.u8() % 6) {
                     match b.u8() % 7 {
@@ -372,7 +434,11 @@ pub fn cache_frames(data: &[u8]) {
                             let _ = frame.sampled_glyph(font, b.u16() % 3000, b.px());
                         }
                         5 => {
-                            let _ = frame.image(if b.u8() % 2 == 0 { mono } else { rgba }, b.u32() % 64, b.px());
+                            let _ = frame.image(
+                                if b.u8() % 2 == 0 { mono } else { rgba },
+                                b.u32() % 64,
+                                b.px(),
+                            );
                         }
                         0 => {
                             let f = if b.u8() % 8 == 0 { stranger.unwrap_or(font) } else { font };
@@ -381,7 +447,11 @@ pub fn cache_frames(data: &[u8]) {
                         1 => {
                             let glyphs: Vec<PositionedGlyph> = (0..(b.u8() % 12))
                                 .map(|_| PositionedGlyph {
-                                    font: if b.u8() % 16 == 0 { stranger.unwrap_or(font) } else { font },
+                                    font: if b.u8() % 16 == 0 {
+                                        stranger.unwrap_or(font)
+                                    } else {
+                                        font
+                                    },
                                     glyph: b.u16() % 700,
                                     size: b.px(),
                                     x: f32::from_bits(b.u32()),
@@ -393,29 +463,67 @@ pub fn cache_frames(data: &[u8]) {
                                 0 => frame.prepare_lcd(&glyphs, &mut quads),
                                 1 => {
                                     // Some from the emoji font (colour pages where swash is on).
-                                    let mixed: Vec<PositionedGlyph> = glyphs.iter().enumerate().map(|(i, g)| if i % 2 == 1 { PositionedGlyph { font: emoji, glyph: 800 + g.glyph % 800, ..*g } } else { *g }).collect();
+                                    let mixed: Vec<PositionedGlyph> = glyphs
+                                        .iter()
+                                        .enumerate()
+                                        .map(|(i, g)| {
+                                            if i % 2 == 1 {
+                                                PositionedGlyph {
+                                                    font: emoji,
+                                                    glyph: 800 + g.glyph % 800,
+                                                    ..*g
+                                                }
+                                            } else {
+                                                *g
+                                            }
+                                        })
+                                        .collect();
                                     frame.prepare(&mixed, &mut quads);
                                 }
                                 _ => frame.prepare(&glyphs, &mut quads),
                             }
                         }
                         2 => {
-                            let text: String = (0..(b.u8() % 8)).map(|_| char::from_u32(0x1F300 + b.u8() as u32 * 3).unwrap_or('?')).chain("a\u{E000}".chars()).collect();
-                            let _ = frame.layout(&TextSpec::new(&text, font, b.px()).fallback(&fallback), &mut quads);
+                            let text: String = (0..(b.u8() % 8))
+                                .map(|_| char::from_u32(0x1F300 + b.u8() as u32 * 3).unwrap_or('?'))
+                                .chain("a\u{E000}".chars())
+                                .collect();
+                            let _ = frame.layout(
+                                &TextSpec::new(&text, font, b.px()).fallback(&fallback),
+                                &mut quads,
+                            );
                         }
                         _ => {
-                            let text: String = (0..(b.u8() % 8)).map(|_| char::from_u32(b.u16() as u32).unwrap_or('?')).collect();
-                            let _ = frame.layout(&TextSpec { max_width: Some(f32::from_bits(b.u32())), ..TextSpec::new(&text, font, b.px()) }, &mut quads);
+                            let text: String = (0..(b.u8() % 8))
+                                .map(|_| char::from_u32(b.u16() as u32).unwrap_or('?'))
+                                .collect();
+                            let _ = frame.layout(
+                                &TextSpec {
+                                    max_width: Some(f32::from_bits(b.u32())),
+                                    ..TextSpec::new(&text, font, b.px())
+                                },
+                                &mut quads,
+                            );
                         }
                     }
                 }
                 if b.u8() % 4 != 0 {
                     let out = frame.finish();
-                    assert!(out.uploads.len() <= out.pages as usize, "more than one upload per page");
-                    assert!(out.color.uploads.len() <= out.color.pages as usize, "more than one colour upload per page");
+                    assert!(
+                        out.uploads.len() <= out.pages as usize,
+                        "more than one upload per page"
+                    );
+                    assert!(
+                        out.color.uploads.len() <= out.color.pages as usize,
+                        "more than one colour upload per page"
+                    );
                     for s in &out.skipped {
-                        let image = s.key.is_some_and(|k| k.image_parts().is_some() || k.font == emoji);
-                        assert!(image || !matches!(s.reason, GlyphError::Raster(_)), "DejaVu glyphs must rasterize: {s:?}");
+                        let image =
+                            s.key.is_some_and(|k| k.image_parts().is_some() || k.font == emoji);
+                        assert!(
+                            image || !matches!(s.reason, GlyphError::Raster(_)),
+                            "DejaVu glyphs must rasterize: {s:?}"
+                        );
                     }
                 } // else: dropped without finish
             }

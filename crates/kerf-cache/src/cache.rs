@@ -5,10 +5,10 @@
 //! the lookup API in frame.rs, the configuration in config.rs.
 
 use crate::config::CacheConfig;
-use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
 use crate::entry::{GlyphEntry, GlyphTile, Slot};
-use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
+use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
 use crate::font::{Font, FontSet};
+use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
 use crate::memo::{KeyMemo, RunTag};
@@ -23,7 +23,6 @@ use lru::LruCache;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
-
 
 /// A glyph cache without a GPU. See the crate docs for the data flow.
 pub struct GlyphCache {
@@ -127,7 +126,15 @@ impl Request for PositionedReq {
 impl Request for PositionedGlyph {
     #[inline]
     fn req(&self) -> PositionedReq {
-        PositionedReq { font: self.font, glyph: self.glyph, size: self.size, x: self.x, y: self.y, color: self.color, anchor: Anchor::Pen }
+        PositionedReq {
+            font: self.font,
+            glyph: self.glyph,
+            size: self.size,
+            x: self.x,
+            y: self.y,
+            color: self.color,
+            anchor: Anchor::Pen,
+        }
     }
 }
 
@@ -148,7 +155,9 @@ impl PositionedReq {
     pub(crate) fn quad(&self, e: &GlyphEntry, whole_x: i32) -> GlyphQuad {
         let (x, y) = match self.anchor {
             Anchor::TopLeft => (whole_x, round_half_away(self.y)),
-            Anchor::Pen | Anchor::ImagePen => (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top)),
+            Anchor::Pen | Anchor::ImagePen => {
+                (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top))
+            }
             Anchor::PenXTopY => (whole_x.saturating_add(e.left), round_half_away(self.y)),
         };
         e.quad(x, y, self.color)
@@ -174,7 +183,9 @@ impl GlyphCache {
     }
 
     /// An empty cache with another rasterizer.
-    pub fn with_rasterizer(config: CacheConfig, rasterizer: Box<dyn Rasterizer>) -> Result<GlyphCache, ConfigError> {
+    pub fn with_rasterizer(
+        config: CacheConfig, rasterizer: Box<dyn Rasterizer>,
+    ) -> Result<GlyphCache, ConfigError> {
         config.validate()?;
         Ok(GlyphCache {
             side: config.page_side(),
@@ -218,7 +229,9 @@ impl GlyphCache {
     }
 
     /// Loads face `index` of a font collection (0 for a plain font file).
-    pub fn add_font_indexed(&mut self, bytes: impl Into<Arc<[u8]>>, index: u32) -> Result<FontId, FontError> {
+    pub fn add_font_indexed(
+        &mut self, bytes: impl Into<Arc<[u8]>>, index: u32,
+    ) -> Result<FontId, FontError> {
         let font = Font::from_bytes(bytes, index)?;
         self.add_parsed_font(font)
     }
@@ -235,7 +248,9 @@ impl GlyphCache {
     /// ones: [`add_rgba_image_source`](Self::add_rgba_image_source)): on a
     /// miss the cache asks it to render the image, then caches, draws, evicts
     /// and re-requests it like a glyph ([`Frame::prepare_images`](crate::Frame::prepare_images), [`Frame::image`](crate::Frame::image)).
-    pub fn add_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
+    pub fn add_image_source(
+        &mut self, source: impl ImageSource + 'static,
+    ) -> Result<ImageSourceId, ImageSourceError> {
         if self.images.len() >= MAX_IMAGE_SOURCES {
             return Err(ImageSourceError::TooMany(self.images.len()));
         }
@@ -245,14 +260,34 @@ impl GlyphCache {
 
     /// Renders an image key with its source, checking what the source returned.
     pub(crate) fn render_image(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
-        let Some((source, id)) = key.image_parts() else { return Err(GlyphError::UnknownFont(key.font)) };
-        let src = self.images.get(source.index() as usize).ok_or(GlyphError::UnknownImageSource(source))?;
-        let image = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| src.render(id, key.size.px())))
-            .map_err(|_| GlyphError::ImageFailed { image_source: source, id, message: "the image source panicked (contained)".into() })?
-            .map_err(|message| GlyphError::ImageFailed { image_source: source, id, message })?;
+        let Some((source, id)) = key.image_parts() else {
+            return Err(GlyphError::UnknownFont(key.font));
+        };
+        let src = self
+            .images
+            .get(source.index() as usize)
+            .ok_or(GlyphError::UnknownImageSource(source))?;
+        let image = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            src.render(id, key.size.px())
+        }))
+        .map_err(|_| GlyphError::ImageFailed {
+            image_source: source,
+            id,
+            message: "the image source panicked (contained)".into(),
+        })?
+        .map_err(|message| GlyphError::ImageFailed {
+            image_source: source,
+            id,
+            message,
+        })?;
         let expected = image.width as u64 * image.height as u64 * self.bpp as u64;
         if image.pixels.len() as u64 != expected {
-            return Err(RasterError::BadBitmap { width: image.width, height: image.height, len: image.pixels.len() }.into());
+            return Err(RasterError::BadBitmap {
+                width: image.width,
+                height: image.height,
+                len: image.pixels.len(),
+            }
+            .into());
         }
         self.check_fits(image.width, image.height)?;
         Ok(image)
@@ -359,7 +394,10 @@ impl GlyphCache {
         if let Some(c) = &self.color {
             c.check_invariants().map_err(|e| format!("colour pages: {e}"))?;
             if c.frame != self.frame {
-                return Err(format!("colour pages at frame {}, coverage at {}", c.frame, self.frame));
+                return Err(format!(
+                    "colour pages at frame {}, coverage at {}",
+                    c.frame, self.frame
+                ));
             }
         }
         let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
@@ -369,12 +407,25 @@ impl GlyphCache {
         }
         for (key, slot) in self.map.iter() {
             if slot.tiled() {
-                let tiles = self.tiles.get(key).ok_or_else(|| format!("{key:?}: tiled glyph without tiles"))?;
+                let tiles = self
+                    .tiles
+                    .get(key)
+                    .ok_or_else(|| format!("{key:?}: tiled glyph without tiles"))?;
                 for t in tiles {
-                    let page = self.pages.get(t.entry.page as usize).ok_or_else(|| format!("{key:?}: tile on no page {}", t.entry.page))?;
-                    let a = page.packer.get(t.alloc).ok_or_else(|| format!("{key:?}: tile slot not live"))?;
+                    let page = self
+                        .pages
+                        .get(t.entry.page as usize)
+                        .ok_or_else(|| format!("{key:?}: tile on no page {}", t.entry.page))?;
+                    let a = page
+                        .packer
+                        .get(t.alloc)
+                        .ok_or_else(|| format!("{key:?}: tile slot not live"))?;
                     if a.rect != t.entry.rect() {
-                        return Err(format!("{key:?}: tile: packer has {:?}, cache has {:?}", a.rect, t.entry.rect()));
+                        return Err(format!(
+                            "{key:?}: tile: packer has {:?}, cache has {:?}",
+                            a.rect,
+                            t.entry.rect()
+                        ));
                     }
                     per_page[t.entry.page as usize].push(t.entry.rect());
                 }
@@ -386,8 +437,14 @@ impl GlyphCache {
                 }
                 continue;
             };
-            let page = self.pages.get(slot.entry.page as usize).ok_or_else(|| format!("{key:?}: no page {}", slot.entry.page))?;
-            let a = page.packer.get(id).ok_or_else(|| format!("{key:?}: slot not live in page {}", slot.entry.page))?;
+            let page = self
+                .pages
+                .get(slot.entry.page as usize)
+                .ok_or_else(|| format!("{key:?}: no page {}", slot.entry.page))?;
+            let a = page
+                .packer
+                .get(id)
+                .ok_or_else(|| format!("{key:?}: slot not live in page {}", slot.entry.page))?;
             let r = slot.entry.rect();
             if a.rect != r {
                 return Err(format!("{key:?}: packer has {:?}, cache has {r:?}", a.rect));
@@ -399,7 +456,11 @@ impl GlyphCache {
         }
         for (p, rects) in per_page.iter_mut().enumerate() {
             if rects.len() != self.pages[p].packer.len() {
-                return Err(format!("page {p}: packer holds {} glyphs, cache {}", self.pages[p].packer.len(), rects.len()));
+                return Err(format!(
+                    "page {p}: packer holds {} glyphs, cache {}",
+                    self.pages[p].packer.len(),
+                    rects.len()
+                ));
             }
             rects.sort_unstable_by_key(|r| r.x);
             for i in 0..rects.len() {
@@ -434,13 +495,17 @@ impl GlyphCache {
     /// draws. No lookup is made (and characters no font has are not reported:
     /// [`Frame::layout`](crate::Frame::layout) reports them). Unknown font or invalid size: an error, and
     /// nothing is appended.
-    pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+    pub fn positions(
+        &mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>,
+    ) -> Result<(), GlyphError> {
         self.positions_in(text, out, false)
     }
 
     /// [`positions`](Self::positions); with `report`, characters no font has
     /// go to the current frame's report.
-    pub(crate) fn positions_in(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>, report: bool) -> Result<(), GlyphError> {
+    pub(crate) fn positions_in(
+        &mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>, report: bool,
+    ) -> Result<(), GlyphError> {
         let size = self.check_text(text)?;
         let px = size.px();
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
@@ -449,20 +514,34 @@ impl GlyphCache {
         let glyphs = self.layout.glyphs();
         for line in lines {
             let mut pen = x0;
-            for g in glyphs.get(line.glyph_start..=line.glyph_end.min(glyphs.len().saturating_sub(1))).unwrap_or(&[]) {
+            for g in glyphs
+                .get(line.glyph_start..=line.glyph_end.min(glyphs.len().saturating_sub(1)))
+                .unwrap_or(&[])
+            {
                 if g.char_data.is_control() {
                     continue;
                 }
                 let font = FontId(g.font_index as u32);
-                out.push(PositionedGlyph { font, glyph: g.key.glyph_index, size: px, x: pen, y: line.baseline_y, color: text.color });
-                pen += self.fonts.get(font).map_or(0.0, |f| f.metrics_indexed(g.key.glyph_index, px).advance_width);
+                out.push(PositionedGlyph {
+                    font,
+                    glyph: g.key.glyph_index,
+                    size: px,
+                    x: pen,
+                    y: line.baseline_y,
+                    color: text.color,
+                });
+                pen += self
+                    .fonts
+                    .get(font)
+                    .map_or(0.0, |f| f.metrics_indexed(g.key.glyph_index, px).advance_width);
             }
         }
         Ok(())
     }
 
     pub(crate) fn size_of(&self, px: f32) -> Result<GlyphSize, GlyphError> {
-        GlyphSize::from_px(px, self.config.max_glyph_px).ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
+        GlyphSize::from_px(px, self.config.max_glyph_px)
+            .ok_or(GlyphError::InvalidSize { size: px, max: self.config.max_glyph_px })
     }
 
     /// Font `id` as a [`Rasterizer`] sees it (to rasterize a cached key
@@ -485,10 +564,14 @@ impl GlyphCache {
         Ok(font)
     }
 
-    pub(crate) fn rasterize_all(&mut self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
+    pub(crate) fn rasterize_all(
+        &mut self, keys: &[GlyphKey],
+    ) -> Vec<Result<GlyphImage, GlyphError>> {
         let out = if self.bpp == 4 && keys.first().is_some_and(|k| k.mode == RenderMode::Color) {
             // Colour glyphs in the colour set: rendered by the coverage cache.
-            keys.iter().map(|k| self.prerendered.remove(k).unwrap_or(Err(GlyphError::UnknownFont(k.font)))).collect()
+            keys.iter()
+                .map(|k| self.prerendered.remove(k).unwrap_or(Err(GlyphError::UnknownFont(k.font))))
+                .collect()
         } else {
             let t = Instant::now();
             let out = self.rasterize_keys(keys);
@@ -509,17 +592,21 @@ impl GlyphCache {
     /// raster once).
     pub(crate) fn rasterize_keys(&self, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, GlyphError>> {
         let groups = offset_groups(keys);
-        let run = |g: &Vec<usize>| -> Vec<Result<GlyphImage, GlyphError>> { self.rasterize_group(keys, g) };
-        #[cfg(feature = "parallel")]
-        let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> = if groups.len() >= self.config.parallel_threshold.max(2) {
-            use rayon::prelude::*;
-            groups.par_iter().map(run).collect()
-        } else {
-            groups.iter().map(run).collect()
+        let run = |g: &Vec<usize>| -> Vec<Result<GlyphImage, GlyphError>> {
+            self.rasterize_group(keys, g)
         };
+        #[cfg(feature = "parallel")]
+        let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> =
+            if groups.len() >= self.config.parallel_threshold.max(2) {
+                use rayon::prelude::*;
+                groups.par_iter().map(run).collect()
+            } else {
+                groups.iter().map(run).collect()
+            };
         #[cfg(not(feature = "parallel"))]
         let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> = groups.iter().map(run).collect();
-        let mut out: Vec<Option<Result<GlyphImage, GlyphError>>> = (0..keys.len()).map(|_| None).collect();
+        let mut out: Vec<Option<Result<GlyphImage, GlyphError>>> =
+            (0..keys.len()).map(|_| None).collect();
         for (g, results) in groups.iter().zip(parts) {
             for (&i, r) in g.iter().zip(results) {
                 out[i] = Some(r);
@@ -531,12 +618,18 @@ impl GlyphCache {
     /// The keys `keys[i]` for `i` in `group` (one glyph, size and mode;
     /// offsets may differ), each checked as [`rasterize_key`](Self::rasterize_key)
     /// checks it.
-    fn rasterize_group(&self, keys: &[GlyphKey], group: &[usize]) -> Vec<Result<GlyphImage, GlyphError>> {
+    fn rasterize_group(
+        &self, keys: &[GlyphKey], group: &[usize],
+    ) -> Vec<Result<GlyphImage, GlyphError>> {
         if let [one] = group {
             return vec![self.rasterize_key(&keys[*one])];
         }
-        let mut out: Vec<Result<GlyphImage, GlyphError>> = group.iter().map(|&i| self.check_key(&keys[i]).map(|_| GlyphImage::default())).collect();
-        let ok: Vec<GlyphKey> = group.iter().zip(&out).filter(|(_, r)| r.is_ok()).map(|(&i, _)| keys[i]).collect();
+        let mut out: Vec<Result<GlyphImage, GlyphError>> = group
+            .iter()
+            .map(|&i| self.check_key(&keys[i]).map(|_| GlyphImage::default()))
+            .collect();
+        let ok: Vec<GlyphKey> =
+            group.iter().zip(&out).filter(|(_, r)| r.is_ok()).map(|(&i, _)| keys[i]).collect();
         let Some(font) = ok.first().and_then(|k| self.font_ref(k.font).ok()) else { return out };
         let mut images = self.rasterizer.rasterize_offsets(font, &ok).into_iter();
         for r in out.iter_mut().filter(|r| r.is_ok()) {
@@ -565,7 +658,9 @@ impl GlyphCache {
         }
     }
 
-    pub(crate) fn place(&mut self, key: GlyphKey, image: &GlyphImage) -> Result<GlyphEntry, GlyphError> {
+    pub(crate) fn place(
+        &mut self, key: GlyphKey, image: &GlyphImage,
+    ) -> Result<GlyphEntry, GlyphError> {
         let blank = image.width == 0 || image.height == 0;
         let mut entry = GlyphEntry {
             page: 0,
@@ -581,7 +676,11 @@ impl GlyphCache {
             if image.width > self.side || image.height > self.side {
                 if key.mode == RenderMode::Lcd {
                     // Tiles would cut pixels' texel triples apart.
-                    return Err(GlyphError::TooLarge { width: image.width, height: image.height, page: self.side });
+                    return Err(GlyphError::TooLarge {
+                        width: image.width,
+                        height: image.height,
+                        page: self.side,
+                    });
                 }
                 self.check_fits(image.width, image.height)?;
                 return self.place_tiled(key, image, entry);
@@ -630,7 +729,10 @@ impl GlyphCache {
 
     /// Fills the reusable request buffer with `fill` and runs the batch,
     /// collecting skipped glyphs into the frame's report.
-    pub(crate) fn run_requests(&mut self, out: &mut Vec<GlyphQuad>, mode: RenderMode, fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>)) {
+    pub(crate) fn run_requests(
+        &mut self, out: &mut Vec<GlyphQuad>, mode: RenderMode,
+        fill: impl FnOnce(&GlyphCache, &mut Vec<PositionedReq>),
+    ) {
         let mut reqs = std::mem::take(&mut self.scratch);
         reqs.clear();
         fill(self, &mut reqs);
@@ -640,13 +742,21 @@ impl GlyphCache {
 
     /// Runs `reqs` as one batch (its colour glyphs in the colour set),
     /// collecting skipped glyphs into the frame's report.
-    pub(crate) fn run_slice<R: Request>(&mut self, reqs: &[R], out: &mut Vec<GlyphQuad>, mode: RenderMode) {
+    pub(crate) fn run_slice<R: Request>(
+        &mut self, reqs: &[R], out: &mut Vec<GlyphQuad>, mode: RenderMode,
+    ) {
         let mut skipped = std::mem::take(&mut self.pending_skipped);
         let mut color = std::mem::take(&mut self.color_indices);
         color.clear();
         if self.routes_color(mode) {
             let fonts = &self.fonts;
-            color.extend(reqs.iter().map(Request::req).enumerate().filter(|(_, r)| fonts.is_color_glyph(r.font, r.glyph)).map(|(i, _)| i));
+            color.extend(
+                reqs.iter()
+                    .map(Request::req)
+                    .enumerate()
+                    .filter(|(_, r)| fonts.is_color_glyph(r.font, r.glyph))
+                    .map(|(i, _)| i),
+            );
         }
         if color.is_empty() {
             self.run_batch(reqs, &[], out, mode, &mut skipped);
@@ -668,7 +778,10 @@ impl GlyphCache {
     /// a placeholder for each other request; the map is asked for those
     /// here. Both passes see the map and the memo as the batch found them:
     /// nothing is evicted or moved until the misses are placed.
-    pub(crate) fn run_batch<R: Request>(&mut self, reqs: &[R], skip: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_batch<R: Request>(
+        &mut self, reqs: &[R], skip: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode,
+        skipped: &mut Vec<Skipped>,
+    ) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
@@ -692,7 +805,11 @@ impl GlyphCache {
             let Some((size, mode)) = run_of(r.size) else {
                 invalid += 1;
                 removed += 1;
-                skipped.push(Skipped { index: i, key: None, reason: GlyphError::InvalidSize { size: r.size, max: max_px } });
+                skipped.push(Skipped {
+                    index: i,
+                    key: None,
+                    reason: GlyphError::InvalidSize { size: r.size, max: max_px },
+                });
                 continue;
             };
             let (whole_x, subpixel_x) = r.snap(bins);
@@ -788,7 +905,10 @@ impl GlyphCache {
     /// every other one, with its (quad slot, request index) in `rest`.
     /// Returns the memo's hits.
     #[inline(never)]
-    fn memo_pass<R: Request>(&mut self, reqs: &[R], skip: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, rest: &mut Vec<(usize, usize)>) -> u64 {
+    fn memo_pass<R: Request>(
+        &mut self, reqs: &[R], skip: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+        rest: &mut Vec<(usize, usize)>,
+    ) -> u64 {
         let (frame, epoch) = (self.frame, self.epoch);
         let bins = self.config.subpixel_bins;
         let run_of = self.run_of(mode);
@@ -843,7 +963,10 @@ impl GlyphCache {
     /// (a glyph in tiles: its first tile in the glyph's place, the others
     /// after the batch). Returns how many placeholders stay (blank glyphs,
     /// glyphs that could not be placed: skipped and reported).
-    fn place_misses<R: Request>(&mut self, reqs: &[R], misses: Vec<(usize, usize, GlyphKey)>, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) -> usize {
+    fn place_misses<R: Request>(
+        &mut self, reqs: &[R], misses: Vec<(usize, usize, GlyphKey)>, out: &mut Vec<GlyphQuad>,
+        skipped: &mut Vec<Skipped>,
+    ) -> usize {
         let bins = self.config.subpixel_bins;
         // Unique missed keys, in first-seen order: rasterize (maybe in parallel), then place in order.
         let mut index: HashMap<GlyphKey, usize> = HashMap::with_capacity(misses.len());
@@ -921,7 +1044,13 @@ fn with_border(image: GlyphImage) -> GlyphImage {
         let at = (row + 1) * (w + 2) + 1;
         pixels[at..at + w].copy_from_slice(&image.pixels[row * w..row * w + w]);
     }
-    GlyphImage { width: image.width + 2, height: image.height + 2, left: image.left - 1, bottom: image.bottom - 1, pixels }
+    GlyphImage {
+        width: image.width + 2,
+        height: image.height + 2,
+        left: image.left - 1,
+        bottom: image.bottom - 1,
+        pixels,
+    }
 }
 
 /// Indices of `keys` in groups that share font, glyph, size and a mode drawn

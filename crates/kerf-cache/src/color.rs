@@ -8,15 +8,15 @@
 
 use crate::cache::{GlyphCache, PositionedReq, Request};
 use crate::entry::GlyphEntry;
-use crate::output::ColorOutput;
-use crate::error::{ConfigError, GlyphError, ImageSourceError};
 #[cfg(not(feature = "swash"))]
 use crate::error::RasterError;
+use crate::error::{ConfigError, GlyphError, ImageSourceError};
+use crate::image::ImageSource;
 use crate::key::{GlyphKey, GlyphSize, ImageSourceId, RenderMode, RGBA_SOURCE_BIT};
+use crate::output::ColorOutput;
+use crate::raster::FontdueRasterizer;
 use crate::raster::GlyphImage;
 use crate::text::{GlyphQuad, Skipped};
-use crate::image::ImageSource;
-use crate::raster::FontdueRasterizer;
 
 /// Set in a [`GlyphQuad::page`](crate::GlyphQuad::page) (and a colour
 /// [`GlyphEntry::page`]) when the texels are on colour page `page & !COLOR_PAGE_BIT`.
@@ -28,7 +28,9 @@ impl GlyphCache {
     /// four bytes per pixel (straight sRGB RGBA), the images live in the
     /// colour pages ([`CacheConfig::color`](crate::CacheConfig::color)) and
     /// are drawn without tint.
-    pub fn add_rgba_image_source(&mut self, source: impl ImageSource + 'static) -> Result<ImageSourceId, ImageSourceError> {
+    pub fn add_rgba_image_source(
+        &mut self, source: impl ImageSource + 'static,
+    ) -> Result<ImageSourceId, ImageSourceError> {
         let id = self.color_set()?.add_image_source(source)?;
         Ok(ImageSourceId(id.0 | RGBA_SOURCE_BIT))
     }
@@ -38,7 +40,10 @@ impl GlyphCache {
         let set = match self.color.take() {
             Some(set) => set,
             None => {
-                let mut set = GlyphCache::with_rasterizer(self.config.color_set(), Box::new(FontdueRasterizer))?;
+                let mut set = GlyphCache::with_rasterizer(
+                    self.config.color_set(),
+                    Box::new(FontdueRasterizer),
+                )?;
                 set.bpp = 4;
                 set.frame = self.frame;
                 Box::new(set)
@@ -62,11 +67,19 @@ impl GlyphCache {
     /// then the colour ones in the colour set (their misses rendered here,
     /// where the fonts are), their quads after the others' and marked with
     /// [`COLOR_PAGE_BIT`]; skipped indices are the batch's.
-    pub(crate) fn run_split<R: Request>(&mut self, reqs: &[R], color: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_split<R: Request>(
+        &mut self, reqs: &[R], color: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode,
+        skipped: &mut Vec<Skipped>,
+    ) {
         // The others, in place (`color` is ascending).
         self.run_batch(reqs, color, out, mode, skipped);
         let max_px = self.config.max_glyph_px;
-        let key_of = |r: &PositionedReq| GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey { mode: RenderMode::Color, ..GlyphKey::new(r.font, r.glyph, size) });
+        let key_of = |r: &PositionedReq| {
+            GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey {
+                mode: RenderMode::Color,
+                ..GlyphKey::new(r.font, r.glyph, size)
+            })
+        };
         if self.color_set().is_err() {
             // The colour pages' config is refused: the colour glyphs are skipped.
             for &i in color {
@@ -79,7 +92,10 @@ impl GlyphCache {
         let mut missing: Vec<GlyphKey> = Vec::new();
         if let Some(set) = self.color.as_deref() {
             for key in color.iter().filter_map(|&i| key_of(&reqs[i].req())) {
-                if !set.memo.contains(&key, set.epoch) && set.map.peek(&key).is_none() && !missing.contains(&key) {
+                if !set.memo.contains(&key, set.epoch)
+                    && set.map.peek(&key).is_none()
+                    && !missing.contains(&key)
+                {
                     missing.push(key);
                 }
             }
@@ -93,7 +109,10 @@ impl GlyphCache {
 
     /// Runs `reqs[i]` for each `i` of `subset` as one batch of this cache,
     /// the skipped glyphs' indices mapped back to `reqs`.
-    pub(crate) fn run_subset<R: Request>(&mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_subset<R: Request>(
+        &mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+        skipped: &mut Vec<Skipped>,
+    ) {
         let before = skipped.len();
         let mut picked = std::mem::take(&mut self.subset);
         picked.clear();
@@ -107,7 +126,10 @@ impl GlyphCache {
 
     /// [`run_subset`](Self::run_subset) in the colour set: its quads marked
     /// with [`COLOR_PAGE_BIT`].
-    pub(crate) fn run_color_subset<R: Request>(&mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>, skipped: &mut Vec<Skipped>) {
+    pub(crate) fn run_color_subset<R: Request>(
+        &mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+        skipped: &mut Vec<Skipped>,
+    ) {
         let first = out.len();
         self.run_subset(reqs, subset, mode, out, skipped);
         for q in &mut out[first..] {
@@ -154,7 +176,12 @@ impl GlyphCache {
     pub(crate) fn end_color_frame(&mut self) -> Option<(ColorOutput, u64, u64, u64)> {
         let c = self.color.as_mut()?;
         let out = c.end_frame();
-        Some((ColorOutput { pages: out.pages, uploads: out.uploads, glyphs: out.glyphs }, out.lookups, out.hits, out.evictions))
+        Some((
+            ColorOutput { pages: out.pages, uploads: out.uploads, glyphs: out.glyphs },
+            out.lookups,
+            out.hits,
+            out.evictions,
+        ))
     }
 }
 

@@ -128,7 +128,10 @@ impl CacheConfig {
     fn validate_pages(&self) -> Result<(), ConfigError> {
         let side = self.page_side();
         if side == 0 {
-            return Err(ConfigError::ZeroPageSize { page_size: self.page_size, limit: self.max_texture_side });
+            return Err(ConfigError::ZeroPageSize {
+                page_size: self.page_size,
+                limit: self.max_texture_side,
+            });
         }
         if self.page_limit() == 0 {
             return Err(ConfigError::NoPages {

@@ -27,12 +27,17 @@ impl CosmicFonts {
     /// The pen position on the baseline of glyph `g` of `run`, offset by
     /// `(left, top)`, unrounded. cosmic-text's glyph offsets are in ems (see
     /// `LayoutGlyph::physical`).
-    pub fn pen(run: &cosmic_text::LayoutRun<'_>, g: &cosmic_text::LayoutGlyph, (left, top): (f32, f32)) -> (f32, f32) {
+    pub fn pen(
+        run: &cosmic_text::LayoutRun<'_>, g: &cosmic_text::LayoutGlyph, (left, top): (f32, f32),
+    ) -> (f32, f32) {
         (left + g.x + g.font_size * g.x_offset, top + run.line_y + g.y - g.font_size * g.y_offset)
     }
 
     /// The cache's font for cosmic-text's `id`, loaded from `fonts` on first sight.
-    pub fn font(&mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem, id: cosmic_text::fontdb::ID) -> Result<FontId, FontError> {
+    pub fn font(
+        &mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem,
+        id: cosmic_text::fontdb::ID,
+    ) -> Result<FontId, FontError> {
         if let Some(&f) = self.ids.get(&id) {
             return Ok(f);
         }
@@ -52,12 +57,8 @@ impl CosmicFonts {
     /// snaps x to its sub-pixel bins. A font that fails to load is an error;
     /// the glyphs before it are appended.
     pub fn glyphs(
-        &mut self,
-        cache: &mut GlyphCache,
-        fonts: &cosmic_text::FontSystem,
-        buffer: &cosmic_text::Buffer,
-        (left, top): (f32, f32),
-        default_color: [u8; 4],
+        &mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem,
+        buffer: &cosmic_text::Buffer, (left, top): (f32, f32), default_color: [u8; 4],
         out: &mut Vec<PositionedGlyph>,
     ) -> Result<(), FontError> {
         // Runs are long stretches of one font: the last mapping is reused
@@ -75,7 +76,14 @@ impl CosmicFonts {
                 };
                 let color = g.color_opt.map_or(default_color, |c| [c.r(), c.g(), c.b(), c.a()]);
                 let (x, y) = CosmicFonts::pen(&run, g, (left, top));
-                out.push(PositionedGlyph { font, glyph: g.glyph_id, size: g.font_size, x, y, color });
+                out.push(PositionedGlyph {
+                    font,
+                    glyph: g.glyph_id,
+                    size: g.font_size,
+                    x,
+                    y,
+                    color,
+                });
             }
         }
         Ok(())

@@ -26,7 +26,8 @@ pub struct GlyphEntry {
 }
 
 impl GlyphEntry {
-    pub(crate) const BLANK: GlyphEntry = GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
+    pub(crate) const BLANK: GlyphEntry =
+        GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
 
     /// True for entries with no texels of their own: blank glyphs (space),
     /// and glyphs larger than a page (drawn from [`GlyphCache::tiles`]).
@@ -41,11 +42,18 @@ impl GlyphEntry {
 
     #[inline]
     pub(crate) fn quad(&self, x: i32, y: i32, color: [u8; 4]) -> GlyphQuad {
-        GlyphQuad { x, y, tex_x: self.x, tex_y: self.y, width: self.width, height: self.height, page: self.page, color }
+        GlyphQuad {
+            x,
+            y,
+            tex_x: self.x,
+            tex_y: self.y,
+            width: self.width,
+            height: self.height,
+            page: self.page,
+            color,
+        }
     }
-
 }
-
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Slot {

@@ -26,8 +26,12 @@ impl GlyphCache {
                     // A released page's layer may still hold old texels on the
                     // GPU: upload the new (blank) page whole, or clear it, once.
                     match self.config.uploads {
-                        UploadMode::DirtyRect => page.dirty = Some(Rect::new(0, 0, self.side, self.side)),
-                        UploadMode::Glyphs | UploadMode::Auto => self.staging.clear_page(self.pages.len()),
+                        UploadMode::DirtyRect => {
+                            page.dirty = Some(Rect::new(0, 0, self.side, self.side))
+                        }
+                        UploadMode::Glyphs | UploadMode::Auto => {
+                            self.staging.clear_page(self.pages.len())
+                        }
                     }
                 }
                 self.pages.push(page);
@@ -62,7 +66,9 @@ impl GlyphCache {
         // The memo's record of recent use goes into the map before anything
         // is evicted (nothing to do when the oldest glyph is protected anyway:
         // a use the memo saw only makes it more recent).
-        if self.memo.has_pending() && self.map.peek_lru().is_some_and(|(_, lru)| !self.is_protected(lru.last_used)) {
+        if self.memo.has_pending()
+            && self.map.peek_lru().is_some_and(|(_, lru)| !self.is_protected(lru.last_used))
+        {
             self.write_back_recency();
         }
         // The list is in order of use except where the memo's write-backs
@@ -106,7 +112,9 @@ impl GlyphCache {
         }
     }
 
-    pub(crate) fn try_pages(&mut self, range: std::ops::Range<usize>, w: u32, h: u32) -> Option<(u32, Rect, AllocId)> {
+    pub(crate) fn try_pages(
+        &mut self, range: std::ops::Range<usize>, w: u32, h: u32,
+    ) -> Option<(u32, Rect, AllocId)> {
         for i in range {
             let page = &mut self.pages[i];
             if page.known_full(w, h) {
@@ -145,8 +153,12 @@ impl GlyphCache {
     /// `release_idle_after` is set.
     pub fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
         let mut evicted = 0;
-        let idle = |c: &GlyphCache, last_used: u64| !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame;
-        if self.memo.has_pending() && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used)) {
+        let idle = |c: &GlyphCache, last_used: u64| {
+            !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame
+        };
+        if self.memo.has_pending()
+            && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used))
+        {
             self.write_back_recency();
         }
         while let Some((_, slot)) = self.map.peek_lru() {
@@ -157,7 +169,9 @@ impl GlyphCache {
             self.epoch += 1;
             if victim.tiled() {
                 self.free_tiles(&key);
-            } else if let (Some(id), Some(page)) = (victim.alloc, self.pages.get_mut(victim.entry.page as usize)) {
+            } else if let (Some(id), Some(page)) =
+                (victim.alloc, self.pages.get_mut(victim.entry.page as usize))
+            {
                 page.free(id);
             }
             evicted += 1;
@@ -188,7 +202,10 @@ impl GlyphCache {
         let in_flight = self.config.frames_in_flight as u64;
         let mut released = 0;
         while self.pages.len() > floor
-            && self.pages.last().is_some_and(|p| p.empty_since.is_some_and(|e| e + in_flight < frame))
+            && self
+                .pages
+                .last()
+                .is_some_and(|p| p.empty_since.is_some_and(|e| e + in_flight < frame))
         {
             self.pages.pop();
             released += 1;

@@ -21,7 +21,9 @@ impl Font {
     /// Parses `bytes` (a TrueType/OpenType font, or a collection with
     /// `collection_index`). Malformed bytes are an error; a parser panic is
     /// contained and reported as [`FontError::ParserPanicked`].
-    pub fn from_bytes(bytes: impl Into<Arc<[u8]>>, collection_index: u32) -> Result<Font, FontError> {
+    pub fn from_bytes(
+        bytes: impl Into<Arc<[u8]>>, collection_index: u32,
+    ) -> Result<Font, FontError> {
         let bytes: Arc<[u8]> = bytes.into();
         if bytes.is_empty() {
             return Err(FontError::Empty);
@@ -31,12 +33,17 @@ impl Font {
         // hang, not a panic). Refuse those before fontdue sees them.
         if let Some(n) = cmap_code_points(&bytes, collection_index) {
             if n > MAX_CMAP_CODE_POINTS {
-                return Err(FontError::Malformed(format!("cmap claims {n} code points; Unicode has {}", 0x11_0000)));
+                return Err(FontError::Malformed(format!(
+                    "cmap claims {n} code points; Unicode has {}",
+                    0x11_0000
+                )));
             }
         }
-        let settings = fontdue::FontSettings { collection_index, scale: 40.0, load_substitutions: true };
+        let settings =
+            fontdue::FontSettings { collection_index, scale: 40.0, load_substitutions: true };
         let data = Arc::clone(&bytes);
-        let parsed = catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(&data[..], settings)));
+        let parsed =
+            catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(&data[..], settings)));
         match parsed {
             Ok(Ok(face)) if face.glyph_count() > 0 => {
                 // Which glyphs have colour data; a colour table that makes
@@ -97,7 +104,8 @@ fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
     let face = ttf_parser::RawFace::parse(bytes, index).ok()?;
     let cmap = face.table(ttf_parser::Tag::from_bytes(b"cmap"))?;
     let u16_at = |at: usize| cmap.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
-    let u32_at = |at: usize| cmap.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let u32_at =
+        |at: usize| cmap.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let tables = u16_at(2)? as usize;
     let mut total = 0u64;
     for t in 0..tables {
@@ -108,7 +116,10 @@ fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
                 let seg = u16_at(off + 6).unwrap_or(0) as usize / 2;
                 let (ends, starts) = (off + 14, off + 16 + 2 * seg);
                 for i in 0..seg {
-                    let (Some(end), Some(start)) = (u16_at(ends + 2 * i), u16_at(starts + 2 * i)) else { break };
+                    let (Some(end), Some(start)) = (u16_at(ends + 2 * i), u16_at(starts + 2 * i))
+                    else {
+                        break;
+                    };
                     if start == 0xFFFF && end == 0xFFFF {
                         break;
                     }

@@ -3,10 +3,10 @@
 
 use crate::cache::{Anchor, GlyphCache, PositionedReq};
 use crate::entry::GlyphEntry;
-use crate::output::FrameOutput;
 use crate::error::GlyphError;
 use crate::image::{image_font, is_image_font, PositionedImage};
 use crate::key::{FontId, GlyphKey, ImageSourceId, RenderMode};
+use crate::output::FrameOutput;
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 
 /// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
@@ -80,13 +80,16 @@ impl Frame<'_> {
             // Nothing new since `from` (every prepare of every area asks).
             return Vec::new();
         }
-        let (taken, kept): (Vec<Skipped>, Vec<Skipped>) = pending.drain(from..).partition(|s| pick(s));
+        let (taken, kept): (Vec<Skipped>, Vec<Skipped>) =
+            pending.drain(from..).partition(|s| pick(s));
         pending.extend(kept);
         taken
     }
 
     /// [`GlyphCache::positions`] while the frame runs (nothing reported).
-    pub fn positions(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+    pub fn positions(
+        &mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>,
+    ) -> Result<(), GlyphError> {
         self.cache.positions(text, out)
     }
 
@@ -95,12 +98,16 @@ impl Frame<'_> {
     /// reports the characters no font has in the frame's output
     /// ([`FrameOutput::missing`]), as [`layout`](Self::layout) does. For
     /// text drawn some other way than `layout`, e.g. transformed.
-    pub fn lay_out_glyphs(&mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>) -> Result<(), GlyphError> {
+    pub fn lay_out_glyphs(
+        &mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>,
+    ) -> Result<(), GlyphError> {
         self.cache.positions_in(text, out, true)
     }
 
     /// Looks up one glyph at sub-pixel offset 0, rasterizing and placing it on a miss.
-    pub fn glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+    pub fn glyph(
+        &mut self, font: FontId, glyph: u16, size_px: f32,
+    ) -> Result<GlyphEntry, GlyphError> {
         let mode = self.cache.render_mode();
         self.glyph_in_mode(font, glyph, size_px, mode)
     }
@@ -109,13 +116,17 @@ impl Frame<'_> {
     /// [`RenderMode::Sampled`], offset 0, a border of zeros around the
     /// bitmap (the entry's size and bearings include it). A glyph larger
     /// than a page comes back in tiles ([`GlyphCache::tiles`]).
-    pub fn sampled_glyph(&mut self, font: FontId, glyph: u16, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+    pub fn sampled_glyph(
+        &mut self, font: FontId, glyph: u16, size_px: f32,
+    ) -> Result<GlyphEntry, GlyphError> {
         self.glyph_in_mode(font, glyph, size_px, RenderMode::Sampled)
     }
 
     /// Looks up one glyph at offset 0 in `mode` (a font id naming an image
     /// source is no font).
-    fn glyph_in_mode(&mut self, font: FontId, glyph: u16, size_px: f32, mode: RenderMode) -> Result<GlyphEntry, GlyphError> {
+    fn glyph_in_mode(
+        &mut self, font: FontId, glyph: u16, size_px: f32, mode: RenderMode,
+    ) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;
         if is_image_font(font) {
             return Err(GlyphError::UnknownFont(font));
@@ -164,7 +175,9 @@ impl Frame<'_> {
         self.prepare_in(glyphs, RenderMode::Lcd, out);
     }
 
-    fn prepare_in(&mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>) {
+    fn prepare_in(
+        &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+    ) {
         // The glyphs are read in place (pen-anchored requests).
         self.cache.run_slice(glyphs, out, mode);
     }
@@ -188,12 +201,15 @@ impl Frame<'_> {
             anchor: Anchor::ImagePen,
         };
         if !images.iter().any(|g| g.source.is_rgba()) {
-            self.cache.run_requests(out, RenderMode::Image, |_, reqs| reqs.extend(images.iter().map(req)));
+            self.cache.run_requests(out, RenderMode::Image, |_, reqs| {
+                reqs.extend(images.iter().map(req))
+            });
             return;
         }
         // Two batches, one per page set; skipped indices mapped back to the input's.
         let reqs: Vec<PositionedReq> = images.iter().map(req).collect();
-        let (rgba, coverage): (Vec<usize>, Vec<usize>) = (0..images.len()).partition(|&i| images[i].source.is_rgba());
+        let (rgba, coverage): (Vec<usize>, Vec<usize>) =
+            (0..images.len()).partition(|&i| images[i].source.is_rgba());
         let cache = &mut *self.cache;
         let mut skipped = std::mem::take(&mut cache.pending_skipped);
         cache.run_subset(&reqs, &coverage, RenderMode::Image, out, &mut skipped);
@@ -214,7 +230,9 @@ impl Frame<'_> {
 
     /// Looks up one image, rendering and placing it on a miss (an RGBA
     /// image in the colour pages: its entry's page carries [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT)).
-    pub fn image(&mut self, source: ImageSourceId, id: u32, size_px: f32) -> Result<GlyphEntry, GlyphError> {
+    pub fn image(
+        &mut self, source: ImageSourceId, id: u32, size_px: f32,
+    ) -> Result<GlyphEntry, GlyphError> {
         let size = self.cache.size_of(size_px)?;
         let key = GlyphKey::image(source, id, size);
         if !source.is_rgba() {
@@ -227,18 +245,24 @@ impl Frame<'_> {
 
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
     /// An unknown font or invalid size is an error and changes nothing.
-    pub fn layout(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+    pub fn layout(
+        &mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>,
+    ) -> Result<(), GlyphError> {
         let mode = self.cache.render_mode();
         self.layout_in(text, mode, out)
     }
 
     /// [`layout`](Self::layout) with LCD anti-aliasing, as
     /// [`prepare_lcd`](Self::prepare_lcd).
-    pub fn layout_lcd(&mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+    pub fn layout_lcd(
+        &mut self, text: &TextSpec<'_>, out: &mut Vec<GlyphQuad>,
+    ) -> Result<(), GlyphError> {
         self.layout_in(text, RenderMode::Lcd, out)
     }
 
-    fn layout_in(&mut self, text: &TextSpec<'_>, mode: RenderMode, out: &mut Vec<GlyphQuad>) -> Result<(), GlyphError> {
+    fn layout_in(
+        &mut self, text: &TextSpec<'_>, mode: RenderMode, out: &mut Vec<GlyphQuad>,
+    ) -> Result<(), GlyphError> {
         let size = self.cache.check_text(text)?;
         let cache = &mut *self.cache;
         let px = size.px();
@@ -272,13 +296,20 @@ impl Frame<'_> {
                             let g = &glyphs[idx];
                             if !g.char_data.is_control() {
                                 reqs.push(req(g, pen, Anchor::PenXTopY));
-                                pen += cache.fonts.as_slice().get(g.font_index).map_or(0.0, |f| f.metrics_indexed(g.key.glyph_index, px).advance_width);
+                                pen += cache.fonts.as_slice().get(g.font_index).map_or(0.0, |f| {
+                                    f.metrics_indexed(g.key.glyph_index, px).advance_width
+                                });
                             }
                             idx += 1;
                         }
                     }
                 }
-                _ => reqs.extend(glyphs.iter().filter(|g| !g.char_data.is_control()).map(|g| req(g, g.x, Anchor::TopLeft))),
+                _ => reqs.extend(
+                    glyphs
+                        .iter()
+                        .filter(|g| !g.char_data.is_control())
+                        .map(|g| req(g, g.x, Anchor::TopLeft)),
+                ),
             }
         });
         Ok(())
@@ -300,4 +331,3 @@ impl Drop for Frame<'_> {
         }
     }
 }
-

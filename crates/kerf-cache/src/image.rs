@@ -109,7 +109,9 @@ mod tests {
     #[test]
     fn image_keys_round_trip_and_never_collide_with_glyph_keys() {
         let size = GlyphSize::from_px(24.0, 100.0).unwrap();
-        for (s, id) in [(0u16, 0u32), (1, 65_535), (7, 65_536), (32_767, u32::MAX), (12, 0xdead_beef)] {
+        for (s, id) in
+            [(0u16, 0u32), (1, 65_535), (7, 65_536), (32_767, u32::MAX), (12, 0xdead_beef)]
+        {
             let k = GlyphKey::image(ImageSourceId(s), id, size);
             assert_eq!(k.image_parts(), Some((ImageSourceId(s), id)));
             assert!(is_image_font(k.font));

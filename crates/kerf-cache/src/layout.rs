@@ -17,32 +17,47 @@ impl GlyphCache {
             x: if text.x.is_finite() { text.x } else { 0.0 },
             y: if text.y.is_finite() { text.y } else { 0.0 },
             max_width: text.max_width.filter(|w| w.is_finite() && *w > 0.0),
-            line_height: if text.line_height.is_finite() && text.line_height > 0.0 { text.line_height } else { 1.0 },
+            line_height: if text.line_height.is_finite() && text.line_height > 0.0 {
+                text.line_height
+            } else {
+                1.0
+            },
             ..LayoutSettings::default()
         });
         let fonts = self.fonts.as_slice();
         if text.fallback.is_empty() {
             self.layout.append(fonts, &TextStyle::new(text.text, px, text.font.0 as usize));
         } else {
-            let has = |f: FontId, c: char| fonts.get(f.0 as usize).is_some_and(|font| font.lookup_glyph_index(c) != 0);
+            let has = |f: FontId, c: char| {
+                fonts.get(f.0 as usize).is_some_and(|font| font.lookup_glyph_index(c) != 0)
+            };
             let pick = |c: char, current: FontId| -> FontId {
                 if c.is_control() || has(current, c) && current == text.font {
                     return current;
                 }
-                std::iter::once(text.font).chain(text.fallback.iter().copied()).find(|&f| has(f, c)).unwrap_or(text.font)
+                std::iter::once(text.font)
+                    .chain(text.fallback.iter().copied())
+                    .find(|&f| has(f, c))
+                    .unwrap_or(text.font)
             };
             let mut run_start = 0;
             let mut run_font = text.font;
             for (i, c) in text.text.char_indices() {
                 let f = pick(c, run_font);
                 if f != run_font && i > run_start {
-                    self.layout.append(fonts, &TextStyle::new(&text.text[run_start..i], px, run_font.0 as usize));
+                    self.layout.append(
+                        fonts,
+                        &TextStyle::new(&text.text[run_start..i], px, run_font.0 as usize),
+                    );
                     run_start = i;
                 }
                 run_font = f;
             }
             if run_start < text.text.len() {
-                self.layout.append(fonts, &TextStyle::new(&text.text[run_start..], px, run_font.0 as usize));
+                self.layout.append(
+                    fonts,
+                    &TextStyle::new(&text.text[run_start..], px, run_font.0 as usize),
+                );
             }
         }
         if !report {

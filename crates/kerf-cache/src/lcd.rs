@@ -44,7 +44,9 @@ pub(crate) fn lcd_size(whole: i32, frac: f32, columns: usize) -> (u32, i32) {
 /// into an LCD raster `out_px` pixels wide (three texels per pixel), the
 /// columns shifted right by `frac` px (`0 ≤ frac < 1`) after one pixel of
 /// left margin, then filtered with [`FILTER`].
-pub(crate) fn lcd_filtered(src: &[u8], src_w: usize, height: usize, frac: f32, out_px: usize) -> Vec<u8> {
+pub(crate) fn lcd_filtered(
+    src: &[u8], src_w: usize, height: usize, frac: f32, out_px: usize,
+) -> Vec<u8> {
     let out_w = out_px * 3;
     let mut out = vec![0u8; out_w * height];
     if src_w == 0 || out_w == 0 {

@@ -66,14 +66,23 @@
 
 #![warn(missing_docs)]
 // No panics reachable from the public API: errors are typed results.
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 mod cache;
 mod color;
 mod config;
-mod entry;
 #[cfg(feature = "cosmic-text")]
 mod cosmic;
+mod entry;
 mod error;
 mod evict;
 mod font;
@@ -84,8 +93,6 @@ mod layout;
 mod lcd;
 mod memo;
 mod output;
-#[cfg(feature = "swash")]
-mod strike;
 mod page;
 #[cfg(feature = "parley")]
 mod parley_adapter;
@@ -93,6 +100,8 @@ mod raster;
 mod relocate;
 mod stage;
 mod stats;
+#[cfg(feature = "swash")]
+mod strike;
 mod subpixel;
 #[cfg(feature = "swash")]
 mod swash;
@@ -100,31 +109,31 @@ mod text;
 mod tiles;
 mod upload;
 
+#[cfg(feature = "parley")]
+pub use ::parley;
 pub use cache::GlyphCache;
-pub use entry::{GlyphEntry, GlyphTile};
-pub use output::{ColorOutput, FrameOutput};
 pub use color::COLOR_PAGE_BIT;
 pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic::CosmicFonts;
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
+pub use entry::{GlyphEntry, GlyphTile};
+pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
+pub use font::{ColorGlyphs, Font, FontSet};
+pub use frame::Frame;
+pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
+pub use kerf_pack::{Algorithm, Rect};
+pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
+pub use lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
+pub use output::{ColorOutput, FrameOutput};
+pub use page::{Page, PageUpload};
 #[cfg(feature = "parley")]
 pub use parley_adapter::ParleyFonts;
-#[cfg(feature = "parley")]
-pub use ::parley;
-pub use frame::Frame;
-pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
-pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
-pub use font::{ColorGlyphs, Font, FontSet};
-pub use lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
-pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
-pub use kerf_pack::{Algorithm, Rect};
-pub use page::{Page, PageUpload};
 pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
 pub use stats::Stats;
+pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]
 pub use swash::SwashRasterizer;
-pub use subpixel::{bin_offset, snap_subpixel};
 pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UploadMode};

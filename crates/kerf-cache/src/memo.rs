@@ -122,7 +122,11 @@ impl RunTag {
     #[inline]
     pub(crate) fn new(font: FontId, size: GlyphSize, mode: RenderMode) -> RunTag {
         let rest = (size.0 as u64) << 16 | (mode as u64) << 40 | (font.0 as u64) << 44;
-        RunTag { font_size: font.0 as u64 | (size.0 as u64) << 32, mode, hash: rest.wrapping_mul(K1) }
+        RunTag {
+            font_size: font.0 as u64 | (size.0 as u64) << 32,
+            mode,
+            hash: rest.wrapping_mul(K1),
+        }
     }
 
     #[inline]
@@ -148,7 +152,9 @@ impl RunTag {
 impl Group {
     #[inline]
     fn holds(&self, tag: &RunTag, glyph: u16, epoch: u32) -> bool {
-        self.font_size == tag.font_size && self.glyph_mode == tag.glyph_mode(glyph) && self.epoch == epoch
+        self.font_size == tag.font_size
+            && self.glyph_mode == tag.glyph_mode(glyph)
+            && self.epoch == epoch
     }
 }
 
@@ -216,7 +222,8 @@ impl KeyMemo {
     fn mark_pending(&mut self, i: usize) {
         if self.pending.len() >= 2 * GROUPS {
             let groups = &self.groups;
-            self.pending.retain(|&j| groups.get(j as usize).is_some_and(|g| g.valid & PENDING != 0));
+            self.pending
+                .retain(|&j| groups.get(j as usize).is_some_and(|g| g.valid & PENDING != 0));
             self.pending.sort_unstable();
             self.pending.dedup();
         }
@@ -250,7 +257,9 @@ impl KeyMemo {
     /// The entry of `glyph` at `subpixel_x` in the run `tag`, if remembered
     /// since the map last changed (`epoch`); marks it used in `frame`.
     #[inline(always)]
-    pub(crate) fn get_in(&mut self, tag: &RunTag, glyph: u16, subpixel_x: u8, epoch: u64, frame: u64) -> Option<GlyphEntry> {
+    pub(crate) fn get_in(
+        &mut self, tag: &RunTag, glyph: u16, subpixel_x: u8, epoch: u64, frame: u64,
+    ) -> Option<GlyphEntry> {
         let i = self.find(tag, glyph, epoch as u32)?;
         let g = self.groups.get_mut(i)?;
         let b = Self::bin(subpixel_x);
@@ -296,14 +305,19 @@ impl KeyMemo {
     /// out of line so the common case stays small).
     #[inline(never)]
     fn find_in_set(&self, tag: &RunTag, glyph: u16, epoch: u32, i: usize) -> Option<usize> {
-        (1..WAYS).map(|w| i ^ w).find(|&j| self.groups.get(j).is_some_and(|g| g.holds(tag, glyph, epoch)))
+        (1..WAYS)
+            .map(|w| i ^ w)
+            .find(|&j| self.groups.get(j).is_some_and(|g| g.holds(tag, glyph, epoch)))
     }
 
     /// Remembers `key`'s entry, found in the map in `frame` (which marked
     /// it used then). A pending group this replaces hands its glyphs to
     /// `write_back` first.
     #[inline]
-    pub(crate) fn put(&mut self, key: &GlyphKey, entry: &GlyphEntry, frame: u64, epoch: u64, write_back: &mut Vec<(GlyphKey, u64)>) {
+    pub(crate) fn put(
+        &mut self, key: &GlyphKey, entry: &GlyphEntry, frame: u64, epoch: u64,
+        write_back: &mut Vec<(GlyphKey, u64)>,
+    ) {
         let Some(p) = Packed::pack(entry, key.subpixel_x) else { return };
         if self.groups.is_empty() {
             self.groups = vec![Group::default(); GROUPS].into_boxed_slice();
@@ -320,11 +334,21 @@ impl KeyMemo {
                 let ways = (0..WAYS).map(|w| home ^ w);
                 let i = match ways.clone().find(|&j| unused(&self.groups[j])) {
                     Some(j) => j,
-                    None => ways.max_by_key(|&j| (frame.wrapping_sub(self.groups[j].touched), j == home)).unwrap_or(home),
+                    None => ways
+                        .max_by_key(|&j| (frame.wrapping_sub(self.groups[j].touched), j == home))
+                        .unwrap_or(home),
                 };
                 let g = &mut self.groups[i];
                 g.write_back(high_frame, write_back);
-                *g = Group { font_size: tag.font_size, glyph_mode: tag.glyph_mode(key.glyph), epoch, touched: frame, mode: key.mode, valid: 0, bins: g.bins };
+                *g = Group {
+                    font_size: tag.font_size,
+                    glyph_mode: tag.glyph_mode(key.glyph),
+                    epoch,
+                    touched: frame,
+                    mode: key.mode,
+                    valid: 0,
+                    bins: g.bins,
+                };
                 i
             }
         };
@@ -354,7 +378,11 @@ mod tests {
         m.put(&k, &entry(2), 7, 2, &mut back);
         assert_eq!(m.get(&k, 2, 7), Some(entry(2)));
         assert_eq!(m.get(&k, 2, 900), Some(entry(2)), "frames later, while nothing was evicted");
-        assert_eq!(m.get(&GlyphKey { subpixel_x: 64, ..k }, 2, 900), None, "another offset is another key");
+        assert_eq!(
+            m.get(&GlyphKey { subpixel_x: 64, ..k }, 2, 900),
+            None,
+            "another offset is another key"
+        );
         assert_eq!(m.get(&GlyphKey { glyph: 41, ..k }, 2, 900), None);
         assert_eq!(m.get(&GlyphKey { mode: RenderMode::Lcd, ..k }, 2, 900), None);
         assert_eq!(m.get(&k, 3, 900), None, "the map changed since");
@@ -395,15 +423,22 @@ mod tests {
         assert!(m.get(&k, 0, 6).is_some());
         // Fill every way of k's set with other glyphs: k's group goes.
         let set = KeyMemo::index(&k) & !(WAYS - 1);
-        let others: Vec<GlyphKey> =
-            (0..u16::MAX).map(|g| GlyphKey { glyph: g, ..k }).filter(|o| o.glyph != k.glyph && KeyMemo::index(o) & !(WAYS - 1) == set).take(WAYS).collect();
+        let others: Vec<GlyphKey> = (0..u16::MAX)
+            .map(|g| GlyphKey { glyph: g, ..k })
+            .filter(|o| o.glyph != k.glyph && KeyMemo::index(o) & !(WAYS - 1) == set)
+            .take(WAYS)
+            .collect();
         for (n, o) in others.iter().enumerate() {
             m.put(o, &entry(2 + n as u16), 7 + n as u64, 0, &mut back);
         }
         assert_eq!(back, vec![(k, 6)]);
         assert_eq!(m.get(&k, 0, 20), None);
         for (n, o) in others.iter().enumerate() {
-            assert_eq!(m.get(o, 0, 20), Some(entry(2 + n as u16)), "the glyphs of one set are kept together");
+            assert_eq!(
+                m.get(o, 0, 20),
+                Some(entry(2 + n as u16)),
+                "the glyphs of one set are kept together"
+            );
         }
     }
 

@@ -27,7 +27,16 @@ pub struct Page {
 impl Page {
     pub(crate) fn new(packer: Box<dyn Packer + Send + Sync>, side: u32, bpp: u32) -> Page {
         let pixels = vec![0; side as usize * side as usize * bpp as usize];
-        Page { packer, pixels, side, bpp, dirty: None, dirty_regions: 0, fail: None, empty_since: None }
+        Page {
+            packer,
+            pixels,
+            side,
+            bpp,
+            dirty: None,
+            dirty_regions: 0,
+            fail: None,
+            empty_since: None,
+        }
     }
 
     /// Bytes per texel: 1 for coverage pages, 4 (straight sRGB RGBA) for colour pages.
@@ -122,7 +131,13 @@ impl Page {
     pub(crate) fn take_upload(&mut self, index: u32) -> Option<PageUpload> {
         let r = self.dirty.take()?;
         let regions = std::mem::take(&mut self.dirty_regions);
-        Some(PageUpload { page: index, rect: r, data: self.copy_rect(r), regions, bytes_per_texel: self.bpp })
+        Some(PageUpload {
+            page: index,
+            rect: r,
+            data: self.copy_rect(r),
+            regions,
+            bytes_per_texel: self.bpp,
+        })
     }
 
     /// The texels of `r`, tightly packed rows.

@@ -42,7 +42,9 @@ impl ParleyFonts {
     }
 
     /// The cache's font for parley's `font`, loaded on first sight.
-    pub fn font(&mut self, cache: &mut GlyphCache, font: &parley::FontData) -> Result<FontId, FontError> {
+    pub fn font(
+        &mut self, cache: &mut GlyphCache, font: &parley::FontData,
+    ) -> Result<FontId, FontError> {
         let key = (font.data.id(), font.index);
         if let Some(&f) = self.ids.get(&key) {
             return Ok(f);
@@ -59,12 +61,8 @@ impl ParleyFonts {
     /// Inline boxes are the app's to draw. A font that fails to load is an
     /// error; the glyphs before it are appended.
     pub fn glyphs<B: parley::Brush>(
-        &mut self,
-        cache: &mut GlyphCache,
-        layout: &parley::Layout<B>,
-        (left, top): (f32, f32),
-        color: impl Fn(&B) -> [u8; 4],
-        out: &mut Vec<PositionedGlyph>,
+        &mut self, cache: &mut GlyphCache, layout: &parley::Layout<B>, (left, top): (f32, f32),
+        color: impl Fn(&B) -> [u8; 4], out: &mut Vec<PositionedGlyph>,
     ) -> Result<(), FontError> {
         for line in layout.lines() {
             for item in line.items() {
@@ -75,7 +73,14 @@ impl ParleyFonts {
                 // OpenType glyph ids are 16-bit; parley widens them to u32.
                 out.extend(run.positioned_glyphs().filter_map(|g| {
                     let glyph = u16::try_from(g.id).ok()?;
-                    Some(PositionedGlyph { font, glyph, size, x: left + g.x, y: top + g.y, color: rgba })
+                    Some(PositionedGlyph {
+                        font,
+                        glyph,
+                        size,
+                        x: left + g.x,
+                        y: top + g.y,
+                        color: rgba,
+                    })
                 }));
             }
         }

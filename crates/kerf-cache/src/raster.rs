@@ -48,7 +48,9 @@ pub trait Rasterizer: Send + Sync {
     /// sub-pixel bins of one glyph at one size and mode a frame missed), in
     /// order. The default rasterizes them one by one; a rasterizer that
     /// derives every offset from one raster draws that raster once.
-    fn rasterize_offsets(&self, font: FontRef<'_>, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, RasterError>> {
+    fn rasterize_offsets(
+        &self, font: FontRef<'_>, keys: &[GlyphKey],
+    ) -> Vec<Result<GlyphImage, RasterError>> {
         keys.iter().map(|k| self.rasterize(font, k)).collect()
     }
 }
@@ -71,14 +73,19 @@ pub struct FontdueRasterizer;
 impl Rasterizer for FontdueRasterizer {
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         check_mode(key)?;
-        let m = catch_unwind(AssertUnwindSafe(|| font.fontdue.metrics_indexed(key.glyph, key.size.px())))
-            .map_err(|_| RasterError::Panicked)?;
+        let m = catch_unwind(AssertUnwindSafe(|| {
+            font.fontdue.metrics_indexed(key.glyph, key.size.px())
+        }))
+        .map_err(|_| RasterError::Panicked)?;
         if key.mode == RenderMode::Coverage || m.width == 0 {
             return Ok((clamp_u32(m.width), clamp_u32(m.height)));
         }
         let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
         if key.mode == RenderMode::Lcd {
-            return Ok((lcd_size(shift.whole, shift.frac, 3 * m.width).0.saturating_mul(3), clamp_u32(m.height)));
+            return Ok((
+                lcd_size(shift.whole, shift.frac, 3 * m.width).0.saturating_mul(3),
+                clamp_u32(m.height),
+            ));
         }
         Ok((shift.width, clamp_u32(m.height)))
     }
@@ -86,8 +93,10 @@ impl Rasterizer for FontdueRasterizer {
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
         check_mode(key)?;
         if key.mode == RenderMode::Coverage {
-            let (m, pixels) = catch_unwind(AssertUnwindSafe(|| font.fontdue.rasterize_indexed(key.glyph, key.size.px())))
-                .map_err(|_| RasterError::Panicked)?;
+            let (m, pixels) = catch_unwind(AssertUnwindSafe(|| {
+                font.fontdue.rasterize_indexed(key.glyph, key.size.px())
+            }))
+            .map_err(|_| RasterError::Panicked)?;
             let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
             if pixels.len() as u64 != width as u64 * height as u64 {
                 return Err(RasterError::BadBitmap { width, height, len: pixels.len() });
@@ -99,7 +108,9 @@ impl Rasterizer for FontdueRasterizer {
     }
 
     /// Every offset from one 3× raster (the keys share glyph, size and mode).
-    fn rasterize_offsets(&self, font: FontRef<'_>, keys: &[GlyphKey]) -> Vec<Result<GlyphImage, RasterError>> {
+    fn rasterize_offsets(
+        &self, font: FontRef<'_>, keys: &[GlyphKey],
+    ) -> Vec<Result<GlyphImage, RasterError>> {
         let Some(first) = keys.first() else { return Vec::new() };
         if let Err(e) = check_mode(first) {
             return vec![Err(e); keys.len()];
@@ -116,11 +127,17 @@ impl Rasterizer for FontdueRasterizer {
 
 /// fontdue's three-samples-per-pixel raster of `key`'s glyph and size, checked.
 fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(fontdue::Metrics, Vec<u8>), RasterError> {
-    let (m, thirds) = catch_unwind(AssertUnwindSafe(|| font.fontdue.rasterize_indexed_subpixel(key.glyph, key.size.px())))
-        .map_err(|_| RasterError::Panicked)?;
+    let (m, thirds) = catch_unwind(AssertUnwindSafe(|| {
+        font.fontdue.rasterize_indexed_subpixel(key.glyph, key.size.px())
+    }))
+    .map_err(|_| RasterError::Panicked)?;
     let height = clamp_u32(m.height);
     if thirds.len() as u64 != 3 * m.width as u64 * height as u64 {
-        return Err(RasterError::BadBitmap { width: clamp_u32(m.width.saturating_mul(3)), height, len: thirds.len() });
+        return Err(RasterError::BadBitmap {
+            width: clamp_u32(m.width.saturating_mul(3)),
+            height,
+            len: thirds.len(),
+        });
     }
     Ok((m, thirds))
 }
@@ -130,16 +147,34 @@ fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(fontdue::Metrics, Vec<u8
 fn from_thirds(m: &fontdue::Metrics, thirds: &[u8], key: &GlyphKey) -> GlyphImage {
     let height = clamp_u32(m.height);
     if m.width == 0 || height == 0 {
-        return GlyphImage { width: 0, height: 0, left: m.xmin, bottom: m.ymin, pixels: Vec::new() };
+        return GlyphImage {
+            width: 0,
+            height: 0,
+            left: m.xmin,
+            bottom: m.ymin,
+            pixels: Vec::new(),
+        };
     }
     let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
     if key.mode == RenderMode::Lcd {
         let (px, dx) = lcd_size(shift.whole, shift.frac, 3 * m.width);
         let pixels = lcd_filtered(thirds, 3 * m.width, m.height, shift.frac, px as usize);
-        return GlyphImage { width: px * 3, height, left: m.xmin.saturating_add(dx), bottom: m.ymin, pixels };
+        return GlyphImage {
+            width: px * 3,
+            height,
+            left: m.xmin.saturating_add(dx),
+            bottom: m.ymin,
+            pixels,
+        };
     }
     let pixels = resample_shifted(thirds, 3 * m.width, m.height, shift.frac, shift.width as usize);
-    GlyphImage { width: shift.width, height, left: m.xmin.saturating_add(shift.whole), bottom: m.ymin, pixels }
+    GlyphImage {
+        width: shift.width,
+        height,
+        left: m.xmin.saturating_add(shift.whole),
+        bottom: m.ymin,
+        pixels,
+    }
 }
 
 fn check_mode(key: &GlyphKey) -> Result<(), RasterError> {

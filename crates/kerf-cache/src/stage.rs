@@ -16,7 +16,14 @@ impl GlyphCache {
     pub(crate) fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
         self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
         if self.config.uploads != UploadMode::DirtyRect {
-            self.staging.push(page as usize, rect.x, rect.y, image.width, image.height, &image.pixels);
+            self.staging.push(
+                page as usize,
+                rect.x,
+                rect.y,
+                image.width,
+                image.height,
+                &image.pixels,
+            );
         }
     }
 
@@ -28,7 +35,13 @@ impl GlyphCache {
             .enumerate()
             .map(|(i, p)| {
                 let r = Rect::new(0, 0, p.side, p.side);
-                PageUpload { page: i as u32, rect: r, data: p.copy_rect(r), regions: p.glyphs() as u32, bytes_per_texel: p.bpp }
+                PageUpload {
+                    page: i as u32,
+                    rect: r,
+                    data: p.copy_rect(r),
+                    regions: p.glyphs() as u32,
+                    bytes_per_texel: p.bpp,
+                }
             })
             .collect()
     }
@@ -49,7 +62,9 @@ impl GlyphCache {
             .map(|i| match mode {
                 UploadMode::DirtyRect => true,
                 UploadMode::Glyphs => false,
-                UploadMode::Auto => self.staging.is_dense(i, self.pages[i].dirty, self.config.padding),
+                UploadMode::Auto => {
+                    self.staging.is_dense(i, self.pages[i].dirty, self.config.padding)
+                }
             })
             .collect();
         for (i, page) in self.pages.iter_mut().enumerate() {

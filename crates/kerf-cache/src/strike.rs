@@ -111,10 +111,7 @@ impl StrikeCache {
     /// `decode` on first use. Decoding happens outside the lock (misses are
     /// rasterized in parallel).
     pub(crate) fn get_or_decode(
-        &self,
-        font: [u64; 2],
-        glyph: u16,
-        ppem: u16,
+        &self, font: [u64; 2], glyph: u16, ppem: u16,
         decode: impl FnOnce() -> Result<Option<Decoded>, RasterError>,
     ) -> Result<Option<Arc<Decoded>>, RasterError> {
         let key = (font, glyph, ppem);
@@ -138,7 +135,13 @@ impl StrikeCache {
 pub(crate) fn scaled(d: &Decoded, scale: f32) -> GlyphImage {
     if scale == 1.0 {
         let bottom = d.top.saturating_sub(d.height as i32);
-        return GlyphImage { width: d.width, height: d.height, left: d.left, bottom, pixels: d.rgba.clone() };
+        return GlyphImage {
+            width: d.width,
+            height: d.height,
+            left: d.left,
+            bottom,
+            pixels: d.rgba.clone(),
+        };
     }
     let w = (d.width as f32 * scale) as u32;
     let h = (d.height as f32 * scale) as u32;
@@ -269,7 +272,13 @@ mod tests {
             assert!(out.chunks_exact(4).all(|p| p == [10, 200, 30, 255]), "{w}×{h}");
             // The same from the halvings.
             let d = Decoded::new(136, 128, 0, 0, src.clone());
-            assert!(scaled(&d, w as f32 / 136.0).pixels.chunks_exact(4).all(|p| p == [10, 200, 30, 255]), "{w}×{h}, halvings");
+            assert!(
+                scaled(&d, w as f32 / 136.0)
+                    .pixels
+                    .chunks_exact(4)
+                    .all(|p| p == [10, 200, 30, 255]),
+                "{w}×{h}, halvings"
+            );
         }
     }
 
@@ -277,13 +286,27 @@ mod tests {
     fn halvings_give_about_the_direct_average() {
         // A colour and alpha gradient.
         let (w, h) = (136usize, 128usize);
-        let src: Vec<u8> = (0..w * h).flat_map(|i| [(i % w * 255 / w) as u8, (i / w * 255 / h) as u8, 90, ((i % w + i / w) * 255 / (w + h)) as u8]).collect();
+        let src: Vec<u8> = (0..w * h)
+            .flat_map(|i| {
+                [
+                    (i % w * 255 / w) as u8,
+                    (i / w * 255 / h) as u8,
+                    90,
+                    ((i % w + i / w) * 255 / (w + h)) as u8,
+                ]
+            })
+            .collect();
         let d = Decoded::new(w as u32, h as u32, 0, 0, src.clone());
         for (dw, dh) in [(12usize, 11usize), (16, 15), (30, 28), (60, 56)] {
             let direct = resample_rgba(&src, w, h, dw, dh);
             let via = scaled(&d, dw as f32 / w as f32);
             assert_eq!((via.width as usize, via.height as usize), (dw, dh));
-            let diff: f64 = direct.iter().zip(&via.pixels).map(|(a, b)| (*a as f64 - *b as f64).abs()).sum::<f64>() / direct.len() as f64;
+            let diff: f64 = direct
+                .iter()
+                .zip(&via.pixels)
+                .map(|(a, b)| (*a as f64 - *b as f64).abs())
+                .sum::<f64>()
+                / direct.len() as f64;
             assert!(diff < 4.0, "{dw}×{dh}: mean difference {diff}");
         }
     }
@@ -292,7 +315,10 @@ mod tests {
     fn sizes_and_bearings_follow_the_scale() {
         let d = Decoded::new(136, 128, -4, 101, vec![255; 136 * 128 * 4]);
         let img = scaled(&d, 16.0 / 109.0);
-        assert_eq!((img.width, img.height), ((136.0 * 16.0 / 109.0) as u32, (128.0 * 16.0 / 109.0) as u32));
+        assert_eq!(
+            (img.width, img.height),
+            ((136.0 * 16.0 / 109.0) as u32, (128.0 * 16.0 / 109.0) as u32)
+        );
         assert_eq!(img.left, (-4.0 * 16.0 / 109.0) as i32);
         assert_eq!(img.bottom, (101.0 * 16.0f32 / 109.0) as i32 - img.height as i32);
         assert_eq!(img.pixels.len(), (img.width * img.height * 4) as usize);

@@ -100,7 +100,9 @@ pub(crate) fn shift_for(bounds_xmin: f32, width_1x: usize, offset_256: u8) -> Sh
 /// (`0 ≤ shift < 1`) right of the first output pixel's left edge. Coverage is
 /// conserved: every column's ink goes to the one or two pixels its third-pixel
 /// span overlaps.
-pub(crate) fn resample_shifted(src: &[u8], src_w: usize, height: usize, shift: f32, out_w: usize) -> Vec<u8> {
+pub(crate) fn resample_shifted(
+    src: &[u8], src_w: usize, height: usize, shift: f32, out_w: usize,
+) -> Vec<u8> {
     let mut out = vec![0u8; out_w * height];
     if src_w == 0 || out_w == 0 {
         return out;

@@ -65,7 +65,9 @@ impl SwashRasterizer {
 
     /// Renders `key`'s outline at `scale_x` times the horizontal scale, moved
     /// right by `offset_x` (in the scaled units).
-    fn render(&self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32) -> Result<GlyphImage, RasterError> {
+    fn render(
+        &self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32,
+    ) -> Result<GlyphImage, RasterError> {
         let image = with_scaler(font, key, self.hinting, |scaler| {
             let mut render = Render::new(&[Source::Outline]);
             render.format(Format::Alpha).offset(Vector::new(offset_x, 0.0));
@@ -85,7 +87,13 @@ impl SwashRasterizer {
         }
         check_len(&image, 1)?;
         let bottom = p.top.saturating_sub(p.height as i32);
-        Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels: image.data })
+        Ok(GlyphImage {
+            width: p.width,
+            height: p.height,
+            left: p.left,
+            bottom,
+            pixels: image.data,
+        })
     }
 }
 
@@ -93,9 +101,14 @@ impl Rasterizer for SwashRasterizer {
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         // The (hinted) outline's pixel bounds, without rasterizing.
         let offset = key.subpixel_x as f32 / 256.0;
-        let (sx, off) = if key.mode == RenderMode::Lcd { (3.0, 3.0 * offset) } else { (1.0, offset) };
-        let bounds = with_scaler(font, key, self.hinting, |scaler| scaler.scale_outline(key.glyph).map(|o| o.bounds()))?;
-        let Some(b) = bounds.filter(|b| b.width() > 0.0 && b.height() > 0.0) else { return Ok((0, 0)) };
+        let (sx, off) =
+            if key.mode == RenderMode::Lcd { (3.0, 3.0 * offset) } else { (1.0, offset) };
+        let bounds = with_scaler(font, key, self.hinting, |scaler| {
+            scaler.scale_outline(key.glyph).map(|o| o.bounds())
+        })?;
+        let Some(b) = bounds.filter(|b| b.width() > 0.0 && b.height() > 0.0) else {
+            return Ok((0, 0));
+        };
         let left = (b.min.x * sx + off).floor();
         let width = ((b.max.x * sx + off).ceil() - left).max(0.0) as u32;
         let height = (b.max.y.ceil() - b.min.y.floor()).max(0.0) as u32;
@@ -117,13 +130,29 @@ impl Rasterizer for SwashRasterizer {
                 // grid starts at floor(left / 3), the rest is a shift.
                 let thirds = self.render(font, key, 3.0, 3.0 * offset)?;
                 if thirds.width == 0 || thirds.height == 0 {
-                    return Ok(GlyphImage { left: thirds.left.div_euclid(3), bottom: thirds.bottom, ..GlyphImage::default() });
+                    return Ok(GlyphImage {
+                        left: thirds.left.div_euclid(3),
+                        bottom: thirds.bottom,
+                        ..GlyphImage::default()
+                    });
                 }
                 let whole = thirds.left.div_euclid(3);
                 let frac = thirds.left.rem_euclid(3) as f32 / 3.0;
                 let (px, dx) = lcd_size(whole, frac, thirds.width as usize);
-                let pixels = lcd_filtered(&thirds.pixels, thirds.width as usize, thirds.height as usize, frac, px as usize);
-                Ok(GlyphImage { width: px * 3, height: thirds.height, left: dx, bottom: thirds.bottom, pixels })
+                let pixels = lcd_filtered(
+                    &thirds.pixels,
+                    thirds.width as usize,
+                    thirds.height as usize,
+                    frac,
+                    px as usize,
+                );
+                Ok(GlyphImage {
+                    width: px * 3,
+                    height: thirds.height,
+                    left: dx,
+                    bottom: thirds.bottom,
+                    pixels,
+                })
             }
             mode => Err(RasterError::UnsupportedMode(mode)),
         }
@@ -133,13 +162,17 @@ impl Rasterizer for SwashRasterizer {
 /// Runs `f` with this thread's swash scaler for `font` at `key`'s size,
 /// hinted or not: a font swash cannot read is [`RasterError::BadFont`], a
 /// panic inside swash [`RasterError::Panicked`].
-fn with_scaler<T>(font: FontRef<'_>, key: &GlyphKey, hinting: bool, f: impl FnOnce(&mut Scaler<'_>) -> T) -> Result<T, RasterError> {
-    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+fn with_scaler<T>(
+    font: FontRef<'_>, key: &GlyphKey, hinting: bool, f: impl FnOnce(&mut Scaler<'_>) -> T,
+) -> Result<T, RasterError> {
+    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize)
+        .ok_or(RasterError::BadFont)?;
     let id = font_id(font);
     catch_unwind(AssertUnwindSafe(|| {
         CONTEXT.with(|ctx| {
             let mut ctx = ctx.borrow_mut();
-            let mut scaler = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
+            let mut scaler =
+                ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
             f(&mut scaler)
         })
     }))
@@ -150,7 +183,11 @@ fn with_scaler<T>(font: FontRef<'_>, key: &GlyphKey, hinting: bool, f: impl FnOn
 fn check_len(image: &swash::scale::image::Image, bytes_per_pixel: u64) -> Result<(), RasterError> {
     let p = image.placement;
     if image.data.len() as u64 != bytes_per_pixel * p.width as u64 * p.height as u64 {
-        return Err(RasterError::BadBitmap { width: p.width, height: p.height, len: image.data.len() });
+        return Err(RasterError::BadBitmap {
+            width: p.width,
+            height: p.height,
+            len: image.data.len(),
+        });
     }
     Ok(())
 }
@@ -166,13 +203,18 @@ fn font_id(font: FontRef<'_>) -> [u64; 2] {
 /// strike, scaled to the key's size (decoded once per glyph in `strikes`,
 /// see strike.rs). Straight (not premultiplied) sRGB RGBA, four bytes per
 /// pixel. A glyph without colour data is [`RasterError::UnsupportedMode`].
-pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
+pub(crate) fn render_color(
+    font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache,
+) -> Result<GlyphImage, RasterError> {
     // Fonts without COLR (Noto Color Emoji: CBDT) skip the outline attempt.
-    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize).ok_or(RasterError::BadFont)?;
+    let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize)
+        .ok_or(RasterError::BadFont)?;
     if sfont.table(swash::tag_from_bytes(b"COLR")).is_none() {
         return render_strike(font, sfont, key, strikes);
     }
-    let outline = with_scaler(font, key, false, |scaler| Render::new(&[Source::ColorOutline(0)]).format(Format::Alpha).render(scaler, key.glyph))?;
+    let outline = with_scaler(font, key, false, |scaler| {
+        Render::new(&[Source::ColorOutline(0)]).format(Format::Alpha).render(scaler, key.glyph)
+    })?;
     let Some(image) = outline.filter(|i| i.content == swash::scale::image::Content::Color) else {
         return render_strike(font, sfont, key, strikes);
     };
@@ -197,18 +239,30 @@ pub(crate) fn render_color(font: FontRef<'_>, key: &GlyphKey, strikes: &StrikeCa
 
 /// A glyph from a colour bitmap strike: decoded at the strike's size (swash,
 /// once per glyph), resampled to the key's.
-fn render_strike(font: FontRef<'_>, sfont: swash::FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache) -> Result<GlyphImage, RasterError> {
+fn render_strike(
+    font: FontRef<'_>, sfont: swash::FontRef<'_>, key: &GlyphKey, strikes: &StrikeCache,
+) -> Result<GlyphImage, RasterError> {
     let unsupported = RasterError::UnsupportedMode(RenderMode::Color);
     let px = key.size.px();
     // The strike swash draws it from: the one nearest the size that has it.
-    let strike = catch_unwind(AssertUnwindSafe(|| sfont.color_strikes().find_by_nearest_ppem(px as u16, key.glyph).map(|s| s.ppem())));
-    let ppem = strike.map_err(|_| RasterError::Panicked)?.filter(|&p| p > 0).ok_or(unsupported.clone())?;
+    let strike = catch_unwind(AssertUnwindSafe(|| {
+        sfont.color_strikes().find_by_nearest_ppem(px as u16, key.glyph).map(|s| s.ppem())
+    }));
+    let ppem =
+        strike.map_err(|_| RasterError::Panicked)?.filter(|&p| p > 0).ok_or(unsupported.clone())?;
     let decoded = strikes.get_or_decode(font_id(font), key.glyph, ppem, || {
-        let native = GlyphKey { size: crate::key::GlyphSize::from_px(ppem as f32, f32::MAX).unwrap_or(key.size), ..*key };
+        let native = GlyphKey {
+            size: crate::key::GlyphSize::from_px(ppem as f32, f32::MAX).unwrap_or(key.size),
+            ..*key
+        };
         let image = with_scaler(font, &native, false, |scaler| {
-            Render::new(&[Source::ColorBitmap(swash::scale::StrikeWith::BestFit)]).format(Format::Alpha).render(scaler, key.glyph)
+            Render::new(&[Source::ColorBitmap(swash::scale::StrikeWith::BestFit)])
+                .format(Format::Alpha)
+                .render(scaler, key.glyph)
         })?;
-        let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else { return Ok(None) };
+        let Some(image) = image.filter(|i| i.content == swash::scale::image::Content::Color) else {
+            return Ok(None);
+        };
         check_len(&image, 4)?;
         let p = image.placement;
         Ok(Some(Decoded::new(p.width, p.height, p.left, p.top, image.data)))

@@ -50,7 +50,17 @@ pub struct TextSpec<'a> {
 impl<'a> TextSpec<'a> {
     /// `text` in `font` at `size` px, at the origin, black, no wrapping, no fallback.
     pub fn new(text: &'a str, font: FontId, size: f32) -> Self {
-        TextSpec { text, font, size, x: 0.0, y: 0.0, max_width: None, line_height: 1.0, color: [0, 0, 0, 255], fallback: &[] }
+        TextSpec {
+            text,
+            font,
+            size,
+            x: 0.0,
+            y: 0.0,
+            max_width: None,
+            line_height: 1.0,
+            color: [0, 0, 0, 255],
+            fallback: &[],
+        }
     }
 
     /// The same text with fallback fonts, in order.

@@ -44,7 +44,9 @@ impl GlyphCache {
     /// [`tile_side`](Self::tile_side) texels, each in a slot of its own
     /// (evicting as for any glyph). If a tile finds no room, the tiles placed
     /// so far are freed and nothing is cached.
-    pub(crate) fn place_tiled(&mut self, key: GlyphKey, image: &GlyphImage, entry: GlyphEntry) -> Result<GlyphEntry, GlyphError> {
+    pub(crate) fn place_tiled(
+        &mut self, key: GlyphKey, image: &GlyphImage, entry: GlyphEntry,
+    ) -> Result<GlyphEntry, GlyphError> {
         let t = self.tile_side();
         let (w, h) = (image.width, image.height);
         let mut tiles: Vec<GlyphTile> = Vec::new();
@@ -72,9 +74,21 @@ impl GlyphCache {
                     pixels.extend_from_slice(&image.pixels[at..at + tw as usize * b]);
                 }
                 let started = Instant::now();
-                self.stage(page, rect, &GlyphImage { width: tw, height: th, left: 0, bottom: 0, pixels });
+                self.stage(
+                    page,
+                    rect,
+                    &GlyphImage { width: tw, height: th, left: 0, bottom: 0, pixels },
+                );
                 self.stats.stage_ns += started.elapsed().as_nanos() as u64;
-                let tile_entry = GlyphEntry { page, x: rect.x as u16, y: rect.y as u16, width: tw as u16, height: th as u16, left: 0, top: 0 };
+                let tile_entry = GlyphEntry {
+                    page,
+                    x: rect.x as u16,
+                    y: rect.y as u16,
+                    width: tw as u16,
+                    height: th as u16,
+                    left: 0,
+                    top: 0,
+                };
                 tiles.push(GlyphTile { entry: tile_entry, dx: dx as u16, dy: dy as u16, alloc });
             }
         }

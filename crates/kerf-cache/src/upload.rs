@@ -114,7 +114,8 @@ impl GlyphUploads {
             }
             let end = (p.first + p.count) as usize;
             for r in self.regions.get(p.first as usize..end).unwrap_or(&[]) {
-                let (x, y, w, h) = (r.x as usize, r.y as usize, r.width as usize, r.height as usize);
+                let (x, y, w, h) =
+                    (r.x as usize, r.y as usize, r.width as usize, r.height as usize);
                 let cw = (w + self.padding as usize).min(side.saturating_sub(x));
                 let ch = (h + self.padding as usize).min(side.saturating_sub(y));
                 for row in 0..ch {
@@ -151,7 +152,13 @@ impl Staging {
         // Page sides are at most MAX_PAGE_SIDE (2^14): the fields fit u16;
         // a frame's staged bytes stay far below 4 GiB (pages × side²).
         let offset = self.bytes.len() as u32;
-        self.pages[page].0.push(GlyphRegion { x: x as u16, y: y as u16, width: w as u16, height: h as u16, offset });
+        self.pages[page].0.push(GlyphRegion {
+            x: x as u16,
+            y: y as u16,
+            width: w as u16,
+            height: h as u16,
+            offset,
+        });
         self.bytes.extend_from_slice(texels);
     }
 
@@ -177,19 +184,25 @@ impl Staging {
         if regions.is_empty() {
             return false;
         }
-        let covered: u64 = regions.iter().map(|r| (r.width as u64 + padding as u64) * (r.height as u64 + padding as u64)).sum();
+        let covered: u64 = regions
+            .iter()
+            .map(|r| (r.width as u64 + padding as u64) * (r.height as u64 + padding as u64))
+            .sum();
         3 * covered >= d.w as u64 * d.h as u64
     }
 
     /// Everything recorded, in page order, except the regions of pages
     /// marked in `skip` (sent another way); the staging starts empty again.
-    pub(crate) fn take(&mut self, padding: u32, bytes_per_texel: u32, skip: &[bool]) -> GlyphUploads {
+    pub(crate) fn take(
+        &mut self, padding: u32, bytes_per_texel: u32, skip: &[bool],
+    ) -> GlyphUploads {
         let bytes = std::mem::take(&mut self.bytes);
         let skipping = skip.iter().zip(&self.pages).any(|(&s, (r, _))| s && !r.is_empty());
         // Skipping: the kept regions' texels are copied to a new buffer (the
         // old one is kept for the next frame's staging).
         let (kept, old) = if skipping { (Vec::new(), Some(bytes)) } else { (bytes, None) };
-        let mut out = GlyphUploads { bytes: kept, padding, bytes_per_texel, ..GlyphUploads::default() };
+        let mut out =
+            GlyphUploads { bytes: kept, padding, bytes_per_texel, ..GlyphUploads::default() };
         let b = bytes_per_texel.max(1) as usize;
         for (i, (regions, clear)) in self.pages.iter_mut().enumerate() {
             if skip.get(i).copied().unwrap_or(false) {
@@ -200,7 +213,12 @@ impl Staging {
             if regions.is_empty() && !*clear {
                 continue;
             }
-            out.pages.push(PageRegions { page: i as u32, first: out.regions.len() as u32, count: regions.len() as u32, clear: *clear });
+            out.pages.push(PageRegions {
+                page: i as u32,
+                first: out.regions.len() as u32,
+                count: regions.len() as u32,
+                clear: *clear,
+            });
             if let Some(old) = &old {
                 for r in regions.iter_mut() {
                     let len = r.width as usize * r.height as usize * b;

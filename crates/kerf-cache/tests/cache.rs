@@ -66,7 +66,17 @@ fn positioned_glyph_quads_follow_pen_and_bearings() {
     let m = c.fonts().get(f).unwrap().metrics_indexed(g, 32.0);
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
-    fr.prepare(&[PositionedGlyph { font: f, glyph: g, size: 32.0, x: 100.1, y: 50.0, color: [1, 2, 3, 4] }], &mut quads);
+    fr.prepare(
+        &[PositionedGlyph {
+            font: f,
+            glyph: g,
+            size: 32.0,
+            x: 100.1,
+            y: 50.0,
+            color: [1, 2, 3, 4],
+        }],
+        &mut quads,
+    );
     fr.finish();
     assert_eq!(quads.len(), 1);
     let q = quads[0];
@@ -104,7 +114,8 @@ fn layout_wraps_and_skips_blanks() {
 fn lru_order_decides_victims_and_slots_are_deallocated() {
     // One small page, nothing protected beyond the current frame.
     let (mut c, f) = cache(64, 1, 0);
-    let chars: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".chars().collect();
+    let chars: Vec<char> =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".chars().collect();
     // Frame by frame, one glyph each, until the first eviction.
     let mut used = Vec::new();
     for &ch in &chars {
@@ -159,7 +170,14 @@ fn in_flight_frames_are_protected_and_overflow_is_reported_not_fatal() {
         let keys: Vec<GlyphKey> = chunk.iter().map(|&ch| key(&c, f, ch, 16.0)).collect();
         let glyphs: Vec<PositionedGlyph> = keys
             .iter()
-            .map(|k| PositionedGlyph { font: f, glyph: k.glyph, size: 16.0, x: 0.0, y: 20.0, color: [0; 4] })
+            .map(|k| PositionedGlyph {
+                font: f,
+                glyph: k.glyph,
+                size: 16.0,
+                x: 0.0,
+                y: 20.0,
+                color: [0; 4],
+            })
             .collect();
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
@@ -192,7 +210,14 @@ fn glyphs_drawn_from_the_memo_count_as_used() {
     let run = |c: &GlyphCache, s: &str| -> Vec<PositionedGlyph> {
         s.chars()
             .enumerate()
-            .map(|(i, ch)| PositionedGlyph { font: f, glyph: glyph_of(c, f, ch), size: 16.0, x: 12.0 * i as f32, y: 20.0, color: [0; 4] })
+            .map(|(i, ch)| PositionedGlyph {
+                font: f,
+                glyph: glyph_of(c, f, ch),
+                size: 16.0,
+                x: 12.0 * i as f32,
+                y: 20.0,
+                color: [0; 4],
+            })
             .collect()
     };
     let draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph]| -> (Vec<GlyphQuad>, FrameOutput) {
@@ -222,10 +247,13 @@ fn glyphs_drawn_from_the_memo_count_as_used() {
         assert_eq!(s.reason, GlyphError::AtlasFull);
     }
     for (q, ch) in quads.iter().zip(['A', 'B']) {
-        let e = c.peek(&key(&c, f, ch, 16.0)).unwrap_or_else(|| panic!("'{ch}' evicted in the frame that drew it"));
+        let e = c
+            .peek(&key(&c, f, ch, 16.0))
+            .unwrap_or_else(|| panic!("'{ch}' evicted in the frame that drew it"));
         assert_eq!((q.tex_x, q.tex_y, q.page), (e.x, e.y, e.page), "'{ch}' moved under its quad");
     }
-    let fillers_left = "CDEFGH".chars().filter(|&ch| c.peek(&key(&c, f, ch, 16.0)).is_some()).count();
+    let fillers_left =
+        "CDEFGH".chars().filter(|&ch| c.peek(&key(&c, f, ch, 16.0)).is_some()).count();
     assert!(fillers_left < 6, "the least recently used glyphs (the fillers) go first");
     c.check_invariants().unwrap();
 }
@@ -238,7 +266,14 @@ fn eviction_finds_old_glyphs_the_memo_moved_ahead() {
     let run = |c: &GlyphCache, f: FontId, s: &str| -> Vec<PositionedGlyph> {
         s.chars()
             .enumerate()
-            .map(|(i, ch)| PositionedGlyph { font: f, glyph: glyph_of(c, f, ch), size: 16.0, x: 12.0 * i as f32, y: 20.0, color: [0; 4] })
+            .map(|(i, ch)| PositionedGlyph {
+                font: f,
+                glyph: glyph_of(c, f, ch),
+                size: 16.0,
+                x: 12.0 * i as f32,
+                y: 20.0,
+                color: [0; 4],
+            })
             .collect()
     };
     let draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph]| -> FrameOutput {
@@ -269,7 +304,11 @@ fn eviction_finds_old_glyphs_the_memo_moved_ahead() {
     let out = draw(&mut c, &glyphs);
     assert!(out.skipped.iter().all(|s| s.reason == GlyphError::AtlasFull));
     assert!(c.peek(&key(&c, f, 'A', 16.0)).is_none(), "'A' was evictable");
-    assert!(out.skipped.len() <= skipped_alone + 1, "{} skipped, {skipped_alone} on an empty page", out.skipped.len());
+    assert!(
+        out.skipped.len() <= skipped_alone + 1,
+        "{} skipped, {skipped_alone} on an empty page",
+        out.skipped.len()
+    );
     c.check_invariants().unwrap();
 }
 
@@ -290,7 +329,11 @@ fn a_continued_frame_never_evicts_what_its_earlier_batches_drew() {
             full += 1;
         }
         fr.finish();
-        assert_eq!(c.peek(&key(&c, f, 'A', 16.0)), Some(a), "'A' must stay where the first batch drew it");
+        assert_eq!(
+            c.peek(&key(&c, f, 'A', 16.0)),
+            Some(a),
+            "'A' must stay where the first batch drew it"
+        );
         c.check_invariants().unwrap();
     }
     assert!(full > 0, "the page must run out: the batches are one frame");
@@ -314,11 +357,19 @@ fn a_glyph_larger_than_a_page_is_drawn_in_tiles() {
     let size = 600.0;
     let key = key(&c, f, 'W', size);
     let image = FontdueRasterizer.rasterize(c.font_ref(f).unwrap(), &key).unwrap();
-    assert!(image.width > 256 && image.height > 256, "the test needs a glyph larger than a page: {}x{}", image.width, image.height);
+    assert!(
+        image.width > 256 && image.height > 256,
+        "the test needs a glyph larger than a page: {}x{}",
+        image.width,
+        image.height
+    );
     for round in 0..3 {
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
-        fr.prepare(&[PositionedGlyph { font: f, glyph: w, size, x: 40.0, y: 700.0, color: [9; 4] }], &mut quads);
+        fr.prepare(
+            &[PositionedGlyph { font: f, glyph: w, size, x: 40.0, y: 700.0, color: [9; 4] }],
+            &mut quads,
+        );
         let out = fr.finish();
         assert!(out.skipped.is_empty(), "round {round}: {:?}", out.skipped);
         let tiles = c.tiles(&key).expect("cached in tiles").to_vec();
@@ -329,12 +380,19 @@ fn a_glyph_larger_than_a_page_is_drawn_in_tiles() {
         let (x0, y0) = (40 + image.left, 700 - (image.bottom + image.height as i32));
         for (q, t) in quads.iter().zip(&tiles) {
             assert_eq!((q.x - x0, q.y - y0), (t.dx as i32, t.dy as i32));
-            assert!(q.width as u32 <= 127 && q.height as u32 <= 127, "tiles are at most half a page less the padding");
+            assert!(
+                q.width as u32 <= 127 && q.height as u32 <= 127,
+                "tiles are at most half a page less the padding"
+            );
             let page = c.pages()[t.entry.page as usize].pixels();
             for row in 0..q.height as usize {
                 let at = (t.entry.y as usize + row) * 256 + t.entry.x as usize;
                 let src = (t.dy as usize + row) * image.width as usize + t.dx as usize;
-                assert_eq!(&page[at..at + q.width as usize], &image.pixels[src..src + q.width as usize], "tile {t:?} row {row}");
+                assert_eq!(
+                    &page[at..at + q.width as usize],
+                    &image.pixels[src..src + q.width as usize],
+                    "tile {t:?} row {row}"
+                );
             }
         }
         c.check_invariants().unwrap();
@@ -360,7 +418,8 @@ fn eviction_frees_space_for_a_glyph_that_failed() {
     // Fill a page within one frame, so nothing may be evicted; a big glyph fails.
     let (mut c, f) = cache(96, 1, 0);
     let big = glyph_of(&c, f, 'W');
-    let small: Vec<u16> = "abcdefghijklmnopqrstuvwxyz0123456789".chars().map(|ch| glyph_of(&c, f, ch)).collect();
+    let small: Vec<u16> =
+        "abcdefghijklmnopqrstuvwxyz0123456789".chars().map(|ch| glyph_of(&c, f, ch)).collect();
     let mut fr = c.begin_frame();
     for &g in &small {
         for px in [12.0, 13.0, 14.0] {
@@ -393,10 +452,18 @@ fn pages_are_added_up_to_the_limit_and_budget() {
     let out = fr.finish();
     assert_eq!(out.pages, 3);
     assert!(out.uploads.len() <= 3 && out.uploads.len() >= 2);
-    assert!(!out.skipped.is_empty() || c.stats().skipped > 0, "52 glyphs at 24 px do not fit three 64 px pages");
+    assert!(
+        !out.skipped.is_empty() || c.stats().skipped > 0,
+        "52 glyphs at 24 px do not fit three 64 px pages"
+    );
 
     // The memory budget caps pages too.
-    let cfg = CacheConfig { page_size: 64, max_pages: 10, memory_budget: 2 * 64 * 64, ..CacheConfig::default() };
+    let cfg = CacheConfig {
+        page_size: 64,
+        max_pages: 10,
+        memory_budget: 2 * 64 * 64,
+        ..CacheConfig::default()
+    };
     assert_eq!(cfg.page_limit(), 2);
     // And the GPU's texture limit clamps the page size.
     let cfg = CacheConfig { page_size: 4096, max_texture_side: 2048, ..CacheConfig::default() };
@@ -474,7 +541,14 @@ fn bad_sizes_ids_and_glyphs_are_typed_errors() {
         PositionedGlyph { font: f, glyph: g, size: 12.0, x: 0.0, y: 0.0, color: [0; 4] },
         PositionedGlyph { font: f, glyph: g, size: f32::NAN, x: 0.0, y: 0.0, color: [0; 4] },
         PositionedGlyph { font: foreign, glyph: g, size: 12.0, x: 0.0, y: 0.0, color: [0; 4] },
-        PositionedGlyph { font: f, glyph: g, size: 13.0, x: f32::NAN, y: f32::INFINITY, color: [0; 4] },
+        PositionedGlyph {
+            font: f,
+            glyph: g,
+            size: 13.0,
+            x: f32::NAN,
+            y: f32::INFINITY,
+            color: [0; 4],
+        },
     ];
     let mut quads = Vec::new();
     fr.prepare(&glyphs, &mut quads);
@@ -505,8 +579,12 @@ fn dropped_frame_uploads_go_out_with_the_next_frame() {
 fn parallel_rasterization_places_deterministically() {
     let text = "The quick brown fox jumps over the lazy dog. ÀÉÎÕÜ ßŁŒ αβγδ жзий 0123456789";
     let run = |threshold: usize| {
-        let mut c = GlyphCache::new(CacheConfig { page_size: 256, parallel_threshold: threshold, ..CacheConfig::default() })
-            .unwrap();
+        let mut c = GlyphCache::new(CacheConfig {
+            page_size: 256,
+            parallel_threshold: threshold,
+            ..CacheConfig::default()
+        })
+        .unwrap();
         let f = c.add_font(sans()).unwrap();
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
@@ -524,13 +602,19 @@ fn parallel_rasterization_places_deterministically() {
 
 #[test]
 fn skyline_pages_work_too() {
-    let mut c = GlyphCache::new(CacheConfig { page_size: 64, algorithm: Algorithm::FALLBACK, frames_in_flight: 0, ..CacheConfig::default() })
-        .unwrap();
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 64,
+        algorithm: Algorithm::FALLBACK,
+        frames_in_flight: 0,
+        ..CacheConfig::default()
+    })
+    .unwrap();
     let f = c.add_font(sans()).unwrap();
     for i in 0..50 {
         let mut fr = c.begin_frame();
         let mut quads = Vec::new();
-        let text: String = (0..20).map(|j| char::from(b'!' + ((i * 7 + j * 3) % 90) as u8)).collect();
+        let text: String =
+            (0..20).map(|j| char::from(b'!' + ((i * 7 + j * 3) % 90) as u8)).collect();
         fr.layout(&TextSpec::new(&text, f, 14.0 + (i % 5) as f32), &mut quads).unwrap();
         let out = fr.finish();
         assert!(out.skipped.is_empty());
@@ -541,7 +625,15 @@ fn skyline_pages_work_too() {
 
 #[test]
 fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
-    let cfg = CacheConfig { page_size: 64, max_pages: 4, release_idle_after: Some(5), min_pages: 1, frames_in_flight: 1, subpixel_bins: 1, ..CacheConfig::default() };
+    let cfg = CacheConfig {
+        page_size: 64,
+        max_pages: 4,
+        release_idle_after: Some(5),
+        min_pages: 1,
+        frames_in_flight: 1,
+        subpixel_bins: 1,
+        ..CacheConfig::default()
+    };
     let mut c = GlyphCache::new(cfg).unwrap();
     let f = c.add_font(sans()).unwrap();
     // A big working set: every page in use.
@@ -568,9 +660,17 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
     assert_eq!(c.atlas_bytes(), 64 * 64);
     assert!(c.stats().pages_released >= 3);
     let ok = c.fonts().get(f).unwrap().lookup_glyph_index('o');
-    assert!(c.peek(&GlyphKey::new(f, ok, GlyphSize::from_px(12.0, 1024.0).unwrap())).is_some(), "glyphs in use stay");
+    assert!(
+        c.peek(&GlyphKey::new(f, ok, GlyphSize::from_px(12.0, 1024.0).unwrap())).is_some(),
+        "glyphs in use stay"
+    );
     // With release off, nothing goes.
-    let mut keep = GlyphCache::new(CacheConfig { release_idle_after: None, page_size: 64, ..CacheConfig::default() }).unwrap();
+    let mut keep = GlyphCache::new(CacheConfig {
+        release_idle_after: None,
+        page_size: 64,
+        ..CacheConfig::default()
+    })
+    .unwrap();
     let f2 = keep.add_font(sans()).unwrap();
     let mut fr = keep.begin_frame();
     fr.layout(&TextSpec::new("ABC", f2, 20.0), &mut Vec::new()).unwrap();
@@ -587,10 +687,15 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
 #[test]
 fn a_cmap_claiming_billions_of_code_points_is_refused_fast() {
     let mut bytes = dejavu::sans_mono::regular().to_vec();
-    let be32 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    let be32 =
+        |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
     let be16 = |b: &[u8], at: usize| u16::from_be_bytes([b[at], b[at + 1]]) as usize;
     let tables = be16(&bytes, 4);
-    let cmap = (0..tables).map(|i| 12 + 16 * i).find(|&r| &bytes[r..r + 4] == b"cmap").map(|r| be32(&bytes, r + 8)).unwrap();
+    let cmap = (0..tables)
+        .map(|i| 12 + 16 * i)
+        .find(|&r| &bytes[r..r + 4] == b"cmap")
+        .map(|r| be32(&bytes, r + 8))
+        .unwrap();
     let subtables = be16(&bytes, cmap + 2);
     let f12 = (0..subtables)
         .map(|i| cmap + be32(&bytes, cmap + 4 + 8 * i + 4))

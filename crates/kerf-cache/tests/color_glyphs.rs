@@ -27,7 +27,10 @@ fn glyph(c: &GlyphCache, font: FontId, ch: char) -> u16 {
 /// Mean saturation-like spread (max - min channel) of the opaque texels.
 fn colourfulness(rgba: &[u8]) -> f64 {
     let px: Vec<&[u8]> = rgba.chunks(4).filter(|p| p[3] > 200).collect();
-    px.iter().map(|p| (*p[..3].iter().max().unwrap() - *p[..3].iter().min().unwrap()) as f64).sum::<f64>() / px.len().max(1) as f64
+    px.iter()
+        .map(|p| (*p[..3].iter().max().unwrap() - *p[..3].iter().min().unwrap()) as f64)
+        .sum::<f64>()
+        / px.len().max(1) as f64
 }
 
 #[test]
@@ -37,21 +40,46 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
     let grin = glyph(&c, emoji, '😀');
     let a = glyph(&c, sans, 'A');
     assert!(c.fonts().is_color_glyph(emoji, grin));
-    let at = |font, glyph, size, x| PositionedGlyph { font, glyph, size, x, y: 100.0, color: [0, 0, 0, 255] };
-    let glyphs = [at(sans, a, 32.0, 10.0), at(emoji, grin, 32.0, 40.0), at(emoji, grin, 64.0, 90.0), at(sans, a, 32.0, 170.0)];
+    let at = |font, glyph, size, x| PositionedGlyph {
+        font,
+        glyph,
+        size,
+        x,
+        y: 100.0,
+        color: [0, 0, 0, 255],
+    };
+    let glyphs = [
+        at(sans, a, 32.0, 10.0),
+        at(emoji, grin, 32.0, 40.0),
+        at(emoji, grin, 64.0, 90.0),
+        at(sans, a, 32.0, 170.0),
+    ];
     let mut quads = Vec::new();
     let mut frame = c.begin_frame();
     frame.prepare(&glyphs, &mut quads);
     let out = frame.finish();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     assert_eq!(quads.len(), 4);
-    let (coverage, color): (Vec<&GlyphQuad>, Vec<&GlyphQuad>) = quads.iter().partition(|q| q.page & COLOR_PAGE_BIT == 0);
-    assert_eq!((coverage.len(), color.len()), (2, 2), "two 'A's in coverage pages, two emoji in colour pages");
-    assert!(out.color.pages >= 1 && !(out.color.glyphs.is_empty() && out.color.uploads.is_empty()), "colour uploads staged");
+    let (coverage, color): (Vec<&GlyphQuad>, Vec<&GlyphQuad>) =
+        quads.iter().partition(|q| q.page & COLOR_PAGE_BIT == 0);
+    assert_eq!(
+        (coverage.len(), color.len()),
+        (2, 2),
+        "two 'A's in coverage pages, two emoji in colour pages"
+    );
+    assert!(
+        out.color.pages >= 1 && !(out.color.glyphs.is_empty() && out.color.uploads.is_empty()),
+        "colour uploads staged"
+    );
     let set = c.color_pages().expect("colour pages made for the emoji");
     for (q, size) in color.iter().zip([32.0f32, 64.0]) {
         // A bitmap strike (109 ppem in Noto) scaled to the size: about one em.
-        assert!((q.height as f32 - size).abs() <= size * 0.3, "{size} px emoji is {}x{}", q.width, q.height);
+        assert!(
+            (q.height as f32 - size).abs() <= size * 0.3,
+            "{size} px emoji is {}x{}",
+            q.width,
+            q.height
+        );
         let page = &set.pages()[(q.page & !COLOR_PAGE_BIT) as usize];
         let side = page.side() as usize;
         let mut texels = Vec::new();
@@ -60,10 +88,17 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
             texels.extend_from_slice(&page.pixels()[at..at + q.width as usize * 4]);
         }
         // The page holds the fresh raster.
-        let key = GlyphKey { mode: RenderMode::Color, ..GlyphKey::new(emoji, grin, GlyphSize::from_px(size, 1e4).unwrap()) };
+        let key = GlyphKey {
+            mode: RenderMode::Color,
+            ..GlyphKey::new(emoji, grin, GlyphSize::from_px(size, 1e4).unwrap())
+        };
         let fresh = c.rasterize_key(&key).expect("colour raster");
         assert_eq!(texels, fresh.pixels);
-        assert!(colourfulness(&texels) > 60.0, "{size} px: the emoji is coloured ({})", colourfulness(&texels));
+        assert!(
+            colourfulness(&texels) > 60.0,
+            "{size} px: the emoji is coloured ({})",
+            colourfulness(&texels)
+        );
         assert_eq!(c.peek(&key).map(|e| e.page & COLOR_PAGE_BIT), Some(COLOR_PAGE_BIT));
     }
     // The pen stays on the baseline: the emoji sits mostly above it.
@@ -103,10 +138,12 @@ fn colour_texels(c: &GlyphCache, q: &GlyphQuad) -> Vec<u8> {
 
 /// RGBA with the colour multiplied by alpha (what blending sees).
 fn premultiplied(rgba: &[u8]) -> Vec<f64> {
-    rgba.chunks(4).flat_map(|p| {
-        let a = p[3] as f64 / 255.0;
-        [p[0] as f64 * a, p[1] as f64 * a, p[2] as f64 * a, p[3] as f64]
-    }).collect()
+    rgba.chunks(4)
+        .flat_map(|p| {
+            let a = p[3] as f64 / 255.0;
+            [p[0] as f64 * a, p[1] as f64 * a, p[2] as f64 * a, p[3] as f64]
+        })
+        .collect()
 }
 
 /// Emoji drawn against the strike's PNG decoded independently: at the
@@ -125,14 +162,28 @@ fn emoji_texels_match_the_strike_png_decoded_independently() {
         for size in [ppem, ppem / 2.0, 32.0] {
             let mut quads = Vec::new();
             let mut frame = c.begin_frame();
-            frame.prepare(&[PositionedGlyph { font: emoji, glyph: g, size, x: 10.0, y: 200.0, color: [0, 0, 0, 255] }], &mut quads);
+            frame.prepare(
+                &[PositionedGlyph {
+                    font: emoji,
+                    glyph: g,
+                    size,
+                    x: 10.0,
+                    y: 200.0,
+                    color: [0, 0, 0, 255],
+                }],
+                &mut quads,
+            );
             let out = frame.finish();
             assert!(out.skipped.is_empty(), "{ch} at {size}: {:?}", out.skipped);
             assert_eq!(quads.len(), 1);
             let q = quads[0];
             let scale = size / ppem;
             let (ew, eh) = ((w as f32 * scale) as u32, (h as f32 * scale) as u32);
-            assert_eq!((q.width as u32, q.height as u32), (ew, eh), "{ch} at {size} px: strike {w}x{h} at {ppem} ppem");
+            assert_eq!(
+                (q.width as u32, q.height as u32),
+                (ew, eh),
+                "{ch} at {size} px: strike {w}x{h} at {ppem} ppem"
+            );
             let texels = colour_texels(&c, &q);
             if size == ppem {
                 for (i, (t, p)) in texels.chunks(4).zip(png.chunks(4)).enumerate() {
@@ -150,12 +201,19 @@ fn emoji_texels_match_the_strike_png_decoded_independently() {
                     for x in 0..ew as usize {
                         for ch in 0..4 {
                             let at = |sx: usize, sy: usize| src[(sy * w as usize + sx) * 4 + ch];
-                            let want = (at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1)) / 4.0;
+                            let want = (at(2 * x, 2 * y)
+                                + at(2 * x + 1, 2 * y)
+                                + at(2 * x, 2 * y + 1)
+                                + at(2 * x + 1, 2 * y + 1))
+                                / 4.0;
                             worst = worst.max((got[(y * ew as usize + x) * 4 + ch] - want).abs());
                         }
                     }
                 }
-                assert!(worst <= 2.0, "{ch} at half size: a texel differs from the 2x2 average by {worst}/255");
+                assert!(
+                    worst <= 2.0,
+                    "{ch} at half size: a texel differs from the 2x2 average by {worst}/255"
+                );
             } else {
                 // Any size: the mean premultiplied colour is the strike's.
                 let mean = |v: &[f64]| -> [f64; 4] {
@@ -164,7 +222,12 @@ fn emoji_texels_match_the_strike_png_decoded_independently() {
                 };
                 let (a, b) = (mean(&premultiplied(&texels)), mean(&premultiplied(&png)));
                 for c in 0..4 {
-                    assert!((a[c] - b[c]).abs() <= 0.03 * 255.0, "{ch} at {size}: channel {c} mean {} against the PNG's {}", a[c], b[c]);
+                    assert!(
+                        (a[c] - b[c]).abs() <= 0.03 * 255.0,
+                        "{ch} at {size}: channel {c} mean {} against the PNG's {}",
+                        a[c],
+                        b[c]
+                    );
                 }
             }
         }
@@ -181,7 +244,14 @@ fn skipped_glyphs_keep_their_input_index_beside_colour_glyphs() {
     let (mut c, sans, emoji) = cache(CacheConfig::default());
     let grin = glyph(&c, emoji, '😀');
     let (a, b) = (glyph(&c, sans, 'A'), glyph(&c, sans, 'B'));
-    let at = |font, glyph, size, x| PositionedGlyph { font, glyph, size, x, y: 100.0, color: [0, 0, 0, 255] };
+    let at = |font, glyph, size, x| PositionedGlyph {
+        font,
+        glyph,
+        size,
+        x,
+        y: 100.0,
+        color: [0, 0, 0, 255],
+    };
     let glyphs = [
         at(emoji, grin, 24.0, 0.0),
         at(sans, a, 24.0, 30.0),
@@ -198,7 +268,8 @@ fn skipped_glyphs_keep_their_input_index_beside_colour_glyphs() {
         let mut skipped: Vec<usize> = out.skipped.iter().map(|s| s.index).collect();
         skipped.sort_unstable();
         assert_eq!(skipped, [3, 5], "round {round}: {:?}", out.skipped);
-        let plain: Vec<i32> = quads.iter().filter(|q| q.page & COLOR_PAGE_BIT == 0).map(|q| q.x).collect();
+        let plain: Vec<i32> =
+            quads.iter().filter(|q| q.page & COLOR_PAGE_BIT == 0).map(|q| q.x).collect();
         assert_eq!(plain.len(), 2, "round {round}: 'A' and the valid 'B'");
         assert!(plain[0] < 60 && plain[1] >= 120, "round {round}: 'A' then 'B': {plain:?}");
         assert_eq!(quads.iter().filter(|q| q.page & COLOR_PAGE_BIT != 0).count(), 2);
@@ -211,9 +282,16 @@ fn skipped_glyphs_keep_their_input_index_beside_colour_glyphs() {
 /// frame drawn whole.
 #[test]
 fn colour_pages_evict_and_render_again_under_churn() {
-    let config = CacheConfig { color: ColorPages { page_size: 128, max_pages: 2, ..ColorPages::default() }, frames_in_flight: 1, ..CacheConfig::default() };
+    let config = CacheConfig {
+        color: ColorPages { page_size: 128, max_pages: 2, ..ColorPages::default() },
+        frames_in_flight: 1,
+        ..CacheConfig::default()
+    };
     let (mut c, sans, emoji) = cache(config);
-    let faces: Vec<u16> = "😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩😘😗😚😙😋😛😜🤪😝🤑🤗🤭🤫🤔".chars().map(|ch| glyph(&c, emoji, ch)).collect();
+    let faces: Vec<u16> = "😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩😘😗😚😙😋😛😜🤪😝🤑🤗🤭🤫🤔"
+        .chars()
+        .map(|ch| glyph(&c, emoji, ch))
+        .collect();
     let a = glyph(&c, sans, 'a');
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = |n: u64| {
@@ -226,8 +304,19 @@ fn colour_pages_evict_and_render_again_under_churn() {
     for frame_no in 0..60 {
         let glyphs: Vec<PositionedGlyph> = (0..6)
             .map(|i| {
-                let (font, g) = if i == 5 { (sans, a) } else { (emoji, faces[next(faces.len() as u64) as usize]) };
-                PositionedGlyph { font, glyph: g, size: 14.0 + next(4) as f32 * 6.0, x: 10.0 + 40.0 * i as f32, y: 50.0, color: [0, 0, 0, 255] }
+                let (font, g) = if i == 5 {
+                    (sans, a)
+                } else {
+                    (emoji, faces[next(faces.len() as u64) as usize])
+                };
+                PositionedGlyph {
+                    font,
+                    glyph: g,
+                    size: 14.0 + next(4) as f32 * 6.0,
+                    x: 10.0 + 40.0 * i as f32,
+                    y: 50.0,
+                    color: [0, 0, 0, 255],
+                }
             })
             .collect();
         let mut quads = Vec::new();
@@ -251,8 +340,13 @@ fn colour_pages_evict_and_render_again_under_churn() {
             let side = page.side() as usize;
             for row in 0..e.height as usize {
                 let at = ((e.y as usize + row) * side + e.x as usize) * 4;
-                let want = &fresh.pixels[row * fresh.width as usize * 4..][..fresh.width as usize * 4];
-                assert_eq!(&page.pixels()[at..at + e.width as usize * 4], want, "frame {frame_no}: {key:?} row {row}");
+                let want =
+                    &fresh.pixels[row * fresh.width as usize * 4..][..fresh.width as usize * 4];
+                assert_eq!(
+                    &page.pixels()[at..at + e.width as usize * 4],
+                    want,
+                    "frame {frame_no}: {key:?} row {row}"
+                );
             }
         }
     }
@@ -276,7 +370,14 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
     let mut c = GlyphCache::new(CacheConfig::default()).expect("config");
     let emoji = c.add_font(bytes.clone()).expect("the tables still parse");
     let ok = c.fonts().get(emoji).unwrap().lookup_glyph_index('🤔');
-    let at = |g, x| PositionedGlyph { font: emoji, glyph: g, size: 24.0, x, y: 40.0, color: [0, 0, 0, 255] };
+    let at = |g, x| PositionedGlyph {
+        font: emoji,
+        glyph: g,
+        size: 24.0,
+        x,
+        y: 40.0,
+        color: [0, 0, 0, 255],
+    };
     let mut quads = Vec::new();
     let mut frame = c.begin_frame();
     frame.prepare(&[at(broken, 0.0), at(ok, 30.0)], &mut quads);
@@ -305,8 +406,22 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
     let g = c.fonts().get(damaged).unwrap().lookup_glyph_index('😀');
     let mut quads = Vec::new();
     let mut frame = c.begin_frame();
-    frame.prepare(&[PositionedGlyph { font: damaged, glyph: g, size: 24.0, x: 0.0, y: 40.0, color: [0, 0, 0, 255] }], &mut quads);
+    frame.prepare(
+        &[PositionedGlyph {
+            font: damaged,
+            glyph: g,
+            size: 24.0,
+            x: 0.0,
+            y: 40.0,
+            color: [0, 0, 0, 255],
+        }],
+        &mut quads,
+    );
     let out = frame.finish();
-    assert!(quads.is_empty() && out.skipped.is_empty(), "a blank glyph: {quads:?} {:?}", out.skipped);
+    assert!(
+        quads.is_empty() && out.skipped.is_empty(),
+        "a blank glyph: {quads:?} {:?}",
+        out.skipped
+    );
     c.check_invariants().expect("consistent");
 }

@@ -42,6 +42,10 @@ fn shaped_glyphs_draw_through_the_cache() {
     fr.prepare(&glyphs, &mut quads);
     let out = fr.finish();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
-    assert_eq!(quads.len(), glyphs.iter().filter(|g| g.glyph != 3).count(), "one quad per visible glyph");
+    assert_eq!(
+        quads.len(),
+        glyphs.iter().filter(|g| g.glyph != 3).count(),
+        "one quad per visible glyph"
+    );
     cache.check_invariants().unwrap();
 }

@@ -7,14 +7,17 @@ use kerf_cache::*;
 const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
 
 fn cache() -> (GlyphCache, FontId, FontId) {
-    let cjk = std::fs::read(CJK_FONT).unwrap_or_else(|e| panic!("{CJK_FONT}: {e}; install Debian's fonts-wqy-microhei"));
+    let cjk = std::fs::read(CJK_FONT)
+        .unwrap_or_else(|e| panic!("{CJK_FONT}: {e}; install Debian's fonts-wqy-microhei"));
     let mut c = GlyphCache::new(CacheConfig::default()).expect("config");
     let sans = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans");
     let cjk = c.add_font(cjk).expect("WenQuanYi Micro Hei");
     (c, sans, cjk)
 }
 
-fn laid_out(c: &mut GlyphCache, spec: &TextSpec<'_>) -> (Vec<PositionedGlyph>, Vec<GlyphQuad>, FrameOutput) {
+fn laid_out(
+    c: &mut GlyphCache, spec: &TextSpec<'_>,
+) -> (Vec<PositionedGlyph>, Vec<GlyphQuad>, FrameOutput) {
     let mut pens = Vec::new();
     c.positions(spec, &mut pens).expect("positions");
     let mut quads = Vec::new();
@@ -38,7 +41,11 @@ fn each_character_takes_the_first_font_that_has_it() {
         .chars()
         .map(|ch| {
             let in_sans = fonts.get(sans).unwrap().lookup_glyph_index(ch);
-            if in_sans != 0 { (sans, in_sans) } else { (cjk, fonts.get(cjk).unwrap().lookup_glyph_index(ch)) }
+            if in_sans != 0 {
+                (sans, in_sans)
+            } else {
+                (cjk, fonts.get(cjk).unwrap().lookup_glyph_index(ch))
+            }
         })
         .collect();
     // 'k', 'e', ... and the spaces from DejaVu; the two Han characters from WenQuanYi.
@@ -53,8 +60,14 @@ fn each_character_takes_the_first_font_that_has_it() {
     // Every visible glyph drawn, the Han ones from WenQuanYi's keys.
     assert_eq!(quads.len(), text.chars().filter(|c| !c.is_whitespace()).count());
     for (ch, g) in ['中', '文'].iter().zip(pens.iter().filter(|g| g.font == cjk)) {
-        let key = GlyphKey { mode: c.render_mode(), ..GlyphKey::new(cjk, g.glyph, GlyphSize::from_px(20.0, 1e4).unwrap()) };
-        assert!(c.entries().any(|(k, _)| k.font == key.font && k.glyph == key.glyph), "{ch} cached from the fallback font");
+        let key = GlyphKey {
+            mode: c.render_mode(),
+            ..GlyphKey::new(cjk, g.glyph, GlyphSize::from_px(20.0, 1e4).unwrap())
+        };
+        assert!(
+            c.entries().any(|(k, _)| k.font == key.font && k.glyph == key.glyph),
+            "{ch} cached from the fallback font"
+        );
     }
 }
 
@@ -80,7 +93,8 @@ fn characters_no_font_has_are_drawn_as_missing_boxes_and_reported() {
     }
     // A fallback font the cache does not have: an error, nothing drawn or reported.
     let mut other = GlyphCache::new(CacheConfig::default()).expect("config");
-    let ids: Vec<FontId> = (0..3).map(|_| other.add_font(dejavu::sans::regular().to_vec()).expect("font")).collect();
+    let ids: Vec<FontId> =
+        (0..3).map(|_| other.add_font(dejavu::sans::regular().to_vec()).expect("font")).collect();
     let bad = [ids[2]];
     let spec = TextSpec::new(text, sans, 20.0).fallback(&bad);
     let mut quads = Vec::new();

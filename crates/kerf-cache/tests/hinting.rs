@@ -5,7 +5,11 @@
 use kerf_cache::*;
 
 fn cache(r: SwashRasterizer) -> (GlyphCache, FontId) {
-    let mut c = GlyphCache::with_rasterizer(CacheConfig { page_size: 512, max_pages: 2, ..CacheConfig::default() }, Box::new(r)).expect("config");
+    let mut c = GlyphCache::with_rasterizer(
+        CacheConfig { page_size: 512, max_pages: 2, ..CacheConfig::default() },
+        Box::new(r),
+    )
+    .expect("config");
     let f = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans loads");
     (c, f)
 }
@@ -13,7 +17,11 @@ fn cache(r: SwashRasterizer) -> (GlyphCache, FontId) {
 const TEXT: &str = "Hamburgefontsiv AVWY 0123 {}@& xz=";
 
 fn key(id: FontId, g: u16, px: f32, mode: RenderMode, off: u8) -> GlyphKey {
-    GlyphKey { mode, subpixel_x: off, ..GlyphKey::new(id, g, GlyphSize::from_px(px, 1024.0).expect("size")) }
+    GlyphKey {
+        mode,
+        subpixel_x: off,
+        ..GlyphKey::new(id, g, GlyphSize::from_px(px, 1024.0).expect("size"))
+    }
 }
 
 /// Total ink (pixels of full coverage) and its centroid (x, y) from the pen.
@@ -39,10 +47,19 @@ fn measure_matches_the_raster_in_every_mode() {
         for px in [9.0f32, 11.0, 13.5, 16.0, 40.0] {
             for ch in TEXT.chars() {
                 let g = f.fontdue.lookup_glyph_index(ch);
-                for (mode, off) in [(RenderMode::Coverage, 0), (RenderMode::ShiftedCoverage, 96), (RenderMode::Lcd, 0), (RenderMode::Lcd, 192)] {
+                for (mode, off) in [
+                    (RenderMode::Coverage, 0),
+                    (RenderMode::ShiftedCoverage, 96),
+                    (RenderMode::Lcd, 0),
+                    (RenderMode::Lcd, 192),
+                ] {
                     let k = key(id, g, px, mode, off);
                     let img = r.rasterize(f, &k).expect("raster");
-                    assert_eq!(r.measure(f, &k).expect("measure"), (img.width, img.height), "'{ch}' {px} px {mode:?} +{off} hinting {hinting}");
+                    assert_eq!(
+                        r.measure(f, &k).expect("measure"),
+                        (img.width, img.height),
+                        "'{ch}' {px} px {mode:?} +{off} hinting {hinting}"
+                    );
                     assert_eq!(img.pixels.len(), (img.width * img.height) as usize);
                 }
             }
@@ -60,17 +77,41 @@ fn unhinted_swash_agrees_with_fontdue() {
     for px in [10.0f32, 16.0, 31.0] {
         for ch in TEXT.chars().filter(|c| !c.is_whitespace()) {
             let g = f.fontdue.lookup_glyph_index(ch);
-            let a = ink(&FontdueRasterizer.rasterize(f, &key(id, g, px, RenderMode::Coverage, 0)).expect("fontdue"), 1);
-            let b = ink(&r.rasterize(f, &key(id, g, px, RenderMode::Coverage, 0)).expect("swash"), 1);
-            assert!((a.0 - b.0).abs() <= 0.03 * a.0 + 0.1, "'{ch}' {px}: ink {} vs fontdue {}", b.0, a.0);
-            assert!((a.1 - b.1).abs() < 0.1 && (a.2 - b.2).abs() < 0.1, "'{ch}' {px}: centroid {b:?} vs fontdue {a:?}");
-            let s = ink(&r.rasterize(f, &key(id, g, px, RenderMode::ShiftedCoverage, 128)).expect("swash"), 1);
+            let a = ink(
+                &FontdueRasterizer
+                    .rasterize(f, &key(id, g, px, RenderMode::Coverage, 0))
+                    .expect("fontdue"),
+                1,
+            );
+            let b =
+                ink(&r.rasterize(f, &key(id, g, px, RenderMode::Coverage, 0)).expect("swash"), 1);
+            assert!(
+                (a.0 - b.0).abs() <= 0.03 * a.0 + 0.1,
+                "'{ch}' {px}: ink {} vs fontdue {}",
+                b.0,
+                a.0
+            );
+            assert!(
+                (a.1 - b.1).abs() < 0.1 && (a.2 - b.2).abs() < 0.1,
+                "'{ch}' {px}: centroid {b:?} vs fontdue {a:?}"
+            );
+            let s = ink(
+                &r.rasterize(f, &key(id, g, px, RenderMode::ShiftedCoverage, 128)).expect("swash"),
+                1,
+            );
             // (Area sampling moves a thin stem's centroid by the offset only up to
             // its phase error at both positions, as for fontdue: up to 0.15 px.)
-            assert!((s.1 - b.1 - 0.5).abs() < 0.16, "'{ch}' {px}: offset 0.5 moved the ink {}", s.1 - b.1);
+            assert!(
+                (s.1 - b.1 - 0.5).abs() < 0.16,
+                "'{ch}' {px}: offset 0.5 moved the ink {}",
+                s.1 - b.1
+            );
             let l = ink(&r.rasterize(f, &key(id, g, px, RenderMode::Lcd, 128)).expect("swash"), 3);
             // The 3x raster's area sampling differs from the 1x one by a few percent.
-            assert!((l.0 - s.0).abs() <= 0.04 * s.0 + 0.1 && (l.1 - s.1).abs() < 0.1, "'{ch}' {px}: LCD {l:?} vs grayscale {s:?}");
+            assert!(
+                (l.0 - s.0).abs() <= 0.04 * s.0 + 0.1 && (l.1 - s.1).abs() < 0.1,
+                "'{ch}' {px}: LCD {l:?} vs grayscale {s:?}"
+            );
         }
     }
 }
@@ -102,7 +143,9 @@ fn hinting_puts_horizontal_edges_on_pixel_rows() {
         let (off, off_ink) = gray_in_middle_columns(SwashRasterizer::new(), px);
         let (on, on_ink) = gray_in_middle_columns(SwashRasterizer::new().hinting(true), px);
         if std::env::var("TABLE").is_ok() {
-            eprintln!("{px} px: gray pixels unhinted {off} (ink {off_ink}), hinted {on} (ink {on_ink})");
+            eprintln!(
+                "{px} px: gray pixels unhinted {off} (ink {off_ink}), hinted {on} (ink {on_ink})"
+            );
         }
         rows.push((px, off, on, off_ink, on_ink));
     }
@@ -138,4 +181,3 @@ fn unreadable_font_bytes_are_an_error() {
     assert!(out.skipped.is_empty() && quads.len() == 15, "{:?}", out.skipped);
     c.check_invariants().expect("consistent");
 }
-

@@ -26,7 +26,13 @@ fn icon(id: u32, size: f32) -> GlyphImage {
 }
 
 fn cache(page: u32, pages: u32) -> GlyphCache {
-    GlyphCache::new(CacheConfig { page_size: page, max_pages: pages, frames_in_flight: 0, ..CacheConfig::default() }).unwrap()
+    GlyphCache::new(CacheConfig {
+        page_size: page,
+        max_pages: pages,
+        frames_in_flight: 0,
+        ..CacheConfig::default()
+    })
+    .unwrap()
 }
 
 fn counting_source(calls: Arc<AtomicUsize>) -> impl ImageSource {
@@ -41,8 +47,16 @@ fn images_are_rendered_once_cached_evicted_and_requested_again() {
     let mut c = cache(128, 1);
     let calls = Arc::new(AtomicUsize::new(0));
     let src = c.add_image_source(counting_source(calls.clone())).unwrap();
-    let row: Vec<PositionedImage> =
-        (0..4).map(|i| PositionedImage { source: src, id: 1000 + i, size: 24.0, x: 10.0 + 30.0 * i as f32, y: 40.0, color: [200, 0, 0, 255] }).collect();
+    let row: Vec<PositionedImage> = (0..4)
+        .map(|i| PositionedImage {
+            source: src,
+            id: 1000 + i,
+            size: 24.0,
+            x: 10.0 + 30.0 * i as f32,
+            y: 40.0,
+            color: [200, 0, 0, 255],
+        })
+        .collect();
     for round in 0..2 {
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
@@ -54,7 +68,10 @@ fn images_are_rendered_once_cached_evicted_and_requested_again() {
         for (q, img) in quads.iter().zip(&row) {
             let expect = icon(img.id, 24.0);
             // Bottom-left corner on the pen, whole pixels.
-            assert_eq!((q.x, q.y, q.width as u32, q.height as u32), (img.x as i32, img.y as i32 - 24, 24, 24));
+            assert_eq!(
+                (q.x, q.y, q.width as u32, q.height as u32),
+                (img.x as i32, img.y as i32 - 24, 24, 24)
+            );
             assert_eq!(q.color, [200, 0, 0, 255]);
             let page = c.pages()[q.page as usize].pixels();
             for row in 0..24usize {
@@ -89,10 +106,24 @@ fn images_are_rendered_once_cached_evicted_and_requested_again() {
 fn a_bad_image_source_is_a_typed_error_and_loses_nothing() {
     let mut c = cache(128, 1);
     let good = c.add_image_source(|id: u32, size: f32| Ok(icon(id, size))).unwrap();
-    let failing = c.add_image_source(|_: u32, _: f32| Err::<GlyphImage, _>("no such icon".to_string())).unwrap();
-    let short = c.add_image_source(|_: u32, _: f32| Ok(GlyphImage { width: 10, height: 10, left: 0, bottom: 0, pixels: vec![1; 99] })).unwrap();
-    let panics = c.add_image_source(|_: u32, _: f32| -> Result<GlyphImage, String> { panic!("icon renderer bug") }).unwrap();
-    let huge = c.add_image_source(|_: u32, _: f32| Ok(GlyphImage { width: 400, height: 400, left: 0, bottom: 0, pixels: vec![7; 160_000] })).unwrap();
+    let failing = c
+        .add_image_source(|_: u32, _: f32| Err::<GlyphImage, _>("no such icon".to_string()))
+        .unwrap();
+    let short = c
+        .add_image_source(|_: u32, _: f32| {
+            Ok(GlyphImage { width: 10, height: 10, left: 0, bottom: 0, pixels: vec![1; 99] })
+        })
+        .unwrap();
+    let panics = c
+        .add_image_source(|_: u32, _: f32| -> Result<GlyphImage, String> {
+            panic!("icon renderer bug")
+        })
+        .unwrap();
+    let huge = c
+        .add_image_source(|_: u32, _: f32| {
+            Ok(GlyphImage { width: 400, height: 400, left: 0, bottom: 0, pixels: vec![7; 160_000] })
+        })
+        .unwrap();
     let unknown = {
         let mut other = cache(64, 1);
         for _ in 0..6 {
@@ -100,17 +131,34 @@ fn a_bad_image_source_is_a_typed_error_and_loses_nothing() {
         }
         other.add_image_source(|id: u32, size: f32| Ok(icon(id, size))).unwrap()
     };
-    let at = |source, id| PositionedImage { source, id, size: 16.0, x: 0.0, y: 20.0, color: [255; 4] };
-    let reqs = [at(good, 1), at(failing, 2), at(short, 3), at(panics, 4), at(huge, 5), at(unknown, 6), at(good, 7), PositionedImage { size: f32::NAN, ..at(good, 8) }];
+    let at =
+        |source, id| PositionedImage { source, id, size: 16.0, x: 0.0, y: 20.0, color: [255; 4] };
+    let reqs = [
+        at(good, 1),
+        at(failing, 2),
+        at(short, 3),
+        at(panics, 4),
+        at(huge, 5),
+        at(unknown, 6),
+        at(good, 7),
+        PositionedImage { size: f32::NAN, ..at(good, 8) },
+    ];
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
     fr.prepare_images(&reqs, &mut quads);
     let out = fr.finish();
     assert_eq!(quads.len(), 2, "the good images are drawn");
-    let mut reasons: Vec<(usize, &GlyphError)> = out.skipped.iter().map(|s| (s.index, &s.reason)).collect();
+    let mut reasons: Vec<(usize, &GlyphError)> =
+        out.skipped.iter().map(|s| (s.index, &s.reason)).collect();
     reasons.sort_by_key(|r| r.0);
-    assert!(matches!(reasons[0], (1, GlyphError::ImageFailed { message, .. }) if message == "no such icon"), "{reasons:?}");
-    assert!(matches!(reasons[1], (2, GlyphError::Raster(RasterError::BadBitmap { len: 99, .. }))), "{reasons:?}");
+    assert!(
+        matches!(reasons[0], (1, GlyphError::ImageFailed { message, .. }) if message == "no such icon"),
+        "{reasons:?}"
+    );
+    assert!(
+        matches!(reasons[1], (2, GlyphError::Raster(RasterError::BadBitmap { len: 99, .. }))),
+        "{reasons:?}"
+    );
     assert!(matches!(reasons[2], (3, GlyphError::ImageFailed { .. })), "{reasons:?}");
     assert!(matches!(reasons[3], (4, GlyphError::TooLarge { .. })), "{reasons:?}");
     assert!(matches!(reasons[4], (5, GlyphError::UnknownImageSource(_))), "{reasons:?}");
@@ -130,7 +178,10 @@ fn an_image_larger_than_a_page_is_drawn_in_tiles() {
     let src = c.add_image_source(|id: u32, size: f32| Ok(icon(id, size))).unwrap();
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
-    fr.prepare_images(&[PositionedImage { source: src, id: 3, size: 100.0, x: 5.0, y: 120.0, color: [255; 4] }], &mut quads);
+    fr.prepare_images(
+        &[PositionedImage { source: src, id: 3, size: 100.0, x: 5.0, y: 120.0, color: [255; 4] }],
+        &mut quads,
+    );
     let out = fr.finish();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     assert!(quads.len() >= 4);
@@ -145,7 +196,12 @@ fn rgba(id: u32, size: f32) -> GlyphImage {
     let mut pixels = Vec::with_capacity((n * n * 4) as usize);
     for y in 0..n {
         for x in 0..n {
-            pixels.extend_from_slice(&[(x * 255 / n) as u8, (y * 255 / n) as u8, (id * 40 % 256) as u8, (40 + (x + y) * 200 / (2 * n)) as u8]);
+            pixels.extend_from_slice(&[
+                (x * 255 / n) as u8,
+                (y * 255 / n) as u8,
+                (id * 40 % 256) as u8,
+                (40 + (x + y) * 200 / (2 * n)) as u8,
+            ]);
         }
     }
     GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels }
@@ -175,7 +231,14 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
         })
         .unwrap();
     assert!(colour.is_rgba() && !mono.is_rgba());
-    let at = |source, id, x| PositionedImage { source, id, size: 20.0, x, y: 30.0, color: [255, 255, 255, 128] };
+    let at = |source, id, x| PositionedImage {
+        source,
+        id,
+        size: 20.0,
+        x,
+        y: 30.0,
+        color: [255, 255, 255, 128],
+    };
     let reqs = [at(colour, 1, 0.0), at(mono, 1, 30.0), at(colour, 99, 60.0), at(colour, 2, 90.0)];
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
@@ -184,9 +247,15 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
     assert_eq!(quads.len(), 3);
     assert_eq!(out.skipped.len(), 1);
     assert_eq!(out.skipped[0].index, 2, "skipped index is the input's");
-    assert!(matches!(&out.skipped[0].reason, GlyphError::ImageFailed { message, .. } if message == "no such picture"));
+    assert!(
+        matches!(&out.skipped[0].reason, GlyphError::ImageFailed { message, .. } if message == "no such picture")
+    );
     assert_eq!((out.lookups, out.color.pages), (4, 1));
-    assert_eq!(out.color.glyphs.bytes.len(), 2 * 20 * 20 * 4, "two RGBA images staged, 4 bytes a texel");
+    assert_eq!(
+        out.color.glyphs.bytes.len(),
+        2 * 20 * 20 * 4,
+        "two RGBA images staged, 4 bytes a texel"
+    );
     assert_eq!(out.color.glyphs.bytes_per_texel, 4);
     assert_eq!(out.glyphs.regions.len(), 1, "one coverage image");
     let set = c.color_pages().unwrap();
@@ -201,12 +270,17 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
         let page = set.pages()[(q.page & !COLOR_PAGE_BIT) as usize].pixels();
         for row in 0..20usize {
             let at = ((q.tex_y as usize + row) * 64 + q.tex_x as usize) * 4;
-            assert_eq!(&page[at..at + 80], &expect.pixels[row * 80..][..80], "image {id} row {row}");
+            assert_eq!(
+                &page[at..at + 80],
+                &expect.pixels[row * 80..][..80],
+                "image {id} row {row}"
+            );
         }
     }
     // One 64 px colour page holds few 20 px images: new ones evict old ones there.
     for round in 0..3 {
-        let row: Vec<PositionedImage> = (0..6).map(|i| at(colour, 10 + i + round * 6, i as f32 * 22.0)).collect();
+        let row: Vec<PositionedImage> =
+            (0..6).map(|i| at(colour, 10 + i + round * 6, i as f32 * 22.0)).collect();
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
         fr.prepare_images(&row, &mut quads);
@@ -217,8 +291,13 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
     }
     let set = c.color_pages().unwrap();
     assert!(set.stats().evictions > 0, "the colour page evicts");
-    assert!(c.peek(&GlyphKey::image(colour, 1, GlyphSize::from_px(20.0, 1024.0).unwrap())).is_none());
-    assert!(c.peek(&GlyphKey::image(mono, 1, GlyphSize::from_px(20.0, 1024.0).unwrap())).is_some(), "coverage pages untouched");
+    assert!(c
+        .peek(&GlyphKey::image(colour, 1, GlyphSize::from_px(20.0, 1024.0).unwrap()))
+        .is_none());
+    assert!(
+        c.peek(&GlyphKey::image(mono, 1, GlyphSize::from_px(20.0, 1024.0).unwrap())).is_some(),
+        "coverage pages untouched"
+    );
     // Asked for again: rendered again.
     let before = calls.load(Ordering::Relaxed);
     let mut fr = c.begin_frame();
@@ -234,10 +313,16 @@ fn an_rgba_source_with_coverage_sized_data_is_a_typed_error() {
     let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
     let bad = c.add_rgba_image_source(|id: u32, size: f32| Ok(icon(id, size))).unwrap();
     let mut fr = c.begin_frame();
-    assert!(matches!(fr.image(bad, 1, 16.0), Err(GlyphError::Raster(RasterError::BadBitmap { len: 256, .. }))));
+    assert!(matches!(
+        fr.image(bad, 1, 16.0),
+        Err(GlyphError::Raster(RasterError::BadBitmap { len: 256, .. }))
+    ));
     fr.finish();
     // A colour configuration that allows no page is refused up front.
-    let cfg = CacheConfig { color: ColorPages { page_size: 512, max_pages: 4, memory_budget: 1000 }, ..CacheConfig::default() };
+    let cfg = CacheConfig {
+        color: ColorPages { page_size: 512, max_pages: 4, memory_budget: 1000 },
+        ..CacheConfig::default()
+    };
     assert!(matches!(GlyphCache::new(cfg), Err(ConfigError::Color(_))));
     c.check_invariants().unwrap();
 }
@@ -246,11 +331,18 @@ fn an_rgba_source_with_coverage_sized_data_is_a_typed_error() {
 /// fuzz harness found tiles cut at 1 byte a texel).
 #[test]
 fn an_rgba_image_larger_than_a_colour_page_is_tiled() {
-    let mut c = GlyphCache::new(CacheConfig { color: ColorPages { page_size: 64, max_pages: 8, memory_budget: 1 << 20 }, ..CacheConfig::default() }).unwrap();
+    let mut c = GlyphCache::new(CacheConfig {
+        color: ColorPages { page_size: 64, max_pages: 8, memory_budget: 1 << 20 },
+        ..CacheConfig::default()
+    })
+    .unwrap();
     let src = c.add_rgba_image_source(|id: u32, size: f32| Ok(rgba(id, size))).unwrap();
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
-    fr.prepare_images(&[PositionedImage { source: src, id: 5, size: 100.0, x: 0.0, y: 100.0, color: [255; 4] }], &mut quads);
+    fr.prepare_images(
+        &[PositionedImage { source: src, id: 5, size: 100.0, x: 0.0, y: 100.0, color: [255; 4] }],
+        &mut quads,
+    );
     let out = fr.finish();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     assert!(quads.len() >= 4 && quads.iter().all(|q| q.page & COLOR_PAGE_BIT != 0));
@@ -262,7 +354,11 @@ fn an_rgba_image_larger_than_a_colour_page_is_tiled() {
         for row in 0..q.height as usize {
             let at = ((q.tex_y as usize + row) * 64 + q.tex_x as usize) * 4;
             let src = ((dy + row) * 100 + dx) * 4;
-            assert_eq!(&page[at..at + q.width as usize * 4], &expect.pixels[src..src + q.width as usize * 4], "tile at {dx},{dy} row {row}");
+            assert_eq!(
+                &page[at..at + q.width as usize * 4],
+                &expect.pixels[src..src + q.width as usize * 4],
+                "tile at {dx},{dy} row {row}"
+            );
         }
     }
     c.check_invariants().unwrap();

@@ -7,8 +7,13 @@ use kerf_cache::*;
 mod shaping;
 
 fn cache(bins: u32) -> (GlyphCache, FontId) {
-    let mut c = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 2, subpixel_bins: bins, ..CacheConfig::default() })
-        .expect("valid config");
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 512,
+        max_pages: 2,
+        subpixel_bins: bins,
+        ..CacheConfig::default()
+    })
+    .expect("valid config");
     let f = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans loads");
     (c, f)
 }
@@ -45,14 +50,23 @@ fn lcd_rasters_keep_the_ink_and_the_place_of_grayscale() {
                 let gray = r.rasterize(fref, &key(RenderMode::ShiftedCoverage)).expect("raster");
                 let lcd = r.rasterize(fref, &key(RenderMode::Lcd)).expect("raster");
                 assert_eq!(lcd.width % 3, 0, "three texels per pixel");
-                assert_eq!(r.measure(fref, &key(RenderMode::Lcd)).expect("measure"), (lcd.width, lcd.height));
+                assert_eq!(
+                    r.measure(fref, &key(RenderMode::Lcd)).expect("measure"),
+                    (lcd.width, lcd.height)
+                );
                 assert_eq!((lcd.bottom, lcd.height), (gray.bottom, gray.height));
                 let (mg, cg) = ink(&gray, 1);
                 let (ml, cl) = ink(&lcd, 3);
-                assert!((ml - mg).abs() <= 0.02 * mg + 0.05, "'{ch}' {px} px +{off}: ink {ml:.2} vs grayscale {mg:.2}");
+                assert!(
+                    (ml - mg).abs() <= 0.02 * mg + 0.05,
+                    "'{ch}' {px} px +{off}: ink {ml:.2} vs grayscale {mg:.2}"
+                );
                 // Grayscale pixels place ink to within half a third of the
                 // 3x columns both come from.
-                assert!((cl - cg).abs() < 0.1, "'{ch}' {px} px +{off}: centroid {cl:.3} vs grayscale {cg:.3}");
+                assert!(
+                    (cl - cg).abs() < 0.1,
+                    "'{ch}' {px} px +{off}: centroid {cl:.3} vs grayscale {cg:.3}"
+                );
             }
         }
     }
@@ -83,7 +97,14 @@ fn stripes_see_the_stem_edges() {
 fn lcd_quads_are_their_own_keys_and_marked() {
     let (mut c, f) = cache(4);
     let g = c.fonts().get(f).expect("font").lookup_glyph_index('a');
-    let at = |x: f32, size: f32| PositionedGlyph { font: f, glyph: g, size, x, y: 80.0, color: [0, 0, 0, 255] };
+    let at = |x: f32, size: f32| PositionedGlyph {
+        font: f,
+        glyph: g,
+        size,
+        x,
+        y: 80.0,
+        color: [0, 0, 0, 255],
+    };
     let mut gray = Vec::new();
     let mut lcd = Vec::new();
     let mut frame = c.begin_frame();
@@ -92,7 +113,8 @@ fn lcd_quads_are_their_own_keys_and_marked() {
     let out = frame.finish();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     let modes: Vec<(RenderMode, u8, u32)> = {
-        let mut m: Vec<_> = c.entries().map(|(k, _)| (k.mode, k.subpixel_x, k.size.steps())).collect();
+        let mut m: Vec<_> =
+            c.entries().map(|(k, _)| (k.mode, k.subpixel_x, k.size.steps())).collect();
         m.sort();
         m
     };
@@ -100,7 +122,12 @@ fn lcd_quads_are_their_own_keys_and_marked() {
     let s80 = GlyphSize::from_px(80.0, 1024.0).unwrap().steps();
     assert_eq!(
         modes,
-        vec![(RenderMode::ShiftedCoverage, 0, s16), (RenderMode::ShiftedCoverage, 0, s80), (RenderMode::Lcd, 0, s16), (RenderMode::Lcd, 64, s16)],
+        vec![
+            (RenderMode::ShiftedCoverage, 0, s16),
+            (RenderMode::ShiftedCoverage, 0, s80),
+            (RenderMode::Lcd, 0, s16),
+            (RenderMode::Lcd, 64, s16)
+        ],
         "grayscale and LCD entries apart; 80 px (above LCD_MAX_PX) in grayscale"
     );
     assert_eq!(gray[0].page & LCD_PAGE_BIT, 0);
@@ -113,13 +140,20 @@ fn lcd_quads_are_their_own_keys_and_marked() {
     assert_eq!(lcd[0].x, gray[0].x - 1);
     assert_eq!(lcd[2].page & LCD_PAGE_BIT, 0, "80 px is grayscale");
     // Texels in the page equal a fresh raster.
-    let key = c.entries().find(|(k, _)| k.mode == RenderMode::Lcd && k.subpixel_x == 64).map(|(k, _)| *k).expect("lcd key");
+    let key = c
+        .entries()
+        .find(|(k, _)| k.mode == RenderMode::Lcd && k.subpixel_x == 64)
+        .map(|(k, _)| *k)
+        .expect("lcd key");
     let e = c.peek(&key).expect("entry");
     let fresh = c.rasterize_key(&key).expect("raster");
     let page = &c.pages()[e.page as usize];
     for row in 0..e.height as usize {
         let at = (e.y as usize + row) * page.side() as usize + e.x as usize;
-        assert_eq!(&page.pixels()[at..at + e.width as usize], &fresh.pixels[row * fresh.width as usize..][..fresh.width as usize]);
+        assert_eq!(
+            &page.pixels()[at..at + e.width as usize],
+            &fresh.pixels[row * fresh.width as usize..][..fresh.width as usize]
+        );
     }
     c.check_invariants().expect("consistent");
 }
@@ -148,10 +182,20 @@ fn layout_lcd_matches_layout_and_positions() {
     let mut pens = Vec::new();
     c.positions(&spec, &mut pens).expect("positions");
     // The pens are HarfBuzz's (kerning off: the plain path reads no GPOS).
-    let (hb, _) = shaping::hb_shape_with(&shaping::dejavu_file(), 0, text, "ltr", 5.0, &["--features=-kern"]);
-    assert_eq!(pens.iter().map(|p| p.glyph).collect::<Vec<_>>(), hb.iter().map(|h| h.id).collect::<Vec<_>>());
+    let (hb, _) =
+        shaping::hb_shape_with(&shaping::dejavu_file(), 0, text, "ltr", 5.0, &["--features=-kern"]);
+    assert_eq!(
+        pens.iter().map(|p| p.glyph).collect::<Vec<_>>(),
+        hb.iter().map(|h| h.id).collect::<Vec<_>>()
+    );
     for (p, h) in pens.iter().zip(&hb) {
-        assert!((p.x - h.x).abs() <= shaping::PEN_TOLERANCE, "glyph {} at {} (HarfBuzz {})", p.glyph, p.x, h.x);
+        assert!(
+            (p.x - h.x).abs() <= shaping::PEN_TOLERANCE,
+            "glyph {} at {} (HarfBuzz {})",
+            p.glyph,
+            p.x,
+            h.x
+        );
     }
     let (mut laid, mut prepared) = (Vec::new(), Vec::new());
     let mut frame = c.begin_frame();

@@ -3,7 +3,9 @@
 //! 0.05 px at 32 px, for the scripts the cosmic-text adapter is checked on.
 #![cfg(feature = "parley")]
 
-use kerf_cache::parley::{fontique::Blob, FontContext, FontFamily, Layout, LayoutContext, StyleProperty};
+use kerf_cache::parley::{
+    fontique::Blob, FontContext, FontFamily, Layout, LayoutContext, StyleProperty,
+};
 use kerf_cache::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -25,7 +27,9 @@ fn kerf_glyphs(font: &Path, text: &str) -> Shaped {
     layout.break_all_lines(None);
     let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
     let mut glyphs = Vec::new();
-    ParleyFonts::new().glyphs(&mut cache, &layout, (0.0, 0.0), |_| [0, 0, 0, 255], &mut glyphs).unwrap();
+    ParleyFonts::new()
+        .glyphs(&mut cache, &layout, (0.0, 0.0), |_| [0, 0, 0, 255], &mut glyphs)
+        .unwrap();
     let baseline = layout.lines().next().expect("one line").metrics().baseline;
     (cache, glyphs, baseline)
 }

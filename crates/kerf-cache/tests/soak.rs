@@ -37,14 +37,23 @@ fn check_pixels(c: &GlyphCache, m: &Mirror) {
         if let Some(tiles) = c.tiles(k) {
             // A glyph larger than a page: every tile holds its part of the raster.
             let img = FontdueRasterizer.rasterize(c.font_ref(k.font).unwrap(), k).unwrap();
-            let area: usize = tiles.iter().map(|t| t.entry.width as usize * t.entry.height as usize).sum();
-            assert_eq!(area, img.width as usize * img.height as usize, "{k:?}: tiles cover the bitmap");
+            let area: usize =
+                tiles.iter().map(|t| t.entry.width as usize * t.entry.height as usize).sum();
+            assert_eq!(
+                area,
+                img.width as usize * img.height as usize,
+                "{k:?}: tiles cover the bitmap"
+            );
             for t in tiles {
                 let layer = &m.layers[t.entry.page as usize];
                 for row in 0..t.entry.height as usize {
                     let at = (t.entry.y as usize + row) * m.side + t.entry.x as usize;
                     let src = (t.dy as usize + row) * img.width as usize + t.dx as usize;
-                    assert_eq!(&layer[at..at + t.entry.width as usize], &img.pixels[src..][..t.entry.width as usize], "{k:?} tile row {row}");
+                    assert_eq!(
+                        &layer[at..at + t.entry.width as usize],
+                        &img.pixels[src..][..t.entry.width as usize],
+                        "{k:?} tile row {row}"
+                    );
                 }
             }
             continue;
@@ -63,12 +72,17 @@ fn check_pixels(c: &GlyphCache, m: &Mirror) {
     }
 }
 
-fn run(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32) -> u64 {
+fn run(
+    seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32,
+) -> u64 {
     run_with(seed, frames, page, pages, algorithm, in_flight, None).0
 }
 
 /// Returns (evictions, pages released, glyphs relocated).
-fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32, idle: Option<u64>) -> (u64, u64, u64) {
+fn run_with(
+    seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32,
+    idle: Option<u64>,
+) -> (u64, u64, u64) {
     let mut c = GlyphCache::new(CacheConfig {
         page_size: page,
         max_pages: pages,
@@ -81,7 +95,10 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         ..CacheConfig::default()
     })
     .unwrap();
-    let fonts = [c.add_font(dejavu::sans::regular().to_vec()).unwrap(), c.add_font(dejavu::serif::bold().to_vec()).unwrap()];
+    let fonts = [
+        c.add_font(dejavu::sans::regular().to_vec()).unwrap(),
+        c.add_font(dejavu::serif::bold().to_vec()).unwrap(),
+    ];
     let mut m = Mirror { side: c.page_side() as usize, layers: Vec::new() };
     let mut s = seed | 1;
     let mut rnd = move |n: u64| {
@@ -99,7 +116,11 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         let glyphs: Vec<PositionedGlyph> = (0..n)
             .map(|_| {
                 let font = fonts[rnd(2) as usize];
-                let ch = if shrink { char::from(b'a' + rnd(6) as u8) } else { char::from_u32(0x21 + rnd(0x17f - 0x21) as u32).unwrap_or('?') };
+                let ch = if shrink {
+                    char::from(b'a' + rnd(6) as u8)
+                } else {
+                    char::from_u32(0x21 + rnd(0x17f - 0x21) as u32).unwrap_or('?')
+                };
                 let glyph = c.fonts().get(font).unwrap().lookup_glyph_index(ch);
                 // Now and then a glyph larger than small pages (drawn in tiles).
                 let size = if shrink {
@@ -111,7 +132,11 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
                 };
                 // Pens at quarter and odd fractions: every sub-pixel bin is
                 // used (whole pixels once shrunk, so the small set stays small).
-                let x = if shrink { rnd(800) as f32 } else { rnd(3200) as f32 / 4.0 + [0.0, 0.1, 0.37][rnd(3) as usize] };
+                let x = if shrink {
+                    rnd(800) as f32
+                } else {
+                    rnd(3200) as f32 / 4.0 + [0.0, 0.1, 0.37][rnd(3) as usize]
+                };
                 PositionedGlyph { font, glyph, size, x, y: rnd(600) as f32, color: [255; 4] }
             })
             .collect();
@@ -131,7 +156,11 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         for sk in &out.skipped {
             // Only a full atlas skips valid glyphs, or a glyph whose tiles need more than every page.
             let big = sk.key.is_some_and(|k| k.size.px() == 150.0);
-            assert!(sk.reason == GlyphError::AtlasFull || big && matches!(sk.reason, GlyphError::TooLarge { .. }), "{sk:?}");
+            assert!(
+                sk.reason == GlyphError::AtlasFull
+                    || big && matches!(sk.reason, GlyphError::TooLarge { .. }),
+                "{sk:?}"
+            );
         }
         let keys: Vec<GlyphKey> = glyphs
             .iter()
@@ -152,7 +181,10 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
         check_pixels(&c, &m);
         tiled += c.entries().filter(|(k, _)| c.tiles(k).is_some()).count() as u64;
         for (i, page) in c.pages().iter().enumerate() {
-            assert!(m.layers[i] == page.pixels(), "frame {frame}: layer {i} differs from the cache's page");
+            assert!(
+                m.layers[i] == page.pixels(),
+                "frame {frame}: layer {i} differs from the cache's page"
+            );
         }
         let st = c.stats();
         assert_eq!(st.hits + st.misses, st.lookups);
@@ -165,7 +197,8 @@ fn run_with(seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorith
 
 #[test]
 fn soak_with_release_moves_glyphs_and_gives_pages_back() {
-    let (evictions, released, relocated) = run_with(1, 600, 96, 4, Algorithm::default(), 2, Some(20));
+    let (evictions, released, relocated) =
+        run_with(1, 600, 96, 4, Algorithm::default(), 2, Some(20));
     assert!(evictions > 0);
     assert!(released > 0, "the shrinking workload must give pages back");
     assert!(relocated > 0, "glyphs in use on a page being emptied must move");

@@ -7,8 +7,13 @@ use kerf_cache::*;
 mod shaping;
 
 fn cache_with_bins(bins: u32) -> (GlyphCache, FontId) {
-    let mut c = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 1, subpixel_bins: bins, ..CacheConfig::default() })
-        .expect("valid config");
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 512,
+        max_pages: 1,
+        subpixel_bins: bins,
+        ..CacheConfig::default()
+    })
+    .expect("valid config");
     let f = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans loads");
     (c, f)
 }
@@ -23,8 +28,13 @@ fn composite(c: &GlyphCache, quads: &[GlyphQuad], w: usize, h: usize) -> Vec<f32
         for row in 0..q.height as usize {
             for col in 0..q.width as usize {
                 let (x, y) = (q.x + col as i32, q.y + row as i32);
-                assert!(x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h, "quad {q:?} leaves the canvas");
-                let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col] as f32 / 255.0;
+                assert!(
+                    x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h,
+                    "quad {q:?} leaves the canvas"
+                );
+                let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col]
+                    as f32
+                    / 255.0;
                 let d = &mut canvas[y as usize * w + x as usize];
                 *d = (*d + v).min(1.0);
             }
@@ -62,7 +72,10 @@ fn max_residual(c: &[f64]) -> f64 {
     let sxy: f64 = c.iter().enumerate().map(|(i, y)| (i as f64 - mx) * (y - my)).sum();
     let sxx: f64 = (0..c.len()).map(|i| (i as f64 - mx).powi(2)).sum();
     let slope = sxy / sxx;
-    c.iter().enumerate().map(|(i, y)| (y - (my + slope * (i as f64 - mx))).abs()).fold(0.0, f64::max)
+    c.iter()
+        .enumerate()
+        .map(|(i, y)| (y - (my + slope * (i as f64 - mx))).abs())
+        .fold(0.0, f64::max)
 }
 
 /// "llll…" at 16 px, pens advancing by the exact (fractional) advance:
@@ -72,10 +85,20 @@ fn llll_residual(bins: u32, start_x: f32) -> (f64, usize) {
     let font = c.fonts().get(f).expect("font");
     let l = font.lookup_glyph_index('l');
     let advance = font.metrics_indexed(l, 16.0).advance_width;
-    assert!((advance - 4.45).abs() < 0.05, "DejaVu Sans 'l' at 16 px advances {advance} px, expected about 4.45");
+    assert!(
+        (advance - 4.45).abs() < 0.05,
+        "DejaVu Sans 'l' at 16 px advances {advance} px, expected about 4.45"
+    );
     let n = 40;
     let glyphs: Vec<PositionedGlyph> = (0..n)
-        .map(|i| PositionedGlyph { font: f, glyph: l, size: 16.0, x: start_x + i as f32 * advance, y: 24.0, color: [0, 0, 0, 255] })
+        .map(|i| PositionedGlyph {
+            font: f,
+            glyph: l,
+            size: 16.0,
+            x: start_x + i as f32 * advance,
+            y: 24.0,
+            color: [0, 0, 0, 255],
+        })
         .collect();
     let mut quads = Vec::new();
     let mut frame = c.begin_frame();
@@ -97,7 +120,9 @@ fn llll_residual(bins: u32, start_x: f32) -> (f64, usize) {
 /// 0.11. `TABLE=1 cargo test --test subpixel -- --nocapture stems` prints them.
 #[test]
 fn stems_at_fractional_advances_lie_on_a_line() {
-    let worst = |bins: u32| (0..20).map(|k| llll_residual(bins, 3.0 + k as f32 * 0.05).0).fold(0.0, f64::max);
+    let worst = |bins: u32| {
+        (0..20).map(|k| llll_residual(bins, 3.0 + k as f32 * 0.05).0).fold(0.0, f64::max)
+    };
     let (w1, w4, w8) = (worst(1), worst(4), worst(8));
     if std::env::var("TABLE").is_ok() {
         for bins in [1, 2, 3, 4, 5, 6, 8, 12, 16] {
@@ -118,7 +143,14 @@ fn the_bin_is_part_of_the_key() {
     for (bins, expected) in [(4, 2), (1, 1)] {
         let (mut c, f) = cache_with_bins(bins);
         let g = c.fonts().get(f).expect("font").lookup_glyph_index('a');
-        let at = |x: f32| PositionedGlyph { font: f, glyph: g, size: 16.0, x, y: 20.0, color: [0, 0, 0, 255] };
+        let at = |x: f32| PositionedGlyph {
+            font: f,
+            glyph: g,
+            size: 16.0,
+            x,
+            y: 20.0,
+            color: [0, 0, 0, 255],
+        };
         let mut quads = Vec::new();
         let mut frame = c.begin_frame();
         frame.prepare(&[at(10.0), at(10.25), at(30.0)], &mut quads);
@@ -147,27 +179,44 @@ fn shifted_rasters_move_ink_by_the_offset_and_keep_it() {
         for ch in text.chars().filter(|c| !c.is_whitespace()) {
             let g = fref.fontdue.lookup_glyph_index(ch);
             let size = GlyphSize::from_px(px, 1024.0).expect("size");
-            let shifted = |off: u8| GlyphKey { subpixel_x: off, mode: RenderMode::ShiftedCoverage, ..GlyphKey::new(id, g, size) };
+            let shifted = |off: u8| GlyphKey {
+                subpixel_x: off,
+                mode: RenderMode::ShiftedCoverage,
+                ..GlyphKey::new(id, g, size)
+            };
             let whole = r.rasterize(fref, &GlyphKey::new(id, g, size)).expect("raster");
             let base = r.rasterize(fref, &shifted(0)).expect("raster");
             let (m1, c1) = ink(&whole);
             let (m0, c0) = ink(&base);
             // Offset 0 of the shifted raster is fontdue's own glyph, up to
             // where fontdue's 1x raster misplaces ink (< 0.1 px).
-            assert!((m1 - m0).abs() <= 0.02 * m1 + 2.0 && (c1 - c0).abs() < 0.1, "'{ch}' {px} px: ink {m0} at {c0:.3} vs fontdue {m1} at {c1:.3}");
+            assert!(
+                (m1 - m0).abs() <= 0.02 * m1 + 2.0 && (c1 - c0).abs() < 0.1,
+                "'{ch}' {px} px: ink {m0} at {c0:.3} vs fontdue {m1} at {c1:.3}"
+            );
             for off in [64u8, 85, 128, 171, 192, 250] {
                 let key = shifted(off);
                 let img = r.rasterize(fref, &key).expect("raster");
                 assert_eq!(r.measure(fref, &key).expect("measure"), (img.width, img.height));
-                assert_eq!((img.bottom, img.height), (base.bottom, base.height), "'{ch}' {px} px: vertical placement unchanged");
+                assert_eq!(
+                    (img.bottom, img.height),
+                    (base.bottom, base.height),
+                    "'{ch}' {px} px: vertical placement unchanged"
+                );
                 let (m, c) = ink(&img);
-                assert!((m - m0).abs() <= 0.02 * m0 + 2.0, "'{ch}' {px} px offset {off}: ink {m} vs {m0}");
+                assert!(
+                    (m - m0).abs() <= 0.02 * m0 + 2.0,
+                    "'{ch}' {px} px offset {off}: ink {m} vs {m0}"
+                );
                 let moved = c - c0;
                 let want = off as f64 / 256.0;
                 // Area sampling moves a glyph's ink centroid by the offset
                 // only up to its phase error at each of the two positions
                 // (largest for thin 9 px stems: 'i' moves 0.38 px for 0.5).
-                assert!((moved - want).abs() < 0.15, "'{ch}' {px} px offset {off}: centroid moved {moved:.3} px, want {want:.3}");
+                assert!(
+                    (moved - want).abs() < 0.15,
+                    "'{ch}' {px} px offset {off}: centroid moved {moved:.3} px, want {want:.3}"
+                );
             }
         }
     }
@@ -189,11 +238,11 @@ fn ink(img: &GlyphImage) -> (f64, f64) {
 #[test]
 fn bins_outside_the_range_are_refused() {
     for bins in [0, MAX_SUBPIXEL_BINS + 1] {
-        let err = GlyphCache::new(CacheConfig { subpixel_bins: bins, ..CacheConfig::default() }).unwrap_err();
+        let err = GlyphCache::new(CacheConfig { subpixel_bins: bins, ..CacheConfig::default() })
+            .unwrap_err();
         assert_eq!(err, ConfigError::SubpixelBins(bins));
     }
 }
-
 
 /// `GlyphCache::positions` (pens on the baseline, what transformed text
 /// draws) places glyphs where `Frame::layout` does.
@@ -202,7 +251,9 @@ fn positions_agree_with_layout() {
     let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
     let f = c.add_font(dejavu::sans::regular().to_vec()).unwrap();
     for size in [11.0, 16.0, 23.5] {
-        let spec = TextSpec::new("Wrap me: the quick brown fox jumps over the lazy dog.", f, size).at(3.25, 7.5).wrap(160.0);
+        let spec = TextSpec::new("Wrap me: the quick brown fox jumps over the lazy dog.", f, size)
+            .at(3.25, 7.5)
+            .wrap(160.0);
         let mut pens = Vec::new();
         c.positions(&spec, &mut pens).unwrap();
         assert_eq!(pens.len(), spec.text.chars().filter(|ch| !ch.is_control()).count());
@@ -212,7 +263,10 @@ fn positions_agree_with_layout() {
         fr.prepare(&pens, &mut from_pens);
         fr.finish();
         assert_eq!(from_layout, from_pens, "{size} px");
-        assert!(pens.iter().any(|p| p.y > pens[0].y), "{size} px: the text wraps onto a second line");
+        assert!(
+            pens.iter().any(|p| p.y > pens[0].y),
+            "{size} px: the text wraps onto a second line"
+        );
     }
     let mut none = Vec::new();
     assert!(c.positions(&TextSpec::new("x", f, f32::NAN), &mut none).is_err());
@@ -236,12 +290,33 @@ fn positions_are_harfbuzz_pens() {
         let spec = TextSpec::new(text, f, shaping::PX).at(3.25, 7.5);
         let mut pens = Vec::new();
         c.positions(&spec, &mut pens).unwrap();
-        let (hb, _) = shaping::hb_shape_with(&shaping::dejavu_file(), 0, text, "ltr", 3.25, &["--features=-kern"]);
-        assert_eq!(pens.len(), hb.len(), "{text}: one glyph per character (no ligatures on the plain path)");
+        let (hb, _) = shaping::hb_shape_with(
+            &shaping::dejavu_file(),
+            0,
+            text,
+            "ltr",
+            3.25,
+            &["--features=-kern"],
+        );
+        assert_eq!(
+            pens.len(),
+            hb.len(),
+            "{text}: one glyph per character (no ligatures on the plain path)"
+        );
         for (p, h) in pens.iter().zip(&hb) {
             assert_eq!(p.glyph, h.id, "{text}");
-            assert!((p.x - h.x).abs() <= shaping::PEN_TOLERANCE, "{text}: glyph {} at x {} (HarfBuzz {})", p.glyph, p.x, h.x);
-            assert!((p.y - (7.5 + ascent.ceil())).abs() <= shaping::PEN_TOLERANCE, "{text}: pen y {} (ascent {ascent})", p.y);
+            assert!(
+                (p.x - h.x).abs() <= shaping::PEN_TOLERANCE,
+                "{text}: glyph {} at x {} (HarfBuzz {})",
+                p.glyph,
+                p.x,
+                h.x
+            );
+            assert!(
+                (p.y - (7.5 + ascent.ceil())).abs() <= shaping::PEN_TOLERANCE,
+                "{text}: pen y {} (ascent {ascent})",
+                p.y
+            );
         }
     }
 }
@@ -261,12 +336,20 @@ fn bins_drawn_together_equal_bins_drawn_alone() {
                 let glyph = font.fontdue.lookup_glyph_index(ch);
                 let keys: Vec<GlyphKey> = [0u8, 64, 128, 192]
                     .iter()
-                    .map(|&s| GlyphKey { mode, subpixel_x: s, ..GlyphKey::new(f, glyph, GlyphSize::from_px(px, 1024.0).unwrap()) })
+                    .map(|&s| GlyphKey {
+                        mode,
+                        subpixel_x: s,
+                        ..GlyphKey::new(f, glyph, GlyphSize::from_px(px, 1024.0).unwrap())
+                    })
                     .collect();
                 let together = r.rasterize_offsets(font, &keys);
                 assert_eq!(together.len(), keys.len());
                 for (k, t) in keys.iter().zip(&together) {
-                    assert_eq!(t.as_ref().unwrap(), &r.rasterize(font, k).unwrap(), "{ch} {px} {k:?}");
+                    assert_eq!(
+                        t.as_ref().unwrap(),
+                        &r.rasterize(font, k).unwrap(),
+                        "{ch} {px} {k:?}"
+                    );
                 }
                 assert_ne!(together[0], together[1], "{ch} {px}: the offsets must differ");
             }
@@ -289,14 +372,21 @@ fn bins_drawn_together_equal_bins_drawn_alone() {
     fr.prepare(&glyphs, &mut quads);
     fr.finish();
     let keys: Vec<(GlyphKey, GlyphEntry)> = c.entries().map(|(k, e)| (*k, e)).collect();
-    assert!(keys.iter().filter(|(k, _)| k.glyph == glyphs[0].glyph).count() > 1, "a glyph must be cached at several bins");
+    assert!(
+        keys.iter().filter(|(k, _)| k.glyph == glyphs[0].glyph).count() > 1,
+        "a glyph must be cached at several bins"
+    );
     for (k, e) in keys {
         let img = c.rasterize_key(&k).unwrap();
         let page = &c.pages()[e.page as usize];
         let side = page.side() as usize;
         for row in 0..img.height as usize {
             let at = (e.y as usize + row) * side + e.x as usize;
-            assert_eq!(&page.pixels()[at..at + img.width as usize], &img.pixels[row * img.width as usize..][..img.width as usize], "{k:?}");
+            assert_eq!(
+                &page.pixels()[at..at + img.width as usize],
+                &img.pixels[row * img.width as usize..][..img.width as usize],
+                "{k:?}"
+            );
         }
     }
 }

@@ -62,7 +62,9 @@ struct AtlasReport {
 pub fn run(args: &AtlasArgs) -> Result<(), String> {
     let text = match (&args.text, &args.text_file) {
         (Some(t), _) => t.clone(),
-        (None, Some(p)) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        (None, Some(p)) => {
+            std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?
+        }
         (None, None) => DEFAULT_TEXT.to_string(),
     };
     let mut cache = GlyphCache::new(CacheConfig {
@@ -118,7 +120,15 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        println!("{} pages of {}x{} ({}), {} glyphs, {} skipped", report.pages, report.page_size, report.page_size, report.algorithm, report.glyphs, report.skipped);
+        println!(
+            "{} pages of {}x{} ({}), {} glyphs, {} skipped",
+            report.pages,
+            report.page_size,
+            report.page_size,
+            report.algorithm,
+            report.glyphs,
+            report.skipped
+        );
         for (i, o) in report.occupancy.iter().enumerate() {
             println!("page {i}: occupancy {:.2}%", o * 100.0);
         }
@@ -131,7 +141,6 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
     }
     Ok(())
 }
-
 
 /// A colour page (straight sRGB RGBA) over the coverage pages' dark blue.
 fn write_color_page(page: &Page, path: &Path) -> Result<(), String> {
@@ -149,7 +158,10 @@ fn write_color_page(page: &Page, path: &Path) -> Result<(), String> {
 
 /// OUT-<label>.png beside OUT (label: a page number, or `color-<n>`).
 fn numbered(path: &Path, label: impl std::fmt::Display) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "atlas".into());
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "atlas".into());
     path.with_file_name(format!("{stem}-{label}.png"))
 }
 
@@ -159,7 +171,11 @@ fn write_page(page: &Page, path: &Path) -> Result<(), String> {
     let mut img = Vec::with_capacity(side * side * 3);
     for &c in page.pixels() {
         let c = c as u32;
-        img.extend_from_slice(&[(0x10 + (c * 0xef) / 255) as u8, (0x14 + (c * 0xeb) / 255) as u8, (0x30 + (c * 0xcf) / 255) as u8]);
+        img.extend_from_slice(&[
+            (0x10 + (c * 0xef) / 255) as u8,
+            (0x14 + (c * 0xeb) / 255) as u8,
+            (0x30 + (c * 0xcf) / 255) as u8,
+        ]);
     }
     let mut put = |x: u32, y: u32| {
         let i = (y as usize * side + x as usize) * 3;

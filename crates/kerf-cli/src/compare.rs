@@ -2,7 +2,7 @@
 //! peers (etagere, guillotiere) in one process: fill to the first failure,
 //! then the churn protocol of benches/data/README.md.
 
-use kerf_pack::{AllocId, Algorithm, Packer, PackerOptions};
+use kerf_pack::{Algorithm, AllocId, Packer, PackerOptions};
 use std::time::Instant;
 
 /// What the comparison needs of an allocator.
@@ -65,7 +65,9 @@ pub struct Row {
 }
 
 /// Fills `bin` with the cycled trace to the first failure: (ids, used area).
-fn fill<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], next: &mut usize, live: &mut Vec<(B::Id, u64)>) -> u64 {
+fn fill<B: Bin>(
+    bin: &mut B, sizes: &[(u32, u32)], next: &mut usize, live: &mut Vec<(B::Id, u64)>,
+) -> u64 {
     let mut added = 0;
     loop {
         let (w, h) = sizes[*next % sizes.len()];
@@ -80,7 +82,9 @@ fn fill<B: Bin>(bin: &mut B, sizes: &[(u32, u32)], next: &mut usize, live: &mut 
     }
 }
 
-fn measure<B: Bin>(name: &str, mut make: impl FnMut() -> B, sizes: &[(u32, u32)], area: f64) -> Row {
+fn measure<B: Bin>(
+    name: &str, mut make: impl FnMut() -> B, sizes: &[(u32, u32)], area: f64,
+) -> Row {
     // Fill: median time per insert over repeated fresh fills.
     let mut samples = Vec::new();
     let mut placed = 0;
@@ -136,10 +140,13 @@ fn measure<B: Bin>(name: &str, mut make: impl FnMut() -> B, sizes: &[(u32, u32)]
 }
 
 /// kerf's packers compared, beside the peers.
-const KERF: [&str; 5] = ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-minas-rm", "shelf-ff-wm", "shelf-nf"];
+const KERF: [&str; 5] =
+    ["maxrects-bssf", "skyline-bl-wm", "guillotine-bssf-minas-rm", "shelf-ff-wm", "shelf-nf"];
 
 /// Runs the comparison (online, cycled, no rotation, padding 0 for every row).
-pub fn compare(sizes: &[(u32, u32)], size: (u32, u32), extra: Option<Algorithm>) -> Result<Vec<Row>, String> {
+pub fn compare(
+    sizes: &[(u32, u32)], size: (u32, u32), extra: Option<Algorithm>,
+) -> Result<Vec<Row>, String> {
     if sizes.is_empty() {
         return Err("the trace is empty".into());
     }
@@ -155,9 +162,24 @@ pub fn compare(sizes: &[(u32, u32)], size: (u32, u32), extra: Option<Algorithm>)
         rows.push(measure(&format!("kerf {algo}"), make, sizes, area));
     }
     let (w, h) = (size.0 as i32, size.1 as i32);
-    rows.push(measure("etagere", || etagere::AtlasAllocator::new(etagere::size2(w, h)), sizes, area));
-    rows.push(measure("etagere bucketed", || etagere::BucketedAtlasAllocator::new(etagere::size2(w, h)), sizes, area));
-    rows.push(measure("guillotiere", || guillotiere::AtlasAllocator::new(guillotiere::size2(w, h)), sizes, area));
+    rows.push(measure(
+        "etagere",
+        || etagere::AtlasAllocator::new(etagere::size2(w, h)),
+        sizes,
+        area,
+    ));
+    rows.push(measure(
+        "etagere bucketed",
+        || etagere::BucketedAtlasAllocator::new(etagere::size2(w, h)),
+        sizes,
+        area,
+    ));
+    rows.push(measure(
+        "guillotiere",
+        || guillotiere::AtlasAllocator::new(guillotiere::size2(w, h)),
+        sizes,
+        area,
+    ));
     Ok(rows)
 }
 

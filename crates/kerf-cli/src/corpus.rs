@@ -7,11 +7,63 @@ use std::path::Path;
 /// Words in Latin (with accents), Greek and Cyrillic: what DejaVu covers and
 /// what a multi-language UI draws.
 const WORDS: &[&str] = &[
-    "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "glyph", "cache", "atlas", "texture", "frame",
-    "packing", "render", "kerning", "baseline", "Ärger", "Übermut", "façade", "naïve", "crème", "brûlée", "señor",
-    "Łódź", "Kraków", "smörgåsbord", "Ørsted", "ĳsbeer", "Đorđe", "λόγος", "γλυφή", "κείμενο", "αλφάβητο", "ψυχή",
-    "текст", "шрифт", "кэш", "Москва", "ёжик", "щука", "1234567890", "(x+y)²", "≤≥≠", "→←", "€£¥", "—", "“quoted”",
-    "Iñtërnâtiônàlizætiøn", "WYSIWYG", "0xDEADBEEF", "fn main()", "{ }", "[ ]", "#define", "v1.2.3", "@user",
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "over",
+    "lazy",
+    "dog",
+    "glyph",
+    "cache",
+    "atlas",
+    "texture",
+    "frame",
+    "packing",
+    "render",
+    "kerning",
+    "baseline",
+    "Ärger",
+    "Übermut",
+    "façade",
+    "naïve",
+    "crème",
+    "brûlée",
+    "señor",
+    "Łódź",
+    "Kraków",
+    "smörgåsbord",
+    "Ørsted",
+    "ĳsbeer",
+    "Đorđe",
+    "λόγος",
+    "γλυφή",
+    "κείμενο",
+    "αλφάβητο",
+    "ψυχή",
+    "текст",
+    "шрифт",
+    "кэш",
+    "Москва",
+    "ёжик",
+    "щука",
+    "1234567890",
+    "(x+y)²",
+    "≤≥≠",
+    "→←",
+    "€£¥",
+    "—",
+    "“quoted”",
+    "Iñtërnâtiônàlizætiøn",
+    "WYSIWYG",
+    "0xDEADBEEF",
+    "fn main()",
+    "{ }",
+    "[ ]",
+    "#define",
+    "v1.2.3",
+    "@user",
 ];
 
 /// Loads a font file into `cache`; errors name the file (a one-line message for the CLI).
@@ -57,7 +109,9 @@ pub fn prose(rng: &mut Rng, n: usize) -> String {
 
 /// A line of glyphs laid out left to right from pen x = 0 on baseline y = 0,
 /// with fontdue's advances and kerning.
-pub fn shape_line(font: &fontdue::Font, id: FontId, text: &str, px: f32, color: [u8; 4]) -> Vec<PositionedGlyph> {
+pub fn shape_line(
+    font: &fontdue::Font, id: FontId, text: &str, px: f32, color: [u8; 4],
+) -> Vec<PositionedGlyph> {
     let mut out = Vec::with_capacity(text.len());
     let mut x = 0.0f32;
     let mut prev: Option<u16> = None;

@@ -35,7 +35,8 @@ impl<'a> GpuRunner<'a> {
         let device = &gpu.device;
         let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
         let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-        let renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+        let renderer =
+            TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
         let mut viewport = Viewport::new(device, &atlas);
         viewport.update(&gpu.queue, TARGET.0, TARGET.1);
         let target = kerf_wgpu::Offscreen::new(device, TARGET.0, TARGET.1, format);
@@ -77,9 +78,14 @@ impl crate::runner::Runner for GpuRunner<'_> {
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         let t = Instant::now();
         let area = [TextArea::glyphs(glyphs, 0.0, 0.0)];
-        let report = self.renderer.prepare(device, queue, &mut self.atlas, &area, &self.viewport).map_err(|e| e.to_string())?;
+        let report = self
+            .renderer
+            .prepare(device, queue, &mut self.atlas, &area, &self.viewport)
+            .map_err(|e| e.to_string())?;
         let ns = t.elapsed().as_nanos() as u64;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf profile frame") });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("kerf profile frame"),
+        });
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("kerf profile text pass"),
@@ -87,12 +93,17 @@ impl crate::runner::Runner for GpuRunner<'_> {
                     view: &self.target.view,
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::WHITE), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
-                timestamp_writes: self.timing.as_ref().map(|(set, _, _)| wgpu::RenderPassTimestampWrites {
-                    query_set: set,
-                    beginning_of_pass_write_index: Some(0),
-                    end_of_pass_write_index: Some(1),
+                timestamp_writes: self.timing.as_ref().map(|(set, _, _)| {
+                    wgpu::RenderPassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    }
                 }),
                 ..Default::default()
             });
@@ -109,9 +120,15 @@ impl crate::runner::Runner for GpuRunner<'_> {
             slice.map_async(wgpu::MapMode::Read, |_| {});
             device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
             if let Ok(view) = slice.get_mapped_range() {
-                let t: Vec<u64> = view.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+                let t: Vec<u64> = view
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                    .collect();
                 if let [begin, end, ..] = t[..] {
-                    gpu_ns = Some((end.saturating_sub(begin) as f64 * queue.get_timestamp_period() as f64) as u64);
+                    gpu_ns = Some(
+                        (end.saturating_sub(begin) as f64 * queue.get_timestamp_period() as f64)
+                            as u64,
+                    );
                 }
             }
             read.unmap();
@@ -140,8 +157,13 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(len: u64, name: &str) -> Progress {
-        let bar = indicatif::ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::hidden());
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} frames, {eta} left") {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(len),
+            indicatif::ProgressDrawTarget::hidden(),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{msg:>12} [{bar:40}] {pos}/{len} frames, {eta} left",
+        ) {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_message(name.to_string());

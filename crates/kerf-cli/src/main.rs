@@ -9,8 +9,8 @@ mod pack;
 mod picture;
 mod plot;
 mod profile;
-mod runner;
 mod render;
+mod runner;
 mod soak;
 mod trace;
 

@@ -79,12 +79,14 @@ pub(crate) fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WxH, got `{s}`"))?;
-    let side = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("`{v}` is not a positive integer"));
+    let side =
+        |v: &str| v.trim().parse::<u32>().map_err(|_| format!("`{v}` is not a positive integer"));
     Ok((side(w)?, side(h)?))
 }
 
 fn parse_sort(s: &str) -> Result<SortOrder, String> {
-    let (key, dir) = s.rsplit_once('-').ok_or_else(|| format!("expected KEY-asc or KEY-desc, got `{s}`"))?;
+    let (key, dir) =
+        s.rsplit_once('-').ok_or_else(|| format!("expected KEY-asc or KEY-desc, got `{s}`"))?;
     let key = match key {
         "area" => SortKey::Area,
         "short" => SortKey::ShortSide,
@@ -92,7 +94,11 @@ fn parse_sort(s: &str) -> Result<SortOrder, String> {
         "perimeter" => SortKey::Perimeter,
         "diff" => SortKey::SideDifference,
         "ratio" => SortKey::Ratio,
-        _ => return Err(format!("unknown sort key `{key}` (area, short, long, perimeter, diff, ratio)")),
+        _ => {
+            return Err(format!(
+                "unknown sort key `{key}` (area, short, long, perimeter, diff, ratio)"
+            ))
+        }
     };
     let descending = match dir {
         "desc" => true,
@@ -138,13 +144,30 @@ struct Online {
 }
 
 /// Inserts `sizes` in order (cycled up to the first failure when `cycle`).
-fn run_online(algo: Algorithm, size: (u32, u32), opts: PackerOptions, sizes: &[(u32, u32)], cycle: bool) -> Result<Online, String> {
+fn run_online(
+    algo: Algorithm, size: (u32, u32), opts: PackerOptions, sizes: &[(u32, u32)], cycle: bool,
+) -> Result<Online, String> {
     let mut packer = algo.build(size.0, size.1, opts).map_err(|e| e.to_string())?;
-    let mut out = Online { packer: algo.build(1, 1, opts).map_err(|e| e.to_string())?, placements: Vec::new(), first_failure: None, occupancy_at_first_failure: None };
-    let stream: Box<dyn Iterator<Item = &(u32, u32)>> = if cycle && !sizes.is_empty() { Box::new(sizes.iter().cycle()) } else { Box::new(sizes.iter()) };
+    let mut out = Online {
+        packer: algo.build(1, 1, opts).map_err(|e| e.to_string())?,
+        placements: Vec::new(),
+        first_failure: None,
+        occupancy_at_first_failure: None,
+    };
+    let stream: Box<dyn Iterator<Item = &(u32, u32)>> = if cycle && !sizes.is_empty() {
+        Box::new(sizes.iter().cycle())
+    } else {
+        Box::new(sizes.iter())
+    };
     for (i, &(w, h)) in stream.enumerate() {
         let placed = packer.allocate(w, h).ok();
-        out.placements.push(placed.map(|a| Placement { x: a.rect.x, y: a.rect.y, w: a.rect.w, h: a.rect.h, rotated: a.rotated }));
+        out.placements.push(placed.map(|a| Placement {
+            x: a.rect.x,
+            y: a.rect.y,
+            w: a.rect.w,
+            h: a.rect.h,
+            rotated: a.rotated,
+        }));
         if placed.is_none() && out.first_failure.is_none() {
             out.first_failure = Some(i);
             out.occupancy_at_first_failure = Some(packer.occupancy());
@@ -159,7 +182,9 @@ fn run_online(algo: Algorithm, size: (u32, u32), opts: PackerOptions, sizes: &[(
 
 /// Median nanoseconds per insert of the online loop over `sizes[..n]` (in a
 /// fresh packer each run), over repeated runs for about `budget`.
-fn time_online(algo: Algorithm, size: (u32, u32), opts: PackerOptions, seq: &[(u32, u32)], budget: Duration) -> f64 {
+fn time_online(
+    algo: Algorithm, size: (u32, u32), opts: PackerOptions, seq: &[(u32, u32)], budget: Duration,
+) -> f64 {
     if seq.is_empty() {
         return 0.0;
     }
@@ -177,7 +202,10 @@ fn time_online(algo: Algorithm, size: (u32, u32), opts: PackerOptions, seq: &[(u
     samples[samples.len() / 2]
 }
 
-fn report_online(algo: Algorithm, args: &PackArgs, opts: PackerOptions, sizes: &[(u32, u32)], budget: Duration, with_placements: bool) -> Result<(Report, Box<dyn Packer + Send + Sync>), String> {
+fn report_online(
+    algo: Algorithm, args: &PackArgs, opts: PackerOptions, sizes: &[(u32, u32)], budget: Duration,
+    with_placements: bool,
+) -> Result<(Report, Box<dyn Packer + Send + Sync>), String> {
     let run = run_online(algo, args.size, opts, sizes, args.cycle)?;
     let seq: Vec<(u32, u32)> = sizes.iter().copied().cycle().take(run.placements.len()).collect();
     let ns = time_online(algo, args.size, opts, &seq, budget);
@@ -199,13 +227,25 @@ fn report_online(algo: Algorithm, args: &PackArgs, opts: PackerOptions, sizes: &
     Ok((report, run.packer))
 }
 
-fn report_offline(args: &PackArgs, opts: PackerOptions, sizes: &[(u32, u32)]) -> Result<(Report, Box<dyn Packer + Send + Sync>), String> {
+fn report_offline(
+    args: &PackArgs, opts: PackerOptions, sizes: &[(u32, u32)],
+) -> Result<(Report, Box<dyn Packer + Send + Sync>), String> {
     let pack = || -> Result<Outcome, String> {
         match args.mode {
-            Mode::Sorted => offline::pack_list(args.algo, Some(args.sort), args.size.0, args.size.1, opts, sizes),
+            Mode::Sorted => offline::pack_list(
+                args.algo,
+                Some(args.sort),
+                args.size.0,
+                args.size.1,
+                opts,
+                sizes,
+            ),
             Mode::Global => {
                 let Algorithm::MaxRects(h) = args.algo else {
-                    return Err(format!("--mode global needs a MaxRects packer, not {}", args.algo));
+                    return Err(format!(
+                        "--mode global needs a MaxRects packer, not {}",
+                        args.algo
+                    ));
                 };
                 offline::pack_global(h, args.size.0, args.size.1, opts, sizes)
             }
@@ -220,7 +260,15 @@ fn report_offline(args: &PackArgs, opts: PackerOptions, sizes: &[(u32, u32)]) ->
     let placements: Vec<Option<Placement>> = outcome
         .placements
         .iter()
-        .map(|p| p.map(|a| Placement { x: a.rect.x, y: a.rect.y, w: a.rect.w, h: a.rect.h, rotated: a.rotated }))
+        .map(|p| {
+            p.map(|a| Placement {
+                x: a.rect.x,
+                y: a.rect.y,
+                w: a.rect.w,
+                h: a.rect.h,
+                rotated: a.rotated,
+            })
+        })
         .collect();
     let algorithm = match outcome.strategy {
         Strategy::Global(MaxRectsHeuristic::BestShortSideFit) => "maxrects-bssf global".to_string(),
@@ -254,10 +302,17 @@ fn read_input(file: &str) -> Result<String, String> {
 }
 
 fn row(r: &Report) -> String {
-    let at_ff = r.occupancy_at_first_failure.map_or("-".to_string(), |o| format!("{:.2}%", o * 100.0));
+    let at_ff =
+        r.occupancy_at_first_failure.map_or("-".to_string(), |o| format!("{:.2}%", o * 100.0));
     format!(
         "| {} | {} | {} | {} / {} | {:.2}% | {:.0} |",
-        r.algorithm, r.placed_before_first_failure, at_ff, r.placed, r.requested, r.occupancy * 100.0, r.ns_per_insert
+        r.algorithm,
+        r.placed_before_first_failure,
+        at_ff,
+        r.placed,
+        r.requested,
+        r.occupancy * 100.0,
+        r.ns_per_insert
     )
 }
 
@@ -275,11 +330,18 @@ const HEADER: &str = "| packer | placed before first failure | occupancy then | 
 
 /// Runs `kerf pack`.
 pub fn run(args: &PackArgs) -> Result<(), String> {
-    let sizes = trace::parse(&read_input(&args.file)?).map_err(|e| format!("{}: {e}", args.file))?;
-    let opts = PackerOptions { padding: args.padding, allow_rotation: args.rotate, min_free_size: args.min_free };
+    let sizes =
+        trace::parse(&read_input(&args.file)?).map_err(|e| format!("{}: {e}", args.file))?;
+    let opts = PackerOptions {
+        padding: args.padding,
+        allow_rotation: args.rotate,
+        min_free_size: args.min_free,
+    };
     if args.compare {
         if args.mode != Mode::Online || args.padding != 0 || args.rotate || args.min_free != 0 {
-            return Err("--compare runs online, without padding or rotation (the peers' defaults)".into());
+            return Err(
+                "--compare runs online, without padding or rotation (the peers' defaults)".into()
+            );
         }
         let rows = crate::compare::compare(&sizes, args.size, Some(args.algo))?;
         if args.json {
@@ -300,7 +362,8 @@ pub fn run(args: &PackArgs) -> Result<(), String> {
             emit(HEADER)?;
         }
         for algo in Algorithm::all() {
-            let (r, _) = report_online(algo, args, opts, &sizes, Duration::from_millis(100), false)?;
+            let (r, _) =
+                report_online(algo, args, opts, &sizes, Duration::from_millis(100), false)?;
             if !args.json {
                 emit(&row(&r))?;
             }
@@ -312,7 +375,9 @@ pub fn run(args: &PackArgs) -> Result<(), String> {
         return Ok(());
     }
     let (report, packer) = match args.mode {
-        Mode::Online => report_online(args.algo, args, opts, &sizes, Duration::from_millis(500), true)?,
+        Mode::Online => {
+            report_online(args.algo, args, opts, &sizes, Duration::from_millis(500), true)?
+        }
         _ => report_offline(args, opts, &sizes)?,
     };
     if let Some(path) = &args.svg {

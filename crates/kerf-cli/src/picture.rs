@@ -47,5 +47,6 @@ pub fn write_png(packer: &dyn Packer, path: &Path) -> Result<(), String> {
 
 /// Writes the packer's state as SVG.
 pub fn write_svg(packer: &dyn Packer, path: &Path) -> Result<(), String> {
-    std::fs::write(path, kerf_pack::dump_svg(packer)).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, kerf_pack::dump_svg(packer))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -11,7 +11,8 @@ const PANEL: usize = 220;
 const LEFT: usize = 70;
 const RIGHT: usize = 20;
 const TOP: usize = 30;
-const COLORS: [[u8; 3]; 6] = [[31, 119, 180], [214, 39, 40], [44, 160, 44], [148, 103, 189], [255, 127, 14], [23, 190, 207]];
+const COLORS: [[u8; 3]; 6] =
+    [[31, 119, 180], [214, 39, 40], [44, 160, 44], [148, 103, 189], [255, 127, 14], [23, 190, 207]];
 
 /// Per-frame series, for `--plot`.
 #[derive(Clone, Debug, Default)]
@@ -60,7 +61,9 @@ impl Canvas {
     fn text(&mut self, s: &str, x: f32, y: f32, size: f32, c: [u8; 3]) -> Result<(), String> {
         let mut quads = Vec::new();
         let mut frame = self.cache.begin_frame();
-        frame.layout(&TextSpec::new(s, self.font, size).at(x, y), &mut quads).map_err(|e| e.to_string())?;
+        frame
+            .layout(&TextSpec::new(s, self.font, size).at(x, y), &mut quads)
+            .map_err(|e| e.to_string())?;
         frame.finish();
         let side = self.cache.page_side() as usize;
         for q in quads {
@@ -68,7 +71,8 @@ impl Canvas {
             let page = self.cache.pages()[q.page as usize].pixels();
             for dy in 0..q.height as usize {
                 for dx in 0..q.width as usize {
-                    let cov = page[(q.tex_y as usize + dy) * side + q.tex_x as usize + dx] as f32 / 255.0;
+                    let cov =
+                        page[(q.tex_y as usize + dy) * side + q.tex_x as usize + dx] as f32 / 255.0;
                     let (px, py) = (q.x + dx as i32, q.y + dy as i32);
                     if px >= 0 && py >= 0 && cov > 0.0 {
                         blend(&mut self.px, self.h, px as usize, py as usize, c, cov);
@@ -108,10 +112,13 @@ pub fn write(path: &Path, series: &[Series]) -> Result<(), String> {
 /// Writes stacked panels sharing one x axis labelled `x_label`.
 pub fn write_panels(path: &Path, panels: &[Panel], x_label: &str) -> Result<(), String> {
     let h = TOP + panels.len() * PANEL + 30;
-    let mut cache = GlyphCache::new(CacheConfig { page_size: 512, max_pages: 1, ..CacheConfig::default() }).map_err(|e| e.to_string())?;
+    let mut cache =
+        GlyphCache::new(CacheConfig { page_size: 512, max_pages: 1, ..CacheConfig::default() })
+            .map_err(|e| e.to_string())?;
     let font = cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
     let mut c = Canvas { px: vec![255; W * h * 3], h, cache, font };
-    let points = panels.iter().flat_map(|p| p.lines.iter().map(|l| l.1.len())).max().unwrap_or(1).max(2);
+    let points =
+        panels.iter().flat_map(|p| p.lines.iter().map(|l| l.1.len())).max().unwrap_or(1).max(2);
     let mut legend_x = LEFT as f32;
     let mut names: Vec<&str> = Vec::new();
     for p in panels {
@@ -129,7 +136,12 @@ pub fn write_panels(path: &Path, panels: &[Panel], x_label: &str) -> Result<(), 
     for (p, panel) in panels.iter().enumerate() {
         let y0 = TOP + p * PANEL;
         let (plot_top, plot_bottom) = (y0 + 20, y0 + PANEL - 20);
-        let max = panel.max.unwrap_or_else(|| panel.lines.iter().flat_map(|l| l.1.iter().cloned()).fold(0.0f64, f64::max)).max(1e-9);
+        let max = panel
+            .max
+            .unwrap_or_else(|| {
+                panel.lines.iter().flat_map(|l| l.1.iter().cloned()).fold(0.0f64, f64::max)
+            })
+            .max(1e-9);
         for k in 0..=4 {
             let y = plot_bottom as f64 - (plot_bottom - plot_top) as f64 * k as f64 / 4.0;
             c.line((LEFT as f64, y), ((W - RIGHT) as f64, y), [225, 225, 225]);
@@ -144,7 +156,8 @@ pub fn write_panels(path: &Path, panels: &[Panel], x_label: &str) -> Result<(), 
             let col = COLORS[i % COLORS.len()];
             let xy = |j: usize, val: f64| {
                 let x = LEFT as f64 + (W - LEFT - RIGHT) as f64 * j as f64 / (points - 1) as f64;
-                let y = plot_bottom as f64 - (plot_bottom - plot_top) as f64 * (val / max).clamp(0.0, 1.0);
+                let y = plot_bottom as f64
+                    - (plot_bottom - plot_top) as f64 * (val / max).clamp(0.0, 1.0);
                 (x, y)
             };
             for j in 1..v.len() {

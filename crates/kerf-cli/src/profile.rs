@@ -243,7 +243,8 @@ impl CjkChurn {
     fn new(cache: &GlyphCache, f: &Fonts) -> CjkChurn {
         let count = cache.fonts().get(f.main).expect("font loaded").glyph_count();
         let sizes = [12.0, 14.0, 16.0, 18.0, 20.0, 24.0, 28.0, 32.0, 40.0, 48.0];
-        let mut keys: Vec<(u16, f32)> = (1..count).flat_map(|g| sizes.iter().map(move |&s| (g, s))).collect();
+        let mut keys: Vec<(u16, f32)> =
+            (1..count).flat_map(|g| sizes.iter().map(move |&s| (g, s))).collect();
         let mut rng = Rng::new(7);
         for i in (1..keys.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
@@ -261,7 +262,14 @@ impl Workload for CjkChurn {
         for n in 0..2000 {
             let (glyph, size) = self.keys[self.zipf.sample(&mut self.rng)];
             let (col, row) = ((n % 50) as f32, (n / 50) as f32);
-            out.push(PositionedGlyph { font: self.id, glyph, size, x: col * 30.0, y: 40.0 + row * 50.0, color: [0, 0, 0, 255] });
+            out.push(PositionedGlyph {
+                font: self.id,
+                glyph,
+                size,
+                x: col * 30.0,
+                y: 40.0 + row * 50.0,
+                color: [0, 0, 0, 255],
+            });
         }
     }
 }
@@ -338,24 +346,30 @@ fn load_fonts(cache: &mut GlyphCache, font: &Option<PathBuf>) -> Result<Fonts, S
             Ok(Fonts { main: id, mono: id })
         }
         None => {
-            let main = cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
-            let mono = cache.add_font(dejavu::sans_mono::regular().to_vec()).map_err(|e| e.to_string())?;
+            let main =
+                cache.add_font(dejavu::sans::regular().to_vec()).map_err(|e| e.to_string())?;
+            let mono =
+                cache.add_font(dejavu::sans_mono::regular().to_vec()).map_err(|e| e.to_string())?;
             Ok(Fonts { main, mono })
         }
     }
 }
 
 /// A runner for `config`: kerf-cache alone, or kerf-wgpu on `gpu`.
-pub fn make_runner(config: CacheConfig, gpu: Option<&crate::gpu::Gpu>) -> Result<Box<dyn Runner + '_>, String> {
+pub fn make_runner(
+    config: CacheConfig, gpu: Option<&crate::gpu::Gpu>,
+) -> Result<Box<dyn Runner + '_>, String> {
     match gpu {
-        None => Ok(Box::new(CpuRunner { cache: GlyphCache::new(config).map_err(|e| e.to_string())?, quads: Vec::new() })),
+        None => Ok(Box::new(CpuRunner {
+            cache: GlyphCache::new(config).map_err(|e| e.to_string())?,
+            quads: Vec::new(),
+        })),
         Some(g) => Ok(Box::new(crate::gpu::GpuRunner::new(g, config)?)),
     }
 }
 
 fn profile_one(
-    args: &ProfileArgs,
-    gpu: Option<&crate::gpu::Gpu>,
+    args: &ProfileArgs, gpu: Option<&crate::gpu::Gpu>,
     make: &dyn Fn(&mut GlyphCache, &Fonts) -> Box<dyn Workload>,
 ) -> Result<(Report, Series), String> {
     let mut runner = make_runner(config(args), gpu)?;
@@ -384,7 +398,11 @@ fn profile_one(
             occ.push(o);
         }
         series.frame_us.push(r.ns as f64 / 1e3);
-        series.hit_rate.push(if r.lookups == 0 { 100.0 } else { r.hits as f64 * 100.0 / r.lookups as f64 });
+        series.hit_rate.push(if r.lookups == 0 {
+            100.0
+        } else {
+            r.hits as f64 * 100.0 / r.lookups as f64
+        });
         series.occupancy.push(o * 100.0);
         progress.tick();
     }
@@ -421,7 +439,11 @@ fn profile_one(
         evictions: stats.evictions,
         hit_rate: stats.hit_rate(),
         ns_per_hit: if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit },
-        ns_per_miss: if stats.misses == 0 { 0.0 } else { (total_ns as f64 - hit_share).max(0.0) / stats.misses as f64 },
+        ns_per_miss: if stats.misses == 0 {
+            0.0
+        } else {
+            (total_ns as f64 - hit_share).max(0.0) / stats.misses as f64
+        },
         raster_ns: per(stats.raster_ns, stats.rasterized),
         pack_ns: per(stats.pack_ns, stats.rasterized),
         stage_ns: per(stats.stage_ns, stats.rasterized),
@@ -435,7 +457,8 @@ fn profile_one(
         upload_bytes_per_frame: upload_bytes as f64 / frames,
         raster_bytes_per_frame: raster_bytes as f64 / frames,
         // The flag's own spelling (`glyphs`, `dirty-rect`).
-        uploads: clap::ValueEnum::to_possible_value(&args.uploads).map_or_else(String::new, |v| v.get_name().to_string()),
+        uploads: clap::ValueEnum::to_possible_value(&args.uploads)
+            .map_or_else(String::new, |v| v.get_name().to_string()),
         gpu_median_frame_ns: gpu_ns.get(gpu_ns.len() / 2).copied(),
         backend: if gpu.is_some() { "wgpu".into() } else { "cpu".into() },
         algorithm: args.algo.to_string(),
@@ -466,7 +489,9 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
     if let Some(path) = &args.text {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let name = format!("text:{}", path.display());
-        results.push(profile_one(args, gpu, &|c, f| Box::new(Scroll::file(c, f.main, &text, name.clone())))?);
+        results.push(profile_one(args, gpu, &|c, f| {
+            Box::new(Scroll::file(c, f.main, &text, name.clone()))
+        })?);
     } else {
         let all = args.workload == WorkloadName::All;
         if all || args.workload == WorkloadName::Latin {
@@ -494,7 +519,11 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         crate::plot::write(path, &series)?;
     }
     if args.json {
-        let s = if reports.len() == 1 { serde_json::to_string_pretty(&reports[0]) } else { serde_json::to_string_pretty(&reports) };
+        let s = if reports.len() == 1 {
+            serde_json::to_string_pretty(&reports[0])
+        } else {
+            serde_json::to_string_pretty(&reports)
+        };
         println!("{}", s.map_err(|e| e.to_string())?);
     } else {
         print_table(args, &reports, gpu);
@@ -555,11 +584,19 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
             r.workload,
             r.raster_bytes_per_frame,
             r.upload_bytes_per_frame,
-            if r.raster_bytes_per_frame > 0.0 { r.upload_bytes_per_frame / r.raster_bytes_per_frame } else { 0.0 }
+            if r.raster_bytes_per_frame > 0.0 {
+                r.upload_bytes_per_frame / r.raster_bytes_per_frame
+            } else {
+                0.0
+            }
         );
     }
     for r in reports.iter().filter(|r| r.gpu_median_frame_ns.is_some()) {
-        println!("{}: GPU text pass median {:.1} µs", r.workload, r.gpu_median_frame_ns.unwrap_or(0) as f64 / 1e3);
+        println!(
+            "{}: GPU text pass median {:.1} µs",
+            r.workload,
+            r.gpu_median_frame_ns.unwrap_or(0) as f64 / 1e3
+        );
     }
     println!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: page writes per frame, at most one per dirty page)");
 }

@@ -4,7 +4,10 @@
 
 use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf_cache::{CacheConfig, ColorGlyphs, CosmicFonts};
-use kerf_wgpu::{wgpu, Antialiasing, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection, TextRenderer, Viewport};
+use kerf_wgpu::{
+    wgpu, Antialiasing, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection,
+    TextRenderer, Viewport,
+};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -99,7 +102,10 @@ impl Lcd {
 
 fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
     let s = s.trim_start_matches('#');
-    let v = (s.len() == 6).then(|| u32::from_str_radix(s, 16).ok()).flatten().ok_or_else(|| format!("`{s}` is not RRGGBB"))?;
+    let v = (s.len() == 6)
+        .then(|| u32::from_str_radix(s, 16).ok())
+        .flatten()
+        .ok_or_else(|| format!("`{s}` is not RRGGBB"))?;
     Ok([(v >> 16) as u8, (v >> 8) as u8, v as u8])
 }
 
@@ -137,7 +143,9 @@ struct Report {
 
 /// Loads the fonts into a cosmic-text database: each kept face and the name
 /// it is reported under. The first font's family is the one asked for.
-fn load_fonts(specs: &[String]) -> Result<(fontdb::Database, HashMap<fontdb::ID, String>, String), String> {
+fn load_fonts(
+    specs: &[String],
+) -> Result<(fontdb::Database, HashMap<fontdb::ID, String>, String), String> {
     let mut db = fontdb::Database::new();
     let mut names = HashMap::new();
     let sources: Vec<(String, Vec<u8>, u32)> = if specs.is_empty() {
@@ -148,7 +156,11 @@ fn load_fonts(specs: &[String]) -> Result<(fontdb::Database, HashMap<fontdb::ID,
             .map(|spec| {
                 // FILE:INDEX when the suffix is a number and FILE exists.
                 let (file, index) = match spec.rsplit_once(':') {
-                    Some((f, i)) if i.parse::<u32>().is_ok() && std::path::Path::new(f).exists() => (f, i.parse().unwrap_or(0)),
+                    Some((f, i))
+                        if i.parse::<u32>().is_ok() && std::path::Path::new(f).exists() =>
+                    {
+                        (f, i.parse().unwrap_or(0))
+                    }
                     _ => (spec.as_str(), 0),
                 };
                 let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
@@ -161,7 +173,9 @@ fn load_fonts(specs: &[String]) -> Result<(fontdb::Database, HashMap<fontdb::ID,
         // The cache's own parser checks the bytes first: a damaged file is an error here.
         kerf_cache::Font::from_bytes(bytes.clone(), index).map_err(|e| format!("{name}: {e}"))?;
         let ids = db.load_font_source(fontdb::Source::Binary(Arc::new(bytes)));
-        let keep = *ids.get(index as usize).ok_or_else(|| format!("{name}: no face {index} ({} faces)", ids.len()))?;
+        let keep = *ids
+            .get(index as usize)
+            .ok_or_else(|| format!("{name}: no face {index} ({} faces)", ids.len()))?;
         for &id in ids.iter().filter(|&&id| id != keep) {
             db.remove_face(id);
         }
@@ -186,12 +200,15 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     correction(args).validate().map_err(|e| format!("--gamma/--contrast: {e}"))?;
     let text = match (&args.text, &args.text_file) {
         (Some(t), _) => t.clone(),
-        (None, Some(f)) => std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?,
+        (None, Some(f)) => {
+            std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?
+        }
         (None, None) => return Err("give --text STR or --text-file FILE".into()),
     };
     let (db, names, family) = load_fonts(&args.fonts)?;
     let mut font_system = FontSystem::new_with_locale_and_db("en-US".into(), db);
-    let mut buffer = Buffer::new(&mut font_system, Metrics::new(args.size, (args.size * 1.25).ceil()));
+    let mut buffer =
+        Buffer::new(&mut font_system, Metrics::new(args.size, (args.size * 1.25).ceil()));
     buffer.set_size(args.width, None);
     buffer.set_text(&text, &Attrs::new().family(Family::Name(&family)), Shaping::Advanced, None);
     buffer.shape_until_scroll(&mut font_system, false);
@@ -218,10 +235,18 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
                 }
             };
             let color = face.as_ref().is_some_and(|c| c.contains(g.glyph_id));
-            report_glyphs.push(GlyphOut { font: names.get(&g.font_id).cloned().unwrap_or_default(), glyph: g.glyph_id, x, y, size: g.font_size, color });
+            report_glyphs.push(GlyphOut {
+                font: names.get(&g.font_id).cloned().unwrap_or_default(),
+                glyph: g.glyph_id,
+                x,
+                y,
+                size: g.font_size,
+                color,
+            });
         }
     }
-    let (width, height) = ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);
+    let (width, height) =
+        ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);
 
     let mut lcd_fallback = None;
     if let Some(path) = &args.png {
@@ -230,11 +255,15 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             eprintln!("kerf render: --lcd drawn in grayscale ({reason:?})");
             lcd_fallback = Some(format!("{reason:?}"));
         }
-        let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);
+        let file = std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
         let mut enc = png::Encoder::new(file, width, height);
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
-        enc.write_header().and_then(|mut w| w.write_image_data(&pixels)).map_err(|e| format!("{}: {e}", path.display()))?;
+        enc.write_header()
+            .and_then(|mut w| w.write_image_data(&pixels))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let report = Report {
         width,
@@ -263,16 +292,23 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
 
 /// Draws the buffer through kerf-wgpu on a `width × height` sRGB target;
 /// the pixels, and why LCD text was drawn in grayscale if it was.
-fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32) -> Result<(Vec<u8>, Option<kerf_wgpu::GrayscaleReason>), String> {
+fn draw(
+    font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32,
+) -> Result<(Vec<u8>, Option<kerf_wgpu::GrayscaleReason>), String> {
     let gpu = kerf_wgpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
     let mut atlas = match args.hinting {
-        OnOff::On => TextAtlas::with_rasterizer(device, config(args), Box::new(kerf_cache::SwashRasterizer::new().hinting(true))),
+        OnOff::On => TextAtlas::with_rasterizer(
+            device,
+            config(args),
+            Box::new(kerf_cache::SwashRasterizer::new().hinting(true)),
+        ),
         OnOff::Off => TextAtlas::new(device, config(args)),
     }
     .map_err(|e| e.to_string())?;
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+    let mut renderer =
+        TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
     let unavailable = renderer.set_antialiasing(device, &atlas, args.lcd.antialiasing());
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, width, height);
@@ -280,14 +316,27 @@ fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32
     let mut fonts = CosmicFonts::new();
     let mut glyphs = Vec::new();
     let [r, g, b] = args.color;
-    fonts.glyphs(atlas.cache_mut(), font_system, buffer, (MARGIN, MARGIN), [r, g, b, 255], &mut glyphs).map_err(|e| e.to_string())?;
-    let report = renderer.prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport).map_err(|e| e.to_string())?;
+    fonts
+        .glyphs(
+            atlas.cache_mut(),
+            font_system,
+            buffer,
+            (MARGIN, MARGIN),
+            [r, g, b, 255],
+            &mut glyphs,
+        )
+        .map_err(|e| e.to_string())?;
+    let report = renderer
+        .prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport)
+        .map_err(|e| e.to_string())?;
     let fallback = unavailable.or(report.lcd_fallbacks.first().map(|f| f.1));
     let target = Offscreen::new(device, width, height, format);
     let bg = args.background.map(|c| kerf_wgpu::srgb_to_linear(c as f32 / 255.0) as f64);
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf render") });
+    let mut encoder = device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf render") });
     {
-        let mut pass = target.pass(&mut encoder, wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: 1.0 });
+        let mut pass =
+            target.pass(&mut encoder, wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: 1.0 });
         renderer.render(&atlas, &mut pass).map_err(|e| e.to_string())?;
     }
     queue.submit([encoder.finish()]);
@@ -295,7 +344,12 @@ fn draw(font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32
 }
 
 fn config(args: &RenderArgs) -> CacheConfig {
-    CacheConfig { page_size: 1024, max_pages: 8, subpixel_bins: args.subpixel_bins, ..CacheConfig::default() }
+    CacheConfig {
+        page_size: 1024,
+        max_pages: 8,
+        subpixel_bins: args.subpixel_bins,
+        ..CacheConfig::default()
+    }
 }
 
 fn correction(args: &RenderArgs) -> TextCorrection {

@@ -97,10 +97,11 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
         Backend::Wgpu => Some(crate::gpu::Gpu::new()?),
     };
     let mut target = crate::profile::make_runner(config, gpu.as_ref())?;
-    let fonts: Vec<FontId> = [dejavu::sans::regular(), dejavu::serif::italic(), dejavu::sans_mono::bold()]
-        .iter()
-        .map(|b| target.cache_mut().add_font(b.to_vec()).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+    let fonts: Vec<FontId> =
+        [dejavu::sans::regular(), dejavu::serif::italic(), dejavu::sans_mono::bold()]
+            .iter()
+            .map(|b| target.cache_mut().add_font(b.to_vec()).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
     let side = target.cache().page_side() as u64;
     let budget = args.pages as u64 * side * side;
     let floor = side * side;
@@ -123,18 +124,37 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
                 let (lo, hi) = ranges[rng.below(ranges.len() as u64) as usize];
                 let ch = char::from_u32(lo + rng.below((hi - lo + 1) as u64) as u32).unwrap_or('?');
                 let font = fonts[rng.below(fonts.len() as u64) as usize];
-                let glyph = target.cache().fonts().get(font).map_or(0, |f| f.lookup_glyph_index(ch));
+                let glyph =
+                    target.cache().fonts().get(font).map_or(0, |f| f.lookup_glyph_index(ch));
                 let size = 8.0 + rng.below(64) as f32 * 0.5;
-                glyphs.push(PositionedGlyph { font, glyph, size, x: (k % 20) as f32 * 40.0, y: 40.0 + (k / 20) as f32 * 60.0, color: [0, 0, 0, 255] });
+                glyphs.push(PositionedGlyph {
+                    font,
+                    glyph,
+                    size,
+                    x: (k % 20) as f32 * 40.0,
+                    y: 40.0 + (k / 20) as f32 * 60.0,
+                    color: [0, 0, 0, 255],
+                });
             }
         } else {
             for (k, &ch) in small.iter().enumerate() {
-                let glyph = target.cache().fonts().get(fonts[0]).map_or(0, |f| f.lookup_glyph_index(ch));
-                glyphs.push(PositionedGlyph { font: fonts[0], glyph, size: 14.0, x: k as f32 * 9.0, y: 20.0, color: [0, 0, 0, 255] });
+                let glyph =
+                    target.cache().fonts().get(fonts[0]).map_or(0, |f| f.lookup_glyph_index(ch));
+                glyphs.push(PositionedGlyph {
+                    font: fonts[0],
+                    glyph,
+                    size: 14.0,
+                    x: k as f32 * 9.0,
+                    y: 20.0,
+                    color: [0, 0, 0, 255],
+                });
             }
         }
         skipped += target.frame(&glyphs)?.skipped as u64;
-        target.cache().check_invariants().map_err(|e| format!("frame {frame}: invariant broken: {e}"))?;
+        target
+            .cache()
+            .check_invariants()
+            .map_err(|e| format!("frame {frame}: invariant broken: {e}"))?;
         checks += 1;
         if frame % every == 0 || frame + 1 == args.frames {
             samples.push(Sample {
@@ -151,18 +171,37 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
     let stats = target.cache().stats().clone();
     let peak_atlas = samples.iter().map(|s| s.atlas_bytes).max().unwrap_or(0);
     let final_atlas = samples.last().map_or(0, |s| s.atlas_bytes);
-    let rss_first = samples.iter().filter(|s| s.frame < half).map(|s| s.rss_bytes).max().unwrap_or(0);
-    let rss_second = samples.iter().filter(|s| s.frame >= half).map(|s| s.rss_bytes).max().unwrap_or(0);
+    let rss_first =
+        samples.iter().filter(|s| s.frame < half).map(|s| s.rss_bytes).max().unwrap_or(0);
+    let rss_second =
+        samples.iter().filter(|s| s.frame >= half).map(|s| s.rss_bytes).max().unwrap_or(0);
     let rss_final = samples.last().map_or(0, |s| s.rss_bytes);
     // Plateau: over the last half of the large phase RSS grows by at most 10%.
-    let q = |from: u64, to: u64| samples.iter().filter(|s| s.frame >= from && s.frame < to).map(|s| s.rss_bytes).max().unwrap_or(0);
+    let q = |from: u64, to: u64| {
+        samples
+            .iter()
+            .filter(|s| s.frame >= from && s.frame < to)
+            .map(|s| s.rss_bytes)
+            .max()
+            .unwrap_or(0)
+    };
     let rss_q2 = q(half / 4, half / 2);
     let rss_q4 = q(half / 2, half);
     let checks_list = vec![
-        ("atlas bytes never above the budget".to_string(), samples.iter().all(|s| s.atlas_bytes <= budget)),
+        (
+            "atlas bytes never above the budget".to_string(),
+            samples.iter().all(|s| s.atlas_bytes <= budget),
+        ),
         ("atlas back down to the floor (one page) at the end".to_string(), final_atlas == floor),
-        ("RSS plateaus in the large phase (second quarter vs last quarter, +10% at most)".to_string(), rss_q4 <= rss_q2 + rss_q2 / 10),
-        ("RSS does not grow once the workload shrinks".to_string(), rss_second <= rss_first + rss_first / 20),
+        (
+            "RSS plateaus in the large phase (second quarter vs last quarter, +10% at most)"
+                .to_string(),
+            rss_q4 <= rss_q2 + rss_q2 / 10,
+        ),
+        (
+            "RSS does not grow once the workload shrinks".to_string(),
+            rss_second <= rss_first + rss_first / 20,
+        ),
         ("no glyph skipped".to_string(), skipped == 0),
     ];
     let ok = checks_list.iter().all(|c| c.1);
@@ -190,9 +229,15 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
     };
     if let Some(path) = &args.plot {
         use crate::plot::Panel;
-        let mb = |f: fn(&Sample) -> u64| samples.iter().map(|s| f(s) as f64 / 1048576.0).collect::<Vec<_>>();
+        let mb = |f: fn(&Sample) -> u64| {
+            samples.iter().map(|s| f(s) as f64 / 1048576.0).collect::<Vec<_>>()
+        };
         let panels = [
-            Panel { title: "resident memory (MiB)".into(), lines: vec![("RSS".into(), mb(|s| s.rss_bytes))], max: None },
+            Panel {
+                title: "resident memory (MiB)".into(),
+                lines: vec![("RSS".into(), mb(|s| s.rss_bytes))],
+                max: None,
+            },
             Panel {
                 title: format!("atlas texels (MiB; budget {:.2})", budget as f64 / 1048576.0),
                 lines: vec![("atlas".into(), mb(|s| s.atlas_bytes))],
@@ -204,7 +249,11 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
                 max: None,
             },
         ];
-        crate::plot::write_panels(path, &panels, &format!("sample (every {every} frames; the workload shrinks half-way)"))?;
+        crate::plot::write_panels(
+            path,
+            &panels,
+            &format!("sample (every {every} frames; the workload shrinks half-way)"),
+        )?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);

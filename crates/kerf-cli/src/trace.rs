@@ -55,7 +55,9 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        for (text, line) in [("1 2\n3\n", 2), ("1 2 3\n", 1), ("\n\nx 2\n", 3), ("1 -2\n", 1), ("0 4\n", 1)] {
+        for (text, line) in
+            [("1 2\n3\n", 2), ("1 2 3\n", 1), ("\n\nx 2\n", 3), ("1 -2\n", 1), ("0 4\n", 1)]
+        {
             assert_eq!(parse(text).unwrap_err().line, line, "{text:?}");
         }
     }

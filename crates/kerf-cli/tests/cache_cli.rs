@@ -18,12 +18,41 @@ fn tmp(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
-    let out = kerf(&["profile", "--workload", "cjk-churn", "--frames", "8", "--page-size", "1024", "--pages", "1", "--in-flight", "0", "--json"]);
+    let out = kerf(&[
+        "profile",
+        "--workload",
+        "cjk-churn",
+        "--frames",
+        "8",
+        "--page-size",
+        "1024",
+        "--pages",
+        "1",
+        "--in-flight",
+        "0",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for key in [
-        "workload", "frames", "glyphs", "hits", "misses", "evictions", "hit_rate", "ns_per_hit", "ns_per_miss", "raster_ns",
-        "pack_ns", "stage_ns", "occupancy_mean", "occupancy_min", "pages", "skipped", "worst_frame_ns", "median_frame_ns",
+        "workload",
+        "frames",
+        "glyphs",
+        "hits",
+        "misses",
+        "evictions",
+        "hit_rate",
+        "ns_per_hit",
+        "ns_per_miss",
+        "raster_ns",
+        "pack_ns",
+        "stage_ns",
+        "occupancy_mean",
+        "occupancy_min",
+        "pages",
+        "skipped",
+        "worst_frame_ns",
+        "median_frame_ns",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
@@ -42,17 +71,25 @@ fn profile_all_workloads_and_a_text_file() {
     let out = kerf(&["profile", "--frames", "3", "--json"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let names: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["workload"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        v.as_array().unwrap().iter().map(|r| r["workload"].as_str().unwrap()).collect();
     assert_eq!(names, ["latin", "text-stream", "cjk-churn", "scroll"]);
     for r in v.as_array().unwrap() {
-        let (glyphs, hits, misses) = (r["glyphs"].as_u64().unwrap(), r["hits"].as_u64().unwrap(), r["misses"].as_u64().unwrap());
+        let (glyphs, hits, misses) = (
+            r["glyphs"].as_u64().unwrap(),
+            r["hits"].as_u64().unwrap(),
+            r["misses"].as_u64().unwrap(),
+        );
         assert_eq!(r["frames"], 3, "{}", r["workload"]);
         assert!(glyphs > 0 && hits + misses == glyphs, "{r}");
     }
     // The same paragraph three times: the second and third frames only hit.
     let latin = &v[0];
     assert_eq!(latin["glyphs"].as_u64().unwrap() % 3, 0);
-    assert!(latin["hits"].as_u64().unwrap() >= latin["glyphs"].as_u64().unwrap() * 2 / 3, "{latin}");
+    assert!(
+        latin["hits"].as_u64().unwrap() >= latin["glyphs"].as_u64().unwrap() * 2 / 3,
+        "{latin}"
+    );
 
     let text = tmp("doc.txt");
     let lines = ["first line", "zweite Zeile äöü", "τρίτη γραμμή"];
@@ -74,7 +111,18 @@ fn profile_all_workloads_and_a_text_file() {
 #[test]
 fn atlas_writes_pages_and_bad_fonts_fail_cleanly() {
     let png = tmp("atlas.png");
-    let out = kerf(&["atlas", "--text", ATLAS_TEXT, "--sizes", "12,40", "--page-size", "256", "--png", png.to_str().unwrap(), "--json"]);
+    let out = kerf(&[
+        "atlas",
+        "--text",
+        ATLAS_TEXT,
+        "--sizes",
+        "12,40",
+        "--page-size",
+        "256",
+        "--png",
+        png.to_str().unwrap(),
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let pages = v["pages"].as_u64().unwrap();
@@ -83,20 +131,40 @@ fn atlas_writes_pages_and_bad_fonts_fail_cleanly() {
     // The same cache built through the library: the PNGs are its pages
     // (coverage c drawn as 0x10 + c·0xef/255 in red, free rectangles
     // outlined in green), and the JSON counts its glyphs.
-    let mut cache = GlyphCache::new(CacheConfig { page_size: 256, max_pages: 8, memory_budget: u64::MAX, ..CacheConfig::default() }).unwrap();
+    let mut cache = GlyphCache::new(CacheConfig {
+        page_size: 256,
+        max_pages: 8,
+        memory_budget: u64::MAX,
+        ..CacheConfig::default()
+    })
+    .unwrap();
     let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
     let mut quads = Vec::new();
     let mut frame = cache.begin_frame();
     for (px, y) in [(12.0, 0.0), (40.0, 96.0)] {
-        frame.layout(&TextSpec::new(ATLAS_TEXT, font, px).at(0.0, y).wrap(1600.0), &mut quads).unwrap();
+        frame
+            .layout(&TextSpec::new(ATLAS_TEXT, font, px).at(0.0, y).wrap(1600.0), &mut quads)
+            .unwrap();
     }
     frame.finish();
     assert_eq!(pages, cache.pages().len() as u64);
-    assert_eq!(v["glyphs"].as_u64().unwrap(), cache.pages().iter().map(|p| p.glyphs() as u64).sum::<u64>());
-    let distinct = ATLAS_TEXT.chars().filter(|c| !c.is_whitespace()).collect::<std::collections::BTreeSet<_>>().len() as u64;
-    assert!(v["glyphs"].as_u64().unwrap() >= 2 * distinct, "every character at both sizes ({distinct} characters): {v}");
+    assert_eq!(
+        v["glyphs"].as_u64().unwrap(),
+        cache.pages().iter().map(|p| p.glyphs() as u64).sum::<u64>()
+    );
+    let distinct = ATLAS_TEXT
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len() as u64;
+    assert!(
+        v["glyphs"].as_u64().unwrap() >= 2 * distinct,
+        "every character at both sizes ({distinct} characters): {v}"
+    );
     for (f, page) in v["files"].as_array().unwrap().iter().zip(cache.pages()) {
-        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(f.as_str().unwrap()).unwrap()));
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(f.as_str().unwrap()).unwrap(),
+        ));
         let mut reader = decoder.read_info().unwrap();
         let mut rgb = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut rgb).unwrap();
@@ -127,13 +195,31 @@ fn atlas_writes_pages_and_bad_fonts_fail_cleanly() {
 #[test]
 fn profile_on_the_gpu_reports_uploads_and_plots() {
     let plot = tmp("plot.png");
-    let out = kerf(&["profile", "--backend", "wgpu", "--workload", "text-stream", "--frames", "5", "--json", "--plot", plot.to_str().unwrap()]);
-    assert!(out.status.success(), "needs a wgpu adapter (lavapipe: apt-get install mesa-vulkan-drivers): {}", String::from_utf8_lossy(&out.stderr));
+    let out = kerf(&[
+        "profile",
+        "--backend",
+        "wgpu",
+        "--workload",
+        "text-stream",
+        "--frames",
+        "5",
+        "--json",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "needs a wgpu adapter (lavapipe: apt-get install mesa-vulkan-drivers): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["backend"], "wgpu");
     assert_eq!(v["skipped"], 0);
     let calls = v["upload_calls_per_frame"].as_f64().unwrap();
-    assert!(calls > 0.0 && calls <= v["pages"].as_f64().unwrap(), "at most one upload per page per frame: {calls}");
+    assert!(
+        calls > 0.0 && calls <= v["pages"].as_f64().unwrap(),
+        "at most one upload per page per frame: {calls}"
+    );
     assert_eq!(&std::fs::read(&plot).unwrap()[1..4], b"PNG");
 }
 
@@ -141,8 +227,25 @@ fn profile_on_the_gpu_reports_uploads_and_plots() {
 fn profile_json_reports_raster_bytes_and_per_glyph_uploads_stay_near_them() {
     let mut per_mode = Vec::new();
     for uploads in ["glyphs", "dirty-rect"] {
-        let out = kerf(&["profile", "--backend", "wgpu", "--workload", "cjk-churn", "--frames", "12", "--page-size", "512", "--uploads", uploads, "--json"]);
-        assert!(out.status.success(), "needs a wgpu adapter (lavapipe: apt-get install mesa-vulkan-drivers): {}", String::from_utf8_lossy(&out.stderr));
+        let out = kerf(&[
+            "profile",
+            "--backend",
+            "wgpu",
+            "--workload",
+            "cjk-churn",
+            "--frames",
+            "12",
+            "--page-size",
+            "512",
+            "--uploads",
+            uploads,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "needs a wgpu adapter (lavapipe: apt-get install mesa-vulkan-drivers): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["uploads"], uploads);
         let raster = v["raster_bytes_per_frame"].as_f64().unwrap();
@@ -152,7 +255,10 @@ fn profile_json_reports_raster_bytes_and_per_glyph_uploads_stay_near_them() {
     }
     let ((raster, glyphs), (raster2, dirty)) = (per_mode[0], per_mode[1]);
     assert_eq!(raster, raster2, "same workload");
-    assert!(glyphs <= 1.25 * raster, "per-glyph uploads: {glyphs} bytes per frame for {raster} rasterized");
+    assert!(
+        glyphs <= 1.25 * raster,
+        "per-glyph uploads: {glyphs} bytes per frame for {raster} rasterized"
+    );
     assert!(dirty > glyphs, "dirty rectangles carry more: {dirty} vs {glyphs}");
 }
 
@@ -160,14 +266,34 @@ fn profile_json_reports_raster_bytes_and_per_glyph_uploads_stay_near_them() {
 fn a_short_soak_keeps_memory_under_the_budget_and_comes_back_down() {
     for backend in ["cpu", "wgpu"] {
         let frames = if backend == "cpu" { "2000" } else { "400" };
-        let out = kerf(&["soak", "--backend", backend, "--frames", frames, "--page-size", "256", "--idle", "50", "--json"]);
-        assert!(out.status.success(), "{backend}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let out = kerf(&[
+            "soak",
+            "--backend",
+            backend,
+            "--frames",
+            frames,
+            "--page-size",
+            "256",
+            "--idle",
+            "50",
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{backend}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["invariant_checks"].as_u64(), v["frames"].as_u64());
         assert!(v["evictions"].as_u64().unwrap() > 0, "{backend}: the soak must churn");
         assert!(v["peak_atlas_bytes"].as_u64() <= v["budget_bytes"].as_u64());
         assert_eq!(v["final_atlas_bytes"], v["floor_bytes"], "{backend}: back down to the floor");
-        assert!(v["checks"].as_array().unwrap().iter().all(|c| c[1] == true), "{backend}: {}", v["checks"]);
+        assert!(
+            v["checks"].as_array().unwrap().iter().all(|c| c[1] == true),
+            "{backend}: {}",
+            v["checks"]
+        );
     }
 }
 
@@ -176,20 +302,43 @@ fn a_short_soak_keeps_memory_under_the_budget_and_comes_back_down() {
 #[test]
 fn atlas_writes_colour_pages_for_emoji() {
     const EMOJI: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-    assert!(std::path::Path::new(EMOJI).exists(), "{EMOJI} missing; install Debian's fonts-noto-color-emoji");
+    assert!(
+        std::path::Path::new(EMOJI).exists(),
+        "{EMOJI} missing; install Debian's fonts-noto-color-emoji"
+    );
     let png = tmp("emoji-atlas.png");
     let dejavu = tmp("DejaVuSans.ttf");
     std::fs::write(&dejavu, dejavu::sans::regular()).unwrap();
-    let out = kerf(&["atlas", "--font", dejavu.to_str().unwrap(), "--font", EMOJI, "--text", "ab 🦀🎉🚀", "--sizes", "20,32", "--png", png.to_str().unwrap(), "--json"]);
+    let out = kerf(&[
+        "atlas",
+        "--font",
+        dejavu.to_str().unwrap(),
+        "--font",
+        EMOJI,
+        "--text",
+        "ab 🦀🎉🚀",
+        "--sizes",
+        "20,32",
+        "--png",
+        png.to_str().unwrap(),
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["color_pages"], 1);
     assert_eq!(v["color_glyphs"], 6, "three emoji at two sizes");
     assert_eq!(v["glyphs"], 4, "'a' and 'b' at two sizes in the coverage pages");
     let colour = png.with_file_name("emoji-atlas-color-0.png");
-    let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&colour).unwrap())).read_info().unwrap();
+    let mut reader =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&colour).unwrap()))
+            .read_info()
+            .unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];
     reader.next_frame(&mut buf).unwrap();
-    let saturated = buf.chunks(3).filter(|p| p.iter().max().unwrap() - p.iter().min().unwrap() > 100).count();
-    assert!(saturated > 500, "the colour page has the emoji in colour ({saturated} saturated pixels)");
+    let saturated =
+        buf.chunks(3).filter(|p| p.iter().max().unwrap() - p.iter().min().unwrap() > 100).count();
+    assert!(
+        saturated > 500,
+        "the colour page has the emoji in colour ({saturated} saturated pixels)"
+    );
 }

@@ -62,7 +62,10 @@ fn json_report_is_consistent_with_the_trace() {
     }
     for (i, a) in rects.iter().enumerate() {
         for b in &rects[i + 1..] {
-            let apart = a[0] + a[2] <= b[0] || b[0] + b[2] <= a[0] || a[1] + a[3] <= b[1] || b[1] + b[3] <= a[1];
+            let apart = a[0] + a[2] <= b[0]
+                || b[0] + b[2] <= a[0]
+                || a[1] + a[3] <= b[1]
+                || b[1] + b[3] <= a[1];
             assert!(apart, "{a:?} overlaps {b:?}");
         }
     }
@@ -77,7 +80,10 @@ fn json_report_is_consistent_with_the_trace() {
 
 #[test]
 fn cycle_stops_at_the_first_failure() {
-    let out = kerf(&["pack", &trace_path("latin-mixed"), "--cycle", "--json", "--algo", "skyline-bl-wm"], None);
+    let out = kerf(
+        &["pack", &trace_path("latin-mixed"), "--cycle", "--json", "--algo", "skyline-bl-wm"],
+        None,
+    );
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let requested = v["requested"].as_u64().unwrap();
@@ -97,7 +103,10 @@ fn malformed_lines_are_named_and_fail() {
 
 #[test]
 fn stdin_input_and_table_output() {
-    let out = kerf(&["pack", "-", "--size", "16x16", "--algo", "shelf-ff-wm"], Some("8 8\n8 8\n8 8\n8 8\n8 8\n"));
+    let out = kerf(
+        &["pack", "-", "--size", "16x16", "--algo", "shelf-ff-wm"],
+        Some("8 8\n8 8\n8 8\n8 8\n8 8\n"),
+    );
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("| shelf-ff-wm | 4 | 100.00% | 4 / 5 |"), "{text}");
@@ -105,7 +114,11 @@ fn stdin_input_and_table_output() {
 
 #[test]
 fn unknown_packer_and_bad_size_are_errors() {
-    for args in [vec!["pack", "--algo", "maxrects-zz"], vec!["pack", "--size", "0x10"], vec!["pack", "--size", "12"]] {
+    for args in [
+        vec!["pack", "--algo", "maxrects-zz"],
+        vec!["pack", "--size", "0x10"],
+        vec!["pack", "--size", "12"],
+    ] {
         let out = kerf(&args, Some("1 1\n"));
         assert!(!out.status.success(), "{args:?}");
         assert!(!out.stderr.is_empty());
@@ -121,7 +134,16 @@ fn pictures_are_written() {
     std::fs::create_dir_all(&dir).unwrap();
     let (svg, png) = (dir.join("p.svg"), dir.join("p.png"));
     let out = kerf(
-        &["pack", "-", "--size", "40x30", "--svg", svg.to_str().unwrap(), "--png", png.to_str().unwrap()],
+        &[
+            "pack",
+            "-",
+            "--size",
+            "40x30",
+            "--svg",
+            svg.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+        ],
         Some("10 10\n20 5\n"),
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -137,7 +159,10 @@ fn pictures_are_written() {
 #[test]
 fn sorted_and_global_modes_report() {
     for mode in ["sorted", "global"] {
-        let out = kerf(&["pack", &trace_path("latin-mixed"), "--size", "256x256", "--mode", mode, "--json"], None);
+        let out = kerf(
+            &["pack", &trace_path("latin-mixed"), "--size", "256x256", "--mode", mode, "--json"],
+            None,
+        );
         assert!(out.status.success(), "{mode}");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         // Largest-first packing fills 256² almost completely, with few glyphs.
@@ -149,11 +174,16 @@ fn sorted_and_global_modes_report() {
 
 #[test]
 fn compare_lists_kerf_and_the_peers() {
-    let out = kerf(&["pack", &trace_path("latin-mixed"), "--size", "128x128", "--compare", "--json"], None);
+    let out = kerf(
+        &["pack", &trace_path("latin-mixed"), "--size", "128x128", "--compare", "--json"],
+        None,
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["allocator"].as_str().unwrap()).collect();
-    for want in ["kerf maxrects-bssf", "kerf skyline-bl-wm", "etagere", "etagere bucketed", "guillotiere"] {
+    for want in
+        ["kerf maxrects-bssf", "kerf skyline-bl-wm", "etagere", "etagere bucketed", "guillotiere"]
+    {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
     // The fill figures are the trace's: the glyphs placed before the first
@@ -161,22 +191,40 @@ fn compare_lists_kerf_and_the_peers() {
     // their requested area over the bin's. kerf's MaxRects-BSSF and
     // etagere, run here on the same trace, place the same N.
     let trace = read_trace("latin-mixed");
-    let row = |name: &str| rows.iter().find(|r| r["allocator"] == name).unwrap_or_else(|| panic!("{name} row"));
+    let row = |name: &str| {
+        rows.iter().find(|r| r["allocator"] == name).unwrap_or_else(|| panic!("{name} row"))
+    };
     for r in &rows {
         let n = r["placed_before_first_failure"].as_u64().unwrap() as usize;
         let area: u64 = (0..n).map(|i| trace[i % trace.len()]).map(|(w, h)| w * h).sum();
         let want = area as f64 / (128.0 * 128.0);
         let occ = r["occupancy_at_first_failure"].as_f64().unwrap();
-        assert!((occ - want).abs() < 1e-9, "{}: occupancy {occ}, the first {n} glyphs cover {want}", r["allocator"]);
+        assert!(
+            (occ - want).abs() < 1e-9,
+            "{}: occupancy {occ}, the first {n} glyphs cover {want}",
+            r["allocator"]
+        );
     }
-    let fill = |alloc: &mut dyn FnMut(u32, u32) -> bool| (0..).take_while(|&i| {
-        let (w, h) = trace[i % trace.len()];
-        alloc(w as u32, h as u32)
-    }).count() as u64;
-    let mut maxrects = kerf_pack::Algorithm::default().build(128, 128, kerf_pack::PackerOptions::default()).unwrap();
-    assert_eq!(row("kerf maxrects-bssf")["placed_before_first_failure"], fill(&mut |w, h| maxrects.allocate(w, h).is_ok()));
+    let fill = |alloc: &mut dyn FnMut(u32, u32) -> bool| {
+        (0..)
+            .take_while(|&i| {
+                let (w, h) = trace[i % trace.len()];
+                alloc(w as u32, h as u32)
+            })
+            .count() as u64
+    };
+    let mut maxrects = kerf_pack::Algorithm::default()
+        .build(128, 128, kerf_pack::PackerOptions::default())
+        .unwrap();
+    assert_eq!(
+        row("kerf maxrects-bssf")["placed_before_first_failure"],
+        fill(&mut |w, h| maxrects.allocate(w, h).is_ok())
+    );
     let mut etagere = etagere::AtlasAllocator::new(etagere::size2(128, 128));
-    assert_eq!(row("etagere")["placed_before_first_failure"], fill(&mut |w, h| etagere.allocate(etagere::size2(w as i32, h as i32)).is_some()));
+    assert_eq!(
+        row("etagere")["placed_before_first_failure"],
+        fill(&mut |w, h| etagere.allocate(etagere::size2(w as i32, h as i32)).is_some())
+    );
     for r in &rows {
         let occ = r["occupancy_at_first_failure"].as_f64().unwrap();
         assert!(occ > 0.0 && occ <= 1.0, "{r}");

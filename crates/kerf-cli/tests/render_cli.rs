@@ -30,7 +30,10 @@ fn dejavu() -> String {
 
 fn lohit() -> String {
     let p = "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf";
-    assert!(std::path::Path::new(p).exists(), "{p} not found: install the Debian package fonts-lohit-deva");
+    assert!(
+        std::path::Path::new(p).exists(),
+        "{p} not found: install the Debian package fonts-lohit-deva"
+    );
     p.to_string()
 }
 
@@ -45,18 +48,23 @@ fn render_json_glyphs_are_harfbuzz_glyphs() {
     let font = dejavu();
     let text = "office AVATAR";
     let v = json(&["render", "--font", &font, "--text", text, "--size", "32", "--json"]);
-    let ids: Vec<u64> = v["glyphs"].as_array().unwrap().iter().map(|g| g["glyph"].as_u64().unwrap()).collect();
+    let ids: Vec<u64> =
+        v["glyphs"].as_array().unwrap().iter().map(|g| g["glyph"].as_u64().unwrap()).collect();
     let hb = Command::new("hb-shape")
         .args(["--output-format=json", "--no-glyph-names", &font, text])
         .output()
-        .unwrap_or_else(|e| panic!("hb-shape not found ({e}): install the Debian package libharfbuzz-bin"));
+        .unwrap_or_else(|e| {
+            panic!("hb-shape not found ({e}): install the Debian package libharfbuzz-bin")
+        });
     let hb: serde_json::Value = serde_json::from_slice(&hb.stdout).unwrap();
-    let hb_ids: Vec<u64> = hb.as_array().unwrap().iter().map(|g| g["g"].as_u64().unwrap()).collect();
+    let hb_ids: Vec<u64> =
+        hb.as_array().unwrap().iter().map(|g| g["g"].as_u64().unwrap()).collect();
     assert_eq!(ids, hb_ids);
     // Pens advance by HarfBuzz's advances (font units, 2048 per em in
     // DejaVu) from the 8 px margin, within 0.05 px (kerf matches within
     // 0.005 px; whole-pixel rounding must fail).
-    let xs: Vec<f64> = v["glyphs"].as_array().unwrap().iter().map(|g| g["x"].as_f64().unwrap()).collect();
+    let xs: Vec<f64> =
+        v["glyphs"].as_array().unwrap().iter().map(|g| g["x"].as_f64().unwrap()).collect();
     let mut pen = 8.0;
     for (i, g) in hb.as_array().unwrap().iter().enumerate() {
         assert!((xs[i] - pen).abs() <= 0.05, "glyph {i} at {} (HarfBuzz {pen})", xs[i]);
@@ -71,7 +79,11 @@ fn render_json_glyphs_are_harfbuzz_glyphs() {
         let y = g["y"].as_f64().unwrap();
         assert!((y - baseline).abs() <= 0.05, "pen y {y}, baseline {baseline}");
     }
-    assert!(v["glyphs"].as_array().unwrap().iter().all(|g| g["font"] == font.as_str() && g["size"] == 32.0 && g["color"] == false));
+    assert!(v["glyphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| g["font"] == font.as_str() && g["size"] == 32.0 && g["color"] == false));
     assert_eq!(v["missing"], 0);
 }
 
@@ -79,25 +91,47 @@ fn render_json_glyphs_are_harfbuzz_glyphs() {
 fn fallback_follows_the_font_order_and_missing_characters_are_reported() {
     let (d, l) = (dejavu(), lohit());
     let v = json(&["render", "--font", &d, "--font", &l, "--text", "abc हिन्दी", "--json"]);
-    let fonts: Vec<&str> = v["glyphs"].as_array().unwrap().iter().map(|g| g["font"].as_str().unwrap()).collect();
-    assert!(fonts[..4].iter().all(|f| *f == d), "Latin and the space from the first font: {fonts:?}");
+    let fonts: Vec<&str> =
+        v["glyphs"].as_array().unwrap().iter().map(|g| g["font"].as_str().unwrap()).collect();
+    assert!(
+        fonts[..4].iter().all(|f| *f == d),
+        "Latin and the space from the first font: {fonts:?}"
+    );
     assert!(fonts[4..].iter().all(|f| *f == l), "Devanagari from the second: {fonts:?}");
     // A private-use character no font has: the first font's .notdef, reported.
     let v = json(&["render", "--font", &d, "--text", "a\u{E000}b", "--json"]);
     assert_eq!(v["missing"], 1);
     assert_eq!(v["missing_code_points"], serde_json::json!([0xE000]));
-    assert!(v["glyphs"].as_array().unwrap().iter().any(|g| g["glyph"] == 0 && g["font"] == d.as_str()));
+    assert!(v["glyphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["glyph"] == 0 && g["font"] == d.as_str()));
 }
 
 #[test]
 fn the_png_is_the_text_with_a_margin() {
     let png = tmp("render.png");
-    let v = json(&["render", "--text", "Hello, kerf\nsecond line", "--color", "102080", "--background", "f0e8d0", "--png", png.to_str().unwrap(), "--json"]);
+    let v = json(&[
+        "render",
+        "--text",
+        "Hello, kerf\nsecond line",
+        "--color",
+        "102080",
+        "--background",
+        "f0e8d0",
+        "--png",
+        png.to_str().unwrap(),
+        "--json",
+    ]);
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width as u64, info.height as u64), (v["width"].as_u64().unwrap(), v["height"].as_u64().unwrap()));
+    assert_eq!(
+        (info.width as u64, info.height as u64),
+        (v["width"].as_u64().unwrap(), v["height"].as_u64().unwrap())
+    );
     assert!(info.height > 2 * 32, "two lines tall: {}", info.height);
     assert_eq!(&buf[..3], &[0xf0, 0xe8, 0xd0], "plain background at the corner");
     let ink = buf.chunks(4).filter(|p| p[0] < 0x80 && p[2] > 0x40).count();
@@ -111,11 +145,22 @@ fn the_png_is_the_text_with_a_margin() {
 fn sharpness_flags_change_the_picture() {
     let read = |args: &[&str]| -> Vec<u8> {
         let png = tmp(&format!("flags-{}.png", args.join("_").replace(['-', '.'], "")));
-        let mut all = vec!["render", "--text", "illumination", "--size", "15.3", "--png", png.to_str().unwrap()];
+        let mut all = vec![
+            "render",
+            "--text",
+            "illumination",
+            "--size",
+            "15.3",
+            "--png",
+            png.to_str().unwrap(),
+        ];
         all.extend_from_slice(args);
         let out = kerf(&all);
         assert!(out.status.success(), "{all:?}: {}", String::from_utf8_lossy(&out.stderr));
-        let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap())).read_info().unwrap();
+        let mut reader =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()))
+                .read_info()
+                .unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];
         reader.next_frame(&mut buf).unwrap();
         buf
@@ -125,7 +170,12 @@ fn sharpness_flags_change_the_picture() {
     assert_eq!(bins1.len(), bins4.len());
     assert_ne!(bins1, bins4, "sub-pixel bins move the stems");
     let (neutral, default) = (read(&["--gamma", "1", "--contrast", "0"]), read(&[]));
-    assert!(ink(&default) > ink(&neutral), "the default correction thickens dark text: {} vs {}", ink(&default), ink(&neutral));
+    assert!(
+        ink(&default) > ink(&neutral),
+        "the default correction thickens dark text: {} vs {}",
+        ink(&default),
+        ink(&neutral)
+    );
     // --hinting on draws other pixels (swash, hinted).
     let hinted = read(&["--hinting", "on"]);
     assert_eq!(default.len(), hinted.len());
@@ -135,7 +185,12 @@ fn sharpness_flags_change_the_picture() {
     let colored = |px: &[u8]| px.chunks(4).filter(|p| p[0] != p[2]).count();
     assert_eq!(colored(&default), 0, "grayscale text is gray");
     let (rgb, bgr) = (read(&["--lcd", "rgb"]), read(&["--lcd", "bgr"]));
-    assert!(colored(&rgb) > 50 && colored(&bgr) > 50, "LCD text has colour fringes: {} / {}", colored(&rgb), colored(&bgr));
+    assert!(
+        colored(&rgb) > 50 && colored(&bgr) > 50,
+        "LCD text has colour fringes: {} / {}",
+        colored(&rgb),
+        colored(&bgr)
+    );
     assert_ne!(rgb, bgr);
     let j = json(&["render", "--text", "x", "--lcd", "bgr", "--hinting", "on", "--json"]);
     assert_eq!((j["lcd"].as_str(), j["hinting"].as_str()), (Some("bgr"), Some("on")));
@@ -170,14 +225,25 @@ fn bad_input_is_a_one_line_error() {
 #[test]
 fn emoji_are_one_colour_glyph_per_zwj_sequence() {
     const EMOJI: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-    assert!(std::path::Path::new(EMOJI).exists(), "{EMOJI} missing; install Debian's fonts-noto-color-emoji");
+    assert!(
+        std::path::Path::new(EMOJI).exists(),
+        "{EMOJI} missing; install Debian's fonts-noto-color-emoji"
+    );
     let text = "a👩‍💻🦀";
     let j = json(&["render", "--font", &dejavu(), "--font", EMOJI, "--text", text, "--json"]);
     let glyphs = j["glyphs"].as_array().unwrap();
     assert_eq!(glyphs.len(), 3, "'a', the ZWJ sequence as one glyph, 🦀: {glyphs:?}");
-    let hb = std::process::Command::new("hb-shape").args(["--no-glyph-names", "--no-positions", "--no-clusters", EMOJI, "👩‍💻🦀"]).output().expect("hb-shape (Debian's libharfbuzz-bin)");
+    let hb = std::process::Command::new("hb-shape")
+        .args(["--no-glyph-names", "--no-positions", "--no-clusters", EMOJI, "👩‍💻🦀"])
+        .output()
+        .expect("hb-shape (Debian's libharfbuzz-bin)");
     let hb = String::from_utf8_lossy(&hb.stdout);
-    let ids: Vec<u64> = hb.trim().trim_matches(|c| c == '[' || c == ']').split('|').map(|g| g.parse().unwrap()).collect();
+    let ids: Vec<u64> = hb
+        .trim()
+        .trim_matches(|c| c == '[' || c == ']')
+        .split('|')
+        .map(|g| g.parse().unwrap())
+        .collect();
     assert_eq!(ids.len(), 2, "{hb}");
     for (g, id) in glyphs[1..].iter().zip(&ids) {
         assert_eq!(g["glyph"].as_u64(), Some(*id), "{g}");
@@ -186,11 +252,26 @@ fn emoji_are_one_colour_glyph_per_zwj_sequence() {
     }
     assert_eq!(glyphs[0]["color"].as_bool(), Some(false));
     let png = tmp("emoji.png");
-    let out = kerf(&["render", "--font", &dejavu(), "--font", EMOJI, "--text", text, "--png", png.to_str().unwrap()]);
+    let out = kerf(&[
+        "render",
+        "--font",
+        &dejavu(),
+        "--font",
+        EMOJI,
+        "--text",
+        text,
+        "--png",
+        png.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap())).read_info().unwrap();
+    let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()))
+        .read_info()
+        .unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];
     reader.next_frame(&mut buf).unwrap();
-    let colourful = buf.chunks(4).filter(|p| p[..3].iter().max().unwrap() - p[..3].iter().min().unwrap() > 80).count();
+    let colourful = buf
+        .chunks(4)
+        .filter(|p| p[..3].iter().max().unwrap() - p[..3].iter().min().unwrap() > 80)
+        .count();
     assert!(colourful > 200, "the emoji are drawn in colour ({colourful} saturated pixels)");
 }

@@ -45,17 +45,28 @@ impl Algorithm {
     /// Every variant: 5 MaxRects, 4 Skyline, 6 × 7 × 2 Guillotine (slab
     /// rounding only with the `halve` split), 14 Shelf.
     pub fn all() -> Vec<Algorithm> {
-        let mut v: Vec<Algorithm> = MaxRectsHeuristic::ALL.iter().map(|&h| Algorithm::MaxRects(h)).collect();
+        let mut v: Vec<Algorithm> =
+            MaxRectsHeuristic::ALL.iter().map(|&h| Algorithm::MaxRects(h)).collect();
         for wm in [false, true] {
             v.extend(SkylineHeuristic::ALL.iter().map(|&h| Algorithm::Skyline(h, wm)));
         }
         for choice in FreeRectChoice::ALL {
             for split in SplitRule::ALL {
                 for merge in [false, true] {
-                    v.push(Algorithm::Guillotine(GuillotineConfig { choice, split, merge, slab: false }));
+                    v.push(Algorithm::Guillotine(GuillotineConfig {
+                        choice,
+                        split,
+                        merge,
+                        slab: false,
+                    }));
                 }
             }
-            v.push(Algorithm::Guillotine(GuillotineConfig { choice, split: SplitRule::Halve, merge: true, slab: true }));
+            v.push(Algorithm::Guillotine(GuillotineConfig {
+                choice,
+                split: SplitRule::Halve,
+                merge: true,
+                slab: true,
+            }));
         }
         for wm in [false, true] {
             v.extend(ShelfHeuristic::ALL.iter().map(|&h| Algorithm::Shelf(h, wm)));
@@ -64,7 +75,9 @@ impl Algorithm {
     }
 
     /// An empty packer of this variant.
-    pub fn build(&self, width: u32, height: u32, opts: PackerOptions) -> Result<Box<dyn Packer + Send + Sync>, SizeError> {
+    pub fn build(
+        &self, width: u32, height: u32, opts: PackerOptions,
+    ) -> Result<Box<dyn Packer + Send + Sync>, SizeError> {
         Ok(match *self {
             Algorithm::MaxRects(h) => Box::new(MaxRects::new(width, height, h, opts)?),
             Algorithm::Skyline(h, wm) => Box::new(Skyline::new(width, height, h, wm, opts)?),
@@ -126,13 +139,16 @@ impl FromStr for Algorithm {
         let (wm, rm, slab) = (flag("wm"), flag("rm"), flag("slab"));
         let parsed = match parts.as_slice() {
             ["maxrects", h] if !(wm || rm || slab) => {
-                lookup(&MaxRectsHeuristic::ALL, h, MaxRectsHeuristic::short_name).map(Algorithm::MaxRects)
+                lookup(&MaxRectsHeuristic::ALL, h, MaxRectsHeuristic::short_name)
+                    .map(Algorithm::MaxRects)
             }
             ["skyline", h] if !(rm || slab) => {
-                lookup(&SkylineHeuristic::ALL, h, SkylineHeuristic::short_name).map(|h| Algorithm::Skyline(h, wm))
+                lookup(&SkylineHeuristic::ALL, h, SkylineHeuristic::short_name)
+                    .map(|h| Algorithm::Skyline(h, wm))
             }
             ["shelf", h] if !(rm || slab) => {
-                lookup(&ShelfHeuristic::ALL, h, ShelfHeuristic::short_name).map(|h| Algorithm::Shelf(h, wm))
+                lookup(&ShelfHeuristic::ALL, h, ShelfHeuristic::short_name)
+                    .map(|h| Algorithm::Shelf(h, wm))
             }
             ["guillotine", c, sp] if !wm => {
                 let choice = lookup(&FreeRectChoice::ALL, c, FreeRectChoice::short_name);
@@ -166,9 +182,20 @@ mod tests {
 
     #[test]
     fn bad_names_are_errors() {
-        for bad in ["", "maxrects", "maxrects-xx", "maxrects-bssf-wm", "skyline-bl-rm", "guillotine-bssf", "shelf-nf-x"] {
+        for bad in [
+            "",
+            "maxrects",
+            "maxrects-xx",
+            "maxrects-bssf-wm",
+            "skyline-bl-rm",
+            "guillotine-bssf",
+            "shelf-nf-x",
+        ] {
             assert!(bad.parse::<Algorithm>().is_err(), "{bad}");
         }
-        assert_eq!("guillotine-bssf-minas-rm".parse::<Algorithm>().unwrap().to_string(), "guillotine-bssf-minas-rm");
+        assert_eq!(
+            "guillotine-bssf-minas-rm".parse::<Algorithm>().unwrap().to_string(),
+            "guillotine-bssf-minas-rm"
+        );
     }
 }

@@ -66,7 +66,9 @@ pub enum SizeError {
 impl fmt::Display for AllocError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            AllocError::ZeroSize { w, h } => write!(f, "cannot allocate an empty rectangle ({w}x{h})"),
+            AllocError::ZeroSize { w, h } => {
+                write!(f, "cannot allocate an empty rectangle ({w}x{h})")
+            }
             AllocError::TooLarge { w, h, bin_w, bin_h } => {
                 write!(f, "a {w}x{h} rectangle (with padding) can never fit a {bin_w}x{bin_h} bin")
             }
@@ -89,7 +91,9 @@ impl fmt::Display for SizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             SizeError::ZeroSize => f.write_str("bin sides must be at least 1 pixel"),
-            SizeError::TooLarge { max } => write!(f, "bin sides and padding must be at most {max} pixels"),
+            SizeError::TooLarge { max } => {
+                write!(f, "bin sides and padding must be at most {max} pixels")
+            }
             SizeError::Shrink { w, h } => write!(f, "a bin can only grow; it is {w}x{h}"),
         }
     }

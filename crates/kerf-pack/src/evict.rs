@@ -53,10 +53,7 @@ impl MaxRects {
     /// `allocate(w, h)` succeed. With 2²⁰ or more live allocations it
     /// proposes nothing (`Ok(None)`): its packed weights count no further.
     pub fn evict_to_fit(
-        &self,
-        w: u32,
-        h: u32,
-        mut cost: impl FnMut(&Allocation) -> Option<u64>,
+        &self, w: u32, h: u32, mut cost: impl FnMut(&Allocation) -> Option<u64>,
     ) -> Result<Option<Eviction>, AllocError> {
         self.search(w, h, None, &mut cost)
     }
@@ -73,20 +70,13 @@ impl MaxRects {
     /// gives `None`), or lies where no hole over it avoids every allocation
     /// that must stay; the request's error when it is invalid.
     pub fn evict_to_fit_near(
-        &self,
-        w: u32,
-        h: u32,
-        seed: AllocId,
-        mut cost: impl FnMut(&Allocation) -> Option<u64>,
+        &self, w: u32, h: u32, seed: AllocId, mut cost: impl FnMut(&Allocation) -> Option<u64>,
     ) -> Result<Option<Eviction>, AllocError> {
         self.search(w, h, Some(seed), &mut cost)
     }
 
     fn search(
-        &self,
-        w: u32,
-        h: u32,
-        seed: Option<AllocId>,
+        &self, w: u32, h: u32, seed: Option<AllocId>,
         cost: &mut impl FnMut(&Allocation) -> Option<u64>,
     ) -> Result<Option<Eviction>, AllocError> {
         let (pw, ph) = self.core.request(w, h)?;
@@ -96,7 +86,12 @@ impl MaxRects {
         if let Some((i, rotated)) = self.fits_now(pw, ph) {
             let f = self.maximal_free_rects()[i];
             let (hw, hh) = if rotated { (ph, pw) } else { (pw, ph) };
-            return Ok(Some(Eviction { victims: Vec::new(), cost: 0, hole: Rect::new(f.x, f.y, hw, hh), rotated }));
+            return Ok(Some(Eviction {
+                victims: Vec::new(),
+                cost: 0,
+                hole: Rect::new(f.x, f.y, hw, hh),
+                rotated,
+            }));
         }
         let seed_slot = match seed {
             Some(id) => match self.core.slots.get(id) {
@@ -117,16 +112,20 @@ impl MaxRects {
                     None => (0, iw - ww, 0, ih - wh),
                     Some(s) => {
                         let (x0, y0) = ((s.x + 1).saturating_sub(ww), (s.y + 1).saturating_sub(wh));
-                        let (x1, y1) = ((s.right() - 1).min(iw - ww), (s.bottom() - 1).min(ih - wh));
+                        let (x1, y1) =
+                            ((s.right() - 1).min(iw - ww), (s.bottom() - 1).min(ih - wh));
                         (x0, x1, y0, y1)
                     }
                 };
-                (corners.0 <= corners.1 && corners.2 <= corners.3).then_some((rotated, ww, wh, corners))
+                (corners.0 <= corners.1 && corners.2 <= corners.3)
+                    .then_some((rotated, ww, wh, corners))
             })
             .collect();
         // The allocations any of those holes can meet, gathered once (one
         // that a search's holes never meet adds nothing to that search).
-        let windows = searches.iter().map(|&(_, ww, wh, (x0, x1, y0, y1))| Rect::new(x0, y0, x1 - x0 + ww, y1 - y0 + wh));
+        let windows = searches
+            .iter()
+            .map(|&(_, ww, wh, (x0, x1, y0, y1))| Rect::new(x0, y0, x1 - x0 + ww, y1 - y0 + wh));
         let Some(area) = windows.reduce(|a, b| {
             let (x, y) = (a.x.min(b.x), a.y.min(b.y));
             Rect::new(x, y, a.right().max(b.right()) - x, a.bottom().max(b.bottom()) - y)
@@ -150,7 +149,13 @@ impl MaxRects {
             }
         }
         Ok(best.map(|((cost, _, _, _, rotated), hole)| Eviction {
-            victims: self.core.slots.iter().filter(|l| l.slot.intersects(&hole)).map(|l| l.alloc.id).collect(),
+            victims: self
+                .core
+                .slots
+                .iter()
+                .filter(|l| l.slot.intersects(&hole))
+                .map(|l| l.alloc.id)
+                .collect(),
             cost,
             hole,
             rotated,
@@ -166,16 +171,22 @@ impl MaxRects {
 /// overlap the current columns in a segment tree over the candidate top
 /// edges: a slot adds its (pinned, cost, 1) to every top edge at which a
 /// hole would cross it, and the tree answers the cheapest top edge.
-fn cheapest_hole(slots: &[Slot], w: u32, h: u32, rotated: bool, (x0, x1, y0, y1): Corners) -> Option<(HoleKey, Rect)> {
+fn cheapest_hole(
+    slots: &[Slot], w: u32, h: u32, rotated: bool, (x0, x1, y0, y1): Corners,
+) -> Option<(HoleKey, Rect)> {
     // Left edges: the least one and every slot's right edge in range
     // (a cheapest hole slides left until it meets one of them).
-    let mut xs: Vec<u32> =
-        core::iter::once(x0).chain(slots.iter().map(|s| s.rect.right())).filter(|&x| x0 <= x && x <= x1).collect();
+    let mut xs: Vec<u32> = core::iter::once(x0)
+        .chain(slots.iter().map(|s| s.rect.right()))
+        .filter(|&x| x0 <= x && x <= x1)
+        .collect();
     xs.sort_unstable();
     xs.dedup();
     // Top edges: likewise with bottom edges.
-    let mut ys: Vec<u32> =
-        core::iter::once(y0).chain(slots.iter().map(|s| s.rect.bottom())).filter(|&y| y0 <= y && y <= y1).collect();
+    let mut ys: Vec<u32> = core::iter::once(y0)
+        .chain(slots.iter().map(|s| s.rect.bottom()))
+        .filter(|&y| y0 <= y && y <= y1)
+        .collect();
     ys.sort_unstable();
     ys.dedup();
     let mut tree = MinAddTree::new(ys.len());

@@ -266,7 +266,8 @@ impl SpatialIndex {
                         }
                         // Reported by the cell holding the overlap's top-left corner.
                         let (x, y) = (e.rect.x.max(area.x), e.rect.y.max(area.y));
-                        let home = (x >> level.sx).min(level.cols - 1) == col && (y >> level.sy).min(level.rows - 1) == row;
+                        let home = (x >> level.sx).min(level.cols - 1) == col
+                            && (y >> level.sy).min(level.rows - 1) == row;
                         if home && keep(&e.rect) {
                             out.push((e.id, e.rect));
                         }
@@ -282,11 +283,7 @@ impl SpatialIndex {
     /// `best` are skipped. `f` may lower `best` as it finds better rects;
     /// classes are visited narrowest first.
     pub fn each_fitting_bounded<K: PartialOrd + Copy>(
-        &self,
-        w: u32,
-        h: u32,
-        best: &Cell<K>,
-        bound: impl Fn(u64, u64) -> K,
+        &self, w: u32, h: u32, best: &Cell<K>, bound: impl Fn(u64, u64) -> K,
         mut f: impl FnMut(u32, &Rect),
     ) {
         let (c0w, c0h) = (class(w), class(h));
@@ -345,7 +342,13 @@ pub(crate) struct FreeRects {
 
 impl FreeRects {
     pub fn new(iw: u32, ih: u32) -> Self {
-        FreeRects { rects: Vec::new(), ids: Vec::new(), pos: Vec::new(), spare: Vec::new(), index: SpatialIndex::new(iw, ih) }
+        FreeRects {
+            rects: Vec::new(),
+            ids: Vec::new(),
+            pos: Vec::new(),
+            spare: Vec::new(),
+            index: SpatialIndex::new(iw, ih),
+        }
     }
 
     /// Empties the list and the index, sized for a new packing area.

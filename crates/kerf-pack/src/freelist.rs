@@ -78,7 +78,12 @@ impl FreeRectChoice {
     /// True for the best-fit choices, whose score never drops when a
     /// leftover grows (so a search may skip size classes).
     fn grows_with_leftovers(self) -> bool {
-        matches!(self, FreeRectChoice::BestAreaFit | FreeRectChoice::BestShortSideFit | FreeRectChoice::BestLongSideFit)
+        matches!(
+            self,
+            FreeRectChoice::BestAreaFit
+                | FreeRectChoice::BestShortSideFit
+                | FreeRectChoice::BestLongSideFit
+        )
     }
 }
 
@@ -332,7 +337,9 @@ impl FreeList {
     /// The best free rect for `w × h` (and `h × w` when `rotate`): its id and
     /// whether the request is turned. An exact fit always wins; ties go to
     /// the earliest rect in the list, upright before turned.
-    pub fn find(&self, w: u32, h: u32, rotate: bool, choice: &Choice, bin: (u32, u32)) -> Option<(u32, bool)> {
+    pub fn find(
+        &self, w: u32, h: u32, rotate: bool, choice: &Choice, bin: (u32, u32),
+    ) -> Option<(u32, bool)> {
         if self.live == 0 {
             return None;
         }
@@ -406,7 +413,8 @@ impl FreeList {
         loop {
             let r = self.rect[k as usize];
             let Some((i, m)) = self.merge_partner(&r, k) else { break };
-            let (keep, gone) = if self.seq[i as usize] < self.seq[k as usize] { (i, k) } else { (k, i) };
+            let (keep, gone) =
+                if self.seq[i as usize] < self.seq[k as usize] { (i, k) } else { (k, i) };
             self.remove_in_place(gone);
             self.set(keep, m);
             k = keep;
@@ -468,7 +476,9 @@ impl FreeList {
 /// `w × h` for `Halve`) and gives the leftovers to `leftover`, in the order
 /// they go into the list. Split leftovers narrower or shorter than `min` are
 /// dropped.
-fn carve(mut free: Rect, w: u32, h: u32, split: SplitRule, min: u32, mut leftover: impl FnMut(Rect)) -> Rect {
+fn carve(
+    mut free: Rect, w: u32, h: u32, split: SplitRule, min: u32, mut leftover: impl FnMut(Rect),
+) -> Rect {
     if split == SplitRule::Halve {
         while free.w / 2 >= w {
             let half = free.w / 2;
@@ -484,9 +494,15 @@ fn carve(mut free: Rect, w: u32, h: u32, split: SplitRule, min: u32, mut leftove
     }
     let placed = Rect::new(free.x, free.y, w, h);
     let (bottom, right) = if split.horizontal(&free, w, h) {
-        (Rect::new(free.x, placed.bottom(), free.w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, h))
+        (
+            Rect::new(free.x, placed.bottom(), free.w, free.h - h),
+            Rect::new(placed.right(), free.y, free.w - w, h),
+        )
     } else {
-        (Rect::new(free.x, placed.bottom(), w, free.h - h), Rect::new(placed.right(), free.y, free.w - w, free.h))
+        (
+            Rect::new(free.x, placed.bottom(), w, free.h - h),
+            Rect::new(placed.right(), free.y, free.w - w, free.h),
+        )
     };
     for piece in [bottom, right] {
         if !piece.is_empty() && piece.w >= min && piece.h >= min {
@@ -563,8 +579,13 @@ mod tests {
             let mut k = self.rects.len() - 1;
             loop {
                 let r = self.rects[k];
-                let found =
-                    self.rects.iter().enumerate().find_map(|(i, o)| if i == k { None } else { merged(o, &r).map(|m| (i, m)) });
+                let found = self.rects.iter().enumerate().find_map(|(i, o)| {
+                    if i == k {
+                        None
+                    } else {
+                        merged(o, &r).map(|m| (i, m))
+                    }
+                });
                 let Some((i, m)) = found else { return };
                 let (keep, gone) = if i < k { (i, k) } else { (k, i) };
                 self.rects[keep] = m;
@@ -631,14 +652,17 @@ mod tests {
                 let rotate = rng.below(2) == 0;
                 for choice in &choices {
                     let a = plain.find(w, h, rotate, choice);
-                    let b = indexed.find(w, h, rotate, choice, (side, side)).map(|(id, t)| (indexed.rect[id as usize], t));
+                    let b = indexed
+                        .find(w, h, rotate, choice, (side, side))
+                        .map(|(id, t)| (indexed.rect[id as usize], t));
                     assert_eq!(a, b, "seed {seed} step {step}: find {w}x{h}");
                 }
                 match rng.below(10) {
                     0..=4 => {
                         let choice = &choices[rng.below(6) as usize];
                         let split = SplitRule::ALL[rng.below(7) as usize];
-                        if let Some((id, turned)) = indexed.find(w, h, rotate, choice, (side, side)) {
+                        if let Some((id, turned)) = indexed.find(w, h, rotate, choice, (side, side))
+                        {
                             let (cw, ch) = if turned { (h, w) } else { (w, h) };
                             let r = indexed.rect[id as usize];
                             let idx = plain.rects.iter().position(|o| *o == r).unwrap();
@@ -656,7 +680,12 @@ mod tests {
                         let list: Vec<Rect> = indexed.iter().collect();
                         if let Some(&f) = list.get(rng.below(list.len() as u32) as usize) {
                             let (hw, hh) = (1 + rng.below(f.w), 1 + rng.below(f.h));
-                            let hole = Rect::new(f.x + rng.below(f.w - hw + 1), f.y + rng.below(f.h - hh + 1), hw, hh);
+                            let hole = Rect::new(
+                                f.x + rng.below(f.w - hw + 1),
+                                f.y + rng.below(f.h - hh + 1),
+                                hw,
+                                hh,
+                            );
                             plain.subtract(&hole);
                             indexed.subtract(&hole);
                             taken.push(hole);

@@ -47,23 +47,23 @@ pub struct Guillotine {
 
 impl Guillotine {
     /// An empty `width × height` bin.
-    pub fn new(width: u32, height: u32, config: GuillotineConfig, opts: PackerOptions) -> Result<Self, SizeError> {
+    pub fn new(
+        width: u32, height: u32, config: GuillotineConfig, opts: PackerOptions,
+    ) -> Result<Self, SizeError> {
         Self::build(width, height, config, Choice::Named(config.choice), opts)
     }
 
     /// A bin whose free rect is chosen by `scorer` (lower is better) instead
     /// of `config.choice`.
     pub fn with_scorer(
-        width: u32,
-        height: u32,
-        config: GuillotineConfig,
-        scorer: Scorer,
-        opts: PackerOptions,
+        width: u32, height: u32, config: GuillotineConfig, scorer: Scorer, opts: PackerOptions,
     ) -> Result<Self, SizeError> {
         Self::build(width, height, config, Choice::Custom(scorer), opts)
     }
 
-    fn build(width: u32, height: u32, config: GuillotineConfig, choice: Choice, opts: PackerOptions) -> Result<Self, SizeError> {
+    fn build(
+        width: u32, height: u32, config: GuillotineConfig, choice: Choice, opts: PackerOptions,
+    ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
         let free = FreeList::new(opts.min_free_size, core.inner());
         let mut g = Guillotine { core, config, choice, free };
@@ -129,12 +129,9 @@ pub(crate) fn add_grown_strips(free: &mut FreeList, old: (u32, u32), new: (u32, 
 
 /// The disjoint strips a bin gains growing from `old` to `new`.
 pub(crate) fn grown_strips(old: (u32, u32), new: (u32, u32)) -> impl Iterator<Item = Rect> {
-    [
-        Rect::new(old.0, 0, new.0 - old.0, new.1),
-        Rect::new(0, old.1, old.0, new.1 - old.1),
-    ]
-    .into_iter()
-    .filter(|r| !r.is_empty())
+    [Rect::new(old.0, 0, new.0 - old.0, new.1), Rect::new(0, old.1, old.0, new.1 - old.1)]
+        .into_iter()
+        .filter(|r| !r.is_empty())
 }
 
 impl_packer!(Guillotine);

@@ -37,14 +37,23 @@
 #![no_std]
 #![warn(missing_docs)]
 // No panics reachable from the public API: errors are typed results.
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 extern crate alloc;
 
 mod algorithm;
+mod error;
 mod evict;
 mod freeindex;
-mod error;
 mod freelist;
 mod geom;
 mod heuristic;

@@ -105,19 +105,26 @@ pub(crate) struct Grid {
 
 impl MaxRects {
     /// An empty `width × height` bin.
-    pub fn new(width: u32, height: u32, heuristic: MaxRectsHeuristic, opts: PackerOptions) -> Result<Self, SizeError> {
+    pub fn new(
+        width: u32, height: u32, heuristic: MaxRectsHeuristic, opts: PackerOptions,
+    ) -> Result<Self, SizeError> {
         Self::build(width, height, Heuristic::Named(heuristic), opts)
     }
 
     /// A bin whose free rect is chosen by `scorer` (lower is better).
-    pub fn with_scorer(width: u32, height: u32, scorer: Scorer, opts: PackerOptions) -> Result<Self, SizeError> {
+    pub fn with_scorer(
+        width: u32, height: u32, scorer: Scorer, opts: PackerOptions,
+    ) -> Result<Self, SizeError> {
         Self::build(width, height, Heuristic::Custom(scorer), opts)
     }
 
-    fn build(width: u32, height: u32, heuristic: Heuristic, opts: PackerOptions) -> Result<Self, SizeError> {
+    fn build(
+        width: u32, height: u32, heuristic: Heuristic, opts: PackerOptions,
+    ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
         let (iw, ih) = core.inner();
-        let mut m = MaxRects { core, heuristic, free: FreeRects::new(iw, ih), scratch: Scratch::default() };
+        let mut m =
+            MaxRects { core, heuristic, free: FreeRects::new(iw, ih), scratch: Scratch::default() };
         m.reset();
         Ok(m)
     }
@@ -172,7 +179,9 @@ impl MaxRects {
         match &self.heuristic {
             Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => (short, long),
             Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => (long, short),
-            Heuristic::Named(MaxRectsHeuristic::BestAreaFit) => (free.area() as i64 - w as i64 * h as i64, short),
+            Heuristic::Named(MaxRectsHeuristic::BestAreaFit) => {
+                (free.area() as i64 - w as i64 * h as i64, short)
+            }
             Heuristic::Named(MaxRectsHeuristic::BottomLeft) => ((free.y + h) as i64, free.x as i64),
             Heuristic::Named(MaxRectsHeuristic::ContactPoint) => {
                 (-(self.contact(&Rect::new(free.x, free.y, w, h)) as i64), 0)
@@ -224,7 +233,9 @@ impl MaxRects {
     /// either leftover grows (BSSF, BLSF): size classes that cannot beat the
     /// best rect found so far are skipped.
     #[inline]
-    fn find_leftover(&self, pw: u32, ph: u32, score: impl Fn(u64, u64) -> u64 + Copy) -> Option<(Key, usize)> {
+    fn find_leftover(
+        &self, pw: u32, ph: u32, score: impl Fn(u64, u64) -> u64 + Copy,
+    ) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let best_score = core::cell::Cell::new(u64::MAX);
         let mut best: Option<(u64, usize, bool)> = None;
@@ -236,18 +247,24 @@ impl MaxRects {
             }
         };
         let (index, at) = (self.free.index(), |id| self.free.position(id));
-        index.each_fitting_bounded(pw, ph, &best_score, score, |id, f| consider(f, at(id), pw, ph, false));
+        index.each_fitting_bounded(pw, ph, &best_score, score, |id, f| {
+            consider(f, at(id), pw, ph, false)
+        });
         if rotate {
             // Turned, the request's leftovers swap places in the bound too.
             let turned = move |lw, lh| score(lh, lw);
-            index.each_fitting_bounded(ph, pw, &best_score, turned, |id, f| consider(f, at(id), ph, pw, true));
+            index.each_fitting_bounded(ph, pw, &best_score, turned, |id, f| {
+                consider(f, at(id), ph, pw, true)
+            });
         }
         best.map(|(s, i, rotated)| (((s >> 32) as i64, (s & 0xffff_ffff) as i64, i, rotated), i))
     }
 
     /// `find` for a score that fits a `u64` (smaller is better).
     #[inline]
-    fn find_packed(&self, pw: u32, ph: u32, score: impl Fn(&Rect, u32, u32) -> u64) -> Option<(Key, usize)> {
+    fn find_packed(
+        &self, pw: u32, ph: u32, score: impl Fn(&Rect, u32, u32) -> u64,
+    ) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(u64, usize, bool)> = None;
         let mut consider = |key: (u64, usize, bool)| {
@@ -315,7 +332,12 @@ impl MaxRects {
         // Every leftover borders `placed` along a whole side, so any free rect
         // containing one touches `placed`: one query finds the cut rects and
         // every possible container.
-        let around = Rect::new(placed.x.saturating_sub(1), placed.y.saturating_sub(1), placed.w + 2, placed.h + 2);
+        let around = Rect::new(
+            placed.x.saturating_sub(1),
+            placed.y.saturating_sub(1),
+            placed.w + 2,
+            placed.h + 2,
+        );
         free.near(&around, &mut s.near, |r| r.touches(placed));
         s.cut.clear();
         s.beside.clear();
@@ -344,11 +366,24 @@ impl MaxRects {
             let mut earlier = s.fresh.len();
             let pieces = [
                 (Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)), ABOVE),
-                (Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())), BELOW),
+                (
+                    Rect::new(
+                        f.x,
+                        placed.bottom(),
+                        f.w,
+                        f.bottom().saturating_sub(placed.bottom()),
+                    ),
+                    BELOW,
+                ),
                 (Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h), LEFT),
-                (Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h), RIGHT),
+                (
+                    Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
+                    RIGHT,
+                ),
             ];
-            for piece in pieces.into_iter().filter(|(p, _)| !p.is_empty() && p.w >= min && p.h >= min) {
+            for piece in
+                pieces.into_iter().filter(|(p, _)| !p.is_empty() && p.w >= min && p.h >= min)
+            {
                 add_leftover(&mut s.fresh, &mut earlier, piece);
             }
         }
@@ -388,7 +423,12 @@ impl MaxRects {
     /// free list exactly the set of maximal free rectangles.
     fn free_region(&mut self, region: Rect) {
         let (free, s) = (&mut self.free, &mut self.scratch);
-        let around = Rect::new(region.x.saturating_sub(1), region.y.saturating_sub(1), region.w + 2, region.h + 2);
+        let around = Rect::new(
+            region.x.saturating_sub(1),
+            region.y.saturating_sub(1),
+            region.w + 2,
+            region.h + 2,
+        );
         free.near(&around, &mut s.near, |r| r.touches(&region));
         s.cut.clear();
         s.cut.extend(s.near.iter().map(|&(id, _)| free.position(id)));
@@ -499,7 +539,9 @@ pub(crate) fn maximal_rects_crossing(pieces: &[Rect], target: &Rect) -> Vec<Rect
 ///
 /// Into `found` (cleared first), with `grid`'s buffers: no allocation once
 /// they have grown.
-pub(crate) fn maximal_rects_crossing_into(pieces: &[Rect], target: &Rect, grid: &mut Grid, found: &mut Vec<Rect>) {
+pub(crate) fn maximal_rects_crossing_into(
+    pieces: &[Rect], target: &Rect, grid: &mut Grid, found: &mut Vec<Rect>,
+) {
     found.clear();
     let Grid { xs, ys, store } = grid;
     xs.clear();
@@ -521,7 +563,10 @@ pub(crate) fn maximal_rects_crossing_into(pieces: &[Rect], target: &Rect, grid: 
 /// [`maximal_rects_crossing_into`] on the grid of edges `xs` × `ys`, with rows of
 /// `words` words (cells in `store`), into `found`.
 #[inline(always)]
-fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], words: usize, store: &mut Vec<bits::Word>, found: &mut Vec<Rect>) {
+fn crossing_on_grid(
+    pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], words: usize,
+    store: &mut Vec<bits::Word>, found: &mut Vec<Rect>,
+) {
     use bits::BITS;
     let ny = ys.len() - 1;
     // Every edge is a grid line, so the search finds it (and `Err` would be its place anyway).
@@ -559,7 +604,12 @@ fn crossing_on_grid(pieces: &[Rect], target: &Rect, xs: &[u32], ys: &[u32], word
                 let grows_up = top > 0 && bits::all(cells(top - 1), c0, c1);
                 let grows_down = bottom + 1 < ny && bits::all(cells(bottom + 1), c0, c1);
                 if !grows_up && !grows_down {
-                    found.push(Rect::new(xs[c0], ys[top], xs[c1] - xs[c0], ys[bottom + 1] - ys[top]));
+                    found.push(Rect::new(
+                        xs[c0],
+                        ys[top],
+                        xs[c1] - xs[c0],
+                        ys[bottom + 1] - ys[top],
+                    ));
                 }
             }
         }
@@ -634,7 +684,8 @@ pub fn maximal_free_rects_reference(w: u32, h: u32, used: &[Rect]) -> Vec<Rect> 
     xs.dedup();
     ys.sort_unstable();
     ys.dedup();
-    let empty = |r: &Rect| r.right() <= w && r.bottom() <= h && used.iter().all(|u| !u.intersects(r));
+    let empty =
+        |r: &Rect| r.right() <= w && r.bottom() <= h && used.iter().all(|u| !u.intersects(r));
     let mut out = Vec::new();
     for (i, &x0) in xs.iter().enumerate() {
         for &x1 in &xs[i + 1..] {
@@ -679,7 +730,8 @@ mod tests {
             pieces.push(region);
             let mut found = maximal_rects_crossing(&pieces, &region);
             found.sort();
-            let mut expected: Vec<Rect> = (1..w).step_by(2).map(|x| Rect::new(x, 0, 1, 3)).collect();
+            let mut expected: Vec<Rect> =
+                (1..w).step_by(2).map(|x| Rect::new(x, 0, 1, 3)).collect();
             expected.push(Rect::new(0, 1, w, 2));
             expected.sort();
             assert_eq!(found, expected, "width {w}");

@@ -31,8 +31,14 @@ pub enum SortKey {
 
 impl SortKey {
     /// Every key, in the paper's order.
-    pub const ALL: [SortKey; 6] =
-        [SortKey::Area, SortKey::ShortSide, SortKey::LongSide, SortKey::Perimeter, SortKey::SideDifference, SortKey::Ratio];
+    pub const ALL: [SortKey; 6] = [
+        SortKey::Area,
+        SortKey::ShortSide,
+        SortKey::LongSide,
+        SortKey::Perimeter,
+        SortKey::SideDifference,
+        SortKey::Ratio,
+    ];
 
     fn compare(self, a: (u32, u32), b: (u32, u32)) -> Ordering {
         let (a0, a1, b0, b1) = (a.0 as u64, a.1 as u64, b.0 as u64, b.1 as u64);
@@ -61,7 +67,9 @@ impl SortOrder {
     pub fn all() -> Vec<SortOrder> {
         SortKey::ALL
             .iter()
-            .flat_map(|&key| [SortOrder { key, descending: true }, SortOrder { key, descending: false }])
+            .flat_map(|&key| {
+                [SortOrder { key, descending: true }, SortOrder { key, descending: false }]
+            })
             .collect()
     }
 
@@ -96,7 +104,12 @@ impl fmt::Display for Strategy {
         match self {
             Strategy::Online(a) => write!(f, "{a}"),
             Strategy::Sorted(a, o) => {
-                write!(f, "{a} sorted by {:?} {}", o.key, if o.descending { "descending" } else { "ascending" })
+                write!(
+                    f,
+                    "{a} sorted by {:?} {}",
+                    o.key,
+                    if o.descending { "descending" } else { "ascending" }
+                )
             }
             Strategy::Global(h) => write!(f, "maxrects-{} global", h.short_name()),
         }
@@ -131,18 +144,15 @@ impl Outcome {
             let (w, h) = o.extent();
             core::cmp::Reverse(w as u64 * h as u64)
         };
-        (self.placed(), self.packer.used_area(), box_area(self)) > (other.placed(), other.packer.used_area(), box_area(other))
+        (self.placed(), self.packer.used_area(), box_area(self))
+            > (other.placed(), other.packer.used_area(), box_area(other))
     }
 }
 
 /// Packs `sizes` with `algorithm`, in input order or sorted first. Requests
 /// that do not fit are skipped; packing continues with the next one.
 pub fn pack_list(
-    algorithm: Algorithm,
-    order: Option<SortOrder>,
-    width: u32,
-    height: u32,
-    opts: PackerOptions,
+    algorithm: Algorithm, order: Option<SortOrder>, width: u32, height: u32, opts: PackerOptions,
     sizes: &[(u32, u32)],
 ) -> Result<Outcome, SizeError> {
     let mut packer = algorithm.build(width, height, opts)?;
@@ -163,10 +173,7 @@ pub fn pack_list(
 
 /// Packs `sizes` with MaxRects global best fit (see [`MaxRects::insert_global`]).
 pub fn pack_global(
-    heuristic: MaxRectsHeuristic,
-    width: u32,
-    height: u32,
-    opts: PackerOptions,
+    heuristic: MaxRectsHeuristic, width: u32, height: u32, opts: PackerOptions,
     sizes: &[(u32, u32)],
 ) -> Result<Outcome, SizeError> {
     let mut packer = MaxRects::new(width, height, heuristic, opts)?;
@@ -181,7 +188,9 @@ pub fn pack_global(
 /// the smallest bounding box. Ties go to the first variant tried, in
 /// [`Algorithm::all`] order. This runs about 1,500 packings: meant for
 /// sprite sheets and prebuilt atlases, not for per-frame use.
-pub fn pack_meta(width: u32, height: u32, opts: PackerOptions, sizes: &[(u32, u32)]) -> Result<Outcome, SizeError> {
+pub fn pack_meta(
+    width: u32, height: u32, opts: PackerOptions, sizes: &[(u32, u32)],
+) -> Result<Outcome, SizeError> {
     let algorithms = Algorithm::all();
     let mut best: Outcome = pack_list(algorithms[0], None, width, height, opts, sizes)?;
     let mut consider = |o: Outcome| {

@@ -164,9 +164,12 @@ impl Core {
 macro_rules! impl_packer {
     ($ty:ty) => {
         impl $crate::Packer for $ty {
-            fn allocate(&mut self, w: u32, h: u32) -> Result<$crate::Allocation, $crate::AllocError> {
+            fn allocate(
+                &mut self, w: u32, h: u32,
+            ) -> Result<$crate::Allocation, $crate::AllocError> {
                 let (pw, ph) = self.core.request(w, h)?;
-                let (slot, rotated) = self.place(pw, ph).ok_or($crate::AllocError::NoSpace { w, h })?;
+                let (slot, rotated) =
+                    self.place(pw, ph).ok_or($crate::AllocError::NoSpace { w, h })?;
                 Ok(self.core.commit(w, h, slot, rotated))
             }
             fn deallocate(&mut self, id: $crate::AllocId) -> Result<(), $crate::DeallocError> {

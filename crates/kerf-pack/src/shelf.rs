@@ -85,11 +85,7 @@ const FREE_CHOICE: Choice = Choice::Named(FreeRectChoice::BestShortSideFit);
 impl Shelf {
     /// An empty `width × height` bin.
     pub fn new(
-        width: u32,
-        height: u32,
-        heuristic: ShelfHeuristic,
-        waste_map: bool,
-        opts: PackerOptions,
+        width: u32, height: u32, heuristic: ShelfHeuristic, waste_map: bool, opts: PackerOptions,
     ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
         let free = FreeList::new(opts.min_free_size, core.inner());
@@ -221,7 +217,10 @@ impl Shelf {
                 let row = self.rows[i];
                 let last_column = Rect::new(row.cursor.saturating_sub(1), row.y, 1, row.h);
                 let column = self.free.first_in(&last_column, |r| {
-                    r.right() == row.cursor && r.x < row.cursor && r.y <= row.y && r.bottom() >= row.y + row.h
+                    r.right() == row.cursor
+                        && r.x < row.cursor
+                        && r.y <= row.y
+                        && r.bottom() >= row.y + row.h
                 });
                 if let Some(r) = column {
                     self.free.subtract(&Rect::new(r.x, row.y, row.cursor - r.x, row.h));
@@ -241,7 +240,11 @@ impl Shelf {
     fn release_slot(&mut self, slot: Rect) {
         let merged = self.free.add(slot);
         let check = (0..self.rows.len())
-            .filter(|&i| self.rows[i].cursor == merged.right() && self.rows[i].y < merged.bottom() && merged.y < self.rows[i].y + self.rows[i].h)
+            .filter(|&i| {
+                self.rows[i].cursor == merged.right()
+                    && self.rows[i].y < merged.bottom()
+                    && merged.y < self.rows[i].y + self.rows[i].h
+            })
             .collect();
         self.retract(check);
     }
@@ -271,9 +274,9 @@ impl Shelf {
 
     fn free_space(&self) -> impl Iterator<Item = Rect> + '_ {
         let (iw, ih) = self.core.inner();
-        let tails = (0..self.rows.len())
-            .filter(|&i| self.is_open(i))
-            .map(move |i| Rect::new(self.rows[i].cursor, self.rows[i].y, iw - self.rows[i].cursor, self.rows[i].h));
+        let tails = (0..self.rows.len()).filter(|&i| self.is_open(i)).map(move |i| {
+            Rect::new(self.rows[i].cursor, self.rows[i].y, iw - self.rows[i].cursor, self.rows[i].h)
+        });
         let top = self.top();
         self.free
             .iter()

@@ -29,7 +29,8 @@ pub enum SkylineHeuristic {
 
 impl SkylineHeuristic {
     /// Both heuristics.
-    pub const ALL: [SkylineHeuristic; 2] = [SkylineHeuristic::BottomLeft, SkylineHeuristic::MinWaste];
+    pub const ALL: [SkylineHeuristic; 2] =
+        [SkylineHeuristic::BottomLeft, SkylineHeuristic::MinWaste];
 
     /// `bl` or `mw`.
     pub fn short_name(self) -> &'static str {
@@ -65,11 +66,7 @@ const FREE_CHOICE: Choice = Choice::Named(FreeRectChoice::BestAreaFit);
 impl Skyline {
     /// An empty `width × height` bin.
     pub fn new(
-        width: u32,
-        height: u32,
-        heuristic: SkylineHeuristic,
-        waste_map: bool,
-        opts: PackerOptions,
+        width: u32, height: u32, heuristic: SkylineHeuristic, waste_map: bool, opts: PackerOptions,
     ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
         let free = FreeList::new(opts.min_free_size, core.inner());

@@ -92,7 +92,9 @@ proptest! {
 
 #[test]
 fn fitting_request_needs_no_victims() {
-    let mut p = MaxRects::new(32, 32, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default()).unwrap();
+    let mut p =
+        MaxRects::new(32, 32, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default())
+            .unwrap();
     p.allocate(16, 32).unwrap();
     let e = p.evict_to_fit(16, 16, |_| Some(1)).unwrap().unwrap();
     assert!(e.victims.is_empty());
@@ -103,11 +105,21 @@ fn fitting_request_needs_no_victims() {
 #[test]
 fn prefers_two_old_over_one_recent() {
     // Left half: one glyph used recently (cost 10); right half: two old ones (cost 1 + 2).
-    let mut p = MaxRects::new(32, 32, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default()).unwrap();
+    let mut p =
+        MaxRects::new(32, 32, MaxRectsHeuristic::BestShortSideFit, PackerOptions::default())
+            .unwrap();
     let recent = p.allocate(16, 32).unwrap().id;
     let old_a = p.allocate(16, 16).unwrap().id;
     let old_b = p.allocate(16, 16).unwrap().id;
-    let cost = |a: &kerf_pack::Allocation| Some(if a.id == recent { 10 } else if a.id == old_a { 1 } else { 2 });
+    let cost = |a: &kerf_pack::Allocation| {
+        Some(if a.id == recent {
+            10
+        } else if a.id == old_a {
+            1
+        } else {
+            2
+        })
+    };
     let e = p.evict_to_fit(16, 32, cost).unwrap().unwrap();
     let mut victims = e.victims.clone();
     victims.sort();
@@ -115,7 +127,8 @@ fn prefers_two_old_over_one_recent() {
     expect.sort();
     assert_eq!((victims, e.cost), (expect, 3));
     // Pinning one of the old glyphs forces the recent one out instead.
-    let e = p.evict_to_fit(16, 32, |a| if a.id == old_a { None } else { cost(a) }).unwrap().unwrap();
+    let e =
+        p.evict_to_fit(16, 32, |a| if a.id == old_a { None } else { cost(a) }).unwrap().unwrap();
     assert_eq!(e.victims, vec![recent]);
     // Pinning everything leaves no way.
     assert_eq!(p.evict_to_fit(16, 32, |_| None).unwrap(), None);

@@ -2,7 +2,8 @@
 
 use kerf_pack::offline::{pack_global, pack_list, pack_meta, SortKey, SortOrder, Strategy};
 use kerf_pack::{
-    Algorithm, Candidate, Guillotine, GuillotineConfig, MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect,
+    Algorithm, Candidate, Guillotine, GuillotineConfig, MaxRects, MaxRectsHeuristic, Packer,
+    PackerOptions, Rect,
 };
 
 /// A small deterministic list of glyph-like sizes.
@@ -18,7 +19,9 @@ fn sizes(n: usize) -> Vec<(u32, u32)> {
         .collect()
 }
 
-fn assert_valid(placements: &[Option<kerf_pack::Allocation>], input: &[(u32, u32)], bin: (u32, u32)) {
+fn assert_valid(
+    placements: &[Option<kerf_pack::Allocation>], input: &[(u32, u32)], bin: (u32, u32),
+) {
     let rects: Vec<Rect> = placements.iter().flatten().map(|a| a.rect).collect();
     for (p, &(w, h)) in placements.iter().zip(input) {
         if let Some(a) = p {
@@ -59,9 +62,12 @@ fn every_sort_order_sorts() {
 #[test]
 fn sorted_descending_area_packs_more_area_than_input_order() {
     let input = sizes(400);
-    let online = pack_list(Algorithm::default(), None, 128, 128, PackerOptions::default(), &input).unwrap();
+    let online =
+        pack_list(Algorithm::default(), None, 128, 128, PackerOptions::default(), &input).unwrap();
     let order = SortOrder { key: SortKey::Area, descending: true };
-    let sorted = pack_list(Algorithm::default(), Some(order), 128, 128, PackerOptions::default(), &input).unwrap();
+    let sorted =
+        pack_list(Algorithm::default(), Some(order), 128, 128, PackerOptions::default(), &input)
+            .unwrap();
     assert_valid(&sorted.placements, &input, (128, 128));
     assert!(sorted.packer.used_area() >= online.packer.used_area());
     assert_eq!(sorted.strategy, Strategy::Sorted(Algorithm::default(), order));
@@ -70,9 +76,17 @@ fn sorted_descending_area_packs_more_area_than_input_order() {
 #[test]
 fn global_best_fit_places_valid_rects_and_beats_online_bssf() {
     let input = sizes(300);
-    let global = pack_global(MaxRectsHeuristic::BestShortSideFit, 128, 128, PackerOptions::default(), &input).unwrap();
+    let global = pack_global(
+        MaxRectsHeuristic::BestShortSideFit,
+        128,
+        128,
+        PackerOptions::default(),
+        &input,
+    )
+    .unwrap();
     assert_valid(&global.placements, &input, (128, 128));
-    let online = pack_list(Algorithm::default(), None, 128, 128, PackerOptions::default(), &input).unwrap();
+    let online =
+        pack_list(Algorithm::default(), None, 128, 128, PackerOptions::default(), &input).unwrap();
     assert!(global.packer.occupancy() > online.packer.occupancy());
     assert!(global.placed() > 0);
 }
@@ -119,11 +133,19 @@ fn custom_maxrects_scorer_is_used() {
 fn custom_guillotine_scorer_is_used() {
     // Prefer the right-most free rect.
     let scorer = Box::new(|c: &Candidate| -(c.free.x as i64));
-    let mut p = Guillotine::with_scorer(64, 64, GuillotineConfig::default(), scorer, PackerOptions::default()).unwrap();
+    let mut p = Guillotine::with_scorer(
+        64,
+        64,
+        GuillotineConfig::default(),
+        scorer,
+        PackerOptions::default(),
+    )
+    .unwrap();
     p.allocate(10, 10).unwrap();
     let b = p.allocate(10, 10).unwrap();
     assert_eq!((b.rect.x, b.rect.y), (10, 0), "goes beside the first rect");
-    let mut plain = Guillotine::new(64, 64, GuillotineConfig::default(), PackerOptions::default()).unwrap();
+    let mut plain =
+        Guillotine::new(64, 64, GuillotineConfig::default(), PackerOptions::default()).unwrap();
     plain.allocate(10, 10).unwrap();
     assert_ne!(plain.allocate(10, 10).unwrap().rect, b.rect, "the default heuristic differs");
 }

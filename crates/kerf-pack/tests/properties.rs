@@ -2,7 +2,8 @@
 //! every packer variant, checking the invariants after every step.
 
 use kerf_pack::{
-    AllocError, AllocId, Algorithm, DeallocError, MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect,
+    Algorithm, AllocError, AllocId, DeallocError, MaxRects, MaxRectsHeuristic, Packer,
+    PackerOptions, Rect,
 };
 use proptest::prelude::*;
 
@@ -34,9 +35,13 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn options() -> impl Strategy<Value = PackerOptions> {
-    (0u32..3, any::<bool>(), prop_oneof![4 => Just(0u32), 1 => 1u32..4]).prop_map(|(padding, allow_rotation, min)| {
-        PackerOptions { padding, allow_rotation, min_free_size: min }
-    })
+    (0u32..3, any::<bool>(), prop_oneof![4 => Just(0u32), 1 => 1u32..4]).prop_map(
+        |(padding, allow_rotation, min)| PackerOptions {
+            padding,
+            allow_rotation,
+            min_free_size: min,
+        },
+    )
 }
 
 /// Everything observable about a packer, to check that errors change nothing.
@@ -95,7 +100,11 @@ fn run(algorithm: Algorithm, opts: PackerOptions, size: (u32, u32), ops: &[Op], 
             Op::Alloc(w, h) => match p.allocate(w, h) {
                 Ok(a) => m.live.push((a.id, w, h)),
                 Err(AllocError::NoSpace { .. }) | Err(AllocError::TooLarge { .. }) => {
-                    assert_eq!(snapshot(p.as_ref()), before, "{what}: failed allocate changed state")
+                    assert_eq!(
+                        snapshot(p.as_ref()),
+                        before,
+                        "{what}: failed allocate changed state"
+                    )
                 }
                 Err(e) => panic!("{what}: {e}"),
             },
@@ -105,7 +114,9 @@ fn run(algorithm: Algorithm, opts: PackerOptions, size: (u32, u32), ops: &[Op], 
                 assert!(p.get(id).is_none());
                 m.freed.push(id);
                 if matches!(op, Op::FreeRealloc(_)) {
-                    let a = p.allocate(w, h).unwrap_or_else(|e| panic!("{what}: freed space not reusable: {e}"));
+                    let a = p
+                        .allocate(w, h)
+                        .unwrap_or_else(|e| panic!("{what}: freed space not reusable: {e}"));
                     m.live.push((a.id, w, h));
                 }
             }
@@ -127,7 +138,10 @@ fn run(algorithm: Algorithm, opts: PackerOptions, size: (u32, u32), ops: &[Op], 
                 let (bw, bh) = p.size();
                 let m = bw.max(bh);
                 for (w, h) in [(m + 1, 1), (1, m + 1), (u32::MAX, u32::MAX), (u32::MAX, 1)] {
-                    assert!(matches!(p.allocate(w, h), Err(AllocError::TooLarge { .. })), "{what}: {w}x{h}");
+                    assert!(
+                        matches!(p.allocate(w, h), Err(AllocError::TooLarge { .. })),
+                        "{what}: {w}x{h}"
+                    );
                 }
                 assert!(p.grow(bw - 1, bh).is_err() || bw == 1, "{what}: shrink accepted");
                 assert!(p.grow(u32::MAX, bh).is_err(), "{what}: huge grow accepted");
@@ -143,7 +157,9 @@ fn run(algorithm: Algorithm, opts: PackerOptions, size: (u32, u32), ops: &[Op], 
                 m.freed.extend(m.live.drain(..).map(|l| l.0));
                 assert!(p.is_empty() && p.used_area() == 0);
                 let (bw, bh) = p.size();
-                let a = p.allocate(bw, bh).unwrap_or_else(|e| panic!("{what}: cleared bin not empty: {e}"));
+                let a = p
+                    .allocate(bw, bh)
+                    .unwrap_or_else(|e| panic!("{what}: cleared bin not empty: {e}"));
                 p.deallocate(a.id).unwrap();
                 m.freed.push(a.id);
             }
@@ -156,7 +172,10 @@ fn run(algorithm: Algorithm, opts: PackerOptions, size: (u32, u32), ops: &[Op], 
     }
     let (bw, bh) = p.size();
     let whole = p.allocate(bw, bh);
-    assert!(whole.is_ok(), "{algorithm} {opts:?}: bin not whole after freeing everything: {whole:?}");
+    assert!(
+        whole.is_ok(),
+        "{algorithm} {opts:?}: bin not whole after freeing everything: {whole:?}"
+    );
 }
 
 proptest! {

@@ -48,10 +48,14 @@ fn maxrects_bssf_and_skyline_bl_wm_match_or_beat_the_reference() {
         {
             let (n, occ) = fill_to_first_failure(algorithm, &sizes, side);
             let occ = occ * 100.0;
-            println!("{algorithm} {name}@{side}: {n} / {occ:.2}% (reference {peer_n} / {peer_occ:.2}%)");
+            println!(
+                "{algorithm} {name}@{side}: {n} / {occ:.2}% (reference {peer_n} / {peer_occ:.2}%)"
+            );
             // The reference's occupancy is rounded to 0.01 points.
             if n < peer_n || occ < peer_occ - 0.005 {
-                failures.push(format!("{algorithm} {name}@{side}: {n} / {occ:.2}% < {peer_n} / {peer_occ}%"));
+                failures.push(format!(
+                    "{algorithm} {name}@{side}: {n} / {occ:.2}% < {peer_n} / {peer_occ}%"
+                ));
             }
         }
     }

@@ -37,9 +37,15 @@ struct PageArray {
 }
 
 impl PageArray {
-    fn new(device: &wgpu::Device, side: u32, layers: u32, format: wgpu::TextureFormat) -> PageArray {
+    fn new(
+        device: &wgpu::Device, side: u32, layers: u32, format: wgpu::TextureFormat,
+    ) -> PageArray {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(if format == wgpu::TextureFormat::R8Unorm { "kerf atlas pages" } else { "kerf atlas colour pages" }),
+            label: Some(if format == wgpu::TextureFormat::R8Unorm {
+                "kerf atlas pages"
+            } else {
+                "kerf atlas colour pages"
+            }),
             size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: layers },
             mip_level_count: 1,
             sample_count: 1,
@@ -76,7 +82,9 @@ impl PageArray {
     fn resize(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: u32) -> u32 {
         let next = PageArray::new(device, self.side, layers, self.format);
         let kept = self.layers.min(layers);
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf atlas resize") });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("kerf atlas resize"),
+        });
         encoder.copy_texture_to_texture(
             self.texture.as_image_copy(),
             next.texture.as_image_copy(),
@@ -114,7 +122,10 @@ impl PageArray {
     /// Grows or shrinks to fit `pages` (up to `max`), counting it in
     /// `stats`, then writes a frame's dirty rectangles (the per-glyph uploads
     /// are the scatter's). Returns (page writes, bytes, whether the layers changed).
-    fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32, uploads: &[PageUpload], stats: &mut GpuStats) -> (u32, u64, bool) {
+    fn apply(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32,
+        uploads: &[PageUpload], stats: &mut GpuStats,
+    ) -> (u32, u64, bool) {
         let before = self.layers;
         if pages > self.layers {
             let layers = pages.max(self.layers.saturating_mul(2)).min(max).max(pages);
@@ -188,14 +199,24 @@ impl TextAtlas {
     /// [`new`](Self::new) with another glyph rasterizer (e.g.
     /// `kerf_cache::SwashRasterizer` for hinting, with kerf-cache's `swash`
     /// feature).
-    pub fn with_rasterizer(device: &wgpu::Device, mut config: CacheConfig, rasterizer: Box<dyn kerf_cache::Rasterizer>) -> Result<TextAtlas, AtlasError> {
+    pub fn with_rasterizer(
+        device: &wgpu::Device, mut config: CacheConfig, rasterizer: Box<dyn kerf_cache::Rasterizer>,
+    ) -> Result<TextAtlas, AtlasError> {
         let limits = device.limits();
-        for (asked, pages) in [(config.page_size, config.max_pages), (config.color.page_size, config.color.max_pages)] {
+        for (asked, pages) in
+            [(config.page_size, config.max_pages), (config.color.page_size, config.color.max_pages)]
+        {
             if asked > limits.max_texture_dimension_2d {
-                return Err(AtlasError::PageTooLarge { asked, limit: limits.max_texture_dimension_2d });
+                return Err(AtlasError::PageTooLarge {
+                    asked,
+                    limit: limits.max_texture_dimension_2d,
+                });
             }
             if pages > limits.max_texture_array_layers {
-                return Err(AtlasError::TooManyPages { asked: pages, limit: limits.max_texture_array_layers });
+                return Err(AtlasError::TooManyPages {
+                    asked: pages,
+                    limit: limits.max_texture_array_layers,
+                });
             }
         }
         config.max_texture_side = config.max_texture_side.min(limits.max_texture_dimension_2d);
@@ -281,13 +302,17 @@ impl TextAtlas {
 
     /// Adds a source of the app's own coverage images; see
     /// [`GlyphCache::add_image_source`] and [`TextContent::Images`](crate::TextContent::Images).
-    pub fn add_image_source(&mut self, source: impl kerf_cache::ImageSource + 'static) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
+    pub fn add_image_source(
+        &mut self, source: impl kerf_cache::ImageSource + 'static,
+    ) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
         self.cache.add_image_source(source)
     }
 
     /// Adds a source of RGBA images (drawn from the colour texture, not
     /// tinted); see [`GlyphCache::add_rgba_image_source`].
-    pub fn add_rgba_image_source(&mut self, source: impl kerf_cache::ImageSource + 'static) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
+    pub fn add_rgba_image_source(
+        &mut self, source: impl kerf_cache::ImageSource + 'static,
+    ) -> Result<kerf_cache::ImageSourceId, kerf_cache::ImageSourceError> {
         self.cache.add_rgba_image_source(source)
     }
 
@@ -333,12 +358,26 @@ impl TextAtlas {
     /// scattered into their pages by one draw per dirty page, submitted at
     /// once; dirty rectangles take one `write_texture` each (at most one per
     /// dirty page). Returns the number of page writes and the bytes uploaded.
-    pub fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput) -> (u32, u64) {
-        let (mut calls, mut bytes, mut rebind) = self.coverage.apply(device, queue, out.pages, self.max_layers, &out.uploads, &mut self.stats);
+    pub fn apply(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput,
+    ) -> (u32, u64) {
+        let (mut calls, mut bytes, mut rebind) = self.coverage.apply(
+            device,
+            queue,
+            out.pages,
+            self.max_layers,
+            &out.uploads,
+            &mut self.stats,
+        );
         if let Some(set) = self.cache.color_pages() {
             if self.color.side != set.page_side() {
                 // The first RGBA image: the 1×1 placeholder becomes real pages.
-                self.color = PageArray::new(device, set.page_side(), out.color.pages.max(1), wgpu::TextureFormat::Rgba8Unorm);
+                self.color = PageArray::new(
+                    device,
+                    set.page_side(),
+                    out.color.pages.max(1),
+                    wgpu::TextureFormat::Rgba8Unorm,
+                );
                 // (The colour scatter is made when colour glyphs are first
                 // scattered: its pipeline costs milliseconds to make.)
                 if let Some(scatter) = &mut self.scatter {
@@ -346,12 +385,20 @@ impl TextAtlas {
                 }
                 rebind = true;
             }
-            let (c, b, changed) = self.color.apply(device, queue, out.color.pages, set.page_limit(), &out.color.uploads, &mut self.stats);
+            let (c, b, changed) = self.color.apply(
+                device,
+                queue,
+                out.color.pages,
+                set.page_limit(),
+                &out.color.uploads,
+                &mut self.stats,
+            );
             (calls, bytes) = (calls + c, bytes + b);
             rebind |= changed;
         }
         if rebind {
-            (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
+            (self.bind_group, self.sampled_bind_group) =
+                bind_groups(device, &self.shared, &self.coverage, &self.color);
         }
         if let (Some(scatter), Some(set)) = (&mut self.scatter, self.cache.color_pages()) {
             if !out.color.glyphs.is_empty() && !scatter.has_color() {
@@ -361,7 +408,14 @@ impl TextAtlas {
         if let Some(scatter) = &mut self.scatter {
             // One buffer write and one submit for both page sets.
             let (draws, written) = if self.cache.color_pages().is_some() {
-                scatter.apply(device, queue, &[(&self.coverage.layer_views, &out.glyphs), (&self.color.layer_views, &out.color.glyphs)])
+                scatter.apply(
+                    device,
+                    queue,
+                    &[
+                        (&self.coverage.layer_views, &out.glyphs),
+                        (&self.color.layer_views, &out.color.glyphs),
+                    ],
+                )
             } else {
                 scatter.apply(device, queue, &[(&self.coverage.layer_views, &out.glyphs)])
             };
@@ -387,7 +441,8 @@ impl TextAtlas {
         let layers = (self.cache.pages().len() as u32).max(1);
         let color_layers = self.cache.color_pages().map_or(0, |c| c.pages().len() as u32);
         (self.coverage, self.color) = make_arrays(device, &self.cache, layers, color_layers);
-        (self.bind_group, self.sampled_bind_group) = bind_groups(device, &self.shared, &self.coverage, &self.color);
+        (self.bind_group, self.sampled_bind_group) =
+            bind_groups(device, &self.shared, &self.coverage, &self.color);
         self.scatter = make_scatter(device, &self.cache);
         self.id = next_id();
         self.coverage.write(queue, &self.cache.full_uploads());
@@ -399,10 +454,17 @@ impl TextAtlas {
 
 /// The two arrays for `cache`: coverage with `layers` layers, colour with
 /// `color_layers` (a 1×1 placeholder while the cache has no colour pages).
-fn make_arrays(device: &wgpu::Device, cache: &GlyphCache, layers: u32, color_layers: u32) -> (PageArray, PageArray) {
+fn make_arrays(
+    device: &wgpu::Device, cache: &GlyphCache, layers: u32, color_layers: u32,
+) -> (PageArray, PageArray) {
     let coverage = PageArray::new(device, cache.page_side(), layers, wgpu::TextureFormat::R8Unorm);
     let color = match cache.color_pages() {
-        Some(set) => PageArray::new(device, set.page_side(), color_layers.max(1), wgpu::TextureFormat::Rgba8Unorm),
+        Some(set) => PageArray::new(
+            device,
+            set.page_side(),
+            color_layers.max(1),
+            wgpu::TextureFormat::Rgba8Unorm,
+        ),
         None => PageArray::new(device, 1, 1, wgpu::TextureFormat::Rgba8Unorm),
     };
     (coverage, color)
@@ -421,22 +483,39 @@ fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
 }
 
 /// The bind groups of the exact and the sampled pipelines: both arrays (and the sampler).
-fn bind_groups(device: &wgpu::Device, shared: &Shared, coverage: &PageArray, color: &PageArray) -> (wgpu::BindGroup, wgpu::BindGroup) {
+fn bind_groups(
+    device: &wgpu::Device, shared: &Shared, coverage: &PageArray, color: &PageArray,
+) -> (wgpu::BindGroup, wgpu::BindGroup) {
     let exact = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("kerf atlas bind group"),
         layout: &shared.atlas_layout,
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&coverage.view) },
-            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&color.view) },
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&coverage.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::TextureView(&color.view),
+            },
         ],
     });
     let sampled = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("kerf sampled atlas bind group"),
         layout: &shared.sampled_atlas_layout,
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&coverage.view) },
-            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&shared.sampler) },
-            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&color.view) },
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&coverage.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(&shared.sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::TextureView(&color.view),
+            },
         ],
     });
     (exact, sampled)

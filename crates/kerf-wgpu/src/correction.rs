@@ -133,9 +133,21 @@ mod tests {
 
     #[test]
     fn bad_settings_are_typed_errors() {
-        assert!(matches!(TextCorrection { gamma: f32::NAN, contrast: 0.0 }.validate(), Err(CorrectionError::Gamma(_))));
-        assert!(matches!(TextCorrection { gamma: 0.0, contrast: 0.0 }.validate(), Err(CorrectionError::Gamma(_))));
-        assert!(matches!(TextCorrection { gamma: 1.0, contrast: -0.5 }.validate(), Err(CorrectionError::Contrast(_))));
-        assert!(matches!(TextCorrection { gamma: 1.0, contrast: f32::INFINITY }.validate(), Err(CorrectionError::Contrast(_))));
+        assert!(matches!(
+            TextCorrection { gamma: f32::NAN, contrast: 0.0 }.validate(),
+            Err(CorrectionError::Gamma(_))
+        ));
+        assert!(matches!(
+            TextCorrection { gamma: 0.0, contrast: 0.0 }.validate(),
+            Err(CorrectionError::Gamma(_))
+        ));
+        assert!(matches!(
+            TextCorrection { gamma: 1.0, contrast: -0.5 }.validate(),
+            Err(CorrectionError::Contrast(_))
+        ));
+        assert!(matches!(
+            TextCorrection { gamma: 1.0, contrast: f32::INFINITY }.validate(),
+            Err(CorrectionError::Contrast(_))
+        ));
     }
 }

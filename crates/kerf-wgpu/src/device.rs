@@ -35,7 +35,8 @@ pub fn headless() -> Result<HeadlessGpu, NoAdapter> {
 /// instead: `wgpu::Features::empty()` gives a device with none, e.g. to see
 /// how text is drawn where dual-source blending is missing.
 pub fn headless_with(wanted: wgpu::Features) -> Result<HeadlessGpu, NoAdapter> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
         compatible_surface: None,
@@ -49,7 +50,8 @@ pub fn headless_with(wanted: wgpu::Features) -> Result<HeadlessGpu, NoAdapter> {
         ..Default::default()
     };
     let info = adapter.get_info();
-    let (device, queue) = block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))?;
+    let (device, queue) =
+        block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))?;
     Ok(HeadlessGpu { device, queue, info })
 }
 

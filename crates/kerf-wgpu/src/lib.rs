@@ -85,7 +85,16 @@
 
 #![warn(missing_docs)]
 // No panics reachable from the public API: errors are typed results.
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::todo, clippy::unimplemented))]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 mod atlas;
 mod correction;
@@ -102,12 +111,17 @@ mod viewer;
 pub use atlas::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
-pub use offscreen::{read_texture, Offscreen, ReadbackError};
-pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use error::{AtlasError, FrameError, PrepareError, RenderError};
-pub use kerf_cache::{CacheConfig, FontId, GlyphCache, GlyphImage, ImageSourceId, PositionedGlyph, PositionedImage, Skipped, TextSpec};
+pub use kerf_cache::{
+    CacheConfig, FontId, GlyphCache, GlyphImage, ImageSourceId, PositionedGlyph, PositionedImage,
+    Skipped, TextSpec,
+};
+pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
+pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
-pub use renderer::{GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport};
+pub use renderer::{
+    GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport,
+};
 pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use wgpu;

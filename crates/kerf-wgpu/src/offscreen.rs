@@ -19,24 +19,32 @@ pub enum ReadbackError {
 /// Reads every layer of mip 0 of `texture` (which needs `COPY_SRC` usage)
 /// into tightly packed rows, layer after layer, in the texture's own byte
 /// order. Blocks until the copy is done.
-pub fn read_texture(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::Texture) -> Result<Vec<u8>, ReadbackError> {
+pub fn read_texture(
+    device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::Texture,
+) -> Result<Vec<u8>, ReadbackError> {
     let format = texture.format();
     let texel = format.block_copy_size(None).ok_or(ReadbackError::Format(format))?;
     let (w, h, layers) = (texture.width(), texture.height(), texture.depth_or_array_layers());
     let tight = w * texel;
-    let row = tight.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let row =
+        tight.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let buffer = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("kerf read-back buffer"),
         size: row as u64 * h as u64 * layers as u64,
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf read-back") });
+    let mut encoder = device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf read-back") });
     encoder.copy_texture_to_buffer(
         texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {
             buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(h) },
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: Some(h),
+            },
         },
         wgpu::Extent3d { width: w, height: h, depth_or_array_layers: layers },
     );
@@ -46,7 +54,9 @@ pub fn read_texture(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| ReadbackError::Poll(e.to_string()))?;
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| ReadbackError::Poll(e.to_string()))?;
     match rx.recv() {
         Ok(Ok(())) => {}
         Ok(Err(e)) => return Err(ReadbackError::Map(e.to_string())),
@@ -73,10 +83,16 @@ pub struct Offscreen {
 
 impl Offscreen {
     /// A `width × height` target of `format`.
-    pub fn new(device: &wgpu::Device, width: u32, height: u32, format: wgpu::TextureFormat) -> Offscreen {
+    pub fn new(
+        device: &wgpu::Device, width: u32, height: u32, format: wgpu::TextureFormat,
+    ) -> Offscreen {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("kerf offscreen target"),
-            size: wgpu::Extent3d { width: width.max(1), height: height.max(1), depth_or_array_layers: 1 },
+            size: wgpu::Extent3d {
+                width: width.max(1),
+                height: height.max(1),
+                depth_or_array_layers: 1,
+            },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -84,20 +100,28 @@ impl Offscreen {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
-        let view = texture.create_view(&wgpu::TextureViewDescriptor { label: Some("kerf offscreen view"), ..Default::default() });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("kerf offscreen view"),
+            ..Default::default()
+        });
         Offscreen { texture, view }
     }
 
     /// Begins a render pass on this target that first clears it to `clear`
     /// (linear values for sRGB formats, as wgpu defines).
-    pub fn pass<'e>(&self, encoder: &'e mut wgpu::CommandEncoder, clear: wgpu::Color) -> wgpu::RenderPass<'e> {
+    pub fn pass<'e>(
+        &self, encoder: &'e mut wgpu::CommandEncoder, clear: wgpu::Color,
+    ) -> wgpu::RenderPass<'e> {
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("kerf offscreen pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &self.view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(clear),
+                    store: wgpu::StoreOp::Store,
+                },
             })],
             ..Default::default()
         })
@@ -105,9 +129,14 @@ impl Offscreen {
 
     /// The target's texels as tightly packed rows; 8-bit BGRA formats are
     /// returned as RGBA.
-    pub fn read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Vec<u8>, ReadbackError> {
+    pub fn read(
+        &self, device: &wgpu::Device, queue: &wgpu::Queue,
+    ) -> Result<Vec<u8>, ReadbackError> {
         let mut px = read_texture(device, queue, &self.texture)?;
-        if matches!(self.texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+        if matches!(
+            self.texture.format(),
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
             for p in px.chunks_exact_mut(4) {
                 p.swap(0, 2);
             }

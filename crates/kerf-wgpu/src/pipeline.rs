@@ -4,10 +4,12 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
-pub const SHADER: &str = concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
+pub const SHADER: &str =
+    concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
 
 /// The WGSL source of transformed text (`shaders/common.wgsl` + `shaders/transformed.wgsl`).
-pub const TRANSFORMED_SHADER: &str = concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/transformed.wgsl"));
+pub const TRANSFORMED_SHADER: &str =
+    concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/transformed.wgsl"));
 
 /// The WGSL source of LCD text (`shaders/common.wgsl` + `shaders/text.wgsl` +
 /// `shaders/text_lcd.wgsl`, after `enable dual_source_blending;`): built only
@@ -21,8 +23,16 @@ pub const LCD_SHADER: &str = concat!(
 
 /// Per-channel blending of LCD text: `dst = src0 + dst * (1 - src1)`.
 const LCD_BLEND: wgpu::BlendState = wgpu::BlendState {
-    color: wgpu::BlendComponent { src_factor: wgpu::BlendFactor::One, dst_factor: wgpu::BlendFactor::OneMinusSrc1, operation: wgpu::BlendOperation::Add },
-    alpha: wgpu::BlendComponent { src_factor: wgpu::BlendFactor::One, dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha, operation: wgpu::BlendOperation::Add },
+    color: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::One,
+        dst_factor: wgpu::BlendFactor::OneMinusSrc1,
+        operation: wgpu::BlendOperation::Add,
+    },
+    alpha: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::One,
+        dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+        operation: wgpu::BlendOperation::Add,
+    },
 };
 
 /// Bytes of one area's transform uniform (transformed.wgsl's `Transform`).
@@ -91,7 +101,9 @@ impl Shared {
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: false,
-                    min_binding_size: wgpu::BufferSize::new(crate::correction::VIEWPORT_UNIFORM_BYTES),
+                    min_binding_size: wgpu::BufferSize::new(
+                        crate::correction::VIEWPORT_UNIFORM_BYTES,
+                    ),
                 },
                 count: None,
             }],
@@ -105,19 +117,20 @@ impl Shared {
             label: Some("kerf transformed glyph shader"),
             source: wgpu::ShaderSource::Wgsl(TRANSFORMED_SHADER.into()),
         });
-        let sampled_atlas_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("kerf sampled atlas layout"),
-            entries: &[
-                texture_entry(0, true),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                texture_entry(2, true),
-            ],
-        });
+        let sampled_atlas_layout =
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("kerf sampled atlas layout"),
+                entries: &[
+                    texture_entry(0, true),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 1,
+                        visibility: wgpu::ShaderStages::FRAGMENT,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
+                    texture_entry(2, true),
+                ],
+            });
         let transform_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("kerf transform layout"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -131,23 +144,29 @@ impl Shared {
                 count: None,
             }],
         });
-        let sampled_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("kerf transformed pipeline layout"),
-            bind_group_layouts: &[Some(&sampled_atlas_layout), Some(&viewport_layout), Some(&transform_layout)],
-            immediate_size: 0,
-        });
+        let sampled_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("kerf transformed pipeline layout"),
+                bind_group_layouts: &[
+                    Some(&sampled_atlas_layout),
+                    Some(&viewport_layout),
+                    Some(&transform_layout),
+                ],
+                immediate_size: 0,
+            });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("kerf atlas sampler"),
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let lcd_shader = device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING).then(|| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("kerf LCD glyph shader"),
-                source: wgpu::ShaderSource::Wgsl(LCD_SHADER.into()),
-            })
-        });
+        let lcd_shader =
+            device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING).then(|| {
+                device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("kerf LCD glyph shader"),
+                    source: wgpu::ShaderSource::Wgsl(LCD_SHADER.into()),
+                })
+            });
         Shared {
             lcd_shader,
             lcd_pipelines: Mutex::new(HashMap::new()),
@@ -182,7 +201,9 @@ impl Shared {
 
     /// The LCD pipeline for `key` and stripe order (`bgr`), made on first
     /// use; `None` on a device without dual-source blending.
-    pub fn lcd_pipeline(&self, device: &wgpu::Device, key: &PipelineKey, bgr: bool) -> Option<wgpu::RenderPipeline> {
+    pub fn lcd_pipeline(
+        &self, device: &wgpu::Device, key: &PipelineKey, bgr: bool,
+    ) -> Option<wgpu::RenderPipeline> {
         let module = self.lcd_shader.as_ref()?;
         let constants = [("LCD_BGR", if bgr { 1.0 } else { 0.0 })];
         let kind = QuadPipeline {
@@ -200,7 +221,9 @@ impl Shared {
     }
 
     /// The transformed-text pipeline for `key`, made on first use.
-    pub fn sampled_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
+    pub fn sampled_pipeline(
+        &self, device: &wgpu::Device, key: &PipelineKey,
+    ) -> wgpu::RenderPipeline {
         // crate::SampledQuad: pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4].
         let attributes = wgpu::vertex_attr_array![
             0 => Float32x2,
@@ -234,7 +257,10 @@ const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
 ];
 
 /// The pipeline in `map` for `key`, made by `make` on first use.
-fn cached(map: &Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>, key: &PipelineKey, make: impl FnOnce() -> wgpu::RenderPipeline) -> wgpu::RenderPipeline {
+fn cached(
+    map: &Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>, key: &PipelineKey,
+    make: impl FnOnce() -> wgpu::RenderPipeline,
+) -> wgpu::RenderPipeline {
     let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
     map.entry(key.clone()).or_insert_with(make).clone()
 }
@@ -270,14 +296,25 @@ impl QuadPipeline<'_> {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(self.label),
             layout: Some(self.layout),
-            vertex: wgpu::VertexState { module: self.module, entry_point: Some(vs), compilation_options: Default::default(), buffers: &buffers },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            vertex: wgpu::VertexState {
+                module: self.module,
+                entry_point: Some(vs),
+                compilation_options: Default::default(),
+                buffers: &buffers,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
             depth_stencil: key.depth_stencil.clone(),
             multisample: key.multisample,
             fragment: Some(wgpu::FragmentState {
                 module: self.module,
                 entry_point: Some(if key.format.is_srgb() { fs_srgb } else { fs_linear }),
-                compilation_options: wgpu::PipelineCompilationOptions { constants: self.constants, ..Default::default() },
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: self.constants,
+                    ..Default::default()
+                },
                 targets: &targets,
             }),
             multiview_mask: None,

@@ -3,10 +3,13 @@
 use crate::atlas::TextAtlas;
 use crate::correction::{CorrectionError, TextCorrection, VIEWPORT_UNIFORM_BYTES};
 use crate::error::{PrepareError, RenderError};
+use crate::lcd::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
-use crate::lcd::{Antialiasing, GrayscaleReason};
-use kerf_cache::{GlyphKey, GlyphQuad, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped, TextSpec, LCD_PAGE_BIT};
+use kerf_cache::{
+    GlyphKey, GlyphQuad, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
+    TextSpec, LCD_PAGE_BIT,
+};
 
 /// One glyph quad as the vertex shader reads it (one instance per glyph): the
 /// cache's [`GlyphQuad`], uploaded as it is.
@@ -22,7 +25,10 @@ pub struct Viewport {
 
 impl std::fmt::Debug for Viewport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Viewport").field("size", &self.size).field("correction", &self.correction).finish()
+        f.debug_struct("Viewport")
+            .field("size", &self.size)
+            .field("correction", &self.correction)
+            .finish()
     }
 }
 
@@ -59,7 +65,9 @@ impl Viewport {
 
     /// Sets the gamma/contrast correction of text drawn to this target. A
     /// setting out of range is refused and changes nothing.
-    pub fn set_correction(&mut self, queue: &wgpu::Queue, correction: TextCorrection) -> Result<(), CorrectionError> {
+    pub fn set_correction(
+        &mut self, queue: &wgpu::Queue, correction: TextCorrection,
+    ) -> Result<(), CorrectionError> {
         correction.validate()?;
         self.correction = correction;
         self.write(queue);
@@ -72,7 +80,11 @@ impl Viewport {
     }
 
     fn write(&self, queue: &wgpu::Queue) {
-        queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&uniform_data(self.size, self.correction)));
+        queue.write_buffer(
+            &self.buffer,
+            0,
+            bytemuck::cast_slice(&uniform_data(self.size, self.correction)),
+        );
     }
 
     /// The target size in pixels.
@@ -170,12 +182,28 @@ impl<'a> TextArea<'a> {
 
     /// A laid-out string at `(left, top)`, scale 1, no clipping.
     pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Text(spec), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None, opaque_background: true }
+        TextArea {
+            content: TextContent::Text(spec),
+            left,
+            top,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            transform: None,
+            opaque_background: true,
+        }
     }
 
     /// The app's images offset by `(left, top)`, scale 1, no clipping.
     pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Images(images), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None, opaque_background: true }
+        TextArea {
+            content: TextContent::Images(images),
+            left,
+            top,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            transform: None,
+            opaque_background: true,
+        }
     }
 
     /// The same area drawn through `transform`.
@@ -186,7 +214,15 @@ impl<'a> TextArea<'a> {
 
     /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
     pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
-        TextArea { content: TextContent::Glyphs(glyphs), left, top, scale: 1.0, bounds: TextBounds::default(), transform: None, opaque_background: true }
+        TextArea {
+            content: TextContent::Glyphs(glyphs),
+            left,
+            top,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            transform: None,
+            opaque_background: true,
+        }
     }
 }
 
@@ -274,7 +310,10 @@ impl Transformed {
 
 impl std::fmt::Debug for TextRenderer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TextRenderer").field("instances", &self.count).field("capacity", &self.capacity).finish()
+        f.debug_struct("TextRenderer")
+            .field("instances", &self.count)
+            .field("capacity", &self.capacity)
+            .finish()
     }
 }
 
@@ -282,11 +321,8 @@ impl TextRenderer {
     /// A renderer for passes with this colour format, multisample state and
     /// depth-stencil state (pipelines are cached per atlas by that triple).
     pub fn new(
-        device: &wgpu::Device,
-        atlas: &TextAtlas,
-        format: wgpu::TextureFormat,
-        multisample: wgpu::MultisampleState,
-        depth_stencil: Option<wgpu::DepthStencilState>,
+        device: &wgpu::Device, atlas: &TextAtlas, format: wgpu::TextureFormat,
+        multisample: wgpu::MultisampleState, depth_stencil: Option<wgpu::DepthStencilState>,
     ) -> TextRenderer {
         let key = PipelineKey { format, multisample, depth_stencil };
         let pipeline = atlas.shared.pipeline(device, &key);
@@ -303,7 +339,9 @@ impl TextRenderer {
             viewport: None,
             key,
             transformed: Transformed {
-                uniform_stride: (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(device.limits().min_uniform_buffer_offset_alignment.max(1) as usize),
+                uniform_stride: (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(
+                    device.limits().min_uniform_buffer_offset_alignment.max(1) as usize,
+                ),
                 ..Transformed::default()
             },
             target_size: None,
@@ -319,11 +357,15 @@ impl TextRenderer {
     /// on the device; without it the text is drawn in grayscale and the
     /// return value, like every [`PrepareReport::lcd_fallbacks`], says so.
     /// Returns `None` when the setting takes effect as asked.
-    pub fn set_antialiasing(&mut self, device: &wgpu::Device, atlas: &TextAtlas, antialiasing: Antialiasing) -> Option<GrayscaleReason> {
+    pub fn set_antialiasing(
+        &mut self, device: &wgpu::Device, atlas: &TextAtlas, antialiasing: Antialiasing,
+    ) -> Option<GrayscaleReason> {
         self.antialiasing = antialiasing;
         self.lcd_pipeline = match antialiasing {
             Antialiasing::Grayscale => None,
-            Antialiasing::Lcd(order) => atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr()),
+            Antialiasing::Lcd(order) => {
+                atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr())
+            }
         };
         self.lcd_unavailable()
     }
@@ -346,12 +388,8 @@ impl TextRenderer {
     /// buffer. Invalid areas are refused before anything changes; glyphs that
     /// cannot be placed are skipped and reported, the rest is drawn.
     pub fn prepare(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        atlas: &mut TextAtlas,
-        texts: &[TextArea<'_>],
-        viewport: &Viewport,
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas,
+        texts: &[TextArea<'_>], viewport: &Viewport,
     ) -> Result<PrepareReport, PrepareError> {
         if atlas.id != self.atlas_id {
             return Err(PrepareError::AtlasMismatch);
@@ -364,7 +402,10 @@ impl TextRenderer {
                 return Err(PrepareError::Transform { area: i });
             }
             if let TextContent::Text(spec) = &area.content {
-                atlas.cache().check_text(&area.scaled(spec)).map_err(|error| PrepareError::Area { area: i, error })?;
+                atlas
+                    .cache()
+                    .check_text(&area.scaled(spec))
+                    .map_err(|error| PrepareError::Area { area: i, error })?;
             }
         }
         self.quads.clear();
@@ -400,7 +441,12 @@ impl TextRenderer {
             if let Some(t) = area.transform {
                 let tr = &mut self.transformed;
                 let first = tr.quads.len() as u32;
-                let place = |g: &PositionedGlyph| PositionedGlyph { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
+                let place = |g: &PositionedGlyph| PositionedGlyph {
+                    size: g.size * s,
+                    x: area.left + g.x * s,
+                    y: area.top + g.y * s,
+                    ..*g
+                };
                 let raster = t.raster_scale();
                 match &area.content {
                     TextContent::Text(spec) => {
@@ -410,18 +456,47 @@ impl TextRenderer {
                         let start = tr.positions.len();
                         let _ = frame.lay_out_glyphs(&area.scaled(spec), &mut tr.positions);
                         for (i, g) in tr.positions[start..].iter().enumerate() {
-                            sampled_glyph(&mut frame, g, raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
+                            sampled_glyph(
+                                &mut frame,
+                                g,
+                                raster,
+                                max_px,
+                                &mut tr.quads,
+                                i,
+                                &mut transformed_skipped,
+                            );
                         }
                     }
                     TextContent::Glyphs(glyphs) => {
                         for (i, g) in glyphs.iter().enumerate() {
-                            sampled_glyph(&mut frame, &place(g), raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
+                            sampled_glyph(
+                                &mut frame,
+                                &place(g),
+                                raster,
+                                max_px,
+                                &mut tr.quads,
+                                i,
+                                &mut transformed_skipped,
+                            );
                         }
                     }
                     TextContent::Images(images) => {
                         for (i, g) in images.iter().enumerate() {
-                            let g = PositionedImage { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
-                            sampled_image(&mut frame, &g, raster, max_px, &mut tr.quads, i, &mut transformed_skipped);
+                            let g = PositionedImage {
+                                size: g.size * s,
+                                x: area.left + g.x * s,
+                                y: area.top + g.y * s,
+                                ..*g
+                            };
+                            sampled_image(
+                                &mut frame,
+                                &g,
+                                raster,
+                                max_px,
+                                &mut tr.quads,
+                                i,
+                                &mut transformed_skipped,
+                            );
                         }
                     }
                 }
@@ -432,9 +507,15 @@ impl TextRenderer {
             match &area.content {
                 TextContent::Text(spec) => {
                     // Checked above with the same scaled spec: cannot fail.
-                    let _ = if lcd { frame.layout_lcd(&area.scaled(spec), &mut self.quads) } else { frame.layout(&area.scaled(spec), &mut self.quads) };
+                    let _ = if lcd {
+                        frame.layout_lcd(&area.scaled(spec), &mut self.quads)
+                    } else {
+                        frame.layout(&area.scaled(spec), &mut self.quads)
+                    };
                 }
-                TextContent::Glyphs(glyphs) if s == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0 => {
+                TextContent::Glyphs(glyphs)
+                    if s == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0 =>
+                {
                     // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
                     // so the glyphs go to the cache as they are and the quads move after.
                     if lcd {
@@ -453,7 +534,12 @@ impl TextRenderer {
                 TextContent::Images(images) => {
                     let placed: Vec<PositionedImage> = images
                         .iter()
-                        .map(|g| PositionedImage { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g })
+                        .map(|g| PositionedImage {
+                            size: g.size * s,
+                            x: area.left + g.x * s,
+                            y: area.top + g.y * s,
+                            ..*g
+                        })
                         .collect();
                     frame.prepare_images(&placed, &mut self.quads);
                 }
@@ -474,12 +560,18 @@ impl TextRenderer {
             }
             // Glyphs too large for the whole atlas, even in tiles, are drawn
             // from a smaller raster, sampled up: never refused.
-            let oversized = frame.take_skipped(skips_before, |s| matches!(s.reason, kerf_cache::GlyphError::TooLarge { .. }));
+            let oversized = frame.take_skipped(skips_before, |s| {
+                matches!(s.reason, kerf_cache::GlyphError::TooLarge { .. })
+            });
             if !oversized.is_empty() {
                 let tr = &mut self.transformed;
                 let first = tr.quads.len() as u32;
                 draw_oversized(&mut frame, area, &oversized, max_px, tr, &mut transformed_skipped);
-                tr.push_draw(first, &TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), scissor(&area.bounds, viewport.size()));
+                tr.push_draw(
+                    first,
+                    &TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+                    scissor(&area.bounds, viewport.size()),
+                );
             }
             spans.push((start, self.quads.len(), area.bounds));
         }
@@ -501,7 +593,11 @@ impl TextRenderer {
         // written: none in a frame that draws what the last one drew.
         if let Some(changed) = changed_range(&self.uploaded, &self.quads) {
             let size = std::mem::size_of::<GlyphInstance>() as u64;
-            queue.write_buffer(&self.buffer, changed.start as u64 * size, bytemuck::cast_slice(&self.quads[changed]));
+            queue.write_buffer(
+                &self.buffer,
+                changed.start as u64 * size,
+                bytemuck::cast_slice(&self.quads[changed]),
+            );
         }
         std::mem::swap(&mut self.quads, &mut self.uploaded);
         self.viewport = Some(viewport.bind_group.clone());
@@ -523,7 +619,9 @@ impl TextRenderer {
 
     /// Writes the transformed areas' quads and transforms (one buffer write
     /// each), making the pipeline and buffers on first use.
-    fn upload_transformed(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
+    fn upload_transformed(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas,
+    ) {
         let tr = &mut self.transformed;
         if tr.draws.is_empty() {
             return;
@@ -574,14 +672,27 @@ impl TextRenderer {
 
     /// Records the draw of the prepared glyphs into `pass`: one instanced
     /// draw for the axis-aligned areas, one per transformed area.
-    pub fn render(&self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>) -> Result<(), RenderError> {
+    pub fn render(
+        &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
+    ) -> Result<(), RenderError> {
         let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
         if atlas.id != self.atlas_id {
             return Err(RenderError::AtlasMismatch);
         }
-        draw_quads(pass, self.lcd_pipeline.as_ref().unwrap_or(&self.pipeline), atlas, viewport, &self.buffer, self.count);
+        draw_quads(
+            pass,
+            self.lcd_pipeline.as_ref().unwrap_or(&self.pipeline),
+            atlas,
+            viewport,
+            &self.buffer,
+            self.count,
+        );
         let tr = &self.transformed;
-        let (Some(pipeline), Some(buffer), Some((_, transforms, _))) = (&tr.pipeline, &tr.buffer, &tr.uniform_buffer) else { return Ok(()) };
+        let (Some(pipeline), Some(buffer), Some((_, transforms, _))) =
+            (&tr.pipeline, &tr.buffer, &tr.uniform_buffer)
+        else {
+            return Ok(());
+        };
         if tr.draws.iter().all(|d| d.0.is_empty()) {
             return Ok(());
         }
@@ -636,12 +747,8 @@ fn changed_range(old: &[GlyphQuad], new: &[GlyphQuad]) -> Option<std::ops::Range
 
 /// Records one instanced draw of `count` four-vertex quads (atlas at group 0, viewport at group 1).
 pub(crate) fn draw_quads(
-    pass: &mut wgpu::RenderPass<'_>,
-    pipeline: &wgpu::RenderPipeline,
-    atlas: &TextAtlas,
-    viewport: &wgpu::BindGroup,
-    buffer: &wgpu::Buffer,
-    count: u32,
+    pass: &mut wgpu::RenderPass<'_>, pipeline: &wgpu::RenderPipeline, atlas: &TextAtlas,
+    viewport: &wgpu::BindGroup, buffer: &wgpu::Buffer, count: u32,
 ) {
     if count == 0 {
         return;
@@ -719,7 +826,10 @@ fn raster_px(px: f32, raster: f32, max_px: f32) -> f32 {
 
 /// Appends the quads of one cached entry (its tiles, for a glyph larger than
 /// a page) at `pen` in area pixels; `k` texels per area pixel.
-fn push_sampled(frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::GlyphEntry, pen: [f32; 2], k: f32, color: [u8; 4], out: &mut Vec<SampledQuad>) {
+fn push_sampled(
+    frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::GlyphEntry, pen: [f32; 2],
+    k: f32, color: [u8; 4], out: &mut Vec<SampledQuad>,
+) {
     let (bx, by) = (pen[0] + e.left as f32 / k, pen[1] - e.top as f32 / k);
     let quad = |tx: u16, ty: u16, w: u16, h: u16, page: u32, dx: f32, dy: f32| SampledQuad {
         pos: [bx + dx / k, by + dy / k],
@@ -734,17 +844,31 @@ fn push_sampled(frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::G
     } else if let Some(tiles) = frame.cache().tiles(key) {
         // An RGBA image's tiles are on colour pages.
         let bit = if key.is_color() { kerf_cache::COLOR_PAGE_BIT } else { 0 };
-        out.extend(tiles.iter().map(|t| quad(t.entry.x, t.entry.y, t.entry.width, t.entry.height, t.entry.page | bit, t.dx as f32, t.dy as f32)));
+        out.extend(tiles.iter().map(|t| {
+            quad(
+                t.entry.x,
+                t.entry.y,
+                t.entry.width,
+                t.entry.height,
+                t.entry.page | bit,
+                t.dx as f32,
+                t.dy as f32,
+            )
+        }));
     }
 }
 
 /// Looks up one glyph of a transformed area at its raster size and appends its quads.
-fn sampled_glyph(frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: f32, max_px: f32, out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>) {
+fn sampled_glyph(
+    frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: f32, max_px: f32,
+    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
+) {
     let r = raster_px(g.size, raster, max_px);
     match frame.sampled_glyph(g.font, g.glyph, r) {
         Ok(e) => {
             let Some(size) = GlyphSize::from_px(r, max_px) else { return };
-            let key = GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) };
+            let key =
+                GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) };
             push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
         }
         Err(reason) => skipped.push(Skipped { index, key: None, reason }),
@@ -752,7 +876,10 @@ fn sampled_glyph(frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster:
 }
 
 /// Looks up one image of a transformed area at its raster size and appends its quads.
-fn sampled_image(frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: f32, max_px: f32, out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>) {
+fn sampled_image(
+    frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: f32, max_px: f32,
+    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
+) {
     let r = raster_px(g.size, raster, max_px);
     match frame.image(g.source, g.id, r) {
         Ok(e) => {
@@ -768,10 +895,20 @@ fn sampled_image(frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster:
 /// not hold even in tiles: each from a raster small enough that its tiles
 /// take at most a quarter of the atlas's texels, sampled up to its size
 /// (appended to `tr` as quads in target pixels). What still fails is reported.
-fn draw_oversized(frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversized: &[Skipped], max_px: f32, tr: &mut Transformed, skipped: &mut Vec<Skipped>) {
+fn draw_oversized(
+    frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversized: &[Skipped], max_px: f32,
+    tr: &mut Transformed, skipped: &mut Vec<Skipped>,
+) {
     let s = area.scale;
-    let place = |g: &PositionedGlyph| PositionedGlyph { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
-    let budget = |cache: &kerf_cache::GlyphCache| cache.page_limit() as f64 * (cache.page_side() as f64).powi(2);
+    let place = |g: &PositionedGlyph| PositionedGlyph {
+        size: g.size * s,
+        x: area.left + g.x * s,
+        y: area.top + g.y * s,
+        ..*g
+    };
+    let budget = |cache: &kerf_cache::GlyphCache| {
+        cache.page_limit() as f64 * (cache.page_side() as f64).powi(2)
+    };
     let mut laid_out = Vec::new();
     if let TextContent::Text(spec) = &area.content {
         // The same glyph sequence the layout's skipped indices count.
@@ -783,8 +920,17 @@ fn draw_oversized(frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversi
         match &area.content {
             TextContent::Images(images) => {
                 let Some(g) = images.get(sk.index) else { continue };
-                let g = PositionedImage { size: g.size * s, x: area.left + g.x * s, y: area.top + g.y * s, ..*g };
-                let set = if g.source.is_rgba() { frame.cache().color_pages() } else { Some(frame.cache()) };
+                let g = PositionedImage {
+                    size: g.size * s,
+                    x: area.left + g.x * s,
+                    y: area.top + g.y * s,
+                    ..*g
+                };
+                let set = if g.source.is_rgba() {
+                    frame.cache().color_pages()
+                } else {
+                    Some(frame.cache())
+                };
                 let Some(set) = set else { continue };
                 let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
                 sampled_image(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
@@ -813,7 +959,11 @@ mod tests {
         assert_eq!(changed_range(&old, &old), None);
         assert_eq!(changed_range(&[], &old), Some(0..10));
         assert_eq!(changed_range(&old, &[]), None);
-        assert_eq!(changed_range(&old, &old[..4]), None, "a shorter draw of the same prefix writes nothing");
+        assert_eq!(
+            changed_range(&old, &old[..4]),
+            None,
+            "a shorter draw of the same prefix writes nothing"
+        );
         let mut new = old.clone();
         new[3] = q(30);
         new[6] = q(60);

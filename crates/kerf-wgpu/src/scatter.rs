@@ -44,7 +44,11 @@ impl Scatter {
                 wgpu::BindGroupLayoutEntry {
                     binding: 0,
                     visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: wgpu::BufferSize::new(16) },
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(16),
+                    },
                     count: None,
                 },
                 wgpu::BindGroupLayoutEntry {
@@ -106,7 +110,10 @@ impl Scatter {
                     attributes: &attributes,
                 })],
             },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
             depth_stencil: None,
             multisample: wgpu::MultisampleState::default(),
             fragment: Some(wgpu::FragmentState {
@@ -114,7 +121,11 @@ impl Scatter {
                 entry_point: Some(if rgba { "fs_scatter_rgba" } else { "fs_scatter" }),
                 compilation_options: Default::default(),
                 targets: &[Some(wgpu::ColorTargetState {
-                    format: if rgba { wgpu::TextureFormat::Rgba8Unorm } else { wgpu::TextureFormat::R8Unorm },
+                    format: if rgba {
+                        wgpu::TextureFormat::Rgba8Unorm
+                    } else {
+                        wgpu::TextureFormat::R8Unorm
+                    },
                     blend: None,
                     write_mask: if rgba { wgpu::ColorWrites::ALL } else { wgpu::ColorWrites::RED },
                 })],
@@ -145,7 +156,10 @@ impl Scatter {
     /// draw per page touched, submitted at once (so the caller's draws,
     /// submitted later, see the new texels). `sets[i]` goes with the set
     /// added i-th. Returns (draws, bytes written).
-    pub(crate) fn apply(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, sets: &[(&[wgpu::TextureView], &GlyphUploads)]) -> (u32, u64) {
+    pub(crate) fn apply(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue,
+        sets: &[(&[wgpu::TextureView], &GlyphUploads)],
+    ) -> (u32, u64) {
         if sets.iter().all(|(_, up)| up.is_empty()) {
             return (0, 0);
         }
@@ -161,7 +175,12 @@ impl Scatter {
         let records: Vec<Vec<GlyphRegion>> = sets
             .iter()
             .zip(&texels_at)
-            .map(|((_, up), &base)| up.regions.iter().map(|r| GlyphRegion { offset: r.offset + base as u32, ..*r }).collect())
+            .map(|((_, up), &base)| {
+                up.regions
+                    .iter()
+                    .map(|r| GlyphRegion { offset: r.offset + base as u32, ..*r })
+                    .collect()
+            })
             .collect();
         let mut records_at = Vec::with_capacity(sets.len());
         for r in &records {
@@ -184,10 +203,13 @@ impl Scatter {
             view.slice(records_at[i]..records_at[i] + bytes.len()).copy_from_slice(bytes);
         }
         drop(view);
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf upload scatter") });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("kerf upload scatter"),
+        });
         let mut draws = 0;
         for (i, ((layer_views, up), set)) in sets.iter().zip(&self.sets).enumerate() {
-            let span = records_at[i] as u64..(records_at[i] + records[i].len() * GlyphUploads::REGION_BYTES) as u64;
+            let span = records_at[i] as u64
+                ..(records_at[i] + records[i].len() * GlyphUploads::REGION_BYTES) as u64;
             for p in &up.pages {
                 let Some(target) = layer_views.get(p.page as usize) else { continue };
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -197,7 +219,11 @@ impl Scatter {
                         depth_slice: None,
                         resolve_target: None,
                         ops: wgpu::Operations {
-                            load: if p.clear { wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT) } else { wgpu::LoadOp::Load },
+                            load: if p.clear {
+                                wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                            } else {
+                                wgpu::LoadOp::Load
+                            },
                             store: wgpu::StoreOp::Store,
                         },
                     })],
@@ -221,12 +247,17 @@ fn upload_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("kerf glyph uploads"),
         size,
-        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        usage: wgpu::BufferUsages::VERTEX
+            | wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
 }
 
-fn bind(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, page: &wgpu::Buffer, buffer: &wgpu::Buffer) -> wgpu::BindGroup {
+fn bind(
+    device: &wgpu::Device, layout: &wgpu::BindGroupLayout, page: &wgpu::Buffer,
+    buffer: &wgpu::Buffer,
+) -> wgpu::BindGroup {
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("kerf upload scatter bind group"),
         layout,

@@ -38,9 +38,13 @@ impl TextTransform {
     /// (a non-zero determinant; a positive raster scale).
     pub fn is_valid(&self) -> bool {
         match self {
-            TextTransform::Affine(m) => m.iter().all(|v| v.is_finite()) && (m[0] * m[3] - m[1] * m[2]).abs() > 1e-12,
+            TextTransform::Affine(m) => {
+                m.iter().all(|v| v.is_finite()) && (m[0] * m[3] - m[1] * m[2]).abs() > 1e-12
+            }
             TextTransform::Matrix { matrix, raster_scale } => {
-                matrix.iter().flatten().all(|v| v.is_finite()) && raster_scale.is_finite() && *raster_scale > 0.0
+                matrix.iter().flatten().all(|v| v.is_finite())
+                    && raster_scale.is_finite()
+                    && *raster_scale > 0.0
             }
         }
     }
@@ -103,7 +107,10 @@ mod tests {
     #[test]
     fn raster_scale_is_the_largest_stretch() {
         assert!((TextTransform::rotation_about(0.7, 10.0, 20.0).raster_scale() - 1.0).abs() < 1e-5);
-        assert!((TextTransform::Affine([2.0, 0.0, 0.0, 0.5, 3.0, 4.0]).raster_scale() - 2.0).abs() < 1e-5);
+        assert!(
+            (TextTransform::Affine([2.0, 0.0, 0.0, 0.5, 3.0, 4.0]).raster_scale() - 2.0).abs()
+                < 1e-5
+        );
         // A skew stretches more than 1 along its diagonal.
         assert!(TextTransform::Affine([1.0, 0.0, 1.0, 1.0, 0.0, 0.0]).raster_scale() > 1.6);
     }
@@ -112,7 +119,10 @@ mod tests {
     fn rotation_keeps_its_centre_and_invalid_maps_are_refused() {
         let t = TextTransform::rotation_about(1.1, 7.0, -3.0);
         let TextTransform::Affine([a, b, c, d, e, f]) = t else { unreachable!() };
-        assert!((a * 7.0 + c * -3.0 + e - 7.0).abs() < 1e-4 && (b * 7.0 + d * -3.0 + f + 3.0).abs() < 1e-4);
+        assert!(
+            (a * 7.0 + c * -3.0 + e - 7.0).abs() < 1e-4
+                && (b * 7.0 + d * -3.0 + f + 3.0).abs() < 1e-4
+        );
         assert!(t.is_valid());
         assert!(!TextTransform::Affine([1.0, 2.0, 2.0, 4.0, 0.0, 0.0]).is_valid(), "singular");
         assert!(!TextTransform::Affine([f32::NAN, 0.0, 0.0, 1.0, 0.0, 0.0]).is_valid());

@@ -7,7 +7,8 @@ use crate::renderer::Viewport;
 use bytemuck::{Pod, Zeroable};
 
 /// The WGSL source of the page view (`shaders/common.wgsl` + `shaders/atlas_view.wgsl`).
-pub const ATLAS_VIEW_SHADER: &str = concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/atlas_view.wgsl"));
+pub const ATLAS_VIEW_SHADER: &str =
+    concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/atlas_view.wgsl"));
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -50,12 +51,15 @@ impl std::fmt::Debug for AtlasViewer {
 
 impl AtlasViewer {
     /// A viewer drawing into passes of `format` (single-sampled, no depth).
-    pub fn new(device: &wgpu::Device, atlas: &TextAtlas, format: wgpu::TextureFormat) -> AtlasViewer {
+    pub fn new(
+        device: &wgpu::Device, atlas: &TextAtlas, format: wgpu::TextureFormat,
+    ) -> AtlasViewer {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kerf atlas view shader"),
             source: wgpu::ShaderSource::Wgsl(ATLAS_VIEW_SHADER.into()),
         });
-        let attributes = wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Uint32, 3 => Uint32];
+        let attributes =
+            wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Uint32, 3 => Uint32];
         let buffers = [Some(wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<ViewInstance>() as u64,
             step_mode: wgpu::VertexStepMode::Instance,
@@ -69,8 +73,16 @@ impl AtlasViewer {
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("kerf atlas view pipeline"),
             layout: Some(&atlas.shared.pipeline_layout),
-            vertex: wgpu::VertexState { module: &shader, entry_point: Some("vs_main"), compilation_options: Default::default(), buffers: &buffers },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::TriangleStrip, ..Default::default() },
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &buffers,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleStrip,
+                ..Default::default()
+            },
             depth_stencil: None,
             multisample: wgpu::MultisampleState::default(),
             fragment: Some(wgpu::FragmentState {
@@ -83,7 +95,13 @@ impl AtlasViewer {
             cache: None,
         });
         let capacity = 4096 * std::mem::size_of::<ViewInstance>() as u64;
-        AtlasViewer { pipeline, buffer: view_buffer(device, capacity), capacity, count: 0, viewport: None }
+        AtlasViewer {
+            pipeline,
+            buffer: view_buffer(device, capacity),
+            capacity,
+            count: 0,
+            viewport: None,
+        }
     }
 
     /// Lays out pages: each `(page, x, y, side)` draws that page with its
@@ -92,13 +110,8 @@ impl AtlasViewer {
     /// (emoji, RGBA images), drawn in its colours. Pages the atlas does not
     /// have draw nothing.
     pub fn prepare(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        atlas: &TextAtlas,
-        viewport: &Viewport,
-        pages: &[(u32, f32, f32, f32)],
-        options: ViewOptions,
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas,
+        viewport: &Viewport, pages: &[(u32, f32, f32, f32)], options: ViewOptions,
     ) {
         let mut inst = Vec::new();
         for &(page, x, y, side) in pages {
@@ -110,9 +123,19 @@ impl AtlasViewer {
             let Some(p) = set.pages().get(index as usize) else { continue };
             let n = p.side() as f32;
             let s = side / n;
-            inst.push(ViewInstance { rect: [x, y, side, side], tex: [0.0, 0.0, n, n], kind: if colour { 3 } else { 0 }, layer: index });
+            inst.push(ViewInstance {
+                rect: [x, y, side, side],
+                tex: [0.0, 0.0, n, n],
+                kind: if colour { 3 } else { 0 },
+                layer: index,
+            });
             let rect = |r: kerf_cache::Rect, kind| ViewInstance {
-                rect: [x + r.x as f32 * s, y + r.y as f32 * s, (r.w as f32 * s).max(1.0), (r.h as f32 * s).max(1.0)],
+                rect: [
+                    x + r.x as f32 * s,
+                    y + r.y as f32 * s,
+                    (r.w as f32 * s).max(1.0),
+                    (r.h as f32 * s).max(1.0),
+                ],
                 tex: [0.0; 4],
                 kind,
                 layer: index,
@@ -121,7 +144,11 @@ impl AtlasViewer {
                 inst.extend(p.free_rects().into_iter().map(|r| rect(r, 1)));
             }
             if options.glyphs {
-                let glyphs: Vec<_> = set.entries().filter(|(_, e)| e.page == index && !e.is_blank()).map(|(_, e)| e.rect()).collect();
+                let glyphs: Vec<_> = set
+                    .entries()
+                    .filter(|(_, e)| e.page == index && !e.is_blank())
+                    .map(|(_, e)| e.rect())
+                    .collect();
                 inst.extend(glyphs.into_iter().map(|r| rect(r, 2)));
             }
         }
@@ -138,9 +165,18 @@ impl AtlasViewer {
     }
 
     /// Records the view into `pass`.
-    pub fn render(&self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>) -> Result<(), RenderError> {
+    pub fn render(
+        &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
+    ) -> Result<(), RenderError> {
         let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
-        crate::renderer::draw_quads(pass, &self.pipeline, atlas, viewport, &self.buffer, self.count);
+        crate::renderer::draw_quads(
+            pass,
+            &self.pipeline,
+            atlas,
+            viewport,
+            &self.buffer,
+            self.count,
+        );
         Ok(())
     }
 }

@@ -45,12 +45,15 @@ fn row_glyphs(rng: &mut Rng, cache: &GlyphCache, font: FontId, r: usize) -> Vec<
 #[test]
 fn eight_renderers_share_one_atlas_in_one_submit() {
     let (device, queue) = gpu();
-    let cfg = CacheConfig { page_size: 144, max_pages: 1, frames_in_flight: 0, ..CacheConfig::default() };
+    let cfg =
+        CacheConfig { page_size: 144, max_pages: 1, frames_in_flight: 0, ..CacheConfig::default() };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let (w, h) = (PER_ROW * CELL, RENDERERS as u32 * CELL);
-    let mut renderers: Vec<TextRenderer> = (0..RENDERERS).map(|_| TextRenderer::new(&device, &atlas, format, Default::default(), None)).collect();
+    let mut renderers: Vec<TextRenderer> = (0..RENDERERS)
+        .map(|_| TextRenderer::new(&device, &atlas, format, Default::default(), None))
+        .collect();
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
@@ -62,13 +65,25 @@ fn eight_renderers_share_one_atlas_in_one_submit() {
         let mut all = Vec::new();
         for (r, renderer) in renderers.iter_mut().enumerate() {
             let glyphs = row_glyphs(&mut rng, atlas.cache(), font, r);
-            let rep = renderer.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+            let rep = renderer
+                .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+                .unwrap();
             assert_eq!(rep.frame, first + 1, "every prepare of the frame joins one cache frame");
             // A frame asks for a little more than the page holds: the glyphs
             // that find no room are skipped and reported (never drawn wrong).
-            assert!(rep.skipped.iter().all(|s| s.reason == kerf_cache::GlyphError::AtlasFull), "{:?}", rep.skipped);
+            assert!(
+                rep.skipped.iter().all(|s| s.reason == kerf_cache::GlyphError::AtlasFull),
+                "{:?}",
+                rep.skipped
+            );
             skipped += rep.skipped.len();
-            all.extend(glyphs.iter().enumerate().filter(|(i, _)| rep.skipped.iter().all(|s| s.index != *i)).map(|(_, g)| *g));
+            all.extend(
+                glyphs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| rep.skipped.iter().all(|s| s.index != *i))
+                    .map(|(_, g)| *g),
+            );
         }
         let mut enc = device.create_command_encoder(&Default::default());
         {
@@ -89,9 +104,18 @@ fn eight_renderers_share_one_atlas_in_one_submit() {
                 worst = (d, i as u32 % w, i as u32 / w);
             }
         }
-        assert!(worst.0 <= 2, "frame {frame}: pixel {:?} differs by {}", (worst.1, worst.2), worst.0);
+        assert!(
+            worst.0 <= 2,
+            "frame {frame}: pixel {:?} differs by {}",
+            (worst.1, worst.2),
+            worst.0
+        );
     }
-    assert!(atlas.cache().stats().evictions > 500, "the run must evict: {:?}", atlas.cache().stats());
+    assert!(
+        atlas.cache().stats().evictions > 500,
+        "the run must evict: {:?}",
+        atlas.cache().stats()
+    );
     assert!(skipped * 10 < drawn, "most glyphs drawn: {drawn} drawn, {skipped} skipped");
     atlas.cache().check_invariants().unwrap();
 }
@@ -99,37 +123,83 @@ fn eight_renderers_share_one_atlas_in_one_submit() {
 #[test]
 fn frame_misuse_is_a_typed_error() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     assert_eq!(atlas.end_frame(), Err(FrameError::NotOpen));
     assert_eq!(atlas.begin_frame(), Ok(0));
     assert_eq!(atlas.begin_frame(), Err(FrameError::AlreadyOpen));
     assert!(atlas.frame_open(), "the open frame goes on");
-    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp = Viewport::new(&device, &atlas);
     for _ in 0..3 {
-        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+        r.prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)],
+            &vp,
+        )
+        .unwrap();
     }
     assert_eq!(atlas.end_frame(), Ok(1), "three prepares, one frame");
     // Outside an app frame each prepare is a frame of its own, as before.
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+    r.prepare(
+        &device,
+        &queue,
+        &mut atlas,
+        &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)],
+        &vp,
+    )
+    .unwrap();
+    r.prepare(
+        &device,
+        &queue,
+        &mut atlas,
+        &[TextArea::text(TextSpec::new("abc", font, 12.0), 0.0, 0.0)],
+        &vp,
+    )
+    .unwrap();
     assert_eq!(atlas.cache().frame_number(), 3);
 }
 
 /// Runs `frames` frames of churn (new glyphs every frame on a small atlas) and
 /// returns, per frame, (bytes rasterized, bytes uploaded, page writes).
-fn churn(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas, font: FontId, frames: usize, seed: u64) -> Vec<(u64, u64, u32)> {
-    let mut r = TextRenderer::new(device, atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+fn churn(
+    device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas, font: FontId, frames: usize,
+    seed: u64,
+) -> Vec<(u64, u64, u32)> {
+    let mut r =
+        TextRenderer::new(device, atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
     let vp = Viewport::new(device, atlas);
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     for _ in 0..frames {
-        let text: String = (0..40).map(|_| char::from_u32(0x21 + rng.below(0x52f - 0x21) as u32).unwrap_or('x')).collect();
+        let text: String = (0..40)
+            .map(|_| char::from_u32(0x21 + rng.below(0x52f - 0x21) as u32).unwrap_or('x'))
+            .collect();
         let size = [11.0, 13.0, 15.5, 18.0, 24.0][rng.below(5) as usize];
         let before = atlas.cache().stats().rasterized_bytes;
-        let rep = r.prepare(device, queue, atlas, &[TextArea::text(TextSpec::new(&text, font, size).wrap(500.0), 0.0, 0.0)], &vp).unwrap();
-        out.push((atlas.cache().stats().rasterized_bytes - before, rep.upload_bytes, rep.upload_calls));
+        let rep = r
+            .prepare(
+                device,
+                queue,
+                atlas,
+                &[TextArea::text(TextSpec::new(&text, font, size).wrap(500.0), 0.0, 0.0)],
+                &vp,
+            )
+            .unwrap();
+        out.push((
+            atlas.cache().stats().rasterized_bytes - before,
+            rep.upload_bytes,
+            rep.upload_calls,
+        ));
     }
     out
 }
@@ -143,8 +213,18 @@ fn uploads_are_sized_to_what_changed() {
     let (device, queue) = gpu();
     let mut totals = Vec::new();
     let mut auto_writes = (0u64, 0u64);
-    for mode in [kerf_cache::UploadMode::Glyphs, kerf_cache::UploadMode::DirtyRect, kerf_cache::UploadMode::Auto] {
-        let cfg = CacheConfig { page_size: 256, max_pages: 3, frames_in_flight: 1, uploads: mode, ..CacheConfig::default() };
+    for mode in [
+        kerf_cache::UploadMode::Glyphs,
+        kerf_cache::UploadMode::DirtyRect,
+        kerf_cache::UploadMode::Auto,
+    ] {
+        let cfg = CacheConfig {
+            page_size: 256,
+            max_pages: 3,
+            frames_in_flight: 1,
+            uploads: mode,
+            ..CacheConfig::default()
+        };
         let mut atlas = TextAtlas::new(&device, cfg).unwrap();
         let font = atlas.add_font(sans()).unwrap();
         let frames = churn(&device, &queue, &mut atlas, font, 80, 7);
@@ -152,8 +232,14 @@ fn uploads_are_sized_to_what_changed() {
         assert!(atlas.cache().stats().evictions > 200, "{mode:?}: the run must churn");
         if mode == kerf_cache::UploadMode::Glyphs {
             for (i, &(raster, upload, calls)) in frames.iter().enumerate() {
-                assert!(upload as f64 <= 1.25 * raster as f64 + 4.0, "frame {i}: uploaded {upload} bytes for {raster} rasterized");
-                assert!(calls <= atlas.cache().pages().len() as u32, "frame {i}: {calls} page writes");
+                assert!(
+                    upload as f64 <= 1.25 * raster as f64 + 4.0,
+                    "frame {i}: uploaded {upload} bytes for {raster} rasterized"
+                );
+                assert!(
+                    calls <= atlas.cache().pages().len() as u32,
+                    "frame {i}: {calls} page writes"
+                );
             }
         }
         if mode == kerf_cache::UploadMode::Auto {
@@ -168,7 +254,10 @@ fn uploads_are_sized_to_what_changed() {
     // Auto: the layers equal the pages (checked above); the first, dense
     // frames go as boxes and the churn as glyphs, so it uses both paths and
     // uploads no more than dirty rectangles.
-    assert!(auto_writes.0 > 0, "the churn went glyph by glyph (scatter buffer writes): {auto_writes:?}");
+    assert!(
+        auto_writes.0 > 0,
+        "the churn went glyph by glyph (scatter buffer writes): {auto_writes:?}"
+    );
     assert!(auto.1 > glyphs.1, "some pages went as boxes: {auto:?} vs {glyphs:?}");
     assert!(auto.1 < dirty.1, "auto uploads less than dirty rectangles: {auto:?} vs {dirty:?}");
     assert_eq!(glyphs.0, dirty.0, "same workload, same rasters");
@@ -181,10 +270,23 @@ fn uploads_are_sized_to_what_changed() {
 #[test]
 fn a_reused_layer_is_cleared_before_new_glyphs_land() {
     let (device, queue) = gpu();
-    let cfg = CacheConfig { page_size: 64, max_pages: 4, min_pages: 3, release_idle_after: Some(2), frames_in_flight: 0, ..CacheConfig::default() };
+    let cfg = CacheConfig {
+        page_size: 64,
+        max_pages: 4,
+        min_pages: 3,
+        release_idle_after: Some(2),
+        frames_in_flight: 0,
+        ..CacheConfig::default()
+    };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp = Viewport::new(&device, &atlas);
     let big = |s| TextArea::text(TextSpec::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ", font, s), 0.0, 0.0);
     for size in [22.0, 26.0, 30.0] {
@@ -192,7 +294,14 @@ fn a_reused_layer_is_cleared_before_new_glyphs_land() {
     }
     assert_eq!(atlas.cache().pages().len(), 4);
     for _ in 0..8 {
-        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ok", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+        r.prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new("ok", font, 12.0), 0.0, 0.0)],
+            &vp,
+        )
+        .unwrap();
     }
     assert_eq!(atlas.cache().pages().len(), 3, "the last page released");
     assert_eq!(atlas.layers(), 4, "its layer kept, old texels and all");
@@ -211,7 +320,11 @@ fn a_reused_layer_is_cleared_before_new_glyphs_land() {
 #[test]
 fn a_600_px_glyph_is_drawn_on_256_px_pages() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, max_pages: 8, ..CacheConfig::default() }).unwrap();
+    let mut atlas = TextAtlas::new(
+        &device,
+        CacheConfig { page_size: 256, max_pages: 8, ..CacheConfig::default() },
+    )
+    .unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
@@ -220,11 +333,21 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
     let f = atlas.cache().fonts().get(font).unwrap().clone();
-    let g = |c: char, size: f32, x: f32, y: f32| PositionedGlyph { font, glyph: f.lookup_glyph_index(c), size, x, y, color: [255; 4] };
-    let glyphs = [g('W', 600.0, 10.0, 520.0), g('k', 20.0, 700.0, 600.0), g('é', 24.0, 660.0, 600.0)];
+    let g = |c: char, size: f32, x: f32, y: f32| PositionedGlyph {
+        font,
+        glyph: f.lookup_glyph_index(c),
+        size,
+        x,
+        y,
+        color: [255; 4],
+    };
+    let glyphs =
+        [g('W', 600.0, 10.0, 520.0), g('k', 20.0, 700.0, 600.0), g('é', 24.0, 660.0, 600.0)];
     let target = Offscreen::new(&device, w, h, format);
     for round in 0..2 {
-        let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+        let rep = r
+            .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+            .unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
         assert!(rep.instances > 10, "the big glyph is several tiles: {} instances", rep.instances);
         if round == 1 {
@@ -232,7 +355,12 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
         }
         let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = expected_coverage(atlas.cache(), &glyphs, w, h);
-        let worst = expect.iter().enumerate().map(|(i, &e)| (px[i * 4] as i32 - e as i32).abs()).max().unwrap();
+        let worst = expect
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| (px[i * 4] as i32 - e as i32).abs())
+            .max()
+            .unwrap();
         assert!(worst <= 2, "round {round}: worst difference {worst}");
         assert!(expect.iter().filter(|&&c| c > 128).count() > 20_000, "the big glyph is inked");
     }
@@ -248,7 +376,11 @@ fn icons_are_drawn_evicted_and_requested_again() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 128, max_pages: 1, frames_in_flight: 0, ..CacheConfig::default() }).unwrap();
+    let mut atlas = TextAtlas::new(
+        &device,
+        CacheConfig { page_size: 128, max_pages: 1, frames_in_flight: 0, ..CacheConfig::default() },
+    )
+    .unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let calls = Arc::new(AtomicUsize::new(0));
     let counter = calls.clone();
@@ -264,10 +396,20 @@ fn icons_are_drawn_evicted_and_requested_again() {
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
-    let icons: Vec<PositionedImage> = (0..5).map(|i| PositionedImage { source: src, id: i, size: 24.0, x: 8.0 + 36.0 * i as f32, y: 32.0, color: [255; 4] }).collect();
+    let icons: Vec<PositionedImage> = (0..5)
+        .map(|i| PositionedImage {
+            source: src,
+            id: i,
+            size: 24.0,
+            x: 8.0 + 36.0 * i as f32,
+            y: 32.0,
+            color: [255; 4],
+        })
+        .collect();
     let target = Offscreen::new(&device, w, h, format);
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas| {
-        let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&icons, 0.0, 0.0)], &vp).unwrap();
+        let rep =
+            r.prepare(&device, &queue, atlas, &[TextArea::images(&icons, 0.0, 0.0)], &vp).unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
         let px = draw_and_read(&device, &queue, r, atlas, &target, wgpu::Color::BLACK);
         let mut worst = 0;
@@ -286,10 +428,18 @@ fn icons_are_drawn_evicted_and_requested_again() {
     draw(&mut r, &mut atlas);
     assert_eq!(calls.load(Ordering::Relaxed), 5);
     // Text at growing sizes pushes the icons out.
-    let key = kerf_cache::GlyphKey::image(src, 0, kerf_cache::GlyphSize::from_px(24.0, 1024.0).unwrap());
+    let key =
+        kerf_cache::GlyphKey::image(src, 0, kerf_cache::GlyphSize::from_px(24.0, 1024.0).unwrap());
     let mut size = 18.0;
     while atlas.cache().peek(&key).is_some() {
-        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ABCDEFGHIJKLMN", font, size), 0.0, 0.0)], &vp).unwrap();
+        r.prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new("ABCDEFGHIJKLMN", font, size), 0.0, 0.0)],
+            &vp,
+        )
+        .unwrap();
         size += 2.0;
         assert!(size < 100.0, "the icons must be evicted");
     }
@@ -312,18 +462,27 @@ fn mat_mul(a: [[f32; 4]; 4], b: [[f32; 4]; 4]) -> [[f32; 4]; 4] {
 /// The 3×3 homography from area pixels `(x, y, 1)` to homogeneous target pixels.
 fn area_to_target(t: &TextTransform, w: f32, h: f32) -> [[f64; 3]; 3] {
     match *t {
-        TextTransform::Affine([a, b, c, d, e, f]) => [[a, c, e], [b, d, f], [0.0, 0.0, 1.0]].map(|r| r.map(f64::from)),
+        TextTransform::Affine([a, b, c, d, e, f]) => {
+            [[a, c, e], [b, d, f], [0.0, 0.0, 1.0]].map(|r| r.map(f64::from))
+        }
         TextTransform::Matrix { matrix: m, .. } => {
             // Rows x, y, w of the matrix, columns x, y and translation (z = 0).
-            let hm = [[m[0][0], m[1][0], m[3][0]], [m[0][1], m[1][1], m[3][1]], [m[0][3], m[1][3], m[3][3]]];
+            let hm = [
+                [m[0][0], m[1][0], m[3][0]],
+                [m[0][1], m[1][1], m[3][1]],
+                [m[0][3], m[1][3], m[3][3]],
+            ];
             let s = [[w / 2.0, 0.0, w / 2.0], [0.0, -h / 2.0, h / 2.0], [0.0, 0.0, 1.0]];
-            std::array::from_fn(|r| std::array::from_fn(|c| (0..3).map(|k| s[r][k] as f64 * hm[k][c] as f64).sum()))
+            std::array::from_fn(|r| {
+                std::array::from_fn(|c| (0..3).map(|k| s[r][k] as f64 * hm[k][c] as f64).sum())
+            })
         }
     }
 }
 
 fn invert3(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
     std::array::from_fn(|r| {
         std::array::from_fn(|c| {
@@ -337,7 +496,9 @@ fn invert3(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
 /// What a linear target shows for white sampled quads over black, computed
 /// on the CPU: each pixel centre mapped back into area space, bilinear
 /// samples of the page clamped to the slot's texel centres, composited in order.
-fn reference(atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32, h: u32) -> Vec<f32> {
+fn reference(
+    atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32, h: u32,
+) -> Vec<f32> {
     let inv = invert3(area_to_target(t, w as f32, h as f32));
     let side = atlas.cache().page_side() as i64;
     let mut img = vec![0.0f32; (w * h) as usize];
@@ -346,18 +507,30 @@ fn reference(atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32
         let v = [0, 1, 2].map(|r| inv[r][0] * px + inv[r][1] * py + inv[r][2]);
         let (ax, ay) = (v[0] / v[2], v[1] / v[2]);
         for q in quads {
-            let (fx, fy) = ((ax - q.pos[0] as f64) / q.size[0] as f64, (ay - q.pos[1] as f64) / q.size[1] as f64);
+            let (fx, fy) = (
+                (ax - q.pos[0] as f64) / q.size[0] as f64,
+                (ay - q.pos[1] as f64) / q.size[1] as f64,
+            );
             if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
                 continue;
             }
             let page = atlas.cache().pages()[q.page as usize].pixels();
-            let texel = |x: i64, y: i64| page[(y.clamp(0, side - 1) * side + x.clamp(0, side - 1)) as usize] as f64 / 255.0;
+            let texel = |x: i64, y: i64| {
+                page[(y.clamp(0, side - 1) * side + x.clamp(0, side - 1)) as usize] as f64 / 255.0
+            };
             let (tx, ty) = (q.tex[0] as f64, q.tex[1] as f64);
-            let u = (tx + fx * q.tex_size[0] as f64).clamp(tx + 0.5, tx + q.tex_size[0] as f64 - 0.5) - 0.5;
-            let v = (ty + fy * q.tex_size[1] as f64).clamp(ty + 0.5, ty + q.tex_size[1] as f64 - 0.5) - 0.5;
+            let u = (tx + fx * q.tex_size[0] as f64)
+                .clamp(tx + 0.5, tx + q.tex_size[0] as f64 - 0.5)
+                - 0.5;
+            let v = (ty + fy * q.tex_size[1] as f64)
+                .clamp(ty + 0.5, ty + q.tex_size[1] as f64 - 0.5)
+                - 0.5;
             let (x0, y0) = (u.floor() as i64, v.floor() as i64);
             let (a, b) = (u - u.floor(), v - v.floor());
-            let c = texel(x0, y0) * (1.0 - a) * (1.0 - b) + texel(x0 + 1, y0) * a * (1.0 - b) + texel(x0, y0 + 1) * (1.0 - a) * b + texel(x0 + 1, y0 + 1) * a * b;
+            let c = texel(x0, y0) * (1.0 - a) * (1.0 - b)
+                + texel(x0 + 1, y0) * a * (1.0 - b)
+                + texel(x0, y0 + 1) * (1.0 - a) * b
+                + texel(x0 + 1, y0 + 1) * a * b;
             *p = (c + *p as f64 * (1.0 - c)) as f32;
         }
     }
@@ -369,15 +542,27 @@ fn reference(atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32
 /// each glyph's entry cached at the on-screen size (the font size times the
 /// transform's largest stretch, within the raster limit), its bitmap at the
 /// pen plus its bearings, `k` texels to an area pixel.
-fn quads_from_pens(atlas: &mut TextAtlas, spec: TextSpec<'_>, left: f32, top: f32, t: &TextTransform) -> Vec<SampledQuad> {
+fn quads_from_pens(
+    atlas: &mut TextAtlas, spec: TextSpec<'_>, left: f32, top: f32, t: &TextTransform,
+) -> Vec<SampledQuad> {
     let mut pens = Vec::new();
     atlas.cache_mut().positions(&spec.at(left + spec.x, top + spec.y), &mut pens).expect("pens");
-    let size = GlyphSize::from_px((spec.size * t.raster_scale()).min(TRANSFORMED_RASTER_LIMIT_PX), f32::MAX).expect("size");
+    let size = GlyphSize::from_px(
+        (spec.size * t.raster_scale()).min(TRANSFORMED_RASTER_LIMIT_PX),
+        f32::MAX,
+    )
+    .expect("size");
     let k = size.px() / spec.size;
     let mut quads = Vec::new();
     for p in pens {
-        let key = GlyphKey { mode: kerf_cache::RenderMode::Sampled, ..GlyphKey::new(p.font, p.glyph, size) };
-        let e = atlas.cache().peek(&key).unwrap_or_else(|| panic!("{key:?} cached for the transformed area"));
+        let key = GlyphKey {
+            mode: kerf_cache::RenderMode::Sampled,
+            ..GlyphKey::new(p.font, p.glyph, size)
+        };
+        let e = atlas
+            .cache()
+            .peek(&key)
+            .unwrap_or_else(|| panic!("{key:?} cached for the transformed area"));
         if e.is_blank() {
             continue;
         }
@@ -399,7 +584,8 @@ fn quads_from_pens(atlas: &mut TextAtlas, spec: TextSpec<'_>, left: f32, top: f3
 #[test]
 fn rotated_and_3d_areas_match_a_cpu_reference() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 512, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 512, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
@@ -410,11 +596,21 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
     let spec = TextSpec::new("Kerf turns: Wq&@ 0123", font, 22.0).color([255; 4]);
     // 3D: the text plane turned 50° about the vertical axis, seen in perspective.
     let (cx, cy) = (110.0, 12.0);
-    let centre = [[0.01, 0.0, 0.0, 0.0], [0.0, -0.01, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [-cx * 0.01, cy * 0.01, 0.0, 1.0]];
+    let centre = [
+        [0.01, 0.0, 0.0, 0.0],
+        [0.0, -0.01, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [-cx * 0.01, cy * 0.01, 0.0, 1.0],
+    ];
     let (s, c) = 50f32.to_radians().sin_cos();
     let turn = [[c, 0.0, -s, 0.0], [0.0, 1.0, 0.0, 0.0], [s, 0.0, c, 0.0], [0.0, 0.0, -2.2, 1.0]];
     let (f, aspect, near, far) = (1.0 / 30f32.to_radians().tan(), w as f32 / h as f32, 0.1, 10.0);
-    let proj = [[f / aspect, 0.0, 0.0, 0.0], [0.0, f, 0.0, 0.0], [0.0, 0.0, far / (near - far), -1.0], [0.0, 0.0, near * far / (near - far), 0.0]];
+    let proj = [
+        [f / aspect, 0.0, 0.0, 0.0],
+        [0.0, f, 0.0, 0.0],
+        [0.0, 0.0, far / (near - far), -1.0],
+        [0.0, 0.0, near * far / (near - far), 0.0],
+    ];
     let matrix = mat_mul(proj, mat_mul(turn, centre));
     for (name, t) in [
         ("rotated 30°", TextTransform::rotation_about(30f32.to_radians(), 110.0, 12.0)),
@@ -430,8 +626,15 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
         let drawn = r.transformed_instances();
         assert_eq!(drawn.len(), quads.len(), "{name}");
         for (d, q) in drawn.iter().zip(&quads) {
-            let close = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() <= 1e-3 && (a[1] - b[1]).abs() <= 1e-3;
-            assert!(close(d.pos, q.pos) && close(d.size, q.size) && (d.tex, d.tex_size, d.page) == (q.tex, q.tex_size, q.page), "{name}: drew {d:?}, the pens say {q:?}");
+            let close = |a: [f32; 2], b: [f32; 2]| {
+                (a[0] - b[0]).abs() <= 1e-3 && (a[1] - b[1]).abs() <= 1e-3
+            };
+            assert!(
+                close(d.pos, q.pos)
+                    && close(d.size, q.size)
+                    && (d.tex, d.tex_size, d.page) == (q.tex, q.tex_size, q.page),
+                "{name}: drew {d:?}, the pens say {q:?}"
+            );
         }
         let target = Offscreen::new(&device, w, h, format);
         let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
@@ -450,20 +653,39 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
         }
         let n = expect.len();
         assert!(inked > 300, "{name}: the text must be visible ({inked} inked pixels)");
-        assert!(close as f64 >= 0.995 * n as f64, "{name}: only {close} of {n} pixels within 4/255 of the reference");
-        assert!((sum_gpu - sum_cpu).abs() <= 0.01 * sum_cpu, "{name}: total ink {sum_gpu:.1} vs {sum_cpu:.1}");
+        assert!(
+            close as f64 >= 0.995 * n as f64,
+            "{name}: only {close} of {n} pixels within 4/255 of the reference"
+        );
+        assert!(
+            (sum_gpu - sum_cpu).abs() <= 0.01 * sum_cpu,
+            "{name}: total ink {sum_gpu:.1} vs {sum_cpu:.1}"
+        );
     }
     // Zoomed past the raster limit: rasterized at the limit, sampled up.
-    let zoom = TextArea::text(TextSpec::new("Z", font, 80.0).color([255; 4]), 0.0, 0.0).transformed(TextTransform::Affine([5.0, 0.0, 0.0, 5.0, 0.0, 0.0]));
+    let zoom = TextArea::text(TextSpec::new("Z", font, 80.0).color([255; 4]), 0.0, 0.0)
+        .transformed(TextTransform::Affine([5.0, 0.0, 0.0, 5.0, 0.0, 0.0]));
     r.prepare(&device, &queue, &mut atlas, &[zoom], &vp).unwrap();
-    let sizes: Vec<f32> = atlas.cache().entries().filter(|(k, _)| k.mode == kerf_cache::RenderMode::Sampled).map(|(k, _)| k.size.px()).collect();
+    let sizes: Vec<f32> = atlas
+        .cache()
+        .entries()
+        .filter(|(k, _)| k.mode == kerf_cache::RenderMode::Sampled)
+        .map(|(k, _)| k.size.px())
+        .collect();
     assert!(sizes.contains(&TRANSFORMED_RASTER_LIMIT_PX), "{sizes:?}");
     let q = r.transformed_instances()[0];
-    assert!((q.size[0] * TRANSFORMED_RASTER_LIMIT_PX / 80.0 - q.tex_size[0] as f32).abs() < 0.01, "drawn at 80 px in area space: {q:?}");
+    assert!(
+        (q.size[0] * TRANSFORMED_RASTER_LIMIT_PX / 80.0 - q.tex_size[0] as f32).abs() < 0.01,
+        "drawn at 80 px in area space: {q:?}"
+    );
     // Bad transforms are refused before anything changes.
     let frames = atlas.cache().stats().frames;
-    let bad = TextArea::text(spec, 0.0, 0.0).transformed(TextTransform::Affine([1.0, 2.0, 2.0, 4.0, 0.0, 0.0]));
-    assert_eq!(r.prepare(&device, &queue, &mut atlas, &[bad], &vp).unwrap_err(), PrepareError::Transform { area: 0 });
+    let bad = TextArea::text(spec, 0.0, 0.0)
+        .transformed(TextTransform::Affine([1.0, 2.0, 2.0, 4.0, 0.0, 0.0]));
+    assert_eq!(
+        r.prepare(&device, &queue, &mut atlas, &[bad], &vp).unwrap_err(),
+        PrepareError::Transform { area: 0 }
+    );
     assert_eq!(atlas.cache().stats().frames, frames);
     check_atlas(&device, &queue, &atlas);
 }
@@ -474,7 +696,12 @@ fn picture(id: u32, size: f32) -> GlyphImage {
     let mut pixels = Vec::with_capacity((n * n * 4) as usize);
     for y in 0..n {
         for x in 0..n {
-            pixels.extend_from_slice(&[(x * 255 / n) as u8, (y * 255 / n) as u8, (id * 50 % 256) as u8, (60 + (x + y) * 190 / (2 * n)) as u8]);
+            pixels.extend_from_slice(&[
+                (x * 255 / n) as u8,
+                (y * 255 / n) as u8,
+                (id * 50 % 256) as u8,
+                (60 + (x + y) * 190 / (2 * n)) as u8,
+            ]);
         }
     }
     GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels }
@@ -492,7 +719,11 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     let cfg = CacheConfig {
         page_size: 128,
         frames_in_flight: 0,
-        color: kerf_cache::ColorPages { page_size: 64, max_pages: 2, memory_budget: 64 * 64 * 4 * 2 },
+        color: kerf_cache::ColorPages {
+            page_size: 64,
+            max_pages: 2,
+            memory_budget: 64 * 64 * 4 * 2,
+        },
         // The scatter path (Auto would send these dense pages whole).
         uploads: kerf_cache::UploadMode::Glyphs,
         ..CacheConfig::default()
@@ -515,12 +746,37 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     let bg = 0.5f32; // linear grey
     let target = Offscreen::new(&device, w, h, format);
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas, ids: &[u32]| -> Vec<u8> {
-        let images: Vec<PositionedImage> =
-            ids.iter().enumerate().map(|(i, &id)| PositionedImage { source: src, id, size: 20.0, x: 4.0 + 24.0 * i as f32, y: 24.0, color: [0, 0, 0, 255] }).collect();
+        let images: Vec<PositionedImage> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| PositionedImage {
+                source: src,
+                id,
+                size: 20.0,
+                x: 4.0 + 24.0 * i as f32,
+                y: 24.0,
+                color: [0, 0, 0, 255],
+            })
+            .collect();
         let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
-        let rep = r.prepare(&device, &queue, atlas, &[TextArea::images(&images, 0.0, 0.0), TextArea::text(text, 150.0, 28.0)], &vp).unwrap();
+        let rep = r
+            .prepare(
+                &device,
+                &queue,
+                atlas,
+                &[TextArea::images(&images, 0.0, 0.0), TextArea::text(text, 150.0, 28.0)],
+                &vp,
+            )
+            .unwrap();
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-        draw_and_read(&device, &queue, r, atlas, &target, wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 })
+        draw_and_read(
+            &device,
+            &queue,
+            r,
+            atlas,
+            &target,
+            wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 },
+        )
     };
     let check = |px: &[u8], ids: &[u32]| {
         let mut worst = 0i32;
@@ -548,7 +804,9 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     assert_eq!(gs.buffer_writes, 1, "both page sets changed, one buffer write: {gs:?}");
     assert_eq!(gs.upload_calls, 2, "one scatter draw per dirty page: {gs:?}");
     // The text beside them is tinted red (coverage path, same draw).
-    let red = (0..w * h).filter(|i| px[(*i * 4) as usize] > 150 && px[(*i * 4 + 1) as usize] < 120).count();
+    let red = (0..w * h)
+        .filter(|i| px[(*i * 4) as usize] > 150 && px[(*i * 4 + 1) as usize] < 120)
+        .count();
     assert!(red > 20, "tinted text drawn ({red} red pixels)");
     assert_eq!(calls.load(Ordering::Relaxed), 3);
     // Two 64 px colour pages hold 8 of these: new pictures evict the first ones.
@@ -559,7 +817,8 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     }
     let set = atlas.cache().color_pages().unwrap();
     assert!(set.stats().evictions > 0, "the colour pages evict");
-    let key = kerf_cache::GlyphKey::image(src, 1, kerf_cache::GlyphSize::from_px(20.0, 1024.0).unwrap());
+    let key =
+        kerf_cache::GlyphKey::image(src, 1, kerf_cache::GlyphSize::from_px(20.0, 1024.0).unwrap());
     assert!(atlas.cache().peek(&key).is_none());
     let before = calls.load(Ordering::Relaxed);
     let px = draw(&mut r, &mut atlas, &[1, 2, 3]);
@@ -570,7 +829,10 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     let set = atlas.cache().color_pages().unwrap();
     let page_bytes = 64 * 64 * 4;
     for (i, page) in set.pages().iter().enumerate() {
-        assert!(&layers[i * page_bytes..][..page_bytes] == page.pixels(), "colour layer {i} differs from the cache's page");
+        assert!(
+            &layers[i * page_bytes..][..page_bytes] == page.pixels(),
+            "colour layer {i} differs from the cache's page"
+        );
     }
     atlas.cache().check_invariants().unwrap();
 }
@@ -581,7 +843,11 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
 #[test]
 fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() }).unwrap();
+    let mut atlas = TextAtlas::new(
+        &device,
+        CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() },
+    )
+    .unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
@@ -591,10 +857,26 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
     let f = atlas.cache().fonts().get(font).unwrap().clone();
     let glyphs = [
-        PositionedGlyph { font, glyph: f.lookup_glyph_index('W'), size: 700.0, x: 10.0, y: 560.0, color: [255; 4] },
-        PositionedGlyph { font, glyph: f.lookup_glyph_index('k'), size: 20.0, x: 720.0, y: 620.0, color: [255; 4] },
+        PositionedGlyph {
+            font,
+            glyph: f.lookup_glyph_index('W'),
+            size: 700.0,
+            x: 10.0,
+            y: 560.0,
+            color: [255; 4],
+        },
+        PositionedGlyph {
+            font,
+            glyph: f.lookup_glyph_index('k'),
+            size: 20.0,
+            x: 720.0,
+            y: 620.0,
+            color: [255; 4],
+        },
     ];
-    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+    let rep = r
+        .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+        .unwrap();
     assert!(rep.skipped.is_empty(), "never refused: {:?}", rep.skipped);
     assert_eq!(rep.instances, 1, "the small glyph texel for pixel");
     assert!(!r.transformed_instances().is_empty(), "the big one sampled");
@@ -629,9 +911,11 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
 #[test]
 fn emoji_are_drawn_in_colour_from_the_colour_pages() {
     const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-    let bytes = std::fs::read(EMOJI_FONT).unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
+    let bytes = std::fs::read(EMOJI_FONT)
+        .unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
     let sans_font = atlas.add_font(sans()).unwrap();
     let emoji = atlas.add_font(bytes).unwrap();
     let glyph = |f, ch| atlas.cache().fonts().get(f).unwrap().lookup_glyph_index(ch);
@@ -641,15 +925,29 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
     let (w, h) = (160u32, 56u32);
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
-    let at = |font, glyph, x| PositionedGlyph { font, glyph, size: 32.0, x, y: 40.0, color: [30, 60, 200, 255] };
+    let at = |font, glyph, x| PositionedGlyph {
+        font,
+        glyph,
+        size: 32.0,
+        x,
+        y: 40.0,
+        color: [30, 60, 200, 255],
+    };
     let glyphs = [at(sans_font, a, 4.0), at(emoji, grin, 40.0), at(emoji, crab, 90.0)];
-    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp).unwrap();
+    let rep = r
+        .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+        .unwrap();
     assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
     let target = Offscreen::new(&device, w, h, format);
     let bg = 1.0f32;
     let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::WHITE);
     let set = atlas.cache().color_pages().expect("colour pages made for the emoji");
-    let colour_quads: Vec<_> = r.instances().iter().filter(|q| q.page & kerf_cache::COLOR_PAGE_BIT != 0).copied().collect();
+    let colour_quads: Vec<_> = r
+        .instances()
+        .iter()
+        .filter(|q| q.page & kerf_cache::COLOR_PAGE_BIT != 0)
+        .copied()
+        .collect();
     assert_eq!(colour_quads.len(), 2);
     let mut worst = 0i32;
     let mut colourful = 0;
@@ -658,7 +956,8 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
         let side = page.side() as usize;
         for y in 0..q.height as usize {
             for x in 0..q.width as usize {
-                let t = &page.pixels()[((q.tex_y as usize + y) * side + q.tex_x as usize + x) * 4..][..4];
+                let t = &page.pixels()
+                    [((q.tex_y as usize + y) * side + q.tex_x as usize + x) * 4..][..4];
                 let a = t[3] as f32 / 255.0;
                 let (tx, ty) = (q.x as usize + x, q.y as usize + y);
                 let got = &px[(ty * w as usize + tx) * 4..][..3];
@@ -680,6 +979,9 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
     let layers = read_texture(&device, &queue, atlas.color_texture()).unwrap();
     let page_bytes = (set.page_side() * set.page_side() * 4) as usize;
     for (i, page) in set.pages().iter().enumerate() {
-        assert!(&layers[i * page_bytes..][..page_bytes] == page.pixels(), "colour layer {i} differs from the cache's page");
+        assert!(
+            &layers[i * page_bytes..][..page_bytes] == page.pixels(),
+            "colour layer {i} differs from the cache's page"
+        );
     }
 }

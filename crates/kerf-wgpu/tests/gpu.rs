@@ -9,10 +9,17 @@ use kerf_wgpu::*;
 #[test]
 fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
     let (device, queue) = gpu();
-    let cfg = CacheConfig { page_size: 128, max_pages: 3, frames_in_flight: 1, ..CacheConfig::default() };
+    let cfg =
+        CacheConfig { page_size: 128, max_pages: 3, frames_in_flight: 1, ..CacheConfig::default() };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let mut renderer = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut renderer = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let mut viewport = Viewport::new(&device, &atlas);
     viewport.update(&queue, 640, 480);
     let mut s = 0x2545_F491_4F6C_DD1Du64;
@@ -25,7 +32,9 @@ fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
     let mut max_calls_per_frame = 0;
     for frame in 0..90 {
         let n = 5 + rnd(30) as usize;
-        let text: String = (0..n).map(|_| char::from_u32(0x21 + rnd(0x24f - 0x21) as u32).unwrap_or('x')).collect();
+        let text: String = (0..n)
+            .map(|_| char::from_u32(0x21 + rnd(0x24f - 0x21) as u32).unwrap_or('x'))
+            .collect();
         let size = [10.0, 14.0, 19.5, 26.0, 34.0][rnd(5) as usize];
         let area = TextArea::text(TextSpec::new(&text, font, size).wrap(600.0), 0.0, 0.0);
         let report = renderer.prepare(&device, &queue, &mut atlas, &[area], &viewport).unwrap();
@@ -46,20 +55,49 @@ fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
 #[test]
 fn growth_copies_layers_on_the_gpu_without_rasterizing() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, max_pages: 4, ..CacheConfig::default() }).unwrap();
+    let mut atlas = TextAtlas::new(
+        &device,
+        CacheConfig { page_size: 64, max_pages: 4, ..CacheConfig::default() },
+    )
+    .unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp = Viewport::new(&device, &atlas);
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("abc", font, 16.0), 0.0, 0.0)], &vp).unwrap();
+    r.prepare(
+        &device,
+        &queue,
+        &mut atlas,
+        &[TextArea::text(TextSpec::new("abc", font, 16.0), 0.0, 0.0)],
+        &vp,
+    )
+    .unwrap();
     let before = read_layers(&device, &queue, &atlas);
     let rasterized = atlas.cache().stats().rasterized;
     assert_eq!(atlas.layers(), 1);
     // Enough new glyphs to need more pages.
     let many = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new(many, font, 24.0), 0.0, 0.0)], &vp).unwrap();
+    let rep = r
+        .prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new(many, font, 24.0), 0.0, 0.0)],
+            &vp,
+        )
+        .unwrap();
     assert!(rep.layers >= 2);
     assert_eq!(atlas.gpu_stats().grows, 1);
-    assert_eq!(atlas.cache().stats().rasterized - rasterized, many.chars().count() as u64, "only the new glyphs were rasterized");
+    assert_eq!(
+        atlas.cache().stats().rasterized - rasterized,
+        many.chars().count() as u64,
+        "only the new glyphs were rasterized"
+    );
     let after = read_layers(&device, &queue, &atlas);
     // Layer 0 kept every texel the earlier glyphs had (new glyphs only add to it).
     for key in atlas.cache().entries().filter(|(k, _)| k.size.px() == 16.0).map(|(k, e)| (*k, e)) {
@@ -75,14 +113,8 @@ fn growth_copies_layers_on_the_gpu_without_rasterizing() {
 /// Renders `areas` on a cleared target and returns RGBA8 rows.
 #[allow(clippy::too_many_arguments)]
 fn render_corrected(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    atlas: &mut TextAtlas,
-    renderer: &mut TextRenderer,
-    format: wgpu::TextureFormat,
-    size: (u32, u32),
-    bg: [f64; 4],
-    areas: &[TextArea<'_>],
+    device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas, renderer: &mut TextRenderer,
+    format: wgpu::TextureFormat, size: (u32, u32), bg: [f64; 4], areas: &[TextArea<'_>],
     correction: TextCorrection,
 ) -> Vec<u8> {
     let mut vp = Viewport::new(device, atlas);
@@ -92,7 +124,8 @@ fn render_corrected(
     let target = Offscreen::new(device, size.0, size.1, format);
     let mut enc = device.create_command_encoder(&Default::default());
     {
-        let mut pass = target.pass(&mut enc, wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: bg[3] });
+        let mut pass =
+            target.pass(&mut enc, wgpu::Color { r: bg[0], g: bg[1], b: bg[2], a: bg[3] });
         renderer.render(atlas, &mut pass).unwrap();
     }
     queue.submit([enc.finish()]);
@@ -111,7 +144,9 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
         (wgpu::TextureFormat::Rgba8Unorm, strong),
         (wgpu::TextureFormat::Rgba8UnormSrgb, thin),
     ] {
-        let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+        let mut atlas =
+            TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() })
+                .unwrap();
         let font = atlas.add_font(sans()).unwrap();
         let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
         let (w, h) = (240u32, 80u32);
@@ -120,16 +155,35 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
         let bg_srgb: Vec<f64> = bg8.iter().map(|&c| c as f64 / 255.0).collect();
         // wgpu::Color is linear for sRGB targets: give the decoded value so both targets show bg8.
         let bg = if format.is_srgb() {
-            [srgb_to_linear(bg_srgb[0] as f32) as f64, srgb_to_linear(bg_srgb[1] as f32) as f64, srgb_to_linear(bg_srgb[2] as f32) as f64, 1.0]
+            [
+                srgb_to_linear(bg_srgb[0] as f32) as f64,
+                srgb_to_linear(bg_srgb[1] as f32) as f64,
+                srgb_to_linear(bg_srgb[2] as f32) as f64,
+                1.0,
+            ]
         } else {
             [bg_srgb[0], bg_srgb[1], bg_srgb[2], 1.0]
         };
         let t1 = TextSpec::new("Kerf: ÆØÅ gyq", font, 22.0).color([20, 60, 200, 255]);
         let t2 = TextSpec::new("overlap ~ 50%", font, 30.0).color([200, 30, 30, 128]);
         let areas = [TextArea::text(t1, 4.0, 6.0), TextArea::text(t2, 10.0, 30.0)];
-        let img = render_corrected(&device, &queue, &mut atlas, &mut renderer, format, (w, h), bg, &areas, correction);
+        let img = render_corrected(
+            &device,
+            &queue,
+            &mut atlas,
+            &mut renderer,
+            format,
+            (w, h),
+            bg,
+            &areas,
+            correction,
+        );
         // CPU reference: composite each instance's coverage, in order.
-        let mut refimg: Vec<[f32; 3]> = vec![[bg8[0] as f32 / 255.0, bg8[1] as f32 / 255.0, bg8[2] as f32 / 255.0]; (w * h) as usize];
+        let mut refimg: Vec<[f32; 3]> =
+            vec![
+                [bg8[0] as f32 / 255.0, bg8[1] as f32 / 255.0, bg8[2] as f32 / 255.0];
+                (w * h) as usize
+            ];
         if format.is_srgb() {
             for p in &mut refimg {
                 *p = p.map(srgb_to_linear);
@@ -140,14 +194,21 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
             let page = atlas.cache().pages()[inst.page as usize].pixels();
             let col = inst.color.map(|c| c as f32 / 255.0);
             let lum = luminance_of(inst.color);
-            let rgb = if format.is_srgb() { [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])] } else { [col[0], col[1], col[2]] };
+            let rgb = if format.is_srgb() {
+                [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])]
+            } else {
+                [col[0], col[1], col[2]]
+            };
             for dy in 0..inst.height as i32 {
                 for dx in 0..inst.width as i32 {
                     let (x, y) = (inst.x + dx, inst.y + dy);
                     if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 {
                         continue;
                     }
-                    let cov = page[(inst.tex_y as usize + dy as usize) * side + inst.tex_x as usize + dx as usize] as f32 / 255.0;
+                    let cov = page[(inst.tex_y as usize + dy as usize) * side
+                        + inst.tex_x as usize
+                        + dx as usize] as f32
+                        / 255.0;
                     let a = correction.apply(cov, lum) * col[3];
                     let p = &mut refimg[(y as u32 * w + x as u32) as usize];
                     for c in 0..3 {
@@ -177,7 +238,8 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
 #[test]
 fn msaa_and_depth_stencil_passes_work() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Bgra8UnormSrgb;
     let ms = wgpu::MultisampleState { count: 4, ..Default::default() };
@@ -192,7 +254,19 @@ fn msaa_and_depth_stencil_passes_work() {
     let mut renderer = TextRenderer::new(&device, &atlas, format, ms, Some(depth));
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, 128, 32);
-    renderer.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("MSAA", font, 20.0).color([255, 255, 255, 255]), 2.0, 2.0)], &vp).unwrap();
+    renderer
+        .prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(
+                TextSpec::new("MSAA", font, 20.0).color([255, 255, 255, 255]),
+                2.0,
+                2.0,
+            )],
+            &vp,
+        )
+        .unwrap();
     let tex = |format, samples, usage| {
         device.create_texture(&wgpu::TextureDescriptor {
             label: Some("msaa test"),
@@ -206,9 +280,15 @@ fn msaa_and_depth_stencil_passes_work() {
         })
     };
     let msaa = tex(format, 4, wgpu::TextureUsages::RENDER_ATTACHMENT);
-    let resolve = tex(format, 1, wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC);
-    let ds = tex(wgpu::TextureFormat::Depth24PlusStencil8, 4, wgpu::TextureUsages::RENDER_ATTACHMENT);
-    let (mv, rv, dv) = (msaa.create_view(&Default::default()), resolve.create_view(&Default::default()), ds.create_view(&Default::default()));
+    let resolve =
+        tex(format, 1, wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC);
+    let ds =
+        tex(wgpu::TextureFormat::Depth24PlusStencil8, 4, wgpu::TextureUsages::RENDER_ATTACHMENT);
+    let (mv, rv, dv) = (
+        msaa.create_view(&Default::default()),
+        resolve.create_view(&Default::default()),
+        ds.create_view(&Default::default()),
+    );
     let mut enc = device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -217,12 +297,21 @@ fn msaa_and_depth_stencil_passes_work() {
                 view: &mv,
                 depth_slice: None,
                 resolve_target: Some(&rv),
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Discard },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Discard,
+                },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &dv,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
-                stencil_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(0), store: wgpu::StoreOp::Discard }),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0),
+                    store: wgpu::StoreOp::Discard,
+                }),
             }),
             ..Default::default()
         });
@@ -252,20 +341,33 @@ fn depth_state() -> wgpu::DepthStencilState {
 fn device_limits_are_typed_errors() {
     let (device, _queue) = gpu();
     let limits = device.limits();
-    let too_big = CacheConfig { page_size: limits.max_texture_dimension_2d + 1, ..CacheConfig::default() };
+    let too_big =
+        CacheConfig { page_size: limits.max_texture_dimension_2d + 1, ..CacheConfig::default() };
     assert!(matches!(TextAtlas::new(&device, too_big), Err(AtlasError::PageTooLarge { .. })));
-    let too_many = CacheConfig { max_pages: limits.max_texture_array_layers + 1, ..CacheConfig::default() };
+    let too_many =
+        CacheConfig { max_pages: limits.max_texture_array_layers + 1, ..CacheConfig::default() };
     assert!(matches!(TextAtlas::new(&device, too_many), Err(AtlasError::TooManyPages { .. })));
-    assert!(matches!(TextAtlas::new(&device, CacheConfig { page_size: 0, ..CacheConfig::default() }), Err(AtlasError::Config(_))));
+    assert!(matches!(
+        TextAtlas::new(&device, CacheConfig { page_size: 0, ..CacheConfig::default() }),
+        Err(AtlasError::Config(_))
+    ));
 }
 
 #[test]
 fn misuse_is_a_typed_error_and_changes_nothing() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 128, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 128, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let other = TextAtlas::new(&device, CacheConfig { page_size: 128, ..CacheConfig::default() }).unwrap();
-    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let other =
+        TextAtlas::new(&device, CacheConfig { page_size: 128, ..CacheConfig::default() }).unwrap();
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp = Viewport::new(&device, &atlas);
     let mut enc = device.create_command_encoder(&Default::default());
     let target = Offscreen::new(&device, 4, 4, wgpu::TextureFormat::Rgba8Unorm);
@@ -274,14 +376,28 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
         assert_eq!(r.render(&atlas, &mut pass), Err(RenderError::NotPrepared));
     }
     queue.submit([enc.finish()]);
-    let bad_scale = TextArea { scale: f32::NAN, ..TextArea::text(TextSpec::new("x", font, 12.0), 0.0, 0.0) };
-    assert!(matches!(r.prepare(&device, &queue, &mut atlas, &[bad_scale], &vp), Err(PrepareError::Scale { .. })));
+    let bad_scale =
+        TextArea { scale: f32::NAN, ..TextArea::text(TextSpec::new("x", font, 12.0), 0.0, 0.0) };
+    assert!(matches!(
+        r.prepare(&device, &queue, &mut atlas, &[bad_scale], &vp),
+        Err(PrepareError::Scale { .. })
+    ));
     let bad_size = TextArea::text(TextSpec::new("x", font, -1.0), 0.0, 0.0);
-    assert!(matches!(r.prepare(&device, &queue, &mut atlas, &[bad_size], &vp), Err(PrepareError::Area { area: 0, .. })));
+    assert!(matches!(
+        r.prepare(&device, &queue, &mut atlas, &[bad_size], &vp),
+        Err(PrepareError::Area { area: 0, .. })
+    ));
     assert_eq!(atlas.cache().stats().frames, 0, "refused before any frame began");
     let mut wrong = other;
     assert_eq!(
-        r.prepare(&device, &queue, &mut wrong, &[TextArea::text(TextSpec::new("x", font, 12.0), 0.0, 0.0)], &vp).unwrap_err(),
+        r.prepare(
+            &device,
+            &queue,
+            &mut wrong,
+            &[TextArea::text(TextSpec::new("x", font, 12.0), 0.0, 0.0)],
+            &vp
+        )
+        .unwrap_err(),
         PrepareError::AtlasMismatch
     );
     // Clipping: glyphs outside the bounds vanish, glyphs across them are cut.
@@ -297,21 +413,52 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
 #[test]
 fn rebuild_on_a_new_device_restores_every_page_without_rasterizing() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 128, max_pages: 2, ..CacheConfig::default() }).unwrap();
+    let mut atlas = TextAtlas::new(
+        &device,
+        CacheConfig { page_size: 128, max_pages: 2, ..CacheConfig::default() },
+    )
+    .unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp = Viewport::new(&device, &atlas);
     let text = "The device was lost; the atlas comes back from the cache's pages. 0123456789";
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0)], &vp).unwrap();
+    r.prepare(
+        &device,
+        &queue,
+        &mut atlas,
+        &[TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0)],
+        &vp,
+    )
+    .unwrap();
     let rasterized = atlas.cache().stats().rasterized;
     drop((r, vp));
     drop((device, queue)); // as if the device were lost
     let (device2, queue2) = gpu();
     atlas.rebuild(&device2, &queue2);
     check_atlas(&device2, &queue2, &atlas);
-    let mut r2 = TextRenderer::new(&device2, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut r2 = TextRenderer::new(
+        &device2,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp2 = Viewport::new(&device2, &atlas);
-    let rep = r2.prepare(&device2, &queue2, &mut atlas, &[TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0)], &vp2).unwrap();
+    let rep = r2
+        .prepare(
+            &device2,
+            &queue2,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0)],
+            &vp2,
+        )
+        .unwrap();
     assert_eq!(rep.hits, rep.lookups, "every glyph still cached");
     assert_eq!(atlas.cache().stats().rasterized, rasterized, "nothing rasterized again");
 }
@@ -319,15 +466,30 @@ fn rebuild_on_a_new_device_restores_every_page_without_rasterizing() {
 #[test]
 fn atlas_viewer_draws_the_page_texels() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, 64, 64);
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("Wq@&", font, 20.0), 0.0, 0.0)], &vp).unwrap();
+    r.prepare(
+        &device,
+        &queue,
+        &mut atlas,
+        &[TextArea::text(TextSpec::new("Wq@&", font, 20.0), 0.0, 0.0)],
+        &vp,
+    )
+    .unwrap();
     let mut viewer = AtlasViewer::new(&device, &atlas, format);
-    viewer.prepare(&device, &queue, &atlas, &vp, &[(0, 0.0, 0.0, 64.0)], ViewOptions { free: false, glyphs: false });
+    viewer.prepare(
+        &device,
+        &queue,
+        &atlas,
+        &vp,
+        &[(0, 0.0, 0.0, 64.0)],
+        ViewOptions { free: false, glyphs: false },
+    );
     // Draw only the viewer: render() of the text renderer is not called.
     let target = Offscreen::new(&device, 64, 64, format);
     let mut enc = device.create_command_encoder(&Default::default());
@@ -354,17 +516,43 @@ fn atlas_viewer_draws_the_page_texels() {
 #[test]
 fn released_pages_shrink_the_texture_array_and_kept_pages_survive() {
     let (device, queue) = gpu();
-    let cfg = CacheConfig { page_size: 64, max_pages: 4, release_idle_after: Some(3), frames_in_flight: 1, ..CacheConfig::default() };
+    let cfg = CacheConfig {
+        page_size: 64,
+        max_pages: 4,
+        release_idle_after: Some(3),
+        frames_in_flight: 1,
+        ..CacheConfig::default()
+    };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let mut r = TextRenderer::new(&device, &atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None);
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
     let vp = Viewport::new(&device, &atlas);
     for size in [20.0, 22.0, 24.0] {
-        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ", font, size), 0.0, 0.0)], &vp).unwrap();
+        r.prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ", font, size), 0.0, 0.0)],
+            &vp,
+        )
+        .unwrap();
     }
     assert_eq!(atlas.layers(), 4);
     for _ in 0..10 {
-        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(TextSpec::new("ok", font, 12.0), 0.0, 0.0)], &vp).unwrap();
+        r.prepare(
+            &device,
+            &queue,
+            &mut atlas,
+            &[TextArea::text(TextSpec::new("ok", font, 12.0), 0.0, 0.0)],
+            &vp,
+        )
+        .unwrap();
     }
     assert_eq!(atlas.cache().pages().len(), 1);
     assert_eq!(atlas.layers(), 1);
@@ -375,10 +563,15 @@ fn released_pages_shrink_the_texture_array_and_kept_pages_survive() {
 #[test]
 fn a_bad_text_correction_is_refused_and_changes_nothing() {
     let (device, queue) = gpu();
-    let atlas = TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
     let mut vp = Viewport::new(&device, &atlas);
     assert_eq!(vp.correction(), TextCorrection::DEFAULT);
-    for bad in [TextCorrection { gamma: f32::NAN, contrast: 0.0 }, TextCorrection { gamma: 0.0, contrast: 0.0 }, TextCorrection { gamma: 1.0, contrast: -1.0 }] {
+    for bad in [
+        TextCorrection { gamma: f32::NAN, contrast: 0.0 },
+        TextCorrection { gamma: 0.0, contrast: 0.0 },
+        TextCorrection { gamma: 1.0, contrast: -1.0 },
+    ] {
         assert!(vp.set_correction(&queue, bad).is_err(), "{bad:?} must be refused");
         assert_eq!(vp.correction(), TextCorrection::DEFAULT);
     }
@@ -389,12 +582,19 @@ fn a_bad_text_correction_is_refused_and_changes_nothing() {
 /// Draws "lIl" in black on white at 24 px, x at a quarter pixel, with
 /// `antialiasing`, on a linear RGBA target without correction; returns the
 /// picture, the renderer's report and the atlas.
-fn draw_lcd_stems(gpu: &HeadlessGpu, antialiasing: Antialiasing, area: impl Fn(TextArea<'_>) -> TextArea<'_>) -> (Vec<u8>, PrepareReport, TextAtlas, Option<GrayscaleReason>, Vec<GlyphInstance>) {
+fn draw_lcd_stems(
+    gpu: &HeadlessGpu, antialiasing: Antialiasing, area: impl Fn(TextArea<'_>) -> TextArea<'_>,
+) -> (Vec<u8>, PrepareReport, TextAtlas, Option<GrayscaleReason>, Vec<GlyphInstance>) {
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut atlas = TextAtlas::new(device, CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() }).unwrap();
+    let mut atlas = TextAtlas::new(
+        device,
+        CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() },
+    )
+    .unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut renderer = TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
+    let mut renderer =
+        TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
     let unavailable = renderer.set_antialiasing(device, &atlas, antialiasing);
     assert_eq!(renderer.antialiasing(), antialiasing);
     let mut viewport = Viewport::new(device, &atlas);
@@ -404,9 +604,18 @@ fn draw_lcd_stems(gpu: &HeadlessGpu, antialiasing: Antialiasing, area: impl Fn(T
     let i = atlas.cache().fonts().get(font).unwrap().lookup_glyph_index('I');
     let glyphs: Vec<PositionedGlyph> = [(g, 8.25), (i, 24.6), (g, 40.0)]
         .iter()
-        .map(|&(glyph, x)| PositionedGlyph { font, glyph, size: 24.0, x, y: 30.0, color: [0, 0, 0, 255] })
+        .map(|&(glyph, x)| PositionedGlyph {
+            font,
+            glyph,
+            size: 24.0,
+            x,
+            y: 30.0,
+            color: [0, 0, 0, 255],
+        })
         .collect();
-    let report = renderer.prepare(device, queue, &mut atlas, &[area(TextArea::glyphs(&glyphs, 0.0, 0.0))], &viewport).unwrap();
+    let report = renderer
+        .prepare(device, queue, &mut atlas, &[area(TextArea::glyphs(&glyphs, 0.0, 0.0))], &viewport)
+        .unwrap();
     let target = Offscreen::new(device, 64, 40, format);
     let img = draw_and_read(device, queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
     (img, report, atlas, unavailable, renderer.instances().to_vec())
@@ -428,7 +637,8 @@ fn lcd_channels_follow_the_stripe_order_and_fall_back_to_grayscale() {
     let (w, h) = (64usize, 40usize);
     let mut edges = Vec::new();
     for order in [SubpixelOrder::Rgb, SubpixelOrder::Bgr] {
-        let (img, report, atlas, unavailable, instances) = draw_lcd_stems(&gpu, Antialiasing::Lcd(order), |a| a);
+        let (img, report, atlas, unavailable, instances) =
+            draw_lcd_stems(&gpu, Antialiasing::Lcd(order), |a| a);
         assert_eq!(unavailable, None);
         assert!(report.lcd_fallbacks.is_empty(), "{:?}", report.lcd_fallbacks);
         assert!(report.skipped.is_empty());
@@ -438,13 +648,22 @@ fn lcd_channels_follow_the_stripe_order_and_fall_back_to_grayscale() {
         let cache = atlas.cache();
         let mut quads = 0;
         for q in &instances {
-            assert_eq!(q.page & kerf_cache::LCD_PAGE_BIT, kerf_cache::LCD_PAGE_BIT, "24 px glyphs are LCD");
+            assert_eq!(
+                q.page & kerf_cache::LCD_PAGE_BIT,
+                kerf_cache::LCD_PAGE_BIT,
+                "24 px glyphs are LCD"
+            );
             quads += 1;
             let page = &cache.pages()[(q.page & !kerf_cache::LCD_PAGE_BIT) as usize];
             let side = page.side() as usize;
             for row in 0..q.height as usize {
                 for px in 0..q.width as usize / 3 {
-                    let t = |k: usize| page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + 3 * px + k] as f32 / 255.0;
+                    let t = |k: usize| {
+                        page.pixels()
+                            [(q.tex_y as usize + row) * side + q.tex_x as usize + 3 * px + k]
+                            as f32
+                            / 255.0
+                    };
                     let cov = match order {
                         SubpixelOrder::Rgb => [t(0), t(1), t(2)],
                         SubpixelOrder::Bgr => [t(2), t(1), t(0)],
@@ -458,8 +677,18 @@ fn lcd_channels_follow_the_stripe_order_and_fall_back_to_grayscale() {
             }
         }
         assert_eq!(quads, 3);
-        let worst = img.iter().zip(&want).enumerate().filter(|(i, _)| i % 4 != 3).map(|(_, (a, b))| (*a as i32 - *b as i32).abs()).max().unwrap();
-        assert!(worst <= 2, "{order:?}: a channel is off by {worst}/255 from the stripes' coverage");
+        let worst = img
+            .iter()
+            .zip(&want)
+            .enumerate()
+            .filter(|(i, _)| i % 4 != 3)
+            .map(|(_, (a, b))| (*a as i32 - *b as i32).abs())
+            .max()
+            .unwrap();
+        assert!(
+            worst <= 2,
+            "{order:?}: a channel is off by {worst}/255 from the stripes' coverage"
+        );
         // The first stem's left edge: the first column with ink in the middle row.
         let row = h / 2 + 2;
         let x = (0..w).find(|&x| img[(row * w + x) * 4 + 1] < 250).expect("ink");
@@ -475,12 +704,14 @@ fn lcd_channels_follow_the_stripe_order_and_fall_back_to_grayscale() {
     // Without dual-source blending: grayscale, said in the report.
     let plain = headless_with(wgpu::Features::empty()).unwrap_or_else(|e| panic!("{e}"));
     assert!(!plain.device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING));
-    let (img, report, _, unavailable, _) = draw_lcd_stems(&plain, Antialiasing::Lcd(SubpixelOrder::Rgb), |a| a);
+    let (img, report, _, unavailable, _) =
+        draw_lcd_stems(&plain, Antialiasing::Lcd(SubpixelOrder::Rgb), |a| a);
     assert_eq!(unavailable, Some(GrayscaleReason::NoDualSourceBlending));
     assert_eq!(report.lcd_fallbacks, vec![(0, GrayscaleReason::NoDualSourceBlending)]);
     assert_grayscale(&img, "no dual-source blending");
     // Over a transparent background: grayscale too.
-    let (img, report, _, _, _) = draw_lcd_stems(&gpu, Antialiasing::Lcd(SubpixelOrder::Rgb), |a| a.over_transparent());
+    let (img, report, _, _, _) =
+        draw_lcd_stems(&gpu, Antialiasing::Lcd(SubpixelOrder::Rgb), |a| a.over_transparent());
     assert_eq!(report.lcd_fallbacks, vec![(0, GrayscaleReason::TransparentBackground)]);
     assert_grayscale(&img, "transparent background");
 }
@@ -497,7 +728,8 @@ fn assert_grayscale(img: &[u8], what: &str) {
 #[test]
 fn characters_no_font_has_are_reported_by_prepare() {
     let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
     let sans_font = atlas.add_font(sans()).unwrap();
     let mono = atlas.add_font(dejavu::sans_mono::regular().to_vec()).unwrap();
     let fallback = [mono];
@@ -506,14 +738,20 @@ fn characters_no_font_has_are_reported_by_prepare() {
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, 200, 40);
     let spec = TextSpec::new("ok \u{E000}!", sans_font, 16.0).fallback(&fallback);
-    let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 2.0, 2.0)], &vp).unwrap();
+    let rep =
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 2.0, 2.0)], &vp).unwrap();
     assert_eq!(rep.missing, vec!['\u{E000}']);
     assert_eq!(rep.instances, 4, "o, k, the missing box and '!' drawn");
     assert!(rep.skipped.is_empty());
     // Transformed text is laid out the same way and reported the same way.
-    let turned = TextArea::text(spec, 2.0, 2.0).transformed(TextTransform::rotation_about(0.3, 20.0, 10.0));
+    let turned =
+        TextArea::text(spec, 2.0, 2.0).transformed(TextTransform::rotation_about(0.3, 20.0, 10.0));
     let rep = r.prepare(&device, &queue, &mut atlas, &[turned], &vp).unwrap();
     assert_eq!(rep.missing, vec!['\u{E000}'], "transformed text reports what no font has");
-    assert_eq!(r.transformed_instances().len(), 4, "o, k, the missing box and '!' drawn, transformed");
+    assert_eq!(
+        r.transformed_instances().len(),
+        4,
+        "o, k, the missing box and '!' drawn, transformed"
+    );
     assert!(rep.skipped.is_empty());
 }

@@ -15,7 +15,10 @@ pub fn font_file(file: &str, package: &str) -> PathBuf {
         PathBuf::from(format!("/usr/share/fonts/truetype/{file}")),
         PathBuf::from(format!("/usr/share/fonts/{file}")),
     ];
-    candidates.into_iter().find(|p| p.exists()).unwrap_or_else(|| panic!("font {file} not found: install the Debian package {package}"))
+    candidates
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("font {file} not found: install the Debian package {package}"))
 }
 
 pub fn dejavu_file() -> PathBuf {
@@ -24,7 +27,8 @@ pub fn dejavu_file() -> PathBuf {
     // file rewritten while another test reads it reads as empty).
     static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
-        let path = std::env::temp_dir().join(format!("kerf-test-DejaVuSans-{}.ttf", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("kerf-test-DejaVuSans-{}.ttf", std::process::id()));
         std::fs::write(&path, dejavu::sans::regular()).unwrap();
         path
     })
@@ -46,14 +50,23 @@ pub fn hb_shape(font: &Path, index: u32, text: &str, dir: &str, x0: f32) -> (Vec
 }
 
 /// [`hb_shape`] with more `hb-shape` options (`--features=-kern`, ...).
-pub fn hb_shape_with(font: &Path, index: u32, text: &str, dir: &str, x0: f32, options: &[&str]) -> (Vec<HbGlyph>, f32) {
+pub fn hb_shape_with(
+    font: &Path, index: u32, text: &str, dir: &str, x0: f32, options: &[&str],
+) -> (Vec<HbGlyph>, f32) {
     let out = Command::new("hb-shape")
-        .args(["--output-format=json", "--no-glyph-names", &format!("--face-index={index}"), &format!("--direction={dir}")])
+        .args([
+            "--output-format=json",
+            "--no-glyph-names",
+            &format!("--face-index={index}"),
+            &format!("--direction={dir}"),
+        ])
         .args(options)
         .arg(font)
         .arg(text)
         .output()
-        .unwrap_or_else(|e| panic!("hb-shape not found ({e}): install the Debian package libharfbuzz-bin"));
+        .unwrap_or_else(|e| {
+            panic!("hb-shape not found ({e}): install the Debian package libharfbuzz-bin")
+        });
     assert!(out.status.success(), "hb-shape failed: {}", String::from_utf8_lossy(&out.stderr));
     let face = ttf_upem(font, index);
     let scale = PX / face;
@@ -63,10 +76,17 @@ pub fn hb_shape_with(font: &Path, index: u32, text: &str, dir: &str, x0: f32, op
     // Objects like {"g":36,"cl":0,"dx":0,"dy":0,"ax":1270,"ay":0}.
     for obj in json.split('{').skip(1) {
         let field = |name: &str| -> f32 {
-            let at = obj.find(&format!("\"{name}\":")).unwrap_or_else(|| panic!("no {name} in {obj}")) + name.len() + 3;
+            let at =
+                obj.find(&format!("\"{name}\":")).unwrap_or_else(|| panic!("no {name} in {obj}"))
+                    + name.len()
+                    + 3;
             obj[at..].split([',', '}']).next().unwrap().trim().parse().unwrap()
         };
-        glyphs.push(HbGlyph { id: field("g") as u16, x: pen + field("dx") * scale, y: -field("dy") * scale });
+        glyphs.push(HbGlyph {
+            id: field("g") as u16,
+            x: pen + field("dx") * scale,
+            y: -field("dy") * scale,
+        });
         pen += field("ax") * scale;
     }
     (glyphs, pen)
@@ -75,7 +95,9 @@ pub fn hb_shape_with(font: &Path, index: u32, text: &str, dir: &str, x0: f32, op
 /// Units per em of face `index` of `font`.
 pub fn ttf_upem(font: &Path, index: u32) -> f32 {
     let bytes = std::fs::read(font).unwrap();
-    Font::from_bytes(bytes, index).map(|f| f.fontdue().units_per_em()).unwrap_or_else(|e| panic!("{}: {e}", font.display()))
+    Font::from_bytes(bytes, index)
+        .map(|f| f.fontdue().units_per_em())
+        .unwrap_or_else(|e| panic!("{}: {e}", font.display()))
 }
 
 /// What a shaper test gives back: the cache the adapter loaded the face
@@ -90,7 +112,10 @@ pub const PEN_TOLERANCE: f32 = 0.05;
 /// kerf's glyphs equal HarfBuzz's runs, laid one after the other in visual
 /// order, pens within [`PEN_TOLERANCE`] in x and in y on the shaper's own
 /// baseline (the layout starts at (0, 0)).
-pub fn check(name: &str, font: &Path, index: u32, text: &str, runs: &[(&str, &str)], shaper: fn(&Path, &str) -> Shaped) {
+pub fn check(
+    name: &str, font: &Path, index: u32, text: &str, runs: &[(&str, &str)],
+    shaper: fn(&Path, &str) -> Shaped,
+) {
     let (cache, mut ours, baseline) = shaper(font, text);
     ours.sort_by(|a, b| a.x.total_cmp(&b.x));
     let mut theirs = Vec::new();
@@ -104,17 +129,31 @@ pub fn check(name: &str, font: &Path, index: u32, text: &str, runs: &[(&str, &st
     let ids: Vec<u16> = ours.iter().map(|g| g.glyph).collect();
     let hb_ids: Vec<u16> = theirs.iter().map(|g| g.id).collect();
     assert_eq!(ids, hb_ids, "{name}: glyph ids");
-    assert!(baseline > PX * 0.5 && baseline < PX * 1.5, "{name}: the shaper's first baseline {baseline} is about an ascent down");
+    assert!(
+        baseline > PX * 0.5 && baseline < PX * 1.5,
+        "{name}: the shaper's first baseline {baseline} is about an ascent down"
+    );
     for (a, b) in ours.iter().zip(&theirs) {
-        assert!((a.x - b.x).abs() <= PEN_TOLERANCE, "{name}: glyph {} at x {} (HarfBuzz {})", a.glyph, a.x, b.x);
+        assert!(
+            (a.x - b.x).abs() <= PEN_TOLERANCE,
+            "{name}: glyph {} at x {} (HarfBuzz {})",
+            a.glyph,
+            a.x,
+            b.x
+        );
         let want_y = baseline + b.y;
-        assert!((a.y - want_y).abs() <= PEN_TOLERANCE, "{name}: glyph {} at y {} (baseline {baseline} + HarfBuzz {})", a.glyph, a.y, b.y);
+        assert!(
+            (a.y - want_y).abs() <= PEN_TOLERANCE,
+            "{name}: glyph {} at y {} (baseline {baseline} + HarfBuzz {})",
+            a.glyph,
+            a.y,
+            b.y
+        );
         assert_eq!(a.size, PX);
     }
     // One cache font per face, whatever the number of glyphs.
     assert_eq!(cache.fonts().len(), 1, "{name}: the face is loaded once");
 }
-
 
 /// The HarfBuzz comparisons every adapter must pass: Latin with kerning and
 /// ligatures, Arabic, Hebrew, mixed direction, Devanagari and CJK. `$shaper`
@@ -141,7 +180,14 @@ macro_rules! harfbuzz_tests {
             let f = dejavu_file();
             // A left-to-right paragraph with a Hebrew run inside: bidi reorders the
             // Hebrew run, each run shaped in its own direction.
-            check("mixed", &f, 0, "abc שלום xyz", &[("abc ", "ltr"), ("שלום", "rtl"), (" xyz", "ltr")], $shaper);
+            check(
+                "mixed",
+                &f,
+                0,
+                "abc שלום xyz",
+                &[("abc ", "ltr"), ("שלום", "rtl"), (" xyz", "ltr")],
+                $shaper,
+            );
         }
 
         #[test]

@@ -35,14 +35,17 @@ pub fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas
         let layer = &layers[e.page as usize];
         for row in 0..img.height as usize {
             let at = (e.y as usize + row) * side + e.x as usize;
-            assert_eq!(&layer[at..at + w], &img.pixels[row * w..][..w], "{k:?} row {row} on the GPU");
+            assert_eq!(
+                &layer[at..at + w],
+                &img.pixels[row * w..][..w],
+                "{k:?} row {row} on the GPU"
+            );
         }
     }
     for (i, page) in cache.pages().iter().enumerate() {
         assert!(layers[i] == page.pixels(), "layer {i} differs from the cache's page");
     }
 }
-
 
 /// A small deterministic xorshift generator.
 pub struct Rng(pub u64);
@@ -61,12 +64,18 @@ impl Rng {
 /// position with whole-pixel pens), from a fresh rasterization of each glyph's
 /// key: what a linear target shows when the glyphs are drawn with
 /// [`TextCorrection::NEUTRAL`]. Glyphs must not overlap.
-pub fn expected_coverage(cache: &GlyphCache, glyphs: &[PositionedGlyph], w: u32, h: u32) -> Vec<u8> {
+pub fn expected_coverage(
+    cache: &GlyphCache, glyphs: &[PositionedGlyph], w: u32, h: u32,
+) -> Vec<u8> {
     let mut img = vec![0u8; (w * h) as usize];
     for g in glyphs {
         let size = kerf_cache::GlyphSize::from_px(g.size, cache.config().max_glyph_px).unwrap();
         let (whole, sub) = kerf_cache::snap_subpixel(g.x, cache.config().subpixel_bins);
-        let key = kerf_cache::GlyphKey { mode: cache.render_mode(), subpixel_x: sub, ..kerf_cache::GlyphKey::new(g.font, g.glyph, size) };
+        let key = kerf_cache::GlyphKey {
+            mode: cache.render_mode(),
+            subpixel_x: sub,
+            ..kerf_cache::GlyphKey::new(g.font, g.glyph, size)
+        };
         let r = FontdueRasterizer.rasterize(cache.font_ref(g.font).unwrap(), &key).unwrap();
         let x0 = whole + r.left;
         let y0 = g.y.round() as i32 - (r.bottom + r.height as i32);
@@ -74,7 +83,8 @@ pub fn expected_coverage(cache: &GlyphCache, glyphs: &[PositionedGlyph], w: u32,
             for col in 0..r.width as i32 {
                 let (x, y) = (x0 + col, y0 + row);
                 if x >= 0 && y >= 0 && x < w as i32 && y < h as i32 {
-                    img[(y as u32 * w + x as u32) as usize] = r.pixels[(row * r.width as i32 + col) as usize];
+                    img[(y as u32 * w + x as u32) as usize] =
+                        r.pixels[(row * r.width as i32 + col) as usize];
                 }
             }
         }
@@ -89,7 +99,11 @@ pub fn diamond(id: u32, size: f32) -> GlyphImage {
     let pixels = (0..n * n)
         .map(|i| {
             let (x, y) = (i % n - c, i / n - c);
-            if x.abs() + y.abs() <= c { (40 + (id as i32 * 53 + i) % 216) as u8 } else { 0 }
+            if x.abs() + y.abs() <= c {
+                (40 + (id as i32 * 53 + i) % 216) as u8
+            } else {
+                0
+            }
         })
         .collect();
     GlyphImage { width: n as u32, height: n as u32, left: 0, bottom: 0, pixels }
@@ -106,7 +120,10 @@ pub fn linear_to_srgb(c: f32) -> f32 {
 
 /// Records `renderer` into one pass on `target` cleared to `clear`, submits,
 /// and reads the target back.
-pub fn draw_and_read(device: &wgpu::Device, queue: &wgpu::Queue, renderer: &TextRenderer, atlas: &TextAtlas, target: &Offscreen, clear: wgpu::Color) -> Vec<u8> {
+pub fn draw_and_read(
+    device: &wgpu::Device, queue: &wgpu::Queue, renderer: &TextRenderer, atlas: &TextAtlas,
+    target: &Offscreen, clear: wgpu::Color,
+) -> Vec<u8> {
     let mut enc = device.create_command_encoder(&Default::default());
     {
         let mut pass = target.pass(&mut enc, clear);
