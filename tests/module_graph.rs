@@ -32,12 +32,17 @@ fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
                     continue;
                 }
                 let rest = &code[i + "crate::".len()..];
-                let target: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let target: String =
+                    rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
                 // `use crate::{a::X, b::Y}`: every module in the braces.
                 if rest.starts_with('{') {
                     let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
                     for part in inner.split(',') {
-                        let m: String = part.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        let m: String = part
+                            .trim()
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
                         if files.contains_key(&m) && &m != name {
                             to.insert(m);
                         }

@@ -20,7 +20,7 @@ pub struct FrameOutput {
     pub pages: u32,
     /// Glyphs that were not drawn, with the reason.
     pub skipped: Vec<Skipped>,
-    /// Characters of the frame's laid-out strings ([`Frame::layout`]) that no
+    /// Characters of the frame's laid-out strings ([`Frame::layout`](crate::Frame::layout)) that no
     /// font (the spec's font and its fallback fonts) has: drawn as the
     /// font's missing-glyph box, never dropped silently. In text order.
     pub missing: Vec<char>,
