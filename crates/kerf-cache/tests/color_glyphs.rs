@@ -71,7 +71,7 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
         out.color.pages >= 1 && !(out.color.glyphs.is_empty() && out.color.uploads.is_empty()),
         "colour uploads staged"
     );
-    let set = c.color_pages().expect("colour pages made for the emoji");
+    assert!(c.color_pages().is_some(), "colour pages made for the emoji");
     for (q, size) in color.iter().zip([32.0f32, 64.0]) {
         // A bitmap strike (109 ppem in Noto) scaled to the size: about one em.
         assert!(
@@ -80,13 +80,7 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
             q.width,
             q.height
         );
-        let page = &set.pages()[(q.page & !COLOR_PAGE_BIT) as usize];
-        let side = page.side() as usize;
-        let mut texels = Vec::new();
-        for row in 0..q.height as usize {
-            let at = ((q.tex_y as usize + row) * side + q.tex_x as usize) * 4;
-            texels.extend_from_slice(&page.pixels()[at..at + q.width as usize * 4]);
-        }
+        let texels = colour_texels(&c, q);
         // The page holds the fresh raster.
         let key = GlyphKey {
             mode: RenderMode::Color,
