@@ -32,17 +32,12 @@ fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
                     continue;
                 }
                 let rest = &code[i + "crate::".len()..];
-                let target: String =
-                    rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let target = ident(rest);
                 // `use crate::{a::X, b::Y}`: every module in the braces.
                 if rest.starts_with('{') {
                     let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
                     for part in inner.split(',') {
-                        let m: String = part
-                            .trim()
-                            .chars()
-                            .take_while(|c| c.is_alphanumeric() || *c == '_')
-                            .collect();
+                        let m = ident(part.trim());
                         if files.contains_key(&m) && &m != name {
                             to.insert(m);
                         }
@@ -55,6 +50,11 @@ fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         graph.insert(name.clone(), to);
     }
     graph
+}
+
+/// The identifier `s` starts with.
+fn ident(s: &str) -> String {
+    s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
 }
 
 /// A circle in `graph`, as the modules along it, if there is one.
