@@ -1,26 +1,21 @@
-//! The colour page set: RGBA8 pages beside the coverage pages, for the app's
-//! RGBA images and colour glyphs (emoji). It is a second cache of its
-//! own (pages, packers, budget, LRU, tiles, upload staging) with 4 bytes per
-//! texel, run in step with the coverage cache: same frame numbers, same
-//! eviction and frame protection rules, uploads handed out in the same
-//! [`FrameOutput`](crate::FrameOutput) (its `color` part). Quads drawn from
-//! it carry [`COLOR_PAGE_BIT`] in their page.
+//! The colour atlas: RGBA8 pages beside the coverage pages, for the app's
+//! RGBA images and colour glyphs (emoji). An [`Atlas`] like the coverage one
+//! (pages, packers, budget, LRU, tiles, upload staging) with 4 bytes per
+//! texel and its own page size and budget ([`ColorPages`](crate::ColorPages)),
+//! made on first use and kept at the coverage atlas's frame. Its uploads go
+//! out in the same [`FrameOutput`](crate::FrameOutput) (its `color` part);
+//! quads drawn from it carry [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT) in their page.
 
-use crate::cache::{GlyphCache, PositionedReq, Request};
+use crate::atlas::{Atlas, TexelFormat};
+use crate::cache::GlyphCache;
 use crate::entry::GlyphEntry;
-#[cfg(not(feature = "swash"))]
-use crate::error::RasterError;
 use crate::error::{ConfigError, GlyphError, ImageSourceError};
 use crate::image::ImageSource;
-use crate::key::{GlyphKey, GlyphSize, ImageSourceId, RenderMode, RGBA_SOURCE_BIT};
-use crate::output::ColorOutput;
-use crate::raster::FontdueRasterizer;
-use crate::raster::GlyphImage;
-use crate::text::{GlyphQuad, Skipped};
-
-/// Set in a [`GlyphQuad::page`](crate::GlyphQuad::page) (and a colour
-/// [`GlyphEntry::page`]) when the texels are on colour page `page & !COLOR_PAGE_BIT`.
-pub const COLOR_PAGE_BIT: u32 = 1 << 30;
+use crate::key::{ImageSourceId, RenderMode};
+use crate::request::{PositionedReq, Request};
+use crate::source::Sources;
+use crate::text::{GlyphQuad, Skipped, COLOR_PAGE_BIT};
+use std::sync::Arc;
 
 impl GlyphCache {
     /// Adds a source of RGBA images (icons with colour, rasterized SVG): like
@@ -31,157 +26,87 @@ impl GlyphCache {
     pub fn add_rgba_image_source(
         &mut self, source: impl ImageSource + 'static,
     ) -> Result<ImageSourceId, ImageSourceError> {
-        let id = self.color_set()?.add_image_source(source)?;
-        Ok(ImageSourceId(id.0 | RGBA_SOURCE_BIT))
+        self.color_atlas()?;
+        self.sources.add_image_source(Arc::new(source), true)
     }
 
-    /// The colour set, made on first use (in step with this cache's frame).
-    fn color_set(&mut self) -> Result<&mut GlyphCache, ConfigError> {
-        let set = match self.color.take() {
-            Some(set) => set,
+    /// The colour atlas, made on first use (at the coverage atlas's frame).
+    pub(crate) fn color_atlas(&mut self) -> Result<&mut Atlas, ConfigError> {
+        let atlas = match self.color.take() {
+            Some(atlas) => atlas,
             None => {
-                let mut set = GlyphCache::with_rasterizer(
-                    self.config.color_set(),
-                    Box::new(FontdueRasterizer),
-                )?;
-                set.bpp = 4;
-                set.frame = self.frame;
-                Box::new(set)
+                let config = self.config.color_set();
+                config.validate()?;
+                Atlas::new(config, TexelFormat::Rgba, self.coverage.frame)
             }
         };
-        Ok(self.color.insert(set))
+        Ok(self.color.insert(atlas))
+    }
+
+    /// The colour atlas (its pages, entries, stats), once an RGBA source was
+    /// added or a colour glyph drawn.
+    pub fn color_pages(&self) -> Option<&Atlas> {
+        self.color.as_ref()
     }
 
     /// True when glyph batches in `mode` send colour glyphs to the colour
-    /// pages: a font with colour glyphs is loaded, this is the coverage
-    /// cache, and kerf-cache's `swash` feature renders them.
+    /// pages: a font with colour glyphs is loaded and kerf-cache's `swash`
+    /// feature renders them.
     #[inline]
     pub(crate) fn routes_color(&self, mode: RenderMode) -> bool {
         cfg!(feature = "swash")
-            && self.color_fonts
-            && self.bpp == 1
+            && self.sources.color_fonts
             && matches!(mode, RenderMode::Coverage | RenderMode::ShiftedCoverage | RenderMode::Lcd)
     }
 
-    /// Runs a glyph batch with colour glyphs in it: the others as usual,
-    /// then the colour ones in the colour set (their misses rendered here,
-    /// where the fonts are), their quads after the others' and marked with
-    /// [`COLOR_PAGE_BIT`]; skipped indices are the batch's.
+    /// Runs a glyph batch with colour glyphs in it (`color`: their indices,
+    /// ascending): the others in the coverage atlas, then the colour ones in
+    /// the colour atlas, their quads after the others'; skipped indices are
+    /// the batch's.
     pub(crate) fn run_split<R: Request>(
         &mut self, reqs: &[R], color: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode,
-        skipped: &mut Vec<Skipped>,
     ) {
-        // The others, in place (`color` is ascending).
-        self.run_batch(reqs, color, out, mode, skipped);
-        let max_px = self.config.max_glyph_px;
-        let key_of = |r: &PositionedReq| {
-            GlyphSize::from_px(r.size, max_px).map(|size| GlyphKey {
-                mode: RenderMode::Color,
-                ..GlyphKey::new(r.font, r.glyph, size)
-            })
-        };
-        if self.color_set().is_err() {
+        let skipped = &mut self.report.skipped;
+        self.coverage.run_batch(reqs, color, out, mode, skipped, &self.sources);
+        if self.color_atlas().is_err() {
             // The colour pages' config is refused: the colour glyphs are skipped.
             for &i in color {
-                skipped.push(Skipped { index: i, key: None, reason: GlyphError::AtlasFull });
+                let reason = GlyphError::AtlasFull;
+                self.report.skipped.push(Skipped { index: i, key: None, reason });
             }
             return;
         }
-        // Render the misses here, where the fonts are (a glyph the set's
-        // memo holds is cached: no probe).
-        let mut missing: Vec<GlyphKey> = Vec::new();
-        if let Some(set) = self.color.as_deref() {
-            for key in color.iter().filter_map(|&i| key_of(&reqs[i].req())) {
-                if !set.memo.contains(&key, set.epoch)
-                    && set.map.peek(&key).is_none()
-                    && !missing.contains(&key)
-                {
-                    missing.push(key);
-                }
-            }
-        }
-        let rendered = self.rasterize_keys(&missing);
-        let Some(set) = self.color.as_deref_mut() else { return };
-        set.prerendered.extend(missing.into_iter().zip(rendered));
-        set.run_color_subset(reqs, color, RenderMode::Color, out, skipped);
-        set.prerendered.clear();
+        let GlyphCache { color: Some(atlas), sources, buffers, report, .. } = self else {
+            return;
+        };
+        run_subset(
+            atlas,
+            sources,
+            &mut buffers.subset,
+            reqs,
+            color,
+            RenderMode::Color,
+            out,
+            report,
+        );
     }
+}
 
-    /// Runs `reqs[i]` for each `i` of `subset` as one batch of this cache,
-    /// the skipped glyphs' indices mapped back to `reqs`.
-    pub(crate) fn run_subset<R: Request>(
-        &mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
-        skipped: &mut Vec<Skipped>,
-    ) {
-        let before = skipped.len();
-        let mut picked = std::mem::take(&mut self.subset);
-        picked.clear();
-        picked.extend(subset.iter().map(|&i| reqs[i].req()));
-        self.run_batch(&picked, &[], out, mode, skipped);
-        self.subset = picked;
-        for s in &mut skipped[before..] {
-            s.index = subset[s.index];
-        }
-    }
-
-    /// [`run_subset`](Self::run_subset) in the colour set: its quads marked
-    /// with [`COLOR_PAGE_BIT`].
-    pub(crate) fn run_color_subset<R: Request>(
-        &mut self, reqs: &[R], subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
-        skipped: &mut Vec<Skipped>,
-    ) {
-        let first = out.len();
-        self.run_subset(reqs, subset, mode, out, skipped);
-        for q in &mut out[first..] {
-            q.page |= COLOR_PAGE_BIT;
-        }
-    }
-
-    /// A colour glyph's RGBA raster (with the `swash` feature).
-    pub(crate) fn render_color(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
-        let font = self.font_ref(key.font)?;
-        let count = font.fontdue.glyph_count();
-        if key.glyph >= count {
-            return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
-        }
-        #[cfg(feature = "swash")]
-        {
-            Ok(crate::swash::render_color(font, key, &self.strikes)?)
-        }
-        #[cfg(not(feature = "swash"))]
-        {
-            Err(RasterError::UnsupportedMode(RenderMode::Color).into())
-        }
-    }
-
-    /// The colour page set (its pages, entries, stats), once an RGBA source was added.
-    pub fn color_pages(&self) -> Option<&GlyphCache> {
-        self.color.as_deref()
-    }
-
-    /// Keeps the colour set's frame in step: a new frame (`begin`) or the
-    /// current one continued.
-    pub(crate) fn sync_color(&mut self, begin: bool) {
-        let frame = self.frame;
-        if let Some(c) = self.color.as_mut() {
-            if begin && c.frame != frame {
-                c.stats.frames += 1;
-            }
-            c.frame = frame;
-            c.frame_start = c.stats.clone();
-        }
-    }
-
-    /// Ends the colour set's frame: its trim and uploads.
-    pub(crate) fn end_color_frame(&mut self) -> Option<(ColorOutput, u64, u64, u64)> {
-        let c = self.color.as_mut()?;
-        let out = c.end_frame();
-        Some((
-            ColorOutput { pages: out.pages, uploads: out.uploads, glyphs: out.glyphs },
-            out.lookups,
-            out.hits,
-            out.evictions,
-        ))
+/// Runs `reqs[i]` for each `i` of `subset` as one batch of `atlas` in
+/// `mode` (through the reused request buffer `picked`), the skipped glyphs'
+/// indices mapped back to `reqs`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_subset<R: Request>(
+    atlas: &mut Atlas, sources: &Sources, picked: &mut Vec<PositionedReq>, reqs: &[R],
+    subset: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+    report: &mut crate::cache::Report,
+) {
+    let before = report.skipped.len();
+    picked.clear();
+    picked.extend(subset.iter().map(|&i| reqs[i].req()));
+    atlas.run_batch(picked, &[], out, mode, &mut report.skipped, sources);
+    for s in &mut report.skipped[before..] {
+        s.index = subset[s.index];
     }
 }
 

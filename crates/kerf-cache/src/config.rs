@@ -1,6 +1,7 @@
 //! The cache's configuration and its validation.
 
 use crate::error::ConfigError;
+use crate::key::RenderMode;
 use crate::upload::UploadMode;
 use kerf_pack::Algorithm;
 
@@ -150,6 +151,16 @@ impl CacheConfig {
             return Err(ConfigError::SubpixelBins(self.subpixel_bins));
         }
         Ok(())
+    }
+
+    /// The render mode of glyph keys: [`RenderMode::ShiftedCoverage`] with
+    /// more than one sub-pixel bin, [`RenderMode::Coverage`] with one.
+    pub(crate) fn render_mode(&self) -> RenderMode {
+        if self.subpixel_bins > 1 {
+            RenderMode::ShiftedCoverage
+        } else {
+            RenderMode::Coverage
+        }
     }
 
     /// The configuration of the colour page set: its own page size and page

@@ -15,7 +15,7 @@ pub struct GlyphEntry {
     pub y: u16,
     /// Width in texels; 0 for a blank glyph (nothing to draw) and for a
     /// glyph larger than a page, whose texels are in tiles
-    /// ([`GlyphCache::tiles`](crate::GlyphCache::tiles)).
+    /// ([`Atlas::tiles`](crate::Atlas::tiles)).
     pub width: u16,
     /// Height in texels.
     pub height: u16,
@@ -30,7 +30,7 @@ impl GlyphEntry {
         GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
 
     /// True for entries with no texels of their own: blank glyphs (space),
-    /// and glyphs larger than a page (drawn from [`GlyphCache::tiles`](crate::GlyphCache::tiles)).
+    /// and glyphs larger than a page (drawn from [`Atlas::tiles`](crate::Atlas::tiles)).
     pub fn is_blank(&self) -> bool {
         self.width == 0 || self.height == 0
     }
@@ -63,7 +63,7 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// A glyph larger than a page: its texels are in [`GlyphCache::tiles`](crate::GlyphCache::tiles)
+    /// A glyph larger than a page: its texels are in [`Atlas::tiles`](crate::Atlas::tiles)
     /// (`entry` keeps only the bearings, its page is [`TILED_PAGE`]; `alloc`
     /// is `None`). A marker in the entry rather than a field keeps the slot,
     /// and so every LRU node, at 48 bytes.
@@ -86,9 +86,10 @@ pub struct GlyphTile {
 }
 
 impl GlyphTile {
-    /// The quad of this tile, for a glyph whose whole bitmap `base` places.
+    /// The quad of this tile, for a glyph whose whole bitmap `base` places;
+    /// `page_bit` goes into its page.
     #[inline]
-    pub(crate) fn quad(&self, base: &GlyphQuad) -> GlyphQuad {
+    pub(crate) fn quad(&self, base: &GlyphQuad, page_bit: u32) -> GlyphQuad {
         GlyphQuad {
             x: base.x.saturating_add(self.dx as i32),
             y: base.y.saturating_add(self.dy as i32),
@@ -96,7 +97,7 @@ impl GlyphTile {
             tex_y: self.entry.y,
             width: self.entry.width,
             height: self.entry.height,
-            page: self.entry.page,
+            page: self.entry.page | page_bit,
             color: base.color,
         }
     }

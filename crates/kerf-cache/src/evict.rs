@@ -2,33 +2,32 @@
 //! least-recently-used glyphs evicted and their slots deallocated), and
 //! trimming idle glyphs and empty pages at the end of a frame.
 
-use crate::cache::GlyphCache;
+use crate::atlas::Atlas;
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
 use crate::page::Page;
 use crate::upload::UploadMode;
 use kerf_pack::{AllocId, PackerOptions, Rect};
 
-impl GlyphCache {
+impl Atlas {
     pub(crate) fn is_protected(&self, last_used: u64) -> bool {
         last_used + self.config.frames_in_flight as u64 >= self.frame
     }
 
     pub(crate) fn add_page(&mut self) -> bool {
-        if self.pages.len() as u32 >= self.page_limit {
+        if self.pages.len() as u32 >= self.geometry.page_limit {
             return false;
         }
         let opts = PackerOptions { padding: self.config.padding, ..PackerOptions::default() };
-        match self.config.algorithm.build(self.side, self.side, opts) {
+        let side = self.geometry.side;
+        match self.config.algorithm.build(side, side, opts) {
             Ok(p) => {
-                let mut page = Page::new(p, self.side, self.bpp);
+                let mut page = Page::new(p, side, self.format.bytes_per_texel());
                 if self.pages.len() < self.pages_ever {
                     // A released page's layer may still hold old texels on the
                     // GPU: upload the new (blank) page whole, or clear it, once.
                     match self.config.uploads {
-                        UploadMode::DirtyRect => {
-                            page.dirty = Some(Rect::new(0, 0, self.side, self.side))
-                        }
+                        UploadMode::DirtyRect => page.dirty = Some(Rect::new(0, 0, side, side)),
                         UploadMode::Glyphs | UploadMode::Auto => {
                             self.staging.clear_page(self.pages.len())
                         }
@@ -151,9 +150,9 @@ impl GlyphCache {
     /// `min_pages`, once no frame in flight can reference them. Returns
     /// (glyphs evicted, pages released). Runs at the end of every frame when
     /// `release_idle_after` is set.
-    pub fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
+    pub(crate) fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
         let mut evicted = 0;
-        let idle = |c: &GlyphCache, last_used: u64| {
+        let idle = |c: &Atlas, last_used: u64| {
             !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame
         };
         if self.memo.has_pending()
@@ -179,7 +178,7 @@ impl GlyphCache {
         self.stats.evictions += evicted;
         let floor = self.config.min_pages.max(1) as usize;
         let n = self.pages.len();
-        let page_area = self.side as u64 * self.side as u64;
+        let page_area = self.geometry.side as u64 * self.geometry.side as u64;
         if self.retiring.is_none() && n > floor {
             // The live glyphs would fill at most half of one page fewer: start
             // emptying the last page (its glyphs move down when next used).

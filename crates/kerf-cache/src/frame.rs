@@ -1,12 +1,14 @@
 //! Frames: the only way to look glyphs up, so every lookup knows its frame
 //! number (and eviction knows what frames in flight use).
 
-use crate::cache::{Anchor, GlyphCache, PositionedReq};
+use crate::cache::GlyphCache;
+use crate::color::run_subset;
 use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
 use crate::image::{image_font, is_image_font, PositionedImage};
 use crate::key::{FontId, GlyphKey, ImageSourceId, RenderMode};
-use crate::output::FrameOutput;
+use crate::output::{ColorOutput, FrameOutput};
+use crate::request::{Anchor, PositionedReq};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 
 /// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
@@ -24,10 +26,7 @@ impl GlyphCache {
     /// frame dropped without `finish` also ends, and its uploads go out with
     /// the next finished frame.
     pub fn begin_frame(&mut self) -> Frame<'_> {
-        self.frame += 1;
-        self.stats.frames += 1;
-        self.frame_start = self.stats.clone();
-        self.sync_color(true);
+        self.start_frame(self.coverage.frame + 1);
         Frame { cache: self, finished: false }
     }
 
@@ -39,25 +38,58 @@ impl GlyphCache {
     /// glyph an earlier batch of the same frame uses. Its [`Frame::finish`]
     /// hands out the uploads staged since the last finished batch.
     pub fn continue_frame(&mut self) -> Frame<'_> {
-        if self.frame == 0 {
+        if self.coverage.frame == 0 {
             return self.begin_frame();
         }
-        self.frame_start = self.stats.clone();
-        self.sync_color(false);
+        self.start_frame(self.coverage.frame);
         Frame { cache: self, finished: false }
+    }
+
+    /// Starts (a new number) or continues (the same) frame `frame` in both atlases.
+    fn start_frame(&mut self, frame: u64) {
+        self.coverage.start_frame(frame);
+        if let Some(c) = self.color.as_mut() {
+            c.start_frame(frame);
+        }
+    }
+
+    /// Ends the frame in both atlases: their trims and uploads, and the report.
+    fn end_frame(&mut self) -> FrameOutput {
+        let coverage = self.coverage.end_frame();
+        let mut out = FrameOutput {
+            frame: self.coverage.frame,
+            uploads: coverage.uploads,
+            glyphs: coverage.glyphs,
+            pages: coverage.pages,
+            skipped: std::mem::take(&mut self.report.skipped),
+            missing: std::mem::take(&mut self.report.missing),
+            lookups: coverage.lookups,
+            hits: coverage.hits,
+            evictions: coverage.evictions,
+            color: Default::default(),
+        };
+        if let Some(c) = self.color.as_mut() {
+            let part = c.end_frame();
+            out.lookups += part.lookups;
+            out.hits += part.hits;
+            out.evictions += part.evictions;
+            out.color =
+                ColorOutput { pages: part.pages, uploads: part.uploads, glyphs: part.glyphs };
+        }
+        out
     }
 }
 
 impl std::fmt::Debug for Frame<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Frame").field("number", &self.cache.frame).finish()
+        f.debug_struct("Frame").field("number", &self.cache.coverage.frame).finish()
     }
 }
 
 impl Frame<'_> {
     /// This frame's number (1 for the first frame).
     pub fn number(&self) -> u64 {
-        self.cache.frame
+        self.cache.coverage.frame
     }
 
     /// The cache (read-only) while the frame runs.
@@ -68,14 +100,14 @@ impl Frame<'_> {
     /// The glyphs the frame's batch calls have skipped so far (what
     /// [`finish`](Self::finish) will report), in order.
     pub fn skipped(&self) -> &[Skipped] {
-        &self.cache.pending_skipped
+        &self.cache.report.skipped
     }
 
     /// Removes the skipped entries from position `from` on that `pick`
     /// selects, and returns them (for a caller that draws them another way,
     /// e.g. a glyph too large for the atlas drawn from a smaller raster).
     pub fn take_skipped(&mut self, from: usize, pick: impl Fn(&Skipped) -> bool) -> Vec<Skipped> {
-        let pending = &mut self.cache.pending_skipped;
+        let pending = &mut self.cache.report.skipped;
         if from >= pending.len() {
             // Nothing new since `from` (every prepare of every area asks).
             return Vec::new();
@@ -134,27 +166,10 @@ impl Frame<'_> {
         self.lookup(GlyphKey { mode, ..GlyphKey::new(font, glyph, size) })
     }
 
-    /// Looks one key up, rasterizing and placing it on a miss.
+    /// Looks one key up in the coverage atlas, rasterizing and placing it on a miss.
     fn lookup(&mut self, key: GlyphKey) -> Result<GlyphEntry, GlyphError> {
-        let frame = self.cache.frame;
-        self.cache.stats.lookups += 1;
-        if let Some(slot) = self.cache.map.get_mut(&key) {
-            let first_use = slot.last_used != frame;
-            slot.last_used = frame;
-            let entry = slot.entry;
-            self.cache.stats.hits += 1;
-            if first_use && self.cache.must_move(entry.page) && !entry.is_blank() {
-                return Ok(self.cache.relocate(key));
-            }
-            return Ok(entry);
-        }
-        self.cache.stats.misses += 1;
-        let image = self.cache.rasterize_all(&[key]).pop().unwrap_or(Err(GlyphError::AtlasFull));
-        let placed = image.and_then(|img| self.cache.place(key, &img));
-        if placed.is_err() {
-            self.cache.stats.skipped += 1;
-        }
-        placed
+        let cache = &mut *self.cache;
+        cache.coverage.lookup(key, &cache.sources)
     }
 
     /// Looks up a run of positioned glyphs and appends one quad per visible
@@ -208,24 +223,25 @@ impl Frame<'_> {
         }
         // Two batches, one per page set; skipped indices mapped back to the input's.
         let reqs: Vec<PositionedReq> = images.iter().map(req).collect();
-        let (rgba, coverage): (Vec<usize>, Vec<usize>) =
+        let (rgba, coverage_idx): (Vec<usize>, Vec<usize>) =
             (0..images.len()).partition(|&i| images[i].source.is_rgba());
-        let cache = &mut *self.cache;
-        let mut skipped = std::mem::take(&mut cache.pending_skipped);
-        cache.run_subset(&reqs, &coverage, RenderMode::Image, out, &mut skipped);
-        match cache.color.as_deref_mut() {
-            Some(set) => set.run_color_subset(&reqs, &rgba, RenderMode::Image, out, &mut skipped),
+        let GlyphCache { coverage, color, sources, buffers, report, .. } = &mut *self.cache;
+        let picked = &mut buffers.subset;
+        run_subset(coverage, sources, picked, &reqs, &coverage_idx, RenderMode::Image, out, report);
+        match color {
+            Some(atlas) => {
+                run_subset(atlas, sources, picked, &reqs, &rgba, RenderMode::Image, out, report)
+            }
             None => {
                 for &i in &rgba {
                     let reason = GlyphError::UnknownImageSource(images[i].source);
-                    skipped.push(Skipped { index: i, key: None, reason });
-                    cache.stats.lookups += 1;
-                    cache.stats.misses += 1;
-                    cache.stats.skipped += 1;
+                    report.skipped.push(Skipped { index: i, key: None, reason });
+                    coverage.stats.lookups += 1;
+                    coverage.stats.misses += 1;
+                    coverage.stats.skipped += 1;
                 }
             }
         }
-        cache.pending_skipped = skipped;
     }
 
     /// Looks up one image, rendering and placing it on a miss (an RGBA
@@ -238,9 +254,9 @@ impl Frame<'_> {
         if !source.is_rgba() {
             return self.lookup(key);
         }
-        let set = self.cache.color.as_mut().ok_or(GlyphError::UnknownImageSource(source))?;
-        let mut frame = Frame { cache: set, finished: true };
-        frame.lookup(key).map(GlyphEntry::on_color_page)
+        let cache = &mut *self.cache;
+        let atlas = cache.color.as_mut().ok_or(GlyphError::UnknownImageSource(source))?;
+        atlas.lookup(key, &cache.sources).map(GlyphEntry::on_color_page)
     }
 
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
@@ -296,9 +312,14 @@ impl Frame<'_> {
                             let g = &glyphs[idx];
                             if !g.char_data.is_control() {
                                 reqs.push(req(g, pen, Anchor::PenXTopY));
-                                pen += cache.fonts.as_slice().get(g.font_index).map_or(0.0, |f| {
-                                    f.metrics_indexed(g.key.glyph_index, px).advance_width
-                                });
+                                pen += cache
+                                    .sources
+                                    .fonts
+                                    .as_slice()
+                                    .get(g.font_index)
+                                    .map_or(0.0, |f| {
+                                        f.metrics_indexed(g.key.glyph_index, px).advance_width
+                                    });
                             }
                             idx += 1;
                         }
@@ -327,7 +348,7 @@ impl Drop for Frame<'_> {
     fn drop(&mut self) {
         if !self.finished {
             // Uploads stay pending in the pages and go out with the next finished frame.
-            self.cache.pending_skipped.clear();
+            self.cache.report.skipped.clear();
         }
     }
 }

@@ -24,7 +24,7 @@ impl GlyphCache {
             },
             ..LayoutSettings::default()
         });
-        let fonts = self.fonts.as_slice();
+        let fonts = self.sources.fonts.as_slice();
         if text.fallback.is_empty() {
             self.layout.append(fonts, &TextStyle::new(text.text, px, text.font.0 as usize));
         } else {
@@ -65,7 +65,7 @@ impl GlyphCache {
         }
         for g in self.layout.glyphs() {
             if g.key.glyph_index == 0 && !g.char_data.is_control() {
-                self.pending_missing.push(g.parent);
+                self.report.missing.push(g.parent);
             }
         }
     }

@@ -77,6 +77,7 @@
     )
 )]
 
+mod atlas;
 mod cache;
 mod color;
 mod config;
@@ -87,17 +88,22 @@ mod error;
 mod evict;
 mod font;
 mod frame;
+mod geometry;
 mod image;
 mod key;
 mod layout;
 mod lcd;
+mod lookup;
 mod memo;
 mod output;
 mod page;
 #[cfg(feature = "parley")]
 mod parley_adapter;
+mod place;
 mod raster;
 mod relocate;
+mod request;
+mod source;
 mod stage;
 mod stats;
 #[cfg(feature = "swash")]
@@ -111,8 +117,8 @@ mod upload;
 
 #[cfg(feature = "parley")]
 pub use ::parley;
+pub use atlas::{Atlas, TexelFormat};
 pub use cache::GlyphCache;
-pub use color::COLOR_PAGE_BIT;
 pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic::CosmicFonts;
@@ -135,5 +141,5 @@ pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]
 pub use swash::SwashRasterizer;
-pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec, COLOR_PAGE_BIT};
 pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UploadMode};

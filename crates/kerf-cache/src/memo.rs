@@ -278,16 +278,6 @@ impl KeyMemo {
         Some(entry)
     }
 
-    /// True when `key`'s entry is remembered since the map last changed
-    /// (so the map holds it); nothing is marked used.
-    #[inline]
-    pub(crate) fn contains(&self, key: &GlyphKey, epoch: u64) -> bool {
-        let b = Self::bin(key.subpixel_x);
-        self.find(&RunTag::of(key), key.glyph, epoch as u32)
-            .and_then(|i| self.groups.get(i))
-            .is_some_and(|g| g.valid & (1 << b) != 0 && g.bins[b].subpixel_x == key.subpixel_x)
-    }
-
     /// The group holding `glyph` of the run `tag` in this epoch: the table
     /// is [`WAYS`]-way set-associative (a key's group is at its index or one
     /// of the other lines of its aligned set, its own index looked at

@@ -1,13 +1,13 @@
 //! Relocation: glyphs on a page being emptied move to a lower page when next
 //! used, their texels copied from the page's CPU copy (never rasterized again).
 
-use crate::cache::GlyphCache;
+use crate::atlas::Atlas;
 use crate::entry::GlyphEntry;
 use crate::key::GlyphKey;
 use crate::raster::GlyphImage;
 use std::time::Instant;
 
-impl GlyphCache {
+impl Atlas {
     /// True when a glyph on page `page` must move before it is drawn.
     #[inline]
     pub(crate) fn must_move(&self, page: u32) -> bool {

@@ -2,15 +2,29 @@
 //! frame's upload staging; at the end of a frame the uploads are handed out
 //! (the staged glyphs packed tightly, or one dirty box per page).
 
-use crate::cache::GlyphCache;
-use crate::output::FrameOutput;
+use crate::atlas::Atlas;
 use crate::page::PageUpload;
 use crate::raster::GlyphImage;
 use crate::upload::{GlyphUploads, UploadMode};
 use kerf_pack::Rect;
 use std::time::Instant;
 
-impl GlyphCache {
+/// What one atlas hands out at the end of a frame.
+#[derive(Debug, Default)]
+pub(crate) struct AtlasFrame {
+    /// Pages after the frame.
+    pub(crate) pages: u32,
+    /// Dirty boxes, one texture write each.
+    pub(crate) uploads: Vec<PageUpload>,
+    /// Staged glyphs, texels packed tightly.
+    pub(crate) glyphs: GlyphUploads,
+    /// The frame's lookups, hits and evictions in this atlas.
+    pub(crate) lookups: u64,
+    pub(crate) hits: u64,
+    pub(crate) evictions: u64,
+}
+
+impl Atlas {
     /// Writes a glyph's texels into its page's CPU copy and, in
     /// [`UploadMode::Glyphs`], into the frame's upload staging.
     pub(crate) fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
@@ -46,7 +60,9 @@ impl GlyphCache {
             .collect()
     }
 
-    pub(crate) fn end_frame(&mut self) -> FrameOutput {
+    /// Ends the atlas's frame: the trim (with `release_idle_after`), then the
+    /// uploads of everything staged since the last finished frame.
+    pub(crate) fn end_frame(&mut self) -> AtlasFrame {
         if let Some(idle) = self.config.release_idle_after {
             self.trim(idle);
         }
@@ -80,33 +96,21 @@ impl GlyphCache {
             page.dirty_regions = 0;
         }
         if mode != UploadMode::DirtyRect {
-            glyphs = self.staging.take(self.config.padding, self.bpp, &boxed);
+            glyphs = self.staging.take(self.config.padding, self.format.bytes_per_texel(), &boxed);
             self.stats.upload_calls += glyphs.pages.len() as u64;
             self.stats.upload_regions += glyphs.regions.len() as u64;
             self.stats.upload_bytes += glyphs.upload_bytes();
         }
         self.stats.stage_ns += t.elapsed().as_nanos() as u64;
-        let color = self.end_color_frame();
         let s = &self.stats;
         let b = &self.frame_start;
-        let mut out = FrameOutput {
-            frame: self.frame,
+        AtlasFrame {
+            pages: self.pages.len() as u32,
             uploads,
             glyphs,
-            pages: self.pages.len() as u32,
-            skipped: std::mem::take(&mut self.pending_skipped),
-            missing: std::mem::take(&mut self.pending_missing),
             lookups: s.lookups - b.lookups,
             hits: s.hits - b.hits,
             evictions: s.evictions - b.evictions,
-            color: Default::default(),
-        };
-        if let Some((part, lookups, hits, evictions)) = color {
-            out.color = part;
-            out.lookups += lookups;
-            out.hits += hits;
-            out.evictions += evictions;
         }
-        out
     }
 }

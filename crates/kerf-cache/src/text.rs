@@ -120,6 +120,10 @@ impl GlyphQuad {
     pub(crate) const PLACEHOLDER_PAGE: u32 = u32::MAX;
 }
 
+/// Set in a [`GlyphQuad::page`] (and a colour [`GlyphEntry::page`](crate::GlyphEntry::page))
+/// when the texels are on colour page `page & !COLOR_PAGE_BIT`.
+pub const COLOR_PAGE_BIT: u32 = 1 << 30;
+
 /// A glyph the frame could not draw, and why. The rest of the frame is drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skipped {

@@ -1,53 +1,22 @@
 //! Glyphs larger than a page: cut into tiles of at most half a page, each a
 //! slot of its own, placed, evicted and uploaded together as one cache entry.
 
-use crate::cache::GlyphCache;
+use crate::atlas::Atlas;
 use crate::entry::{GlyphEntry, GlyphTile, Slot, TILED_PAGE};
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
 use crate::raster::GlyphImage;
 use std::time::Instant;
 
-impl GlyphCache {
-    /// The side of the tiles a glyph larger than a page is cut into: half a
-    /// page less the padding (two tiles and their padding fit a page's
-    /// width), so tiles pack beside each other and other glyphs instead of
-    /// each needing an empty page.
-    pub(crate) fn tile_side(&self) -> u32 {
-        let pad = self.config.padding;
-        ((self.side + pad) / 2).saturating_sub(pad).max(1)
-    }
-
-    /// Whether a `w × h` bitmap can be cached at all: whole on a page, or in
-    /// tiles (offsets within `u16`) that take at most the texels of every page
-    /// the atlas may have. The one check glyphs (before rasterizing) and images
-    /// (after rendering) and placement all use.
-    pub(crate) fn check_fits(&self, w: u32, h: u32) -> Result<(), GlyphError> {
-        let tiled = w > self.side || h > self.side;
-        if tiled && (w > u16::MAX as u32 || h > u16::MAX as u32 || !self.tiles_could_fit(w, h)) {
-            return Err(GlyphError::TooLarge { width: w, height: h, page: self.side });
-        }
-        Ok(())
-    }
-
-    /// True when the tiles of a `w × h` glyph, with their padding, take at
-    /// most the texels of every page the atlas may have.
-    fn tiles_could_fit(&self, w: u32, h: u32) -> bool {
-        let t = self.tile_side() as u64;
-        let pad = self.config.padding as u64;
-        let (w, h) = (w as u64, h as u64);
-        let area = (w + w.div_ceil(t) * pad) * (h + h.div_ceil(t) * pad);
-        area <= self.page_limit as u64 * self.side as u64 * self.side as u64
-    }
-
+impl Atlas {
     /// Places a glyph larger than a page as tiles of at most
-    /// [`tile_side`](Self::tile_side) texels, each in a slot of its own
+    /// [`Geometry::tile_side`](crate::geometry::Geometry::tile_side) texels, each in a slot of its own
     /// (evicting as for any glyph). If a tile finds no room, the tiles placed
     /// so far are freed and nothing is cached.
     pub(crate) fn place_tiled(
         &mut self, key: GlyphKey, image: &GlyphImage, entry: GlyphEntry,
     ) -> Result<GlyphEntry, GlyphError> {
-        let t = self.tile_side();
+        let t = self.geometry.tile_side();
         let (w, h) = (image.width, image.height);
         let mut tiles: Vec<GlyphTile> = Vec::new();
         for dy in (0..h).step_by(t as usize) {
@@ -67,7 +36,7 @@ impl GlyphCache {
                         return Err(e);
                     }
                 };
-                let b = self.bpp as usize;
+                let b = self.format.bytes_per_texel() as usize;
                 let mut pixels = Vec::with_capacity((tw * th) as usize * b);
                 for row in dy..dy + th {
                     let at = (row * w + dx) as usize * b;

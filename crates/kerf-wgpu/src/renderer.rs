@@ -906,9 +906,8 @@ fn draw_oversized(
         y: area.top + g.y * s,
         ..*g
     };
-    let budget = |cache: &kerf_cache::GlyphCache| {
-        cache.page_limit() as f64 * (cache.page_side() as f64).powi(2)
-    };
+    let budget =
+        |atlas: &kerf_cache::Atlas| atlas.page_limit() as f64 * (atlas.page_side() as f64).powi(2);
     let mut laid_out = Vec::new();
     if let TextContent::Text(spec) = &area.content {
         // The same glyph sequence the layout's skipped indices count.
@@ -929,7 +928,7 @@ fn draw_oversized(
                 let set = if g.source.is_rgba() {
                     frame.cache().color_pages()
                 } else {
-                    Some(frame.cache())
+                    Some(frame.cache().coverage_pages())
                 };
                 let Some(set) = set else { continue };
                 let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
@@ -941,7 +940,8 @@ fn draw_oversized(
                     _ => laid_out.get(sk.index).copied(),
                 };
                 let Some(g) = g else { continue };
-                let f = (budget(frame.cache()) / 4.0 / area_texels).sqrt().min(1.0) as f32;
+                let f = (budget(frame.cache().coverage_pages()) / 4.0 / area_texels).sqrt().min(1.0)
+                    as f32;
                 sampled_glyph(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
             }
         }

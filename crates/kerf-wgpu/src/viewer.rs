@@ -117,7 +117,11 @@ impl AtlasViewer {
         for &(page, x, y, side) in pages {
             // A page with COLOR_PAGE_BIT is a colour page (RGBA8).
             let colour = page & kerf_cache::COLOR_PAGE_BIT != 0;
-            let set = if colour { atlas.cache().color_pages() } else { Some(atlas.cache()) };
+            let set = if colour {
+                atlas.cache().color_pages()
+            } else {
+                Some(atlas.cache().coverage_pages())
+            };
             let Some(set) = set else { continue };
             let index = page & !kerf_cache::COLOR_PAGE_BIT;
             let Some(p) = set.pages().get(index as usize) else { continue };

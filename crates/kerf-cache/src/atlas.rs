@@ -1,0 +1,324 @@
+//! An atlas: the pages of one texel format and everything that decides what
+//! is on them — one packer per page, the page budget, the LRU map of cached
+//! glyphs and the key memo in front of it, eviction with frame protection,
+//! upload staging, glyphs in tiles and the retiring of a last page.
+//!
+//! A [`GlyphCache`](crate::GlyphCache) has a coverage atlas (1 byte a texel)
+//! and, made on first use, a colour atlas (4 bytes a texel) for colour glyphs
+//! and RGBA images. Both follow the same rules; they differ only in their
+//! [`TexelFormat`] and configuration. An atlas knows nothing of fonts: the
+//! texels of its misses come from a [`Render`] (the cache's fonts, rasterizer
+//! and image sources). Lookup is in lookup.rs, placing in place.rs, finding
+//! room and evicting in evict.rs, moving glyphs off a retiring page in
+//! relocate.rs, staging and uploads in stage.rs, tiles in tiles.rs.
+
+use crate::config::CacheConfig;
+use crate::entry::{GlyphEntry, GlyphTile, Slot};
+use crate::error::GlyphError;
+use crate::geometry::Geometry;
+use crate::key::GlyphKey;
+use crate::memo::KeyMemo;
+use crate::page::Page;
+use crate::raster::GlyphImage;
+use crate::stats::Stats;
+use crate::text::COLOR_PAGE_BIT;
+use crate::upload::Staging;
+use kerf_pack::Rect;
+use lru::LruCache;
+use std::collections::HashMap;
+
+/// What one texel of an atlas's pages holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexelFormat {
+    /// One byte of coverage (glyphs drawn in the request's colour; LCD
+    /// glyphs use three texels a pixel).
+    Coverage,
+    /// Four bytes, straight sRGB RGBA (colour glyphs, RGBA images).
+    Rgba,
+}
+
+impl TexelFormat {
+    /// Bytes per texel: 1 or 4.
+    pub fn bytes_per_texel(self) -> u32 {
+        match self {
+            TexelFormat::Coverage => 1,
+            TexelFormat::Rgba => 4,
+        }
+    }
+
+    /// The bit the quads of this format's pages carry in their page:
+    /// [`COLOR_PAGE_BIT`] for RGBA pages, none for coverage.
+    #[inline]
+    pub(crate) fn page_bit(self) -> u32 {
+        match self {
+            TexelFormat::Coverage => 0,
+            TexelFormat::Rgba => COLOR_PAGE_BIT,
+        }
+    }
+}
+
+/// What an atlas asks for the texels of its missed keys.
+pub(crate) trait Render {
+    /// The bitmaps of `keys`, in order, each checked against `geometry`
+    /// (what the atlas can hold) before any work is done for it.
+    fn render(&self, keys: &[GlyphKey], geometry: Geometry) -> Vec<Result<GlyphImage, GlyphError>>;
+}
+
+/// The pages of one texel format, with their packers, LRU map, eviction,
+/// staging and tiles. Read-only from outside the cache:
+/// [`GlyphCache::coverage_pages`](crate::GlyphCache::coverage_pages),
+/// [`GlyphCache::color_pages`](crate::GlyphCache::color_pages).
+pub struct Atlas {
+    pub(crate) config: CacheConfig,
+    pub(crate) format: TexelFormat,
+    pub(crate) geometry: Geometry,
+    pub(crate) pages: Vec<Page>,
+    /// The most pages the atlas ever had (a page added below this index
+    /// reuses a texture layer that holds old texels).
+    pub(crate) pages_ever: usize,
+    /// Pages from this index on are being emptied: no new glyph goes there,
+    /// and glyphs looked up there move to a lower page.
+    pub(crate) retiring: Option<usize>,
+    pub(crate) map: LruCache<GlyphKey, Slot>,
+    /// The tiles of every cached glyph larger than a page.
+    pub(crate) tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
+    /// Keys recent batches found in the map (see memo.rs).
+    pub(crate) memo: KeyMemo,
+    /// Glyphs the memo handed back with the frame they were last used in,
+    /// to write into the LRU map (see [`Atlas::write_back_recency`]).
+    pub(crate) recency: Vec<(GlyphKey, u64)>,
+    /// Bumped whenever an entry leaves the map or moves (eviction,
+    /// relocation, clear, a page starting to retire): remembered keys from
+    /// before are looked up again.
+    pub(crate) epoch: u64,
+    /// The frame in which eviction last found every glyph protected (no
+    /// eviction can succeed again in that frame).
+    pub(crate) all_protected: Option<u64>,
+    pub(crate) staging: Staging,
+    /// The frame the atlas's lookups belong to (the cache's frame number).
+    pub(crate) frame: u64,
+    pub(crate) stats: Stats,
+    /// The stats when the current frame (or continued batch) began.
+    pub(crate) frame_start: Stats,
+    /// Reused buffer of a batch's requests the memo did not hold (quad slot, request).
+    pub(crate) unmemoized: Vec<(usize, usize)>,
+}
+
+impl std::fmt::Debug for Atlas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Atlas")
+            .field("format", &self.format)
+            .field("glyphs", &self.map.len())
+            .field("pages", &self.pages)
+            .field("frame", &self.frame)
+            .finish()
+    }
+}
+
+impl Atlas {
+    /// An empty atlas of `format` with `config`'s pages (already validated).
+    pub(crate) fn new(config: CacheConfig, format: TexelFormat, frame: u64) -> Atlas {
+        let geometry = Geometry {
+            side: config.page_side(),
+            padding: config.padding,
+            page_limit: config.page_limit(),
+        };
+        Atlas {
+            config,
+            format,
+            geometry,
+            pages: Vec::new(),
+            pages_ever: 0,
+            retiring: None,
+            map: LruCache::unbounded(),
+            tiles: HashMap::new(),
+            memo: KeyMemo::default(),
+            recency: Vec::new(),
+            epoch: 0,
+            all_protected: None,
+            staging: Staging::default(),
+            frame,
+            stats: Stats::default(),
+            frame_start: Stats::default(),
+            unmemoized: Vec::new(),
+        }
+    }
+
+    /// Starts (or, with the same number, continues) frame `frame`.
+    pub(crate) fn start_frame(&mut self, frame: u64) {
+        if self.frame != frame {
+            self.stats.frames += 1;
+        }
+        self.frame = frame;
+        self.frame_start = self.stats.clone();
+    }
+
+    /// The configuration of this atlas's pages (for the colour atlas: its
+    /// own page size, count and budget; see [`ColorPages`](crate::ColorPages)).
+    pub fn config(&self) -> &CacheConfig {
+        &self.config
+    }
+
+    /// What the pages' texels hold.
+    pub fn texel_format(&self) -> TexelFormat {
+        self.format
+    }
+
+    /// Page side in texels.
+    pub fn page_side(&self) -> u32 {
+        self.geometry.side
+    }
+
+    /// The most pages the atlas may have.
+    pub fn page_limit(&self) -> u32 {
+        self.geometry.page_limit
+    }
+
+    /// The pages, in texture-layer order.
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+
+    /// Running totals of this atlas's lookups since it was made.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Number of cached glyphs (blank ones included).
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// A cached glyph's entry, without touching its recency.
+    pub fn peek(&self, key: &GlyphKey) -> Option<GlyphEntry> {
+        self.map.peek(key).map(|s| s.entry)
+    }
+
+    /// The tiles of a cached glyph larger than a page, without touching its
+    /// recency. `None` for other glyphs.
+    pub fn tiles(&self, key: &GlyphKey) -> Option<&[GlyphTile]> {
+        self.tiles.get(key).map(Vec::as_slice)
+    }
+
+    /// Every cached glyph, most recently used first.
+    pub fn entries(&self) -> impl Iterator<Item = (&GlyphKey, GlyphEntry)> + '_ {
+        self.map.iter().map(|(k, s)| (k, s.entry))
+    }
+
+    /// Bytes of page texels the atlas holds now.
+    pub fn bytes(&self) -> u64 {
+        let side = self.geometry.side as u64;
+        self.pages.len() as u64 * side * side * self.format.bytes_per_texel() as u64
+    }
+
+    /// Forgets every cached glyph and frees every slot (pages and stats stay).
+    pub(crate) fn clear(&mut self) {
+        self.map.clear();
+        self.epoch += 1;
+        self.tiles.clear();
+        for page in &mut self.pages {
+            page.clear();
+        }
+    }
+
+    /// Writes the memo's record of recent use into the LRU map: every glyph
+    /// drawn from the memo since the last write-back gets `last_used` = the
+    /// frame it was drawn in and moves to the front of the list. Runs before
+    /// anything is evicted, so eviction sees every use (see memo.rs).
+    pub(crate) fn write_back_recency(&mut self) {
+        self.memo.drain_pending(&mut self.recency);
+        self.apply_recency();
+    }
+
+    /// Writes the glyphs in `recency` (handed back by the memo) into the map.
+    pub(crate) fn apply_recency(&mut self) {
+        // Least recent first, so the most recent end up at the front.
+        self.recency.sort_by_key(|&(_, frame)| frame);
+        for (key, frame) in self.recency.drain(..) {
+            if let Some(slot) = self.map.get_mut(&key) {
+                slot.last_used = slot.last_used.max(frame);
+            }
+        }
+    }
+
+    /// Checks the atlas's invariants: every cached glyph is live in its
+    /// page's packer at the recorded place, lies inside its page, overlaps no
+    /// other glyph, and the packers hold nothing else.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
+        let tiled = self.map.iter().filter(|(_, s)| s.tiled()).count();
+        if tiled != self.tiles.len() {
+            return Err(format!("{tiled} tiled glyphs, {} tile lists", self.tiles.len()));
+        }
+        for (key, slot) in self.map.iter() {
+            if slot.tiled() {
+                let tiles = self
+                    .tiles
+                    .get(key)
+                    .ok_or_else(|| format!("{key:?}: tiled glyph without tiles"))?;
+                for t in tiles {
+                    self.check_slot(key, &t.entry, t.alloc, &mut per_page)?;
+                }
+                continue;
+            }
+            let Some(id) = slot.alloc else {
+                if !slot.entry.is_blank() {
+                    return Err(format!("{key:?}: non-blank glyph without a slot"));
+                }
+                continue;
+            };
+            self.check_slot(key, &slot.entry, id, &mut per_page)?;
+        }
+        for (p, rects) in per_page.iter_mut().enumerate() {
+            if rects.len() != self.pages[p].packer.len() {
+                return Err(format!(
+                    "page {p}: packer holds {} glyphs, cache {}",
+                    self.pages[p].packer.len(),
+                    rects.len()
+                ));
+            }
+            rects.sort_unstable_by_key(|r| r.x);
+            for i in 0..rects.len() {
+                for j in i + 1..rects.len() {
+                    if rects[j].x >= rects[i].right() {
+                        break;
+                    }
+                    if rects[i].intersection(&rects[j]).is_some() {
+                        return Err(format!("page {p}: {:?} overlaps {:?}", rects[i], rects[j]));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One slot (a glyph's or a tile's) of [`check_invariants`](Self::check_invariants):
+    /// live in its page's packer at `entry`'s place, inside the page.
+    fn check_slot(
+        &self, key: &GlyphKey, entry: &GlyphEntry, id: kerf_pack::AllocId,
+        per_page: &mut [Vec<Rect>],
+    ) -> Result<(), String> {
+        let page = self
+            .pages
+            .get(entry.page as usize)
+            .ok_or_else(|| format!("{key:?}: no page {}", entry.page))?;
+        let a = page
+            .packer
+            .get(id)
+            .ok_or_else(|| format!("{key:?}: slot not live in page {}", entry.page))?;
+        let r = entry.rect();
+        if a.rect != r {
+            return Err(format!("{key:?}: packer has {:?}, cache has {r:?}", a.rect));
+        }
+        if r.right() > page.side || r.bottom() > page.side {
+            return Err(format!("{key:?}: {r:?} outside the page"));
+        }
+        per_page[entry.page as usize].push(r);
+        Ok(())
+    }
+}

@@ -1,0 +1,314 @@
+//! Lookup in an atlas: a batch of requests becomes quads (hits from the key
+//! memo or the LRU map, misses rendered and placed), and a single key becomes
+//! an entry. Both go through [`Atlas::probe`], the one place that marks a
+//! glyph used and decides whether it must move off a retiring page first.
+
+use crate::atlas::{Atlas, Render};
+use crate::entry::GlyphEntry;
+use crate::error::GlyphError;
+use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
+use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
+use crate::memo::RunTag;
+use crate::request::Request;
+use crate::text::{GlyphQuad, Skipped};
+use std::collections::HashMap;
+
+/// A key the LRU map holds, as [`Atlas::probe`] found it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found {
+    pub(crate) entry: GlyphEntry,
+    /// The glyph is in tiles ([`Atlas::tiles`]).
+    pub(crate) tiled: bool,
+    /// The glyph is on a retiring page (never remembered by the memo).
+    pub(crate) retiring: bool,
+    /// This is its first use in the frame on a retiring page: it moves
+    /// ([`relocate`](Atlas::relocate)) before it is drawn.
+    pub(crate) moves: bool,
+}
+
+impl Atlas {
+    /// Looks `key` up in the LRU map: on a hit, marks it used in this frame
+    /// (one hash probe that also moves it to the front of the LRU list) and
+    /// says whether it must move first. A glyph an earlier batch of this
+    /// frame drew never moves: its slot must not be freed while the frame's
+    /// quads still point at it.
+    #[inline]
+    pub(crate) fn probe(&mut self, key: &GlyphKey) -> Option<Found> {
+        let frame = self.frame;
+        let retiring_from = self.retiring;
+        let slot = self.map.get_mut(key)?;
+        let previous = std::mem::replace(&mut slot.last_used, frame);
+        let retiring = retiring_from.is_some_and(|r| slot.entry.page as usize >= r);
+        let blank = slot.entry.is_blank();
+        Some(Found {
+            entry: slot.entry,
+            tiled: slot.tiled(),
+            retiring,
+            moves: retiring && previous != frame && !blank,
+        })
+    }
+
+    /// Looks one key up, rendering and placing it on a miss.
+    pub(crate) fn lookup(
+        &mut self, key: GlyphKey, render: &impl Render,
+    ) -> Result<GlyphEntry, GlyphError> {
+        self.stats.lookups += 1;
+        if let Some(found) = self.probe(&key) {
+            self.stats.hits += 1;
+            return Ok(if found.moves { self.relocate(key) } else { found.entry });
+        }
+        self.stats.misses += 1;
+        let placed = self.fill(&[key], render).pop().unwrap_or(Err(GlyphError::AtlasFull));
+        if placed.is_err() {
+            self.stats.skipped += 1;
+        }
+        placed
+    }
+
+    /// Looks a batch up and appends its quads to `out` in input order:
+    /// every request of `reqs` but those whose indices `skip` lists
+    /// (ascending; drawn by the other atlas). Every request of a batch has
+    /// the same mode: the cache's for glyphs, [`RenderMode::Lcd`] for LCD
+    /// glyphs, [`RenderMode::Color`] for colour glyphs, [`RenderMode::Image`]
+    /// for images. What cannot be drawn goes to `skipped`.
+    ///
+    /// Two passes: [`memo_pass`](Self::memo_pass) draws what the memo holds
+    /// (in a warm frame, nearly everything) in a loop kept small, and leaves
+    /// a placeholder for each other request; the map is asked for those
+    /// here. Both passes see the map and the memo as the batch found them:
+    /// nothing is evicted or moved until the misses are placed.
+    pub(crate) fn run_batch<R: Request>(
+        &mut self, reqs: &[R], skip: &[usize], out: &mut Vec<GlyphQuad>, mode: RenderMode,
+        skipped: &mut Vec<Skipped>, render: &impl Render,
+    ) {
+        let frame = self.frame;
+        let max_px = self.config.max_glyph_px;
+        let bins = self.config.subpixel_bins;
+        let format_bit = self.format.page_bit();
+        let start = out.len();
+        self.memo.sync(self.epoch, frame, &mut self.recency);
+        self.apply_recency();
+        let mut rest = std::mem::take(&mut self.unmemoized);
+        rest.clear();
+        let mut hits = self.memo_pass(reqs, skip, mode, out, &mut rest);
+        let mut misses: Vec<(usize, usize, GlyphKey)> = Vec::new();
+        let mut moves: Vec<(usize, usize, GlyphKey)> = Vec::new();
+        let mut tiled_hits: Vec<(usize, GlyphKey, i32)> = Vec::new();
+        let mut invalid = 0u64;
+        // Placeholders left in `out` (blank glyphs, invalid sizes, glyphs
+        // in tiles, failed misses), taken out at the end.
+        let mut removed = 0usize;
+        let run_of = self.run_of(mode);
+        for &(slot, i) in &rest {
+            let r = reqs[i].req();
+            let Some((size, mode)) = run_of(r.size) else {
+                invalid += 1;
+                removed += 1;
+                skipped.push(Skipped {
+                    index: i,
+                    key: None,
+                    reason: GlyphError::InvalidSize { size: r.size, max: max_px },
+                });
+                continue;
+            };
+            let (whole_x, subpixel_x) = r.snap(bins);
+            let key = GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x };
+            match self.probe(&key) {
+                Some(found) => {
+                    hits += 1;
+                    let e = found.entry;
+                    if e.is_blank() {
+                        removed += 1;
+                        if found.tiled {
+                            tiled_hits.push((i, key, whole_x));
+                        } else {
+                            self.memo.put(&key, &e, frame, self.epoch, &mut self.recency);
+                        }
+                    } else if found.moves {
+                        moves.push((slot, i, key));
+                    } else {
+                        out[slot] = r.quad(&e, whole_x);
+                        out[slot].page |= lcd_bit(mode) | format_bit;
+                        // Glyphs on a retiring page are not remembered: each
+                        // use looks them up, so the first use in a frame moves them.
+                        if !found.retiring {
+                            self.memo.put(&key, &e, frame, self.epoch, &mut self.recency);
+                        }
+                    }
+                }
+                None => misses.push((slot, i, key)),
+            }
+            if !self.recency.is_empty() {
+                self.apply_recency();
+            }
+        }
+        self.unmemoized = rest;
+        self.stats.lookups += (reqs.len() - skip.len()) as u64;
+        self.stats.hits += hits;
+        self.stats.misses += misses.len() as u64 + invalid;
+        self.stats.skipped += invalid;
+        for &(slot, i, key) in &moves {
+            let r = reqs[i].req();
+            out[slot] = r.quad(&self.relocate(key), r.snap(bins).0);
+            out[slot].page |= lcd_bit(key.mode) | format_bit;
+        }
+        // Glyphs in tiles: their quads go after the batch's others.
+        for (i, key, whole_x) in tiled_hits {
+            if let (Some(e), Some(tiles)) = (self.map.peek(&key), self.tiles.get(&key)) {
+                let base = reqs[i].req().quad(&e.entry, whole_x);
+                out.extend(tiles.iter().map(|t| t.quad(&base, format_bit)));
+            }
+        }
+        if !misses.is_empty() {
+            removed += self.place_misses(reqs, misses, out, skipped, render);
+        }
+        if removed > 0 {
+            let mut w = start;
+            for r in start..out.len() {
+                if out[r].page != GlyphQuad::PLACEHOLDER_PAGE {
+                    out[w] = out[r];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
+    }
+
+    /// The sizes of a batch in `mode`: a size's quantised form and the mode
+    /// its glyphs are drawn in (LCD batches draw glyphs above
+    /// [`LCD_MAX_PX`] in grayscale).
+    fn run_of(&self, mode: RenderMode) -> impl Fn(f32) -> Option<(GlyphSize, RenderMode)> {
+        let max_px = self.config.max_glyph_px;
+        let lcd = mode == RenderMode::Lcd;
+        let gray = self.config.render_mode();
+        let lcd_max = GlyphSize::from_px(LCD_MAX_PX, f32::MAX).map_or(0, GlyphSize::steps);
+        move |px| {
+            GlyphSize::from_px(px, max_px).map(|size| match lcd {
+                false => (size, mode),
+                true if size.steps() <= lcd_max => (size, RenderMode::Lcd),
+                true => (size, gray),
+            })
+        }
+    }
+
+    /// The first pass of [`run_batch`](Self::run_batch): the quad of every
+    /// request the memo holds (none for a blank glyph), a placeholder for
+    /// every other one, with its (quad slot, request index) in `rest`.
+    /// Returns the memo's hits.
+    #[inline(never)]
+    fn memo_pass<R: Request>(
+        &mut self, reqs: &[R], skip: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+        rest: &mut Vec<(usize, usize)>,
+    ) -> u64 {
+        let (frame, epoch) = (self.frame, self.epoch);
+        let bins = self.config.subpixel_bins;
+        let format_bit = self.format.page_bit();
+        let run_of = self.run_of(mode);
+        let mut hits = 0u64;
+        // Runs of glyphs share a size: its quantised form, the mode it asks
+        // for and its quads' page bits are worked out once per run, not per
+        // glyph; and the memo's tag of the run's font, size and mode once
+        // per font in it.
+        let mut run_px = f32::NAN.to_bits();
+        let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
+        let mut tag_font = None;
+        let mut tag = RunTag::new(FontId(0), GlyphSize(0), mode);
+        let mut skip_rest = skip.iter();
+        let mut next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
+        out.reserve(reqs.len() - skip.len());
+        for (i, r) in reqs.iter().enumerate() {
+            if i == next_skip {
+                next_skip = skip_rest.next().copied().unwrap_or(usize::MAX);
+                continue;
+            }
+            let r = r.req();
+            if r.size.to_bits() != run_px {
+                run_px = r.size.to_bits();
+                run = run_of(r.size).map(|(size, mode)| (size, mode, lcd_bit(mode) | format_bit));
+                tag_font = None;
+            }
+            if let Some((size, mode, bit)) = run {
+                if tag_font != Some(r.font) {
+                    tag_font = Some(r.font);
+                    tag = RunTag::new(r.font, size, mode);
+                }
+                let (whole_x, subpixel_x) = r.snap(bins);
+                // Found in the map since it last changed: no probe, no LRU
+                // move (the use is written back before anything is evicted).
+                if let Some(e) = self.memo.get_in(&tag, r.glyph, subpixel_x, epoch, frame) {
+                    hits += 1;
+                    if !e.is_blank() {
+                        let mut q = r.quad(&e, whole_x);
+                        q.page |= bit;
+                        out.push(q);
+                    }
+                    continue;
+                }
+            }
+            rest.push((out.len(), i));
+            out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
+        }
+        hits
+    }
+
+    /// Renders and places a batch's missed glyphs and fills their quads
+    /// (a glyph in tiles: its first tile in the glyph's place, the others
+    /// after the batch). Returns how many placeholders stay (blank glyphs,
+    /// glyphs that could not be placed: skipped and reported).
+    fn place_misses<R: Request>(
+        &mut self, reqs: &[R], misses: Vec<(usize, usize, GlyphKey)>, out: &mut Vec<GlyphQuad>,
+        skipped: &mut Vec<Skipped>, render: &impl Render,
+    ) -> usize {
+        let bins = self.config.subpixel_bins;
+        let format_bit = self.format.page_bit();
+        // Unique missed keys, in first-seen order: rendered (maybe in
+        // parallel), then placed in order.
+        let mut index: HashMap<GlyphKey, usize> = HashMap::with_capacity(misses.len());
+        let mut keys: Vec<GlyphKey> = Vec::new();
+        for &(_, _, key) in &misses {
+            index.entry(key).or_insert_with(|| {
+                keys.push(key);
+                keys.len() - 1
+            });
+        }
+        let placed = self.fill(&keys, render);
+        let mut removed = 0usize;
+        let mut extra: Vec<GlyphQuad> = Vec::new();
+        for (slot, i, key) in misses {
+            let r = reqs[i].req();
+            match &placed[index[&key]] {
+                Ok(e) if !e.is_blank() => {
+                    out[slot] = r.quad(e, r.snap(bins).0);
+                    out[slot].page |= lcd_bit(key.mode) | format_bit;
+                }
+                Ok(e) => match self.tiles.get(&key).map(Vec::as_slice) {
+                    Some([first, rest @ ..]) => {
+                        // A glyph in tiles: the first tile takes the glyph's
+                        // place, the others go after the batch.
+                        let base = r.quad(e, r.snap(bins).0);
+                        out[slot] = first.quad(&base, format_bit);
+                        extra.extend(rest.iter().map(|t| t.quad(&base, format_bit)));
+                    }
+                    _ => removed += 1,
+                },
+                Err(err) => {
+                    removed += 1;
+                    self.stats.skipped += 1;
+                    skipped.push(Skipped { index: i, key: Some(key), reason: err.clone() });
+                }
+            }
+        }
+        out.extend(extra);
+        removed
+    }
+}
+
+/// [`LCD_PAGE_BIT`] for the quads of LCD keys, 0 for others.
+#[inline]
+fn lcd_bit(mode: RenderMode) -> u32 {
+    if mode == RenderMode::Lcd {
+        LCD_PAGE_BIT
+    } else {
+        0
+    }
+}

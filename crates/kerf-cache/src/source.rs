@@ -1,0 +1,256 @@
+//! Where a missed key's texels come from: the fonts and the rasterizer for
+//! glyphs, the colour renderer for colour glyphs (feature `swash`), and the
+//! app's image sources for images. Every key is checked first (known font,
+//! glyph in range, a size the atlas can hold), so a bad request is an error
+//! before any work is done.
+
+use crate::atlas::Render;
+use crate::error::{GlyphError, ImageSourceError, RasterError};
+use crate::font::FontSet;
+use crate::geometry::Geometry;
+use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
+use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
+use crate::raster::{FontRef, GlyphImage, Rasterizer};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The fonts, the rasterizer and the app's image sources of a cache.
+pub(crate) struct Sources {
+    pub(crate) fonts: FontSet,
+    pub(crate) rasterizer: Box<dyn Rasterizer>,
+    /// The app's coverage image sources, by [`ImageSourceId::index`].
+    pub(crate) images: Vec<Arc<dyn ImageSource>>,
+    /// The app's RGBA image sources, by [`ImageSourceId::index`].
+    pub(crate) rgba_images: Vec<Arc<dyn ImageSource>>,
+    /// Colour bitmap strikes decoded once per glyph (see strike.rs).
+    #[cfg(feature = "swash")]
+    pub(crate) strikes: crate::strike::StrikeCache,
+    /// True once a font with colour glyphs is loaded.
+    pub(crate) color_fonts: bool,
+    /// From how many glyphs on a batch's misses are rasterized in parallel.
+    pub(crate) parallel_threshold: usize,
+}
+
+impl Sources {
+    pub(crate) fn new(rasterizer: Box<dyn Rasterizer>, parallel_threshold: usize) -> Sources {
+        Sources {
+            fonts: FontSet::default(),
+            rasterizer,
+            images: Vec::new(),
+            rgba_images: Vec::new(),
+            #[cfg(feature = "swash")]
+            strikes: Default::default(),
+            color_fonts: false,
+            parallel_threshold,
+        }
+    }
+
+    /// Adds an image source of the kind `rgba` says; its id.
+    pub(crate) fn add_image_source(
+        &mut self, source: Arc<dyn ImageSource>, rgba: bool,
+    ) -> Result<ImageSourceId, ImageSourceError> {
+        let list = if rgba { &mut self.rgba_images } else { &mut self.images };
+        if list.len() >= MAX_IMAGE_SOURCES {
+            return Err(ImageSourceError::TooMany(list.len()));
+        }
+        list.push(source);
+        Ok(ImageSourceId::new(list.len() as u32 - 1, rgba))
+    }
+
+    /// Font `id` as a [`Rasterizer`] sees it.
+    pub(crate) fn font_ref(&self, id: FontId) -> Result<FontRef<'_>, GlyphError> {
+        let fontdue = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
+        let (bytes, collection_index) = self.fonts.source(id).ok_or(GlyphError::UnknownFont(id))?;
+        Ok(FontRef { fontdue, bytes, collection_index })
+    }
+
+    /// Validates a missed key and measures it; the font to rasterize it with.
+    fn check_key(&self, key: &GlyphKey, geometry: Geometry) -> Result<FontRef<'_>, GlyphError> {
+        let font = self.font_ref(key.font)?;
+        let count = font.fontdue.glyph_count();
+        if key.glyph >= count {
+            return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
+        }
+        let (w, h) = self.rasterizer.measure(font, key)?;
+        geometry.check_fits(w, h)?;
+        Ok(font)
+    }
+
+    /// [`rasterize_key`](Self::rasterize_key) for each of `keys`, on rayon's
+    /// pool from `parallel_threshold` glyphs on. Keys that differ only in
+    /// their sub-pixel offset go to the rasterizer together
+    /// ([`Rasterizer::rasterize_offsets`]: fontdue draws their shared 3×
+    /// raster once).
+    pub(crate) fn rasterize_keys(
+        &self, keys: &[GlyphKey], geometry: Geometry,
+    ) -> Vec<Result<GlyphImage, GlyphError>> {
+        let groups = offset_groups(keys);
+        let run = |g: &Vec<usize>| -> Vec<Result<GlyphImage, GlyphError>> {
+            self.rasterize_group(keys, g, geometry)
+        };
+        #[cfg(feature = "parallel")]
+        let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> =
+            if groups.len() >= self.parallel_threshold.max(2) {
+                use rayon::prelude::*;
+                groups.par_iter().map(run).collect()
+            } else {
+                groups.iter().map(run).collect()
+            };
+        #[cfg(not(feature = "parallel"))]
+        let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> = groups.iter().map(run).collect();
+        let mut out: Vec<Option<Result<GlyphImage, GlyphError>>> =
+            (0..keys.len()).map(|_| None).collect();
+        for (g, results) in groups.iter().zip(parts) {
+            for (&i, r) in g.iter().zip(results) {
+                out[i] = Some(r);
+            }
+        }
+        out.into_iter().map(|r| r.unwrap_or(Err(GlyphError::AtlasFull))).collect()
+    }
+
+    /// The keys `keys[i]` for `i` in `group` (one glyph, size and mode;
+    /// offsets may differ), each checked as [`rasterize_key`](Self::rasterize_key)
+    /// checks it.
+    fn rasterize_group(
+        &self, keys: &[GlyphKey], group: &[usize], geometry: Geometry,
+    ) -> Vec<Result<GlyphImage, GlyphError>> {
+        if let [one] = group {
+            return vec![self.rasterize_key(&keys[*one], geometry)];
+        }
+        let mut out: Vec<Result<GlyphImage, GlyphError>> = group
+            .iter()
+            .map(|&i| self.check_key(&keys[i], geometry).map(|_| GlyphImage::default()))
+            .collect();
+        let ok: Vec<GlyphKey> =
+            group.iter().zip(&out).filter(|(_, r)| r.is_ok()).map(|(&i, _)| keys[i]).collect();
+        let Some(font) = ok.first().and_then(|k| self.font_ref(k.font).ok()) else { return out };
+        let mut images = self.rasterizer.rasterize_offsets(font, &ok).into_iter();
+        for r in out.iter_mut().filter(|r| r.is_ok()) {
+            *r = images.next().unwrap_or(Err(RasterError::Panicked)).map_err(GlyphError::from);
+        }
+        out
+    }
+
+    /// A key's bitmap as the cache makes it on a miss (the rasterizer for
+    /// glyphs, with the border of [`RenderMode::Sampled`] added; the colour
+    /// renderer for colour glyphs; the image source for images), after the
+    /// same checks, for an atlas of `geometry`.
+    pub(crate) fn rasterize_key(
+        &self, key: &GlyphKey, geometry: Geometry,
+    ) -> Result<GlyphImage, GlyphError> {
+        match key.mode {
+            RenderMode::Image => self.render_image(key, geometry),
+            RenderMode::Color => self.render_color(key),
+            RenderMode::Sampled => {
+                let inner = GlyphKey { mode: RenderMode::Coverage, subpixel_x: 0, ..*key };
+                let font = self.check_key(&inner, geometry)?;
+                Ok(with_border(self.rasterizer.rasterize(font, &inner)?))
+            }
+            _ => {
+                let font = self.check_key(key, geometry)?;
+                Ok(self.rasterizer.rasterize(font, key)?)
+            }
+        }
+    }
+
+    /// Renders an image key with its source, checking what the source returned.
+    fn render_image(&self, key: &GlyphKey, geometry: Geometry) -> Result<GlyphImage, GlyphError> {
+        let Some((source, id)) = key.image_parts() else {
+            return Err(GlyphError::UnknownFont(key.font));
+        };
+        let list = if source.is_rgba() { &self.rgba_images } else { &self.images };
+        let src =
+            list.get(source.index() as usize).ok_or(GlyphError::UnknownImageSource(source))?;
+        let image = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            src.render(id, key.size.px())
+        }))
+        .map_err(|_| GlyphError::ImageFailed {
+            image_source: source,
+            id,
+            message: "the image source panicked (contained)".into(),
+        })?
+        .map_err(|message| GlyphError::ImageFailed {
+            image_source: source,
+            id,
+            message,
+        })?;
+        let bpp = if source.is_rgba() { 4 } else { 1 };
+        let expected = image.width as u64 * image.height as u64 * bpp;
+        if image.pixels.len() as u64 != expected {
+            return Err(RasterError::BadBitmap {
+                width: image.width,
+                height: image.height,
+                len: image.pixels.len(),
+            }
+            .into());
+        }
+        geometry.check_fits(image.width, image.height)?;
+        Ok(image)
+    }
+
+    /// A colour glyph's RGBA raster (with the `swash` feature).
+    fn render_color(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
+        let font = self.font_ref(key.font)?;
+        let count = font.fontdue.glyph_count();
+        if key.glyph >= count {
+            return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
+        }
+        #[cfg(feature = "swash")]
+        {
+            Ok(crate::swash::render_color(font, key, &self.strikes)?)
+        }
+        #[cfg(not(feature = "swash"))]
+        {
+            Err(RasterError::UnsupportedMode(RenderMode::Color).into())
+        }
+    }
+}
+
+impl Render for Sources {
+    fn render(&self, keys: &[GlyphKey], geometry: Geometry) -> Vec<Result<GlyphImage, GlyphError>> {
+        self.rasterize_keys(keys, geometry)
+    }
+}
+
+/// `image` with a one-texel border of zeros on every side (bearings moved to
+/// match); blank images stay blank.
+fn with_border(image: GlyphImage) -> GlyphImage {
+    if image.width == 0 || image.height == 0 {
+        return image;
+    }
+    let (w, h) = (image.width as usize, image.height as usize);
+    let mut pixels = vec![0u8; (w + 2) * (h + 2)];
+    for row in 0..h {
+        let at = (row + 1) * (w + 2) + 1;
+        pixels[at..at + w].copy_from_slice(&image.pixels[row * w..row * w + w]);
+    }
+    GlyphImage {
+        width: image.width + 2,
+        height: image.height + 2,
+        left: image.left - 1,
+        bottom: image.bottom - 1,
+        pixels,
+    }
+}
+
+/// Indices of `keys` in groups that share font, glyph, size and a mode drawn
+/// from one raster at any offset (sub-pixel coverage, LCD), in first-seen
+/// order; every other key is a group of its own.
+fn offset_groups(keys: &[GlyphKey]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::with_capacity(keys.len());
+    let mut at: HashMap<(FontId, u16, GlyphSize, RenderMode), usize> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        if matches!(k.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd) {
+            match at.entry((k.font, k.glyph, k.size, k.mode)) {
+                std::collections::hash_map::Entry::Occupied(g) => groups[*g.get()].push(i),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(groups.len());
+                    groups.push(vec![i]);
+                }
+            }
+        } else {
+            groups.push(vec![i]);
+        }
+    }
+    groups
+}
