@@ -96,6 +96,7 @@
     )
 )]
 
+mod area;
 mod atlas;
 mod correction;
 mod device;
@@ -104,10 +105,13 @@ mod lcd;
 mod offscreen;
 mod pipeline;
 mod renderer;
+mod sampled;
 mod scatter;
 mod transform;
 mod viewer;
+mod viewport;
 
+pub use area::{TextArea, TextBounds, TextContent};
 pub use atlas::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
@@ -119,9 +123,8 @@ pub use kerf_cache::{
 pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
-pub use renderer::{
-    GlyphInstance, PrepareReport, TextArea, TextBounds, TextContent, TextRenderer, Viewport,
-};
+pub use renderer::{GlyphInstance, PrepareReport, TextRenderer};
 pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
+pub use viewport::Viewport;
 pub use wgpu;

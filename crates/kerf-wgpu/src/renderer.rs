@@ -1,230 +1,19 @@
-//! TextRenderer: turns text areas into glyph instances and draws them.
+//! TextRenderer: turns text areas into glyph instances and draws them
+//! (`prepare` in three phases: check, collect, upload; then `render`).
 
+use crate::area::{clip_all, scissor, TextArea, TextBounds, TextContent};
 use crate::atlas::TextAtlas;
-use crate::correction::{CorrectionError, TextCorrection, VIEWPORT_UNIFORM_BYTES};
 use crate::error::{PrepareError, RenderError};
 use crate::lcd::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
-use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
-use kerf_cache::{
-    GlyphKey, GlyphQuad, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
-    TextSpec, LCD_PAGE_BIT,
-};
+use crate::sampled::{draw_oversized, Transformed};
+use crate::transform::{SampledQuad, TextTransform};
+use crate::viewport::Viewport;
+use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, Skipped};
 
 /// One glyph quad as the vertex shader reads it (one instance per glyph): the
 /// cache's [`GlyphQuad`], uploaded as it is.
 pub type GlyphInstance = GlyphQuad;
-
-/// The target's size and text correction, as a uniform the shaders read.
-pub struct Viewport {
-    buffer: wgpu::Buffer,
-    pub(crate) bind_group: wgpu::BindGroup,
-    size: (u32, u32),
-    correction: TextCorrection,
-}
-
-impl std::fmt::Debug for Viewport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Viewport")
-            .field("size", &self.size)
-            .field("correction", &self.correction)
-            .finish()
-    }
-}
-
-impl Viewport {
-    /// A viewport for renderers of `atlas`, initially 1×1 (call
-    /// [`update`](Self::update)), with [`TextCorrection::DEFAULT`].
-    pub fn new(device: &wgpu::Device, atlas: &TextAtlas) -> Viewport {
-        // Written at creation, so a viewport drawn before `update` still has
-        // a valid correction (and a 1×1 size).
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("kerf viewport uniforms"),
-            size: VIEWPORT_UNIFORM_BYTES,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: true,
-        });
-        let initial = uniform_data((1, 1), TextCorrection::DEFAULT);
-        if let Ok(mut view) = buffer.slice(..).get_mapped_range_mut() {
-            view.copy_from_slice(bytemuck::cast_slice(&initial));
-        }
-        buffer.unmap();
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("kerf viewport bind group"),
-            layout: &atlas.shared.viewport_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
-        });
-        Viewport { buffer, bind_group, size: (1, 1), correction: TextCorrection::DEFAULT }
-    }
-
-    /// Sets the target size in pixels (zero sides are treated as 1).
-    pub fn update(&mut self, queue: &wgpu::Queue, width: u32, height: u32) {
-        self.size = (width.max(1), height.max(1));
-        self.write(queue);
-    }
-
-    /// Sets the gamma/contrast correction of text drawn to this target. A
-    /// setting out of range is refused and changes nothing.
-    pub fn set_correction(
-        &mut self, queue: &wgpu::Queue, correction: TextCorrection,
-    ) -> Result<(), CorrectionError> {
-        correction.validate()?;
-        self.correction = correction;
-        self.write(queue);
-        Ok(())
-    }
-
-    /// The text correction in use.
-    pub fn correction(&self) -> TextCorrection {
-        self.correction
-    }
-
-    fn write(&self, queue: &wgpu::Queue) {
-        queue.write_buffer(
-            &self.buffer,
-            0,
-            bytemuck::cast_slice(&uniform_data(self.size, self.correction)),
-        );
-    }
-
-    /// The target size in pixels.
-    pub fn size(&self) -> (u32, u32) {
-        self.size
-    }
-}
-
-/// The viewport uniform (common.wgsl's `Viewport`): size, depth, padding, gamma, contrast, padding.
-fn uniform_data(size: (u32, u32), c: TextCorrection) -> [f32; 8] {
-    [size.0 as f32, size.1 as f32, 0.0, 0.0, c.gamma, c.contrast, 0.0, 0.0]
-}
-
-/// Clip rectangle of a text area, in target pixels (half-open).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextBounds {
-    /// Left edge.
-    pub left: i32,
-    /// Top edge.
-    pub top: i32,
-    /// One past the right edge.
-    pub right: i32,
-    /// One past the bottom edge.
-    pub bottom: i32,
-}
-
-impl Default for TextBounds {
-    /// No clipping.
-    fn default() -> Self {
-        TextBounds { left: i32::MIN, top: i32::MIN, right: i32::MAX, bottom: i32::MAX }
-    }
-}
-
-/// What a text area draws.
-#[derive(Clone, Copy, Debug)]
-pub enum TextContent<'a> {
-    /// A string laid out by fontdue (wrapping, line height, colour in the spec).
-    Text(TextSpec<'a>),
-    /// Glyphs positioned by an external shaper (pen positions on the baseline).
-    Glyphs(&'a [PositionedGlyph]),
-    /// The app's own images (icons, rasterized SVG) from the atlas's image
-    /// sources ([`TextAtlas::add_image_source`](crate::TextAtlas::add_image_source)),
-    /// cached, evicted and re-requested like glyphs.
-    Images(&'a [PositionedImage]),
-}
-
-/// A block of text to draw: content, placement, scale and clip.
-#[derive(Clone, Copy, Debug)]
-pub struct TextArea<'a> {
-    /// The text or glyphs.
-    pub content: TextContent<'a>,
-    /// Offset added to every position, pixels.
-    pub left: f32,
-    /// Offset added to every position, pixels.
-    pub top: f32,
-    /// Scale of sizes and positions (e.g. the window's scale factor). Glyphs
-    /// are rasterized at the scaled size, so scaled text stays sharp.
-    pub scale: f32,
-    /// Glyph pixels outside these bounds are not drawn (target pixels; for
-    /// a transformed area, a scissor rectangle on the target).
-    pub bounds: TextBounds,
-    /// A transform of the whole area (rotation, scale, skew, 3D), or `None`
-    /// for axis-aligned text drawn texel for pixel. Transformed glyphs are
-    /// rasterized at their on-screen size (up to
-    /// [`TRANSFORMED_RASTER_LIMIT_PX`]) and sampled with filtering.
-    pub transform: Option<TextTransform>,
-    /// Whether the area's text is drawn over opaque pixels (true from every
-    /// constructor). LCD anti-aliasing needs an opaque background, as the
-    /// per-channel coverage cannot be stored in one alpha value: an area
-    /// marked transparent is drawn in grayscale by an LCD renderer (see
-    /// [`over_transparent`](Self::over_transparent)).
-    pub opaque_background: bool,
-}
-
-impl<'a> TextArea<'a> {
-    /// The same area marked as drawn over a transparent or translucent
-    /// background: grayscale even with LCD anti-aliasing on.
-    pub fn over_transparent(mut self) -> Self {
-        self.opaque_background = false;
-        self
-    }
-
-    /// `spec` placed in this area: offset by `left`/`top`, sizes and
-    /// positions scaled by `scale`.
-    fn scaled(&self, spec: &TextSpec<'a>) -> TextSpec<'a> {
-        let s = self.scale;
-        TextSpec {
-            size: spec.size * s,
-            x: self.left + spec.x * s,
-            y: self.top + spec.y * s,
-            max_width: spec.max_width.map(|w| w * s),
-            ..*spec
-        }
-    }
-
-    /// A laid-out string at `(left, top)`, scale 1, no clipping.
-    pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
-        TextArea {
-            content: TextContent::Text(spec),
-            left,
-            top,
-            scale: 1.0,
-            bounds: TextBounds::default(),
-            transform: None,
-            opaque_background: true,
-        }
-    }
-
-    /// The app's images offset by `(left, top)`, scale 1, no clipping.
-    pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
-        TextArea {
-            content: TextContent::Images(images),
-            left,
-            top,
-            scale: 1.0,
-            bounds: TextBounds::default(),
-            transform: None,
-            opaque_background: true,
-        }
-    }
-
-    /// The same area drawn through `transform`.
-    pub fn transformed(mut self, transform: TextTransform) -> Self {
-        self.transform = Some(transform);
-        self
-    }
-
-    /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
-    pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
-        TextArea {
-            content: TextContent::Glyphs(glyphs),
-            left,
-            top,
-            scale: 1.0,
-            bounds: TextBounds::default(),
-            transform: None,
-            opaque_background: true,
-        }
-    }
-}
 
 /// What one `prepare` did.
 #[derive(Clone, Debug, Default)]
@@ -257,6 +46,17 @@ pub struct PrepareReport {
     pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
 }
 
+/// What the second phase of `prepare` gathers besides the quads.
+#[derive(Default)]
+struct Collected {
+    /// Per area: its quads' range and its bounds (to clip to).
+    spans: Vec<(usize, usize, TextBounds)>,
+    /// Areas drawn in grayscale although LCD was asked for, and why.
+    lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
+    /// Sampled glyphs that could not be drawn.
+    skipped: Vec<Skipped>,
+}
+
 /// Draws text into a render pass. One renderer per pass configuration; many
 /// renderers may share one [`TextAtlas`].
 pub struct TextRenderer {
@@ -279,33 +79,6 @@ pub struct TextRenderer {
     /// the device can blend per channel.
     antialiasing: Antialiasing,
     lcd_pipeline: Option<wgpu::RenderPipeline>,
-}
-
-/// The transformed areas of the last `prepare`: their quads, one draw each.
-#[derive(Default)]
-struct Transformed {
-    pipeline: Option<wgpu::RenderPipeline>,
-    quads: Vec<SampledQuad>,
-    buffer: Option<wgpu::Buffer>,
-    capacity: u64,
-    /// One per transformed area: its quads, its uniform's offset, its scissor.
-    draws: Vec<(std::ops::Range<u32>, u32, Option<[u32; 4]>)>,
-    uniforms: Vec<u8>,
-    /// Bytes between two areas' transforms: the uniform, rounded up to the
-    /// device's dynamic-offset alignment.
-    uniform_stride: usize,
-    uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
-    positions: Vec<PositionedGlyph>,
-}
-
-impl Transformed {
-    /// One draw of the quads pushed since `first`, through `t`, scissored to `scissor`.
-    fn push_draw(&mut self, first: u32, t: &TextTransform, scissor: Option<[u32; 4]>) {
-        let offset = self.uniforms.len();
-        self.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
-        self.uniforms.resize(offset + self.uniform_stride, 0);
-        self.draws.push((first..self.quads.len() as u32, offset as u32, scissor));
-    }
 }
 
 impl std::fmt::Debug for TextRenderer {
@@ -387,10 +160,48 @@ impl TextRenderer {
     /// uploads at most one region per dirty atlas page, and fills the instance
     /// buffer. Invalid areas are refused before anything changes; glyphs that
     /// cannot be placed are skipped and reported, the rest is drawn.
+    ///
+    /// Three phases: the areas are checked (nothing changes on an error);
+    /// each area's glyphs are looked up in one cache frame and collected as
+    /// instances; the atlas's uploads and the instances are written.
     pub fn prepare(
         &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas,
         texts: &[TextArea<'_>], viewport: &Viewport,
     ) -> Result<PrepareReport, PrepareError> {
+        self.check(atlas, texts)?;
+        self.quads.clear();
+        self.transformed.clear();
+        let mut collected = Collected::default();
+        let mut frame = atlas.cache_frame();
+        for (n, area) in texts.iter().enumerate() {
+            self.collect(&mut frame, n, area, viewport.size(), &mut collected);
+        }
+        let mut out = frame.finish();
+        out.skipped.extend(collected.skipped);
+        let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
+        self.transformed.upload(device, queue, atlas, &self.key);
+        self.upload_instances(device, queue, &collected.spans);
+        self.viewport = Some(viewport.bind_group.clone());
+        self.target_size = Some(viewport.size());
+        Ok(PrepareReport {
+            frame: out.frame,
+            instances: self.count,
+            lookups: out.lookups,
+            hits: out.hits,
+            evictions: out.evictions,
+            upload_calls,
+            upload_bytes,
+            layers: atlas.layers(),
+            skipped: out.skipped,
+            missing: out.missing,
+            lcd_fallbacks: collected.lcd_fallbacks,
+        })
+    }
+
+    /// The first phase of [`prepare`](Self::prepare): refuses an area the
+    /// renderer cannot draw (another atlas, bad scale or transform, unknown
+    /// font, invalid size) before anything changes.
+    fn check(&self, atlas: &TextAtlas, texts: &[TextArea<'_>]) -> Result<(), PrepareError> {
         if atlas.id != self.atlas_id {
             return Err(PrepareError::AtlasMismatch);
         }
@@ -408,179 +219,123 @@ impl TextRenderer {
                     .map_err(|error| PrepareError::Area { area: i, error })?;
             }
         }
-        self.quads.clear();
-        let tr = &mut self.transformed;
-        tr.quads.clear();
-        tr.draws.clear();
-        tr.uniforms.clear();
-        tr.positions.clear();
-        let max_px = atlas.cache().config().max_glyph_px;
-        let mut transformed_skipped = Vec::new();
-        let mut frame = atlas.cache_frame();
-        let mut spans = Vec::with_capacity(texts.len());
-        let mut lcd_fallbacks = Vec::new();
-        let lcd_asked = matches!(self.antialiasing, Antialiasing::Lcd(_));
-        let unavailable = self.lcd_unavailable();
-        for (n, area) in texts.iter().enumerate() {
-            let start = self.quads.len();
-            let skips_before = frame.skipped().len();
-            let s = area.scale;
-            // LCD for this area, or why not.
-            let fallback = match (&area.content, area.transform) {
-                _ if !lcd_asked => None,
-                (TextContent::Images(_), _) => None,
-                (_, Some(_)) => Some(GrayscaleReason::Transformed),
-                _ if unavailable.is_some() => unavailable,
-                _ if !area.opaque_background => Some(GrayscaleReason::TransparentBackground),
-                _ => None,
-            };
-            if let Some(reason) = fallback {
-                lcd_fallbacks.push((n, reason));
-            }
-            let lcd = lcd_asked && fallback.is_none();
-            if let Some(t) = area.transform {
-                let tr = &mut self.transformed;
-                let first = tr.quads.len() as u32;
-                let place = |g: &PositionedGlyph| PositionedGlyph {
-                    size: g.size * s,
-                    x: area.left + g.x * s,
-                    y: area.top + g.y * s,
-                    ..*g
-                };
-                let raster = t.raster_scale();
-                match &area.content {
-                    TextContent::Text(spec) => {
-                        // Pens on the baseline; characters no font has are
-                        // reported, as for untransformed text. (Checked
-                        // above: cannot fail.)
-                        let start = tr.positions.len();
-                        let _ = frame.lay_out_glyphs(&area.scaled(spec), &mut tr.positions);
-                        for (i, g) in tr.positions[start..].iter().enumerate() {
-                            sampled_glyph(
-                                &mut frame,
-                                g,
-                                raster,
-                                max_px,
-                                &mut tr.quads,
-                                i,
-                                &mut transformed_skipped,
-                            );
-                        }
-                    }
-                    TextContent::Glyphs(glyphs) => {
-                        for (i, g) in glyphs.iter().enumerate() {
-                            sampled_glyph(
-                                &mut frame,
-                                &place(g),
-                                raster,
-                                max_px,
-                                &mut tr.quads,
-                                i,
-                                &mut transformed_skipped,
-                            );
-                        }
-                    }
-                    TextContent::Images(images) => {
-                        for (i, g) in images.iter().enumerate() {
-                            let g = PositionedImage {
-                                size: g.size * s,
-                                x: area.left + g.x * s,
-                                y: area.top + g.y * s,
-                                ..*g
-                            };
-                            sampled_image(
-                                &mut frame,
-                                &g,
-                                raster,
-                                max_px,
-                                &mut tr.quads,
-                                i,
-                                &mut transformed_skipped,
-                            );
-                        }
-                    }
-                }
-                tr.push_draw(first, &t, scissor(&area.bounds, viewport.size()));
-                spans.push((start, start, area.bounds));
-                continue;
-            }
-            match &area.content {
-                TextContent::Text(spec) => {
-                    // Checked above with the same scaled spec: cannot fail.
-                    let _ = if lcd {
-                        frame.layout_lcd(&area.scaled(spec), &mut self.quads)
-                    } else {
-                        frame.layout(&area.scaled(spec), &mut self.quads)
-                    };
-                }
-                TextContent::Glyphs(glyphs)
-                    if s == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0 =>
-                {
-                    // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
-                    // so the glyphs go to the cache as they are and the quads move after.
-                    if lcd {
-                        frame.prepare_lcd(glyphs, &mut self.quads);
-                    } else {
-                        frame.prepare(glyphs, &mut self.quads);
-                    }
-                    let (dx, dy) = (area.left as i32, area.top as i32);
-                    if dx != 0 || dy != 0 {
-                        for q in &mut self.quads[start..] {
-                            q.x = q.x.saturating_add(dx);
-                            q.y = q.y.saturating_add(dy);
-                        }
-                    }
-                }
-                TextContent::Images(images) => {
-                    let placed: Vec<PositionedImage> = images
-                        .iter()
-                        .map(|g| PositionedImage {
-                            size: g.size * s,
-                            x: area.left + g.x * s,
-                            y: area.top + g.y * s,
-                            ..*g
-                        })
-                        .collect();
-                    frame.prepare_images(&placed, &mut self.quads);
-                }
-                TextContent::Glyphs(glyphs) => {
-                    self.scratch.clear();
-                    self.scratch.extend(glyphs.iter().map(|g| PositionedGlyph {
-                        size: g.size * s,
-                        x: area.left + g.x * s,
-                        y: area.top + g.y * s,
-                        ..*g
-                    }));
-                    if lcd {
-                        frame.prepare_lcd(&self.scratch, &mut self.quads);
-                    } else {
-                        frame.prepare(&self.scratch, &mut self.quads);
-                    }
-                }
-            }
-            // Glyphs too large for the whole atlas, even in tiles, are drawn
-            // from a smaller raster, sampled up: never refused.
-            let oversized = frame.take_skipped(skips_before, |s| {
-                matches!(s.reason, kerf_cache::GlyphError::TooLarge { .. })
-            });
-            if !oversized.is_empty() {
-                let tr = &mut self.transformed;
-                let first = tr.quads.len() as u32;
-                draw_oversized(&mut frame, area, &oversized, max_px, tr, &mut transformed_skipped);
-                tr.push_draw(
-                    first,
-                    &TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
-                    scissor(&area.bounds, viewport.size()),
-                );
-            }
-            spans.push((start, self.quads.len(), area.bounds));
+        Ok(())
+    }
+
+    /// Whether area `n` is drawn with LCD anti-aliasing; when LCD is asked
+    /// for and this area cannot have it, why (recorded in `collected`).
+    fn lcd_for(&self, n: usize, area: &TextArea<'_>, collected: &mut Collected) -> bool {
+        if !matches!(self.antialiasing, Antialiasing::Lcd(_)) {
+            return false;
         }
-        let mut out = frame.finish();
-        out.skipped.extend(transformed_skipped);
-        let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
-        self.upload_transformed(device, queue, atlas);
+        let fallback = match (&area.content, area.transform) {
+            (TextContent::Images(_), _) => None,
+            (_, Some(_)) => Some(GrayscaleReason::Transformed),
+            _ if self.lcd_unavailable().is_some() => self.lcd_unavailable(),
+            _ if !area.opaque_background => Some(GrayscaleReason::TransparentBackground),
+            _ => None,
+        };
+        if let Some(reason) = fallback {
+            collected.lcd_fallbacks.push((n, reason));
+        }
+        fallback.is_none()
+    }
+
+    /// The second phase, for area `n`: its glyphs looked up in `frame` and
+    /// appended as instances (a transformed area's, and glyphs too large for
+    /// the atlas, as sampled quads with a draw of their own).
+    fn collect(
+        &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>,
+        target: (u32, u32), collected: &mut Collected,
+    ) {
+        let start = self.quads.len();
+        let lcd = self.lcd_for(n, area, collected);
+        let max_px = frame.cache().config().max_glyph_px;
+        if let Some(t) = area.transform {
+            let skipped = &mut collected.skipped;
+            self.transformed.collect(
+                frame,
+                area,
+                &t,
+                max_px,
+                scissor(&area.bounds, target),
+                skipped,
+            );
+            collected.spans.push((start, start, area.bounds));
+            return;
+        }
+        let skips_before = frame.skipped().len();
+        self.collect_aligned(frame, area, lcd);
+        // Glyphs too large for the whole atlas, even in tiles, are drawn
+        // from a smaller raster, sampled up: never refused.
+        let oversized = frame.take_skipped(skips_before, |s| {
+            matches!(s.reason, kerf_cache::GlyphError::TooLarge { .. })
+        });
+        if !oversized.is_empty() {
+            let tr = &mut self.transformed;
+            let first = tr.quads.len() as u32;
+            draw_oversized(frame, area, &oversized, max_px, tr, &mut collected.skipped);
+            tr.push_draw(first, &TextTransform::IDENTITY, scissor(&area.bounds, target));
+        }
+        collected.spans.push((start, self.quads.len(), area.bounds));
+    }
+
+    /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`.
+    fn collect_aligned(
+        &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, lcd: bool,
+    ) {
+        let quads = &mut self.quads;
+        let start = quads.len();
+        match &area.content {
+            TextContent::Text(spec) => {
+                // Checked in the first phase with the same scaled spec: cannot fail.
+                let _ = if lcd {
+                    frame.layout_lcd(&area.scaled(spec), quads)
+                } else {
+                    frame.layout(&area.scaled(spec), quads)
+                };
+            }
+            TextContent::Images(images) => {
+                let placed: Vec<PositionedImage> =
+                    images.iter().map(|g| area.place_image(g)).collect();
+                frame.prepare_images(&placed, quads);
+            }
+            TextContent::Glyphs(glyphs) => {
+                // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
+                // so the glyphs go to the cache as they are and the quads move after.
+                let whole =
+                    area.scale == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0;
+                let glyphs = if whole {
+                    glyphs
+                } else {
+                    self.scratch.clear();
+                    self.scratch.extend(glyphs.iter().map(|g| area.place_glyph(g)));
+                    &self.scratch[..]
+                };
+                if lcd {
+                    frame.prepare_lcd(glyphs, quads);
+                } else {
+                    frame.prepare(glyphs, quads);
+                }
+                let (dx, dy) = (area.left as i32, area.top as i32);
+                if whole && (dx != 0 || dy != 0) {
+                    for q in &mut quads[start..] {
+                        q.x = q.x.saturating_add(dx);
+                        q.y = q.y.saturating_add(dy);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The last phase: the quads clipped to their areas' bounds and written
+    /// to the instance buffer (only the instances that differ from what it
+    /// holds: none in a frame that draws what the last one drew).
+    fn upload_instances(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, spans: &[(usize, usize, TextBounds)],
+    ) {
         if spans.iter().any(|(_, _, b)| *b != TextBounds::default()) {
-            clip_all(&mut self.quads, &spans);
+            clip_all(&mut self.quads, spans);
         }
         self.count = self.quads.len() as u32;
         let bytes = (self.quads.len() * std::mem::size_of::<GlyphInstance>()) as u64;
@@ -589,8 +344,6 @@ impl TextRenderer {
             self.buffer = instance_buffer(device, self.capacity);
             self.uploaded.clear();
         }
-        // Only the instances that differ from what the buffer holds are
-        // written: none in a frame that draws what the last one drew.
         if let Some(changed) = changed_range(&self.uploaded, &self.quads) {
             let size = std::mem::size_of::<GlyphInstance>() as u64;
             queue.write_buffer(
@@ -600,74 +353,6 @@ impl TextRenderer {
             );
         }
         std::mem::swap(&mut self.quads, &mut self.uploaded);
-        self.viewport = Some(viewport.bind_group.clone());
-        self.target_size = Some(viewport.size());
-        Ok(PrepareReport {
-            frame: out.frame,
-            instances: self.count,
-            lookups: out.lookups,
-            hits: out.hits,
-            evictions: out.evictions,
-            upload_calls,
-            upload_bytes,
-            layers: atlas.layers(),
-            skipped: out.skipped,
-            missing: out.missing,
-            lcd_fallbacks,
-        })
-    }
-
-    /// Writes the transformed areas' quads and transforms (one buffer write
-    /// each), making the pipeline and buffers on first use.
-    fn upload_transformed(
-        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas,
-    ) {
-        let tr = &mut self.transformed;
-        if tr.draws.is_empty() {
-            return;
-        }
-        if tr.pipeline.is_none() {
-            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, &self.key));
-        }
-        let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;
-        if bytes > tr.capacity || tr.buffer.is_none() {
-            tr.capacity = bytes.max(1024).next_power_of_two();
-            tr.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("kerf transformed glyph instances"),
-                size: tr.capacity,
-                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-        }
-        if let (Some(buffer), false) = (&tr.buffer, tr.quads.is_empty()) {
-            queue.write_buffer(buffer, 0, bytemuck::cast_slice(&tr.quads));
-        }
-        let need = tr.uniforms.len() as u64;
-        if tr.uniform_buffer.as_ref().is_none_or(|(_, _, cap)| *cap < need) {
-            let cap = need.next_power_of_two();
-            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("kerf area transforms"),
-                size: cap,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("kerf area transforms bind group"),
-                layout: &atlas.shared.transform_layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &buffer,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(TRANSFORM_UNIFORM_BYTES),
-                    }),
-                }],
-            });
-            tr.uniform_buffer = Some((buffer, bind_group, cap));
-        }
-        if let Some((buffer, _, _)) = &tr.uniform_buffer {
-            queue.write_buffer(buffer, 0, &tr.uniforms);
-        }
     }
 
     /// Records the draw of the prepared glyphs into `pass`: one instanced
@@ -767,185 +452,6 @@ fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
-}
-
-/// Cuts every area's quads to its bounds, in place, dropping those wholly outside.
-fn clip_all(quads: &mut Vec<GlyphQuad>, spans: &[(usize, usize, TextBounds)]) {
-    let mut w = 0;
-    for &(start, end, b) in spans {
-        for r in start..end {
-            if let Some(q) = clip(&quads[r], &b) {
-                quads[w] = q;
-                w += 1;
-            }
-        }
-    }
-    quads.truncate(w);
-}
-
-/// The part of a quad inside `b`, with its texels cut to match.
-/// (An LCD quad has three texels per pixel across.)
-fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
-    let per_px = if q.page & LCD_PAGE_BIT != 0 { 3 } else { 1 };
-    let (x0, y0) = (q.x as i64, q.y as i64);
-    let (x1, y1) = (x0 + (q.width / per_px) as i64, y0 + q.height as i64);
-    let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
-    let (cx1, cy1) = (x1.min(b.right as i64), y1.min(b.bottom as i64));
-    if cx0 >= cx1 || cy0 >= cy1 {
-        return None;
-    }
-    Some(GlyphQuad {
-        x: cx0 as i32,
-        y: cy0 as i32,
-        tex_x: q.tex_x + (cx0 - x0) as u16 * per_px,
-        tex_y: q.tex_y + (cy0 - y0) as u16,
-        width: (cx1 - cx0) as u16 * per_px,
-        height: (cy1 - cy0) as u16,
-        ..*q
-    })
-}
-
-/// The scissor rectangle `[x, y, w, h]` of an area's bounds on a target of
-/// `size`; `None` when the bounds do not clip.
-fn scissor(b: &TextBounds, size: (u32, u32)) -> Option<[u32; 4]> {
-    if *b == TextBounds::default() {
-        return None;
-    }
-    let x0 = b.left.clamp(0, size.0 as i32) as u32;
-    let y0 = b.top.clamp(0, size.1 as i32) as u32;
-    let x1 = b.right.clamp(0, size.0 as i32) as u32;
-    let y1 = b.bottom.clamp(0, size.1 as i32) as u32;
-    Some([x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0)])
-}
-
-/// The raster size for a glyph of `px` area pixels drawn `raster` target
-/// pixels per area pixel: its on-screen size, within the limit.
-fn raster_px(px: f32, raster: f32, max_px: f32) -> f32 {
-    (px * raster).min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
-}
-
-/// Appends the quads of one cached entry (its tiles, for a glyph larger than
-/// a page) at `pen` in area pixels; `k` texels per area pixel.
-fn push_sampled(
-    frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::GlyphEntry, pen: [f32; 2],
-    k: f32, color: [u8; 4], out: &mut Vec<SampledQuad>,
-) {
-    let (bx, by) = (pen[0] + e.left as f32 / k, pen[1] - e.top as f32 / k);
-    let quad = |tx: u16, ty: u16, w: u16, h: u16, page: u32, dx: f32, dy: f32| SampledQuad {
-        pos: [bx + dx / k, by + dy / k],
-        size: [w as f32 / k, h as f32 / k],
-        tex: [tx, ty],
-        tex_size: [w, h],
-        page,
-        color,
-    };
-    if !e.is_blank() {
-        out.push(quad(e.x, e.y, e.width, e.height, e.page, 0.0, 0.0));
-    } else if let Some(tiles) = frame.cache().tiles(key) {
-        // An RGBA image's tiles are on colour pages.
-        let bit = if key.is_color() { kerf_cache::COLOR_PAGE_BIT } else { 0 };
-        out.extend(tiles.iter().map(|t| {
-            quad(
-                t.entry.x,
-                t.entry.y,
-                t.entry.width,
-                t.entry.height,
-                t.entry.page | bit,
-                t.dx as f32,
-                t.dy as f32,
-            )
-        }));
-    }
-}
-
-/// Looks up one glyph of a transformed area at its raster size and appends its quads.
-fn sampled_glyph(
-    frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: f32, max_px: f32,
-    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
-) {
-    let r = raster_px(g.size, raster, max_px);
-    match frame.sampled_glyph(g.font, g.glyph, r) {
-        Ok(e) => {
-            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
-            let key =
-                GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) };
-            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
-        }
-        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
-    }
-}
-
-/// Looks up one image of a transformed area at its raster size and appends its quads.
-fn sampled_image(
-    frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: f32, max_px: f32,
-    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
-) {
-    let r = raster_px(g.size, raster, max_px);
-    match frame.image(g.source, g.id, r) {
-        Ok(e) => {
-            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
-            let key = GlyphKey::image(g.source, g.id, size);
-            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
-        }
-        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
-    }
-}
-
-/// Draws the glyphs (or images) of an axis-aligned area that the atlas could
-/// not hold even in tiles: each from a raster small enough that its tiles
-/// take at most a quarter of the atlas's texels, sampled up to its size
-/// (appended to `tr` as quads in target pixels). What still fails is reported.
-fn draw_oversized(
-    frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversized: &[Skipped], max_px: f32,
-    tr: &mut Transformed, skipped: &mut Vec<Skipped>,
-) {
-    let s = area.scale;
-    let place = |g: &PositionedGlyph| PositionedGlyph {
-        size: g.size * s,
-        x: area.left + g.x * s,
-        y: area.top + g.y * s,
-        ..*g
-    };
-    let budget =
-        |atlas: &kerf_cache::Atlas| atlas.page_limit() as f64 * (atlas.page_side() as f64).powi(2);
-    let mut laid_out = Vec::new();
-    if let TextContent::Text(spec) = &area.content {
-        // The same glyph sequence the layout's skipped indices count.
-        let _ = frame.positions(&area.scaled(spec), &mut laid_out);
-    }
-    for sk in oversized {
-        let kerf_cache::GlyphError::TooLarge { width, height, .. } = sk.reason else { continue };
-        let area_texels = (width as f64 * height as f64).max(1.0);
-        match &area.content {
-            TextContent::Images(images) => {
-                let Some(g) = images.get(sk.index) else { continue };
-                let g = PositionedImage {
-                    size: g.size * s,
-                    x: area.left + g.x * s,
-                    y: area.top + g.y * s,
-                    ..*g
-                };
-                let set = if g.source.is_rgba() {
-                    frame.cache().color_pages()
-                } else {
-                    Some(frame.cache().coverage_pages())
-                };
-                let Some(set) = set else { continue };
-                let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
-                sampled_image(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
-            }
-            content => {
-                let g = match content {
-                    TextContent::Glyphs(glyphs) => glyphs.get(sk.index).map(place),
-                    _ => laid_out.get(sk.index).copied(),
-                };
-                let Some(g) = g else { continue };
-                let f = (budget(frame.cache().coverage_pages()) / 4.0 / area_texels).sqrt().min(1.0)
-                    as f32;
-                sampled_glyph(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

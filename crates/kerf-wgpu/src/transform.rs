@@ -28,6 +28,9 @@ pub enum TextTransform {
 pub const TRANSFORMED_RASTER_LIMIT_PX: f32 = 256.0;
 
 impl TextTransform {
+    /// The identity: area pixels are target pixels.
+    pub const IDENTITY: TextTransform = TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+
     /// Rotation by `radians` (clockwise on screen, y down) about `(cx, cy)` in area pixels.
     pub fn rotation_about(radians: f32, cx: f32, cy: f32) -> TextTransform {
         let (s, c) = radians.sin_cos();

@@ -3,7 +3,7 @@
 
 use crate::atlas::TextAtlas;
 use crate::error::RenderError;
-use crate::renderer::Viewport;
+use crate::viewport::Viewport;
 use bytemuck::{Pod, Zeroable};
 
 /// The WGSL source of the page view (`shaders/common.wgsl` + `shaders/atlas_view.wgsl`).

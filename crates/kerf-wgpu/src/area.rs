@@ -1,0 +1,200 @@
+//! Text areas: what an area draws (a string, positioned glyphs, images),
+//! where (offset, scale, transform) and its clip; the mapping of an area's
+//! glyphs into target pixels, and clipping quads to an area's bounds.
+
+use crate::transform::TextTransform;
+use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, TextSpec, LCD_PAGE_BIT};
+
+/// Clip rectangle of a text area, in target pixels (half-open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextBounds {
+    /// Left edge.
+    pub left: i32,
+    /// Top edge.
+    pub top: i32,
+    /// One past the right edge.
+    pub right: i32,
+    /// One past the bottom edge.
+    pub bottom: i32,
+}
+
+impl Default for TextBounds {
+    /// No clipping.
+    fn default() -> Self {
+        TextBounds { left: i32::MIN, top: i32::MIN, right: i32::MAX, bottom: i32::MAX }
+    }
+}
+
+/// What a text area draws.
+#[derive(Clone, Copy, Debug)]
+pub enum TextContent<'a> {
+    /// A string laid out by fontdue (wrapping, line height, colour in the spec).
+    Text(TextSpec<'a>),
+    /// Glyphs positioned by an external shaper (pen positions on the baseline).
+    Glyphs(&'a [PositionedGlyph]),
+    /// The app's own images (icons, rasterized SVG) from the atlas's image
+    /// sources ([`TextAtlas::add_image_source`](crate::TextAtlas::add_image_source)),
+    /// cached, evicted and re-requested like glyphs.
+    Images(&'a [PositionedImage]),
+}
+
+/// A block of text to draw: content, placement, scale and clip.
+#[derive(Clone, Copy, Debug)]
+pub struct TextArea<'a> {
+    /// The text or glyphs.
+    pub content: TextContent<'a>,
+    /// Offset added to every position, pixels.
+    pub left: f32,
+    /// Offset added to every position, pixels.
+    pub top: f32,
+    /// Scale of sizes and positions (e.g. the window's scale factor). Glyphs
+    /// are rasterized at the scaled size, so scaled text stays sharp.
+    pub scale: f32,
+    /// Glyph pixels outside these bounds are not drawn (target pixels; for
+    /// a transformed area, a scissor rectangle on the target).
+    pub bounds: TextBounds,
+    /// A transform of the whole area (rotation, scale, skew, 3D), or `None`
+    /// for axis-aligned text drawn texel for pixel. Transformed glyphs are
+    /// rasterized at their on-screen size (up to
+    /// [`TRANSFORMED_RASTER_LIMIT_PX`](crate::TRANSFORMED_RASTER_LIMIT_PX)) and sampled with filtering.
+    pub transform: Option<TextTransform>,
+    /// Whether the area's text is drawn over opaque pixels (true from every
+    /// constructor). LCD anti-aliasing needs an opaque background, as the
+    /// per-channel coverage cannot be stored in one alpha value: an area
+    /// marked transparent is drawn in grayscale by an LCD renderer (see
+    /// [`over_transparent`](Self::over_transparent)).
+    pub opaque_background: bool,
+}
+
+impl<'a> TextArea<'a> {
+    /// The same area marked as drawn over a transparent or translucent
+    /// background: grayscale even with LCD anti-aliasing on.
+    pub fn over_transparent(mut self) -> Self {
+        self.opaque_background = false;
+        self
+    }
+
+    /// `spec` placed in this area: offset by `left`/`top`, sizes and
+    /// positions scaled by `scale`.
+    pub(crate) fn scaled(&self, spec: &TextSpec<'a>) -> TextSpec<'a> {
+        let s = self.scale;
+        TextSpec {
+            size: spec.size * s,
+            x: self.left + spec.x * s,
+            y: self.top + spec.y * s,
+            max_width: spec.max_width.map(|w| w * s),
+            ..*spec
+        }
+    }
+
+    /// A laid-out string at `(left, top)`, scale 1, no clipping.
+    pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
+        TextArea {
+            content: TextContent::Text(spec),
+            left,
+            top,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            transform: None,
+            opaque_background: true,
+        }
+    }
+
+    /// The app's images offset by `(left, top)`, scale 1, no clipping.
+    pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
+        TextArea {
+            content: TextContent::Images(images),
+            left,
+            top,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            transform: None,
+            opaque_background: true,
+        }
+    }
+
+    /// The same area drawn through `transform`.
+    pub fn transformed(mut self, transform: TextTransform) -> Self {
+        self.transform = Some(transform);
+        self
+    }
+
+    /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
+    pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
+        TextArea {
+            content: TextContent::Glyphs(glyphs),
+            left,
+            top,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            transform: None,
+            opaque_background: true,
+        }
+    }
+}
+
+impl TextArea<'_> {
+    /// A glyph of this area in target pixels: offset by `left`/`top`, size
+    /// and position scaled by `scale`. The one mapping of glyphs into an area.
+    #[inline]
+    pub(crate) fn place_glyph(&self, g: &PositionedGlyph) -> PositionedGlyph {
+        let s = self.scale;
+        PositionedGlyph { size: g.size * s, x: self.left + g.x * s, y: self.top + g.y * s, ..*g }
+    }
+
+    /// An image of this area in target pixels, as [`place_glyph`](Self::place_glyph).
+    #[inline]
+    pub(crate) fn place_image(&self, g: &PositionedImage) -> PositionedImage {
+        let s = self.scale;
+        PositionedImage { size: g.size * s, x: self.left + g.x * s, y: self.top + g.y * s, ..*g }
+    }
+}
+
+/// Cuts every area's quads to its bounds, in place, dropping those wholly outside.
+pub(crate) fn clip_all(quads: &mut Vec<GlyphQuad>, spans: &[(usize, usize, TextBounds)]) {
+    let mut w = 0;
+    for &(start, end, b) in spans {
+        for r in start..end {
+            if let Some(q) = clip(&quads[r], &b) {
+                quads[w] = q;
+                w += 1;
+            }
+        }
+    }
+    quads.truncate(w);
+}
+
+/// The part of a quad inside `b`, with its texels cut to match.
+/// (An LCD quad has three texels per pixel across.)
+fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
+    let per_px = if q.page & LCD_PAGE_BIT != 0 { 3 } else { 1 };
+    let (x0, y0) = (q.x as i64, q.y as i64);
+    let (x1, y1) = (x0 + (q.width / per_px) as i64, y0 + q.height as i64);
+    let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
+    let (cx1, cy1) = (x1.min(b.right as i64), y1.min(b.bottom as i64));
+    if cx0 >= cx1 || cy0 >= cy1 {
+        return None;
+    }
+    Some(GlyphQuad {
+        x: cx0 as i32,
+        y: cy0 as i32,
+        tex_x: q.tex_x + (cx0 - x0) as u16 * per_px,
+        tex_y: q.tex_y + (cy0 - y0) as u16,
+        width: (cx1 - cx0) as u16 * per_px,
+        height: (cy1 - cy0) as u16,
+        ..*q
+    })
+}
+
+/// The scissor rectangle `[x, y, w, h]` of an area's bounds on a target of
+/// `size`; `None` when the bounds do not clip.
+pub(crate) fn scissor(b: &TextBounds, size: (u32, u32)) -> Option<[u32; 4]> {
+    if *b == TextBounds::default() {
+        return None;
+    }
+    let x0 = b.left.clamp(0, size.0 as i32) as u32;
+    let y0 = b.top.clamp(0, size.1 as i32) as u32;
+    let x1 = b.right.clamp(0, size.0 as i32) as u32;
+    let y1 = b.bottom.clamp(0, size.1 as i32) as u32;
+    Some([x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0)])
+}

@@ -1,0 +1,252 @@
+//! Quads drawn with filtering: the areas drawn through a transform, and the
+//! glyphs of axis-aligned areas too large for the atlas even in tiles, drawn
+//! from a smaller raster sampled up. Each gets its own draw, with its
+//! transform as a dynamic-offset uniform.
+
+use crate::area::{TextArea, TextContent};
+use crate::atlas::TextAtlas;
+use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
+use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+use kerf_cache::{GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped};
+
+/// The transformed areas of the last `prepare`: their quads, one draw each.
+#[derive(Default)]
+pub(crate) struct Transformed {
+    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
+    pub(crate) quads: Vec<SampledQuad>,
+    pub(crate) buffer: Option<wgpu::Buffer>,
+    pub(crate) capacity: u64,
+    /// One per transformed area: its quads, its uniform's offset, its scissor.
+    pub(crate) draws: Vec<(std::ops::Range<u32>, u32, Option<[u32; 4]>)>,
+    pub(crate) uniforms: Vec<u8>,
+    /// Bytes between two areas' transforms: the uniform, rounded up to the
+    /// device's dynamic-offset alignment.
+    pub(crate) uniform_stride: usize,
+    pub(crate) uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
+    pub(crate) positions: Vec<PositionedGlyph>,
+}
+
+impl Transformed {
+    /// Forgets the last `prepare`'s quads and draws (buffers are kept).
+    pub(crate) fn clear(&mut self) {
+        self.quads.clear();
+        self.draws.clear();
+        self.uniforms.clear();
+        self.positions.clear();
+    }
+
+    /// A transformed area's quads, each glyph looked up at its on-screen
+    /// size, and their draw through `t`, scissored to `scissor`.
+    pub(crate) fn collect(
+        &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, t: &TextTransform,
+        max_px: f32, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
+    ) {
+        let first = self.quads.len() as u32;
+        let raster = t.raster_scale();
+        match &area.content {
+            TextContent::Text(spec) => {
+                // Pens on the baseline; characters no font has are reported,
+                // as for untransformed text. (Checked before: cannot fail.)
+                let start = self.positions.len();
+                let _ = frame.lay_out_glyphs(&area.scaled(spec), &mut self.positions);
+                for (i, g) in self.positions[start..].iter().enumerate() {
+                    sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                }
+            }
+            TextContent::Glyphs(glyphs) => {
+                for (i, g) in glyphs.iter().enumerate() {
+                    let g = area.place_glyph(g);
+                    sampled_glyph(frame, &g, raster, max_px, &mut self.quads, i, skipped);
+                }
+            }
+            TextContent::Images(images) => {
+                for (i, g) in images.iter().enumerate() {
+                    let g = area.place_image(g);
+                    sampled_image(frame, &g, raster, max_px, &mut self.quads, i, skipped);
+                }
+            }
+        }
+        self.push_draw(first, t, scissor);
+    }
+
+    /// One draw of the quads pushed since `first`, through `t`, scissored to `scissor`.
+    pub(crate) fn push_draw(&mut self, first: u32, t: &TextTransform, scissor: Option<[u32; 4]>) {
+        let offset = self.uniforms.len();
+        self.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
+        self.uniforms.resize(offset + self.uniform_stride, 0);
+        self.draws.push((first..self.quads.len() as u32, offset as u32, scissor));
+    }
+
+    /// Writes the transformed areas' quads and transforms (one buffer write
+    /// each), making the pipeline and buffers on first use.
+    pub(crate) fn upload(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas, key: &PipelineKey,
+    ) {
+        let tr = self;
+        if tr.draws.is_empty() {
+            return;
+        }
+        if tr.pipeline.is_none() {
+            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, key));
+        }
+        let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;
+        if bytes > tr.capacity || tr.buffer.is_none() {
+            tr.capacity = bytes.max(1024).next_power_of_two();
+            tr.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("kerf transformed glyph instances"),
+                size: tr.capacity,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+        }
+        if let (Some(buffer), false) = (&tr.buffer, tr.quads.is_empty()) {
+            queue.write_buffer(buffer, 0, bytemuck::cast_slice(&tr.quads));
+        }
+        let need = tr.uniforms.len() as u64;
+        if tr.uniform_buffer.as_ref().is_none_or(|(_, _, cap)| *cap < need) {
+            let cap = need.next_power_of_two();
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("kerf area transforms"),
+                size: cap,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("kerf area transforms bind group"),
+                layout: &atlas.shared.transform_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &buffer,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(TRANSFORM_UNIFORM_BYTES),
+                    }),
+                }],
+            });
+            tr.uniform_buffer = Some((buffer, bind_group, cap));
+        }
+        if let Some((buffer, _, _)) = &tr.uniform_buffer {
+            queue.write_buffer(buffer, 0, &tr.uniforms);
+        }
+    }
+}
+
+/// The raster size for a glyph of `px` area pixels drawn `raster` target
+/// pixels per area pixel: its on-screen size, within the limit.
+fn raster_px(px: f32, raster: f32, max_px: f32) -> f32 {
+    (px * raster).min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
+}
+
+/// Appends the quads of one cached entry (its tiles, for a glyph larger than
+/// a page) at `pen` in area pixels; `k` texels per area pixel.
+fn push_sampled(
+    frame: &kerf_cache::Frame<'_>, key: &GlyphKey, e: &kerf_cache::GlyphEntry, pen: [f32; 2],
+    k: f32, color: [u8; 4], out: &mut Vec<SampledQuad>,
+) {
+    let (bx, by) = (pen[0] + e.left as f32 / k, pen[1] - e.top as f32 / k);
+    let quad = |tx: u16, ty: u16, w: u16, h: u16, page: u32, dx: f32, dy: f32| SampledQuad {
+        pos: [bx + dx / k, by + dy / k],
+        size: [w as f32 / k, h as f32 / k],
+        tex: [tx, ty],
+        tex_size: [w, h],
+        page,
+        color,
+    };
+    if !e.is_blank() {
+        out.push(quad(e.x, e.y, e.width, e.height, e.page, 0.0, 0.0));
+    } else if let Some(tiles) = frame.cache().tiles(key) {
+        // An RGBA image's tiles are on colour pages.
+        let bit = if key.is_color() { kerf_cache::COLOR_PAGE_BIT } else { 0 };
+        out.extend(tiles.iter().map(|t| {
+            quad(
+                t.entry.x,
+                t.entry.y,
+                t.entry.width,
+                t.entry.height,
+                t.entry.page | bit,
+                t.dx as f32,
+                t.dy as f32,
+            )
+        }));
+    }
+}
+
+/// Looks up one glyph of a transformed area at its raster size and appends its quads.
+fn sampled_glyph(
+    frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: f32, max_px: f32,
+    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
+) {
+    let r = raster_px(g.size, raster, max_px);
+    match frame.sampled_glyph(g.font, g.glyph, r) {
+        Ok(e) => {
+            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
+            let key =
+                GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) };
+            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
+        }
+        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
+    }
+}
+
+/// Looks up one image of a transformed area at its raster size and appends its quads.
+fn sampled_image(
+    frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: f32, max_px: f32,
+    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
+) {
+    let r = raster_px(g.size, raster, max_px);
+    match frame.image(g.source, g.id, r) {
+        Ok(e) => {
+            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
+            let key = GlyphKey::image(g.source, g.id, size);
+            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
+        }
+        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
+    }
+}
+
+/// Draws the glyphs (or images) of an axis-aligned area that the atlas could
+/// not hold even in tiles: each from a raster small enough that its tiles
+/// take at most a quarter of the atlas's texels, sampled up to its size
+/// (appended to `tr` as quads in target pixels). What still fails is reported.
+pub(crate) fn draw_oversized(
+    frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversized: &[Skipped], max_px: f32,
+    tr: &mut Transformed, skipped: &mut Vec<Skipped>,
+) {
+    let budget =
+        |atlas: &kerf_cache::Atlas| atlas.page_limit() as f64 * (atlas.page_side() as f64).powi(2);
+    let mut laid_out = Vec::new();
+    if let TextContent::Text(spec) = &area.content {
+        // The same glyph sequence the layout's skipped indices count.
+        let _ = frame.positions(&area.scaled(spec), &mut laid_out);
+    }
+    for sk in oversized {
+        let kerf_cache::GlyphError::TooLarge { width, height, .. } = sk.reason else { continue };
+        let area_texels = (width as f64 * height as f64).max(1.0);
+        match &area.content {
+            TextContent::Images(images) => {
+                let Some(g) = images.get(sk.index) else { continue };
+                let g = area.place_image(g);
+                let set = if g.source.is_rgba() {
+                    frame.cache().color_pages()
+                } else {
+                    Some(frame.cache().coverage_pages())
+                };
+                let Some(set) = set else { continue };
+                let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
+                sampled_image(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
+            }
+            content => {
+                let g = match content {
+                    TextContent::Glyphs(glyphs) => {
+                        glyphs.get(sk.index).map(|g| area.place_glyph(g))
+                    }
+                    _ => laid_out.get(sk.index).copied(),
+                };
+                let Some(g) = g else { continue };
+                let f = (budget(frame.cache().coverage_pages()) / 4.0 / area_texels).sqrt().min(1.0)
+                    as f32;
+                sampled_glyph(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
+            }
+        }
+    }
+}
