@@ -21,7 +21,7 @@ use crate::memo::KeyMemo;
 use crate::page::Page;
 use crate::raster::GlyphImage;
 use crate::stats::Stats;
-use crate::text::COLOR_PAGE_BIT;
+use crate::text::QuadFlags;
 use crate::upload::Staging;
 use kerf_pack::Rect;
 use lru::LruCache;
@@ -46,13 +46,13 @@ impl TexelFormat {
         }
     }
 
-    /// The bit the quads of this format's pages carry in their page:
-    /// [`COLOR_PAGE_BIT`] for RGBA pages, none for coverage.
+    /// The flags the quads of this format's pages carry:
+    /// [`QuadFlags::COLOR`] for RGBA pages, none for coverage.
     #[inline]
-    pub(crate) fn page_bit(self) -> u32 {
+    pub(crate) fn quad_flags(self) -> QuadFlags {
         match self {
-            TexelFormat::Coverage => 0,
-            TexelFormat::Rgba => COLOR_PAGE_BIT,
+            TexelFormat::Coverage => QuadFlags::NONE,
+            TexelFormat::Rgba => QuadFlags::COLOR,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! texel and its own page size and budget ([`ColorPages`](crate::ColorPages)),
 //! made on first use and kept at the coverage atlas's frame. Its uploads go
 //! out in the same [`FrameOutput`](crate::FrameOutput) (its `color` part);
-//! quads drawn from it carry [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT) in their page.
+//! quads drawn from it carry [`QuadFlags::COLOR`](crate::QuadFlags::COLOR).
 
 use crate::atlas::{Atlas, TexelFormat};
 use crate::cache::GlyphCache;

@@ -1,7 +1,7 @@
 //! What the cache keeps per glyph: where its texels are ([`GlyphEntry`]),
 //! its slot in the LRU map, and the tiles of a glyph larger than a page.
 
-use crate::text::GlyphQuad;
+use crate::text::{GlyphQuad, QuadFlags};
 use kerf_pack::{AllocId, Rect};
 
 /// Where a cached glyph lives and how to place it relative to the pen.
@@ -51,6 +51,7 @@ impl GlyphEntry {
             height: self.height,
             page: self.page,
             color,
+            flags: QuadFlags::NONE,
         }
     }
 }
@@ -86,10 +87,10 @@ pub struct GlyphTile {
 }
 
 impl GlyphTile {
-    /// The quad of this tile, for a glyph whose whole bitmap `base` places;
-    /// `page_bit` goes into its page.
+    /// The quad of this tile, for a glyph whose whole bitmap `base` places
+    /// (its flags too).
     #[inline]
-    pub(crate) fn quad(&self, base: &GlyphQuad, page_bit: u32) -> GlyphQuad {
+    pub(crate) fn quad(&self, base: &GlyphQuad) -> GlyphQuad {
         GlyphQuad {
             x: base.x.saturating_add(self.dx as i32),
             y: base.y.saturating_add(self.dy as i32),
@@ -97,8 +98,9 @@ impl GlyphTile {
             tex_y: self.entry.y,
             width: self.entry.width,
             height: self.entry.height,
-            page: self.entry.page | page_bit,
+            page: self.entry.page,
             color: base.color,
+            flags: base.flags,
         }
     }
 }

@@ -184,7 +184,7 @@ impl Frame<'_> {
     /// [`prepare`](Self::prepare) with LCD (sub-pixel) anti-aliasing:
     /// glyphs up to [`LCD_MAX_PX`](crate::LCD_MAX_PX) are looked up as
     /// [`RenderMode::Lcd`] keys and their quads carry
-    /// [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT) (three texels per pixel);
+    /// [`QuadFlags::LCD`](crate::QuadFlags::LCD) (three texels per pixel);
     /// larger ones are drawn in grayscale as by `prepare`.
     pub fn prepare_lcd(&mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>) {
         self.prepare_in(glyphs, RenderMode::Lcd, out);
@@ -204,7 +204,7 @@ impl Frame<'_> {
     /// and reported in the frame's output, like glyphs.
     ///
     /// RGBA images come from the colour pages: their quads follow the
-    /// coverage images' and carry [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT) in their page.
+    /// coverage images' and carry [`QuadFlags::COLOR`](crate::QuadFlags::COLOR).
     pub fn prepare_images(&mut self, images: &[PositionedImage], out: &mut Vec<GlyphQuad>) {
         let req = |g: &PositionedImage| PositionedReq {
             font: image_font(g.source, g.id),

@@ -41,7 +41,7 @@ pub enum RenderMode {
     /// the left, middle and right third, shifted by
     /// [`GlyphKey::subpixel_x`] like [`ShiftedCoverage`](Self::ShiftedCoverage)
     /// and low-pass filtered; the bitmap's width counts texels (three per
-    /// pixel) and its left bearing pixels. See [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT).
+    /// pixel) and its left bearing pixels. See [`QuadFlags::LCD`](crate::QuadFlags::LCD).
     Lcd,
     /// A colour glyph (emoji): straight sRGB RGBA from the font's colour
     /// data (COLR layers, CBDT or sbix bitmaps scaled to the size), in the

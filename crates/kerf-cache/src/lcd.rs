@@ -4,14 +4,9 @@
 //!
 //! An LCD glyph is stored in the coverage pages as three texels per pixel,
 //! left to right (left, middle and right third of the pixel); its quads carry
-//! [`LCD_PAGE_BIT`] in their page and their `width` counts texels (three per
-//! pixel). Which texel feeds which colour channel (RGB or BGR stripes) is the
+//! [`QuadFlags::LCD`](crate::QuadFlags::LCD) and their `width` counts texels
+//! (three per pixel). Which texel feeds which colour channel (RGB or BGR stripes) is the
 //! drawing side's choice, so one raster serves both orders.
-
-/// Set in a [`GlyphQuad::page`](crate::GlyphQuad::page) when the quad's
-/// texels are an LCD raster: three texels per pixel (left, middle, right
-/// third), so the quad is `width / 3` pixels wide on the target.
-pub const LCD_PAGE_BIT: u32 = 1 << 29;
 
 /// Glyphs asked for in LCD anti-aliasing above this size (px per em) are
 /// drawn in grayscale instead: colour fringes are invisible there and

@@ -131,7 +131,7 @@ pub use frame::Frame;
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
 pub use kerf_pack::{Algorithm, Rect};
 pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
-pub use lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
+pub use lcd::LCD_MAX_PX;
 pub use output::{ColorOutput, FrameOutput};
 pub use page::{Page, PageUpload};
 #[cfg(feature = "parley")]
@@ -141,5 +141,5 @@ pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]
 pub use swash::SwashRasterizer;
-pub use text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec, COLOR_PAGE_BIT};
+pub use text::{GlyphQuad, PositionedGlyph, QuadFlags, Skipped, TextSpec, COLOR_PAGE_BIT};
 pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UploadMode};

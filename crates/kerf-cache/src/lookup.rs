@@ -7,10 +7,10 @@ use crate::atlas::{Atlas, Render};
 use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
-use crate::lcd::{LCD_MAX_PX, LCD_PAGE_BIT};
+use crate::lcd::LCD_MAX_PX;
 use crate::memo::RunTag;
 use crate::request::Request;
-use crate::text::{GlyphQuad, Skipped};
+use crate::text::{GlyphQuad, QuadFlags, Skipped};
 use std::collections::HashMap;
 
 /// A key the LRU map holds, as [`Atlas::probe`] found it.
@@ -84,7 +84,7 @@ impl Atlas {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
         let bins = self.config.subpixel_bins;
-        let format_bit = self.format.page_bit();
+        let format_flags = self.format.quad_flags();
         let start = out.len();
         self.memo.sync(self.epoch, frame, &mut self.recency);
         self.apply_recency();
@@ -128,7 +128,7 @@ impl Atlas {
                         moves.push((slot, i, key));
                     } else {
                         out[slot] = r.quad(&e, whole_x);
-                        out[slot].page |= lcd_bit(mode) | format_bit;
+                        out[slot].flags = lcd_flag(mode) | format_flags;
                         // Glyphs on a retiring page are not remembered: each
                         // use looks them up, so the first use in a frame moves them.
                         if !found.retiring {
@@ -150,13 +150,14 @@ impl Atlas {
         for &(slot, i, key) in &moves {
             let r = reqs[i].req();
             out[slot] = r.quad(&self.relocate(key), r.snap(bins).0);
-            out[slot].page |= lcd_bit(key.mode) | format_bit;
+            out[slot].flags = lcd_flag(key.mode) | format_flags;
         }
         // Glyphs in tiles: their quads go after the batch's others.
         for (i, key, whole_x) in tiled_hits {
             if let (Some(e), Some(tiles)) = (self.map.peek(&key), self.tiles.get(&key)) {
-                let base = reqs[i].req().quad(&e.entry, whole_x);
-                out.extend(tiles.iter().map(|t| t.quad(&base, format_bit)));
+                let mut base = reqs[i].req().quad(&e.entry, whole_x);
+                base.flags = format_flags;
+                out.extend(tiles.iter().map(|t| t.quad(&base)));
             }
         }
         if !misses.is_empty() {
@@ -165,7 +166,7 @@ impl Atlas {
         if removed > 0 {
             let mut w = start;
             for r in start..out.len() {
-                if out[r].page != GlyphQuad::PLACEHOLDER_PAGE {
+                if out[r].flags != QuadFlags::PLACEHOLDER {
                     out[w] = out[r];
                     w += 1;
                 }
@@ -202,15 +203,15 @@ impl Atlas {
     ) -> u64 {
         let (frame, epoch) = (self.frame, self.epoch);
         let bins = self.config.subpixel_bins;
-        let format_bit = self.format.page_bit();
+        let format_flags = self.format.quad_flags();
         let run_of = self.run_of(mode);
         let mut hits = 0u64;
         // Runs of glyphs share a size: its quantised form, the mode it asks
-        // for and its quads' page bits are worked out once per run, not per
+        // for and its quads' flags are worked out once per run, not per
         // glyph; and the memo's tag of the run's font, size and mode once
         // per font in it.
         let mut run_px = f32::NAN.to_bits();
-        let mut run: Option<(GlyphSize, RenderMode, u32)> = None;
+        let mut run: Option<(GlyphSize, RenderMode, QuadFlags)> = None;
         let mut tag_font = None;
         let mut tag = RunTag::new(FontId(0), GlyphSize(0), mode);
         let mut skip_rest = skip.iter();
@@ -224,10 +225,11 @@ impl Atlas {
             let r = r.req();
             if r.size.to_bits() != run_px {
                 run_px = r.size.to_bits();
-                run = run_of(r.size).map(|(size, mode)| (size, mode, lcd_bit(mode) | format_bit));
+                run =
+                    run_of(r.size).map(|(size, mode)| (size, mode, lcd_flag(mode) | format_flags));
                 tag_font = None;
             }
-            if let Some((size, mode, bit)) = run {
+            if let Some((size, mode, flags)) = run {
                 if tag_font != Some(r.font) {
                     tag_font = Some(r.font);
                     tag = RunTag::new(r.font, size, mode);
@@ -239,14 +241,14 @@ impl Atlas {
                     hits += 1;
                     if !e.is_blank() {
                         let mut q = r.quad(&e, whole_x);
-                        q.page |= bit;
+                        q.flags = flags;
                         out.push(q);
                     }
                     continue;
                 }
             }
             rest.push((out.len(), i));
-            out.push(GlyphQuad { page: GlyphQuad::PLACEHOLDER_PAGE, ..GlyphQuad::default() });
+            out.push(GlyphQuad::PLACEHOLDER);
         }
         hits
     }
@@ -260,7 +262,7 @@ impl Atlas {
         skipped: &mut Vec<Skipped>, render: &impl Render,
     ) -> usize {
         let bins = self.config.subpixel_bins;
-        let format_bit = self.format.page_bit();
+        let format_flags = self.format.quad_flags();
         // Unique missed keys, in first-seen order: rendered (maybe in
         // parallel), then placed in order.
         let mut index: HashMap<GlyphKey, usize> = HashMap::with_capacity(misses.len());
@@ -279,15 +281,16 @@ impl Atlas {
             match &placed[index[&key]] {
                 Ok(e) if !e.is_blank() => {
                     out[slot] = r.quad(e, r.snap(bins).0);
-                    out[slot].page |= lcd_bit(key.mode) | format_bit;
+                    out[slot].flags = lcd_flag(key.mode) | format_flags;
                 }
                 Ok(e) => match self.tiles.get(&key).map(Vec::as_slice) {
                     Some([first, rest @ ..]) => {
                         // A glyph in tiles: the first tile takes the glyph's
                         // place, the others go after the batch.
-                        let base = r.quad(e, r.snap(bins).0);
-                        out[slot] = first.quad(&base, format_bit);
-                        extra.extend(rest.iter().map(|t| t.quad(&base, format_bit)));
+                        let mut base = r.quad(e, r.snap(bins).0);
+                        base.flags = format_flags;
+                        out[slot] = first.quad(&base);
+                        extra.extend(rest.iter().map(|t| t.quad(&base)));
                     }
                     _ => removed += 1,
                 },
@@ -303,12 +306,12 @@ impl Atlas {
     }
 }
 
-/// [`LCD_PAGE_BIT`] for the quads of LCD keys, 0 for others.
+/// [`QuadFlags::LCD`] for the quads of LCD keys, none for others.
 #[inline]
-fn lcd_bit(mode: RenderMode) -> u32 {
+fn lcd_flag(mode: RenderMode) -> QuadFlags {
     if mode == RenderMode::Lcd {
-        LCD_PAGE_BIT
+        QuadFlags::LCD
     } else {
-        0
+        QuadFlags::NONE
     }
 }

@@ -65,7 +65,7 @@ pub trait Rasterizer: Send + Sync {
 /// positioning"). The 3× raster also places stems more exactly: fontdue's 1×
 /// raster puts a stem's ink up to 0.07 px off its outline's centre.
 /// [`RenderMode::Lcd`] filters the same 3× raster, shifted the same way,
-/// into three texels per pixel (see [`LCD_PAGE_BIT`](crate::LCD_PAGE_BIT)).
+/// into three texels per pixel (see [`QuadFlags::LCD`](crate::QuadFlags::LCD)).
 /// A panic inside fontdue is contained and reported as [`RasterError::Panicked`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FontdueRasterizer;

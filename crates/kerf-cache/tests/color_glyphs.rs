@@ -61,7 +61,7 @@ fn emoji_are_drawn_from_the_colour_pages_at_the_size_asked() {
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     assert_eq!(quads.len(), 4);
     let (coverage, color): (Vec<&GlyphQuad>, Vec<&GlyphQuad>) =
-        quads.iter().partition(|q| q.page & COLOR_PAGE_BIT == 0);
+        quads.iter().partition(|q| !q.flags.contains(QuadFlags::COLOR));
     assert_eq!(
         (coverage.len(), color.len()),
         (2, 2),
@@ -120,7 +120,7 @@ fn strike_png(bytes: &[u8], ch: char) -> (u32, u32, u16, Vec<u8>) {
 /// The texels of a colour quad, row by row.
 fn colour_texels(c: &GlyphCache, q: &GlyphQuad) -> Vec<u8> {
     let set = c.color_pages().expect("colour pages");
-    let page = &set.pages()[(q.page & !COLOR_PAGE_BIT) as usize];
+    let page = &set.pages()[q.page as usize];
     let side = page.side() as usize;
     let mut texels = Vec::new();
     for row in 0..q.height as usize {
@@ -263,10 +263,10 @@ fn skipped_glyphs_keep_their_input_index_beside_colour_glyphs() {
         skipped.sort_unstable();
         assert_eq!(skipped, [3, 5], "round {round}: {:?}", out.skipped);
         let plain: Vec<i32> =
-            quads.iter().filter(|q| q.page & COLOR_PAGE_BIT == 0).map(|q| q.x).collect();
+            quads.iter().filter(|q| !q.flags.contains(QuadFlags::COLOR)).map(|q| q.x).collect();
         assert_eq!(plain.len(), 2, "round {round}: 'A' and the valid 'B'");
         assert!(plain[0] < 60 && plain[1] >= 120, "round {round}: 'A' then 'B': {plain:?}");
-        assert_eq!(quads.iter().filter(|q| q.page & COLOR_PAGE_BIT != 0).count(), 2);
+        assert_eq!(quads.iter().filter(|q| q.flags.contains(QuadFlags::COLOR)).count(), 2);
     }
     c.check_invariants().expect("consistent");
 }

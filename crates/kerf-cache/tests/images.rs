@@ -260,14 +260,14 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
     assert_eq!(out.glyphs.regions.len(), 1, "one coverage image");
     let set = c.color_pages().unwrap();
     for q in &quads {
-        let is_colour = q.page & COLOR_PAGE_BIT != 0;
+        let is_colour = q.flags.contains(QuadFlags::COLOR);
         assert_eq!(is_colour, q.x != 30, "{q:?}");
         if !is_colour {
             continue;
         }
         let id = if q.x == 0 { 1 } else { 2 };
         let expect = rgba(id, 20.0);
-        let page = set.pages()[(q.page & !COLOR_PAGE_BIT) as usize].pixels();
+        let page = set.pages()[q.page as usize].pixels();
         for row in 0..20usize {
             let at = ((q.tex_y as usize + row) * 64 + q.tex_x as usize) * 4;
             assert_eq!(
@@ -286,7 +286,7 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
         fr.prepare_images(&row, &mut quads);
         let out = fr.finish();
         assert!(out.skipped.is_empty(), "{:?}", out.skipped);
-        assert!(quads.iter().all(|q| q.page & COLOR_PAGE_BIT != 0));
+        assert!(quads.iter().all(|q| q.flags.contains(QuadFlags::COLOR)));
         c.check_invariants().unwrap();
     }
     let set = c.color_pages().unwrap();
@@ -345,12 +345,12 @@ fn an_rgba_image_larger_than_a_colour_page_is_tiled() {
     );
     let out = fr.finish();
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
-    assert!(quads.len() >= 4 && quads.iter().all(|q| q.page & COLOR_PAGE_BIT != 0));
+    assert!(quads.len() >= 4 && quads.iter().all(|q| q.flags.contains(QuadFlags::COLOR)));
     let expect = rgba(5, 100.0);
     let set = c.color_pages().unwrap();
     for q in &quads {
         let (dx, dy) = (q.x as usize, q.y as usize);
-        let page = set.pages()[(q.page & !COLOR_PAGE_BIT) as usize].pixels();
+        let page = set.pages()[q.page as usize].pixels();
         for row in 0..q.height as usize {
             let at = ((q.tex_y as usize + row) * 64 + q.tex_x as usize) * 4;
             let src = ((dy + row) * 100 + dx) * 4;

@@ -130,15 +130,15 @@ fn lcd_quads_are_their_own_keys_and_marked() {
         ],
         "grayscale and LCD entries apart; 80 px (above LCD_MAX_PX) in grayscale"
     );
-    assert_eq!(gray[0].page & LCD_PAGE_BIT, 0);
+    assert!(!gray[0].flags.contains(QuadFlags::LCD));
     for q in &lcd[..2] {
-        assert_eq!(q.page & LCD_PAGE_BIT, LCD_PAGE_BIT, "{q:?}");
+        assert!(q.flags.contains(QuadFlags::LCD), "{q:?}");
         assert_eq!(q.width % 3, 0);
         // One pixel of filter margin left of the grayscale quad.
         assert!(q.width / 3 > gray[0].width, "{q:?} vs {:?}", gray[0]);
     }
     assert_eq!(lcd[0].x, gray[0].x - 1);
-    assert_eq!(lcd[2].page & LCD_PAGE_BIT, 0, "80 px is grayscale");
+    assert!(!lcd[2].flags.contains(QuadFlags::LCD), "80 px is grayscale");
     // Texels in the page equal a fresh raster.
     let key = c
         .entries()
@@ -172,7 +172,7 @@ fn layout_lcd_matches_layout_and_positions() {
     frame.finish();
     assert_eq!(gray.len(), lcd.len());
     for (g, l) in gray.iter().zip(&lcd) {
-        assert_eq!(l.page & LCD_PAGE_BIT, LCD_PAGE_BIT);
+        assert!(l.flags.contains(QuadFlags::LCD));
         assert_eq!((l.x, l.y), (g.x - 1, g.y), "{l:?} vs {g:?}");
     }
 

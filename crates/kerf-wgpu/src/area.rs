@@ -3,7 +3,7 @@
 //! glyphs into target pixels, and clipping quads to an area's bounds.
 
 use crate::transform::TextTransform;
-use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, TextSpec, LCD_PAGE_BIT};
+use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, QuadFlags, TextSpec};
 
 /// Clip rectangle of a text area, in target pixels (half-open).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +167,7 @@ pub(crate) fn clip_all(quads: &mut Vec<GlyphQuad>, spans: &[(usize, usize, TextB
 /// The part of a quad inside `b`, with its texels cut to match.
 /// (An LCD quad has three texels per pixel across.)
 fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
-    let per_px = if q.page & LCD_PAGE_BIT != 0 { 3 } else { 1 };
+    let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
     let (x0, y0) = (q.x as i64, q.y as i64);
     let (x1, y1) = (x0 + (q.width / per_px) as i64, y0 + q.height as i64);
     let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));

@@ -101,6 +101,7 @@ mod atlas;
 mod correction;
 mod device;
 mod error;
+mod instance;
 mod lcd;
 mod offscreen;
 mod pipeline;
@@ -116,6 +117,7 @@ pub use atlas::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
 pub use error::{AtlasError, FrameError, PrepareError, RenderError};
+pub use instance::{GlyphInstance, LCD_PAGE_BIT};
 pub use kerf_cache::{
     CacheConfig, FontId, GlyphCache, GlyphImage, ImageSourceId, PositionedGlyph, PositionedImage,
     Skipped, TextSpec,
@@ -123,7 +125,7 @@ pub use kerf_cache::{
 pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
-pub use renderer::{GlyphInstance, PrepareReport, TextRenderer};
+pub use renderer::{PrepareReport, TextRenderer};
 pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use viewport::Viewport;

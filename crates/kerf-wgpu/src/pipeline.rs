@@ -247,7 +247,7 @@ impl Shared {
     }
 }
 
-/// kerf_cache::GlyphQuad: x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
+/// [`GlyphInstance`](crate::GlyphInstance): x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
 const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
     0 => Sint32x2,
     1 => Uint16x2,

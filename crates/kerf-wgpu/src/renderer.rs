@@ -4,16 +4,13 @@
 use crate::area::{clip_all, scissor, TextArea, TextBounds, TextContent};
 use crate::atlas::TextAtlas;
 use crate::error::{PrepareError, RenderError};
+use crate::instance::{sync, GlyphInstance};
 use crate::lcd::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::sampled::{draw_oversized, Transformed};
 use crate::transform::{SampledQuad, TextTransform};
 use crate::viewport::Viewport;
 use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, Skipped};
-
-/// One glyph quad as the vertex shader reads it (one instance per glyph): the
-/// cache's [`GlyphQuad`], uploaded as it is.
-pub type GlyphInstance = GlyphQuad;
 
 /// What one `prepare` did.
 #[derive(Clone, Debug, Default)]
@@ -66,7 +63,7 @@ pub struct TextRenderer {
     /// The instances being built by `prepare`.
     quads: Vec<GlyphQuad>,
     /// The instances the instance buffer holds (the last `prepare`'s).
-    uploaded: Vec<GlyphQuad>,
+    uploaded: Vec<GlyphInstance>,
     scratch: Vec<PositionedGlyph>,
     count: u32,
     atlas_id: u64,
@@ -344,15 +341,14 @@ impl TextRenderer {
             self.buffer = instance_buffer(device, self.capacity);
             self.uploaded.clear();
         }
-        if let Some(changed) = changed_range(&self.uploaded, &self.quads) {
+        if let Some(changed) = sync(&mut self.uploaded, &self.quads) {
             let size = std::mem::size_of::<GlyphInstance>() as u64;
             queue.write_buffer(
                 &self.buffer,
                 changed.start as u64 * size,
-                bytemuck::cast_slice(&self.quads[changed]),
+                bytemuck::cast_slice(&self.uploaded[changed]),
             );
         }
-        std::mem::swap(&mut self.quads, &mut self.uploaded);
     }
 
     /// Records the draw of the prepared glyphs into `pass`: one instanced
@@ -415,21 +411,6 @@ impl TextRenderer {
     }
 }
 
-/// The index range of `new` that differs from `old` (what the buffer holds),
-/// `None` when nothing does (or `new` is empty).
-fn changed_range(old: &[GlyphQuad], new: &[GlyphQuad]) -> Option<std::ops::Range<usize>> {
-    let first = old.iter().zip(new).position(|(a, b)| a != b).unwrap_or(old.len().min(new.len()));
-    if first == new.len() {
-        return None;
-    }
-    let last = if old.len() == new.len() {
-        new.len() - old.iter().rev().zip(new.iter().rev()).position(|(a, b)| a != b).unwrap_or(0)
-    } else {
-        new.len()
-    };
-    Some(first..last)
-}
-
 /// Records one instanced draw of `count` four-vertex quads (atlas at group 0, viewport at group 1).
 pub(crate) fn draw_quads(
     pass: &mut wgpu::RenderPass<'_>, pipeline: &wgpu::RenderPipeline, atlas: &TextAtlas,
@@ -452,30 +433,4 @@ fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_changed_instances_are_written() {
-        let q = |x: i32| GlyphQuad { x, ..GlyphQuad::default() };
-        let old: Vec<GlyphQuad> = (0..10).map(q).collect();
-        assert_eq!(changed_range(&old, &old), None);
-        assert_eq!(changed_range(&[], &old), Some(0..10));
-        assert_eq!(changed_range(&old, &[]), None);
-        assert_eq!(
-            changed_range(&old, &old[..4]),
-            None,
-            "a shorter draw of the same prefix writes nothing"
-        );
-        let mut new = old.clone();
-        new[3] = q(30);
-        new[6] = q(60);
-        assert_eq!(changed_range(&old, &new), Some(3..7));
-        new.push(q(99));
-        assert_eq!(changed_range(&old, &new), Some(3..11));
-        assert_eq!(changed_range(&old[..5], &old), Some(5..10));
-    }
 }

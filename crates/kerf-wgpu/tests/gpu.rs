@@ -649,12 +649,12 @@ fn lcd_channels_follow_the_stripe_order_and_fall_back_to_grayscale() {
         let mut quads = 0;
         for q in &instances {
             assert_eq!(
-                q.page & kerf_cache::LCD_PAGE_BIT,
-                kerf_cache::LCD_PAGE_BIT,
+                q.page & kerf_wgpu::LCD_PAGE_BIT,
+                kerf_wgpu::LCD_PAGE_BIT,
                 "24 px glyphs are LCD"
             );
             quads += 1;
-            let page = &cache.pages()[(q.page & !kerf_cache::LCD_PAGE_BIT) as usize];
+            let page = &cache.pages()[(q.page & !kerf_wgpu::LCD_PAGE_BIT) as usize];
             let side = page.side() as usize;
             for row in 0..q.height as usize {
                 for px in 0..q.width as usize / 3 {

@@ -1,0 +1,122 @@
+//! The glyph instance the vertex shader reads (`shaders/text.wgsl`'s
+//! `Instance`): a cache quad with its page and flags packed into one layer
+//! word, and the write of only the instances that changed since the last
+//! frame.
+
+use kerf_cache::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
+
+/// Set in a [`GlyphInstance::page`] when its texels are an LCD raster (three
+/// per pixel); `common.wgsl`'s `LCD_PAGE_BIT`.
+pub const LCD_PAGE_BIT: u32 = 1 << 29;
+
+/// One glyph as the vertex shader reads it (one instance per glyph): where
+/// on the target, where in the atlas, which colour. 24 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct GlyphInstance {
+    /// Top-left corner on the target, whole pixels.
+    pub x: i32,
+    /// Top-left corner on the target, whole pixels (y down).
+    pub y: i32,
+    /// Left texel in the page.
+    pub tex_x: u16,
+    /// Top texel in the page.
+    pub tex_y: u16,
+    /// Width in texels.
+    pub width: u16,
+    /// Height in texels.
+    pub height: u16,
+    /// The texture layer, with [`COLOR_PAGE_BIT`] for a layer of the colour
+    /// array and [`LCD_PAGE_BIT`] for an LCD raster.
+    pub page: u32,
+    /// Straight sRGB colour, RGBA.
+    pub color: [u8; 4],
+}
+
+impl From<&GlyphQuad> for GlyphInstance {
+    #[inline]
+    fn from(q: &GlyphQuad) -> GlyphInstance {
+        let mut page = q.page;
+        if q.flags.contains(QuadFlags::COLOR) {
+            page |= COLOR_PAGE_BIT;
+        }
+        if q.flags.contains(QuadFlags::LCD) {
+            page |= LCD_PAGE_BIT;
+        }
+        GlyphInstance {
+            x: q.x,
+            y: q.y,
+            tex_x: q.tex_x,
+            tex_y: q.tex_y,
+            width: q.width,
+            height: q.height,
+            page,
+            color: q.color,
+        }
+    }
+}
+
+/// Makes `instances` (what the instance buffer holds) the instances of
+/// `quads`, and returns the index range that changed: what must be written
+/// to the buffer. `None` when nothing did (a shorter draw of the same prefix
+/// included).
+pub(crate) fn sync(
+    instances: &mut Vec<GlyphInstance>, quads: &[GlyphQuad],
+) -> Option<std::ops::Range<usize>> {
+    let (mut first, mut last) = (usize::MAX, 0);
+    let kept = instances.len().min(quads.len());
+    for (i, (old, q)) in instances.iter_mut().zip(quads).enumerate() {
+        let new = GlyphInstance::from(q);
+        if *old != new {
+            *old = new;
+            first = first.min(i);
+            last = i + 1;
+        }
+    }
+    instances.truncate(quads.len());
+    if quads.len() > kept {
+        instances.extend(quads[kept..].iter().map(GlyphInstance::from));
+        first = first.min(kept);
+        last = quads.len();
+    }
+    (first < last).then_some(first..last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_changed_instances_are_written() {
+        let q = |x: i32| GlyphQuad { x, ..GlyphQuad::default() };
+        let quads: Vec<GlyphQuad> = (0..10).map(q).collect();
+        let held = |n: usize| -> Vec<GlyphInstance> {
+            quads[..n].iter().map(GlyphInstance::from).collect()
+        };
+        assert_eq!(sync(&mut held(10), &quads), None);
+        assert_eq!(sync(&mut Vec::new(), &quads), Some(0..10));
+        assert_eq!(sync(&mut held(10), &[]), None);
+        let mut shorter = held(10);
+        assert_eq!(sync(&mut shorter, &quads[..4]), None, "a shorter draw of the same prefix");
+        assert_eq!(shorter.len(), 4);
+        let mut new = quads.clone();
+        new[3] = q(30);
+        new[6] = q(60);
+        let mut h = held(10);
+        assert_eq!(sync(&mut h, &new), Some(3..7));
+        assert_eq!(h[3].x, 30);
+        new.push(q(99));
+        assert_eq!(sync(&mut held(10), &new), Some(3..11));
+        assert_eq!(sync(&mut held(5), &quads), Some(5..10));
+    }
+
+    #[test]
+    fn flags_become_layer_bits() {
+        let q = GlyphQuad { page: 3, flags: QuadFlags::COLOR, ..GlyphQuad::default() };
+        assert_eq!(GlyphInstance::from(&q).page, 3 | COLOR_PAGE_BIT);
+        let q = GlyphQuad { page: 2, flags: QuadFlags::LCD, ..GlyphQuad::default() };
+        assert_eq!(GlyphInstance::from(&q).page, 2 | LCD_PAGE_BIT);
+        assert_eq!(GlyphInstance::from(&GlyphQuad { page: 7, ..q }).page & 0xffff, 7);
+        assert_eq!(std::mem::size_of::<GlyphInstance>(), 24);
+    }
+}
