@@ -142,4 +142,4 @@ pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]
 pub use swash::SwashRasterizer;
 pub use text::{GlyphQuad, PositionedGlyph, QuadFlags, Skipped, TextSpec, COLOR_PAGE_BIT};
-pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UploadMode};
+pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UnknownUploadMode, UploadMode};

@@ -29,6 +29,45 @@ pub enum UploadMode {
     DirtyRect,
 }
 
+impl UploadMode {
+    /// Every mode, in the order of their names in [`UploadMode::NAMES`].
+    pub const ALL: [UploadMode; 3] = [UploadMode::Auto, UploadMode::Glyphs, UploadMode::DirtyRect];
+    /// The modes' names as [`Display`](std::fmt::Display) writes them and
+    /// [`FromStr`](std::str::FromStr) reads them (command-line flags, config files).
+    pub const NAMES: [&'static str; 3] = ["auto", "glyphs", "dirty-rect"];
+
+    /// The mode's name (`auto`, `glyphs`, `dirty-rect`).
+    pub fn name(self) -> &'static str {
+        match self {
+            UploadMode::Auto => "auto",
+            UploadMode::Glyphs => "glyphs",
+            UploadMode::DirtyRect => "dirty-rect",
+        }
+    }
+}
+
+impl std::fmt::Display for UploadMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`UploadMode`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown upload mode {0:?} (expected one of: auto, glyphs, dirty-rect)")]
+pub struct UnknownUploadMode(pub String);
+
+impl std::str::FromStr for UploadMode {
+    type Err = UnknownUploadMode;
+    fn from_str(s: &str) -> Result<UploadMode, UnknownUploadMode> {
+        let lower = s.to_ascii_lowercase();
+        UploadMode::ALL
+            .into_iter()
+            .find(|m| m.name() == lower)
+            .ok_or_else(|| UnknownUploadMode(s.to_string()))
+    }
+}
+
 /// Where one staged glyph goes: its texels are `width * height` bytes at
 /// `offset` in [`GlyphUploads::bytes`], rows back to back.
 ///

@@ -17,27 +17,6 @@ pub enum Backend {
     Wgpu,
 }
 
-/// How a frame's new texels go to the GPU (see kerf_cache::UploadMode).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Uploads {
-    /// Per dirty page: its bounding box when the new glyphs fill at least a third of it, else glyph by glyph.
-    Auto,
-    /// Each new glyph's texels packed tightly: one buffer write per frame, one scatter draw per dirty page.
-    Glyphs,
-    /// The bounding box of each dirty page: one texture write per dirty page.
-    DirtyRect,
-}
-
-impl Uploads {
-    fn mode(self) -> kerf_cache::UploadMode {
-        match self {
-            Uploads::Auto => kerf_cache::UploadMode::Auto,
-            Uploads::Glyphs => kerf_cache::UploadMode::Glyphs,
-            Uploads::DirtyRect => kerf_cache::UploadMode::DirtyRect,
-        }
-    }
-}
-
 /// The built-in workloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum WorkloadName {
@@ -86,9 +65,13 @@ pub struct ProfileArgs {
     /// Sub-pixel x positions per pixel (1 = whole-pixel snapping; see CacheConfig::subpixel_bins).
     #[arg(long, default_value_t = kerf_cache::CacheConfig::default().subpixel_bins)]
     pub subpixel_bins: u32,
-    /// How new texels are uploaded.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub uploads: Uploads,
+    /// How new texels are uploaded: auto (per dirty page, its bounding box
+    /// when the new glyphs fill at least a third of it, else glyph by glyph),
+    /// glyphs (each new glyph's texels packed tightly: one buffer write per
+    /// frame, one scatter draw per dirty page) or dirty-rect (the bounding
+    /// box of each dirty page: one texture write per dirty page).
+    #[arg(long, default_value = "auto")]
+    pub uploads: kerf_cache::UploadMode,
     /// Print JSON (an object for one workload, an array for several).
     #[arg(long)]
     pub json: bool,
@@ -333,7 +316,7 @@ fn config(args: &ProfileArgs) -> CacheConfig {
         algorithm: args.algo,
         frames_in_flight: args.in_flight,
         subpixel_bins: args.subpixel_bins,
-        uploads: args.uploads.mode(),
+        uploads: args.uploads,
         memory_budget: u64::MAX,
         ..CacheConfig::default()
     }
@@ -457,8 +440,7 @@ fn profile_one(
         upload_bytes_per_frame: upload_bytes as f64 / frames,
         raster_bytes_per_frame: raster_bytes as f64 / frames,
         // The flag's own spelling (`glyphs`, `dirty-rect`).
-        uploads: clap::ValueEnum::to_possible_value(&args.uploads)
-            .map_or_else(String::new, |v| v.get_name().to_string()),
+        uploads: args.uploads.to_string(),
         gpu_median_frame_ns: gpu_ns.get(gpu_ns.len() / 2).copied(),
         backend: if gpu.is_some() { "wgpu".into() } else { "cpu".into() },
         algorithm: args.algo.to_string(),
