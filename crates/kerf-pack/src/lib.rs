@@ -51,6 +51,7 @@
 extern crate alloc;
 
 mod algorithm;
+mod colbits;
 mod error;
 mod evict;
 mod freeindex;

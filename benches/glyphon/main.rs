@@ -19,6 +19,8 @@
 //! submit is a hand-off to the driver's queue thread that costs tens of µs
 //! of wall time, the same for both sides, which a short prepare cannot hide.
 
+mod multiscript;
+
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use glyphon::{Attrs, Buffer, Cache, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache};
 use kerf::cache::PositionedGlyph;
@@ -594,112 +596,7 @@ fn atlas_full_case(_c: &mut Criterion) {
     }
 }
 
-/// System fonts for the multi-script case (Debian packages, as CI installs them).
-const SCRIPT_FONTS: [(&str, &str); 3] = [
-    ("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf", "fonts-lohit-deva"),
-    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei"),
-    ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
-];
-
-/// Lines of Latin, Arabic, Hebrew, Devanagari, CJK and colour emoji (ZWJ
-/// sequences too), at five sizes.
-fn multiscript() -> Vec<(String, f32)> {
-    let lines = [
-        "The glyph cache draws text as people write it 👍",
-        "مرحبا بالعالم، هذا نص عربي للاختبار 🌍",
-        "שלום עולם, זה טקסט בעברית לבדיקה ✨",
-        "नमस्ते दुनिया, यह हिन्दी का पाठ है 🙏",
-        "你好，世界。这是中文测试文本，字形缓存 🀄",
-        "Mixed: kerf 👩‍💻 draws 😀🎉🦀 and العربية with 中文",
-    ];
-    (0..30)
-        .map(|i| (lines[i % lines.len()].to_string(), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5]))
-        .collect()
-}
-
-/// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
-fn cosmic_glyphs(
-    k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped,
-    out: &mut Vec<PositionedGlyph>,
-) {
-    for (b, top) in &text.buffers {
-        fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], out).unwrap();
-    }
-}
-
-/// The same cosmic-text buffers (shaped once, with fallback across DejaVu,
-/// Lohit Devanagari, WenQuanYi and Noto Color Emoji) fed to kerf's
-/// cosmic-text adapter and to glyphon: warm and cold prepare.
-fn multiscript_case(c: &mut Criterion) {
-    let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
-    let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut db = glyphon::fontdb::Database::new();
-    db.load_font_data(dejavu::sans::regular().to_vec());
-    for (path, package) in SCRIPT_FONTS {
-        let bytes = std::fs::read(path)
-            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
-        db.load_font_data(bytes);
-    }
-    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
-    let text = shape(&mut fs, &multiscript());
-    // kerf's side: an atlas with the buffers' fonts loaded (outside the
-    // timed code, as glyphon's font system has them) and their glyphs.
-    let kerf_with_glyphs = |fs: &FontSystem| {
-        let mut k = kerf_side(device, queue);
-        let mut fonts = kerf::cache::CosmicFonts::new();
-        let mut glyphs = Vec::new();
-        cosmic_glyphs(&mut k, &mut fonts, fs, &text, &mut glyphs);
-        (k, fonts, glyphs)
-    };
-    let (mut k, mut fonts, mut glyphs) = kerf_with_glyphs(&fs);
-    eprintln!("multiscript: {} glyphs", glyphs.len());
-    // Warm frames as an app draws them: kerf's adapter turns the buffers
-    // into glyphs and prepares them, glyphon prepares the buffers; each
-    // frame ends with the (empty) submit that flushes texture writes.
-    let mut g = c.benchmark_group("multiscript_warm");
-    g.throughput(Throughput::Elements(glyphs.len() as u64));
-    let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-    let rep = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-    let colour =
-        k.renderer.instances().iter().filter(|q| q.page & kerf::cache::COLOR_PAGE_BIT != 0).count();
-    eprintln!("kerf: {} instances, {colour} colour glyphs", rep.instances);
-    let kerf_frame = |k: &mut Kerf,
-                      fonts: &mut kerf::cache::CosmicFonts,
-                      fs: &FontSystem,
-                      glyphs: &mut Vec<PositionedGlyph>| {
-        glyphs.clear();
-        cosmic_glyphs(k, fonts, fs, &text, glyphs);
-        let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
-        black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
-    };
-    bench_frames(&mut g, "kerf", queue, true, || kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs));
-    glyphon_warm(&mut g, device, queue, &mut fs, &text, true);
-    g.finish();
-    // The same frames with only the renderers' own work timed: the submit
-    // still follows every frame, untimed.
-    let mut g = c.benchmark_group("multiscript_warm_prepare");
-    g.throughput(Throughput::Elements(glyphs.len() as u64));
-    bench_frames(&mut g, "kerf", queue, false, || kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs));
-    glyphon_warm(&mut g, device, queue, &mut fs, &text, false);
-    g.finish();
-    let mut g = c.benchmark_group("multiscript_cold");
-    g.sample_size(10);
-    g.throughput(Throughput::Elements(glyphs.len() as u64));
-    g.bench_function("kerf", |b| {
-        b.iter_batched(
-            || kerf_with_glyphs(&fs),
-            |(mut k, mut fonts, mut glyphs)| {
-                kerf_frame(&mut k, &mut fonts, &fs, &mut glyphs);
-                queue.submit([]);
-                (k, fonts, glyphs)
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    glyphon_cold(&mut g, device, queue, &mut fs, &text);
-    g.finish();
-}
+use multiscript::multiscript_case;
 
 criterion_group!(glyphon_vs_kerf, atlas_full_case, benches, multiscript_case);
 criterion_main!(glyphon_vs_kerf);

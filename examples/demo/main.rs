@@ -21,14 +21,18 @@
 //! `--atlas` starts with the atlas view on; `--lose-device-at N` destroys the
 //! device at frame N (what `l` does), to check the recovery path unattended.
 
+mod cli;
+mod content;
+
+use cli::{count_ink, parse_args, save_png, screenshot, srgb_clear, Args};
+use content::{color_icon, document, icon, Line};
 use kerf::cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf::cache::{Algorithm, CosmicFonts, PositionedGlyph, COLOR_PAGE_BIT};
 use kerf::gpu::{
-    wgpu, AtlasViewer, CacheConfig, FontId, GlyphImage, ImageSourceId, Offscreen, PositionedImage,
-    TextArea, TextAtlas, TextBounds, TextRenderer, TextSpec, TextTransform, ViewOptions, Viewport,
+    wgpu, AtlasViewer, CacheConfig, FontId, ImageSourceId, PositionedImage, TextArea, TextAtlas,
+    TextBounds, TextRenderer, TextSpec, TextTransform, ViewOptions, Viewport,
 };
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -53,118 +57,6 @@ const WORLD_FONTS: [(&str, &str); 3] = [
     ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
 ];
 const BG: [f64; 3] = [0.96, 0.95, 0.92];
-
-struct Args {
-    frames: Option<u64>,
-    screenshot: Option<PathBuf>,
-    atlas: bool,
-    lose_device_at: Option<u64>,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args { frames: None, screenshot: None, atlas: false, lose_device_at: None };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--frames" => {
-                let v = it.next().ok_or("--frames needs a number")?;
-                args.frames = Some(v.parse().map_err(|_| format!("--frames: `{v}` is not a number"))?);
-            }
-            "--screenshot" => args.screenshot = Some(it.next().ok_or("--screenshot needs a file")?.into()),
-            "--atlas" => args.atlas = true,
-            "--lose-device-at" => {
-                let v = it.next().ok_or("--lose-device-at needs a frame number")?;
-                args.lose_device_at = Some(v.parse().map_err(|_| format!("--lose-device-at: `{v}` is not a number"))?);
-            }
-            other => {
-                return Err(format!("unknown argument `{other}` (expected --frames N, --screenshot FILE, --atlas, --lose-device-at N)"))
-            }
-        }
-    }
-    if args.screenshot.is_some() && args.frames.is_none() {
-        args.frames = Some(120);
-    }
-    Ok(args)
-}
-
-/// One line of the document: which font, size relative to the base, colour, text.
-struct Line {
-    font: usize,
-    scale: f32,
-    color: [u8; 4],
-    text: String,
-}
-
-fn document() -> Vec<Line> {
-    const WORDS: &[&str] = &[
-        "glyph",
-        "cache",
-        "atlas",
-        "texture",
-        "packing",
-        "evict",
-        "frame",
-        "render",
-        "quick",
-        "brown",
-        "fox",
-        "lazy",
-        "dog",
-        "Ärger",
-        "façade",
-        "naïve",
-        "Łódź",
-        "smörgåsbord",
-        "Ørsted",
-        "λόγος",
-        "γλυφή",
-        "κείμενο",
-        "ψυχή",
-        "текст",
-        "шрифт",
-        "ёжик",
-        "щука",
-        "Հայերեն",
-        "ქართული",
-        "1234567890",
-        "(x+y)²",
-        "≤≥≠",
-        "→⇒",
-        "€£¥",
-        "«quoted»",
-        "Iñtërnâtiônàl",
-    ];
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
-    let mut lines = Vec::new();
-    for section in 0..300 {
-        // Sections change size, so new glyphs keep arriving and old ones get evicted.
-        let body = [1.0, 0.85, 1.25, 1.1, 1.5, 0.95, 1.35][section % 7];
-        let title: Vec<&str> = (0..4).map(|_| WORDS[next(WORDS.len())]).collect();
-        let heading = 1.6 + (section % 5) as f32 * 0.25;
-        lines.push(Line {
-            font: 2,
-            scale: heading,
-            color: [20, 30, 90, 255],
-            text: format!("{}. {}", section + 1, title.join(" ")),
-        });
-        for p in 0..6 {
-            let words: Vec<&str> = (0..11).map(|_| WORDS[next(WORDS.len())]).collect();
-            let (font, scale, color) = match p {
-                4 => (3, body * 0.9, [120, 30, 120, 255]),
-                5 => (1, body * 1.15, [90, 30, 20, 255]),
-                _ => (0, body, [25, 25, 25, 255]),
-            };
-            lines.push(Line { font, scale, color, text: words.join(" ") });
-        }
-    }
-    lines
-}
 
 struct Gfx {
     surface: wgpu::Surface<'static>,
@@ -242,58 +134,6 @@ fn shape_world(atlas: &mut TextAtlas) -> Result<Vec<PositionedGlyph>, String> {
         .glyphs(atlas.cache_mut(), &fonts, &buffer, (0.0, 0.0), [40, 40, 60, 255], &mut glyphs)
         .map_err(|e| e.to_string())?;
     Ok(glyphs)
-}
-
-/// The same shapes in colour (an RGBA image source): each shape's coverage
-/// as alpha over a two-colour gradient.
-fn color_icon(id: u32, size: f32) -> Result<GlyphImage, String> {
-    let mono = icon(id, size)?;
-    let n = mono.width.max(1);
-    let palette = [
-        [220, 60, 40],
-        [240, 170, 20],
-        [40, 150, 220],
-        [120, 60, 200],
-        [30, 170, 90],
-        [230, 80, 150],
-        [250, 200, 40],
-    ];
-    let (a, b) = (palette[id as usize % 7], palette[(id as usize + 3) % 7]);
-    let mut pixels = Vec::with_capacity(mono.pixels.len() * 4);
-    for (i, &cov) in mono.pixels.iter().enumerate() {
-        let t = (i as u32 / n) as f32 / n as f32;
-        let mix = |c: usize| (a[c] as f32 * (1.0 - t) + b[c] as f32 * t).round() as u8;
-        pixels.extend_from_slice(&[mix(0), mix(1), mix(2), cov]);
-    }
-    Ok(GlyphImage { pixels, ..mono })
-}
-
-/// The demo's icons, drawn on demand at any size: anti-aliased shapes from
-/// signed distances (circle, ring, square, triangle, diamond, plus, star).
-fn icon(id: u32, size: f32) -> Result<GlyphImage, String> {
-    let n = size.round().clamp(1.0, 512.0) as u32;
-    let r = n as f32 / 2.0;
-    let pixels = (0..n * n)
-        .map(|i| {
-            let (x, y) = (((i % n) as f32 + 0.5 - r) / r, ((i / n) as f32 + 0.5 - r) / r);
-            let len = (x * x + y * y).sqrt();
-            // Signed distance in units of the half size: negative inside.
-            let d = match id % 7 {
-                0 => len - 0.85,
-                1 => (len - 0.7).abs() - 0.15,
-                2 => x.abs().max(y.abs()) - 0.75,
-                3 => (y * 0.5 + x.abs() * 0.866).max(-y) - 0.6,
-                4 => x.abs() + y.abs() - 0.9,
-                5 => (x.abs().min(y.abs()) - 0.2).max(x.abs().max(y.abs()) - 0.85),
-                _ => {
-                    let a = y.atan2(x) * 5.0 / 2.0;
-                    len - (0.55 + 0.3 * a.cos().abs())
-                }
-            };
-            ((0.5 - d * r).clamp(0.0, 1.0) * 255.0).round() as u8
-        })
-        .collect();
-    Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels })
 }
 
 impl Scene {
@@ -753,38 +593,6 @@ impl App {
         }
         Ok(())
     }
-}
-
-/// The clear colour: `wgpu::Color` is linear for sRGB targets.
-fn srgb_clear(c: [f64; 3], srgb: bool) -> wgpu::Color {
-    let f = |v: f64| if srgb { kerf::gpu::srgb_to_linear(v as f32) as f64 } else { v };
-    wgpu::Color { r: f(c[0]), g: f(c[1]), b: f(c[2]), a: 1.0 }
-}
-
-type Encode<'a> =
-    dyn Fn(&wgpu::TextureView, &Scene, &wgpu::Device) -> Result<wgpu::CommandEncoder, String> + 'a;
-
-/// Renders the frame once more into an offscreen texture and reads it back as RGBA.
-fn screenshot(gfx: &Gfx, scene: &Scene, encode: &Encode<'_>) -> Result<Vec<u8>, String> {
-    let target =
-        Offscreen::new(&gfx.device, gfx.config.width, gfx.config.height, gfx.config.format);
-    let encoder = encode(&target.view, scene, &gfx.device)?;
-    gfx.queue.submit([encoder.finish()]);
-    target.read(&gfx.device, &gfx.queue).map_err(|e| e.to_string())
-}
-
-fn count_ink(rgba: &[u8]) -> usize {
-    rgba.chunks_exact(4).filter(|p| (p[0] as i32) < 160 || (p[2] as i32) < 160).count()
-}
-
-fn save_png(path: &std::path::Path, w: u32, h: u32, rgba: &[u8]) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()
-        .and_then(|mut wr| wr.write_image_data(rgba))
-        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 impl ApplicationHandler for App {

@@ -1,0 +1,141 @@
+//! Bad input gets a typed error, never a panic, and changes nothing:
+//! configurations, fonts, sizes, ids and glyphs.
+
+use super::*;
+
+#[test]
+fn bad_configs_are_typed_errors() {
+    let bad = [
+        CacheConfig { page_size: 0, ..CacheConfig::default() },
+        CacheConfig { max_texture_side: 0, ..CacheConfig::default() },
+        CacheConfig { max_pages: 0, ..CacheConfig::default() },
+        CacheConfig { memory_budget: 100, ..CacheConfig::default() },
+        CacheConfig { padding: 1024, ..CacheConfig::default() },
+        CacheConfig { max_glyph_px: f32::NAN, ..CacheConfig::default() },
+        CacheConfig { max_glyph_px: -1.0, ..CacheConfig::default() },
+    ];
+    for cfg in bad {
+        assert!(GlyphCache::new(cfg.clone()).is_err(), "{cfg:?}");
+    }
+}
+
+#[test]
+fn malformed_fonts_are_errors_and_change_nothing() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    assert_eq!(c.add_font(Vec::new()).unwrap_err(), FontError::Empty);
+    assert!(matches!(c.add_font(b"definitely not a font".to_vec()), Err(FontError::Malformed(_))));
+    let real = sans();
+    for cut in [4, 12, 100, 1000, real.len() / 2] {
+        assert!(c.add_font(real[..cut].to_vec()).is_err(), "truncated at {cut}");
+    }
+    assert!(c.add_font_indexed(real.clone(), 7).is_err(), "no face 7 in a plain font");
+    assert_eq!(c.fonts().len(), 0);
+    // Bit flips: an error or a usable font, never a panic.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..12 {
+        let mut bytes = real.clone();
+        for _ in 0..8 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let i = (state % bytes.len() as u64) as usize;
+            bytes[i] ^= 1 << (state % 8);
+        }
+        if let Ok(f) = c.add_font(bytes) {
+            let mut fr = c.begin_frame();
+            let mut quads = Vec::new();
+            let _ = fr.layout(&TextSpec::new("Flipped bits: ÆØÅ 0123", f, 20.0), &mut quads);
+            fr.finish();
+            c.check_invariants().unwrap();
+        }
+    }
+}
+
+#[test]
+fn bad_sizes_ids_and_glyphs_are_typed_errors() {
+    let (mut c, f) = cache(128, 1, 0);
+    let g = glyph_of(&c, f, 'A');
+    let count = c.fonts().get(f).unwrap().glyph_count();
+    let mut fr = c.begin_frame();
+    for px in [f32::NAN, f32::INFINITY, -3.0, 0.0, 0.001, 5000.0] {
+        assert!(matches!(fr.glyph(f, g, px), Err(GlyphError::InvalidSize { .. })), "{px}");
+    }
+    let mut other = GlyphCache::new(CacheConfig::default()).unwrap();
+    let _ = other.add_font(sans()).unwrap();
+    let foreign = other.add_font(sans()).unwrap(); // id 1: unknown in `c`
+    assert_eq!(fr.glyph(foreign, g, 12.0), Err(GlyphError::UnknownFont(foreign)));
+    assert!(matches!(fr.glyph(f, count, 12.0), Err(GlyphError::GlyphOutOfRange { .. })));
+    // Bigger than the whole atlas (one 128 px page), even in tiles: refused before rasterizing.
+    assert!(matches!(fr.glyph(f, g, 400.0), Err(GlyphError::TooLarge { .. })));
+    assert!(fr.layout(&TextSpec::new("x", f, f32::NAN), &mut Vec::new()).is_err());
+    assert!(fr.layout(&TextSpec::new("x", foreign, 12.0), &mut Vec::new()).is_err());
+    // In a batch, bad glyphs are skipped and reported, good ones drawn.
+    let glyphs = [
+        PositionedGlyph { font: f, glyph: g, size: 12.0, x: 0.0, y: 0.0, color: [0; 4] },
+        PositionedGlyph { font: f, glyph: g, size: f32::NAN, x: 0.0, y: 0.0, color: [0; 4] },
+        PositionedGlyph { font: foreign, glyph: g, size: 12.0, x: 0.0, y: 0.0, color: [0; 4] },
+        PositionedGlyph {
+            font: f,
+            glyph: g,
+            size: 13.0,
+            x: f32::NAN,
+            y: f32::INFINITY,
+            color: [0; 4],
+        },
+    ];
+    let mut quads = Vec::new();
+    fr.prepare(&glyphs, &mut quads);
+    let out = fr.finish();
+    assert_eq!(quads.len(), 2);
+    let idx: Vec<usize> = out.skipped.iter().map(|s| s.index).collect();
+    assert_eq!(idx, vec![1, 2]);
+    c.check_invariants().unwrap();
+    let s = c.stats();
+    assert_eq!(s.hits + s.misses, s.lookups);
+}
+
+/// Found by fuzzing (fuzz/seeds/font_bytes/found-hang-cmap-group-range): a
+/// cmap format 12 group claiming billions of code points made font loading
+/// walk them all. It must be refused at once instead.
+#[test]
+fn a_cmap_claiming_billions_of_code_points_is_refused_fast() {
+    let mut bytes = dejavu::sans_mono::regular().to_vec();
+    let be32 =
+        |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    let be16 = |b: &[u8], at: usize| u16::from_be_bytes([b[at], b[at + 1]]) as usize;
+    let tables = be16(&bytes, 4);
+    let cmap = (0..tables)
+        .map(|i| 12 + 16 * i)
+        .find(|&r| &bytes[r..r + 4] == b"cmap")
+        .map(|r| be32(&bytes, r + 8))
+        .unwrap();
+    let subtables = be16(&bytes, cmap + 2);
+    let f12 = (0..subtables)
+        .map(|i| cmap + be32(&bytes, cmap + 4 + 8 * i + 4))
+        .find(|&off| be16(&bytes, off) == 12)
+        .expect("DejaVu Sans Mono has a format 12 cmap subtable");
+    // First group: end code = 0xFFFF_FFFE.
+    bytes[f12 + 16 + 4..f12 + 16 + 8].copy_from_slice(&0xFFFF_FFFEu32.to_be_bytes());
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let t = std::time::Instant::now();
+    let err = c.add_font(bytes).unwrap_err();
+    assert!(matches!(err, FontError::Malformed(ref m) if m.contains("cmap")), "{err:?}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(2), "took {:?}", t.elapsed());
+    assert_eq!(c.fonts().len(), 0);
+}
+
+#[test]
+fn upload_modes_read_their_names_and_refuse_others() {
+    for (name, mode) in [
+        ("auto", UploadMode::Auto),
+        ("glyphs", UploadMode::Glyphs),
+        ("dirty-rect", UploadMode::DirtyRect),
+    ] {
+        assert_eq!(name.parse::<UploadMode>(), Ok(mode));
+        assert_eq!(mode.to_string(), name);
+    }
+    assert_eq!("DIRTY-RECT".parse::<UploadMode>(), Ok(UploadMode::DirtyRect));
+    let err = "dirty_rect".parse::<UploadMode>().unwrap_err();
+    assert_eq!(err, UnknownUploadMode("dirty_rect".into()));
+    assert!(err.to_string().contains("auto, glyphs, dirty-rect"), "{err}");
+}

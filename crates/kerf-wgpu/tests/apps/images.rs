@@ -1,0 +1,299 @@
+//! RGBA images and colour emoji from the colour pages; a glyph larger than the whole atlas.
+
+use super::*;
+
+/// An RGBA test picture: colour gradient with an alpha ramp, straight sRGB.
+fn picture(id: u32, size: f32) -> GlyphImage {
+    let n = size.round().max(1.0) as u32;
+    let mut pixels = Vec::with_capacity((n * n * 4) as usize);
+    for y in 0..n {
+        for x in 0..n {
+            pixels.extend_from_slice(&[
+                (x * 255 / n) as u8,
+                (y * 255 / n) as u8,
+                (id * 50 % 256) as u8,
+                (60 + (x + y) * 190 / (2 * n)) as u8,
+            ]);
+        }
+    }
+    GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels }
+}
+
+/// RGBA images live in the colour texture and are drawn untinted,
+/// premultiplied and blended in linear light on an sRGB target, next to
+/// tinted coverage text; under pressure they are evicted from the colour
+/// pages, and drawn right again when rendered anew.
+#[test]
+fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let (device, queue) = gpu();
+    let cfg = CacheConfig {
+        page_size: 128,
+        frames_in_flight: 0,
+        color: kerf_cache::ColorPages {
+            page_size: 64,
+            max_pages: 2,
+            memory_budget: 64 * 64 * 4 * 2,
+        },
+        // The scatter path (Auto would send these dense pages whole).
+        uploads: kerf_cache::UploadMode::Glyphs,
+        ..CacheConfig::default()
+    };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let src = atlas
+        .add_rgba_image_source(move |id: u32, size: f32| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            Ok(picture(id, size))
+        })
+        .unwrap();
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (200u32, 48u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let bg = 0.5f32; // linear grey
+    let target = Offscreen::new(&device, w, h, format);
+    let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas, ids: &[u32]| -> Vec<u8> {
+        let images: Vec<PositionedImage> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| PositionedImage {
+                source: src,
+                id,
+                size: 20.0,
+                x: 4.0 + 24.0 * i as f32,
+                y: 24.0,
+                color: [0, 0, 0, 255],
+            })
+            .collect();
+        let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
+        let rep = r
+            .prepare(
+                &device,
+                &queue,
+                atlas,
+                &[TextArea::images(&images, 0.0, 0.0), TextArea::text(text, 150.0, 28.0)],
+                &vp,
+            )
+            .unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        draw_and_read(
+            &device,
+            &queue,
+            r,
+            atlas,
+            &target,
+            wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 },
+        )
+    };
+    let check = |px: &[u8], ids: &[u32]| {
+        let mut worst = 0i32;
+        for (i, &id) in ids.iter().enumerate() {
+            let img = picture(id, 20.0);
+            let (x0, y0) = (4 + 24 * i as u32, 4u32);
+            for y in 0..20 {
+                for x in 0..20 {
+                    let t = &img.pixels[((y * 20 + x) * 4) as usize..][..4];
+                    let a = t[3] as f32 / 255.0;
+                    for c in 0..3 {
+                        let lin = srgb_to_linear(t[c] as f32 / 255.0) * a + bg * (1.0 - a);
+                        let expect = (linear_to_srgb(lin) * 255.0).round() as i32;
+                        let got = px[(((y0 + y) * w + x0 + x) * 4) as usize + c] as i32;
+                        worst = worst.max((got - expect).abs());
+                    }
+                }
+            }
+        }
+        assert!(worst <= 3, "RGBA images differ from the composite by {worst}");
+    };
+    let px = draw(&mut r, &mut atlas, &[1, 2, 3]);
+    check(&px, &[1, 2, 3]);
+    let gs = atlas.gpu_stats();
+    assert_eq!(gs.buffer_writes, 1, "both page sets changed, one buffer write: {gs:?}");
+    assert_eq!(gs.upload_calls, 2, "one scatter draw per dirty page: {gs:?}");
+    // The text beside them is tinted red (coverage path, same draw).
+    let red = (0..w * h)
+        .filter(|i| px[(*i * 4) as usize] > 150 && px[(*i * 4 + 1) as usize] < 120)
+        .count();
+    assert!(red > 20, "tinted text drawn ({red} red pixels)");
+    assert_eq!(calls.load(Ordering::Relaxed), 3);
+    // Two 64 px colour pages hold 8 of these: new pictures evict the first ones.
+    for k in 0..4 {
+        let ids: Vec<u32> = (0..6).map(|i| 100 + k * 6 + i).collect();
+        let px = draw(&mut r, &mut atlas, &ids);
+        check(&px, &ids);
+    }
+    let set = atlas.cache().color_pages().unwrap();
+    assert!(set.stats().evictions > 0, "the colour pages evict");
+    let key =
+        kerf_cache::GlyphKey::image(src, 1, kerf_cache::GlyphSize::from_px(20.0, 1024.0).unwrap());
+    assert!(atlas.cache().peek(&key).is_none());
+    let before = calls.load(Ordering::Relaxed);
+    let px = draw(&mut r, &mut atlas, &[1, 2, 3]);
+    check(&px, &[1, 2, 3]);
+    assert_eq!(calls.load(Ordering::Relaxed), before + 3, "rendered again");
+    // The colour texture equals the cache's colour pages.
+    let layers = read_texture(&device, &queue, atlas.color_texture()).unwrap();
+    let set = atlas.cache().color_pages().unwrap();
+    let page_bytes = 64 * 64 * 4;
+    for (i, page) in set.pages().iter().enumerate() {
+        assert!(
+            &layers[i * page_bytes..][..page_bytes] == page.pixels(),
+            "colour layer {i} differs from the cache's page"
+        );
+    }
+    atlas.cache().check_invariants().unwrap();
+}
+
+/// A glyph whose tiles would need more than the whole atlas (a 700 px 'W' on
+/// two 256 px pages) is still drawn: from a smaller raster, sampled up. It
+/// matches the full-size raster in 16 px blocks.
+#[test]
+fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(
+        &device,
+        CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() },
+    )
+    .unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (760u32, 640u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let f = atlas.cache().fonts().get(font).unwrap().clone();
+    let glyphs = [
+        PositionedGlyph {
+            font,
+            glyph: f.lookup_glyph_index('W'),
+            size: 700.0,
+            x: 10.0,
+            y: 560.0,
+            color: [255; 4],
+        },
+        PositionedGlyph {
+            font,
+            glyph: f.lookup_glyph_index('k'),
+            size: 20.0,
+            x: 720.0,
+            y: 620.0,
+            color: [255; 4],
+        },
+    ];
+    let rep = r
+        .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+        .unwrap();
+    assert!(rep.skipped.is_empty(), "never refused: {:?}", rep.skipped);
+    assert_eq!(rep.instances, 1, "the small glyph texel for pixel");
+    assert!(!r.transformed_instances().is_empty(), "the big one sampled");
+    let target = Offscreen::new(&device, w, h, format);
+    let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
+    let full = expected_coverage(atlas.cache(), &glyphs, w, h);
+    let (mut worst, mut inked) = (0.0f32, 0);
+    for by in 0..h / 16 {
+        for bx in 0..w / 16 {
+            let (mut got, mut want) = (0.0, 0.0);
+            for y in by * 16..by * 16 + 16 {
+                for x in bx * 16..bx * 16 + 16 {
+                    got += px[((y * w + x) * 4) as usize] as f32;
+                    want += full[(y * w + x) as usize] as f32;
+                }
+            }
+            worst = worst.max((got - want).abs() / (256.0 * 255.0));
+            inked += (want > 128.0 * 256.0) as u32;
+        }
+    }
+    assert!(inked > 200, "the glyph is big ({inked} inked blocks)");
+    assert!(worst < 0.08, "16 px blocks differ by up to {:.1}% of full coverage", worst * 100.0);
+    atlas.cache().check_invariants().unwrap();
+    assert!(atlas.cache().atlas_bytes() <= 2 * 256 * 256, "within the budget");
+}
+
+/// Emoji (Noto Color Emoji, CBDT bitmaps; Debian's fonts-noto-color-emoji)
+/// beside tinted text, in one draw: read back from the GPU they are the
+/// colour pages' texels composited over the background (sRGB target), not
+/// tinted; the colour texture equals the cache's colour pages.
+#[cfg(feature = "swash")]
+#[test]
+fn emoji_are_drawn_in_colour_from_the_colour_pages() {
+    const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    let bytes = std::fs::read(EMOJI_FONT)
+        .unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
+    let (device, queue) = gpu();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let sans_font = atlas.add_font(sans()).unwrap();
+    let emoji = atlas.add_font(bytes).unwrap();
+    let glyph = |f, ch| atlas.cache().fonts().get(f).unwrap().lookup_glyph_index(ch);
+    let (a, grin, crab) = (glyph(sans_font, 'A'), glyph(emoji, '😀'), glyph(emoji, '🦀'));
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (160u32, 56u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let at = |font, glyph, x| PositionedGlyph {
+        font,
+        glyph,
+        size: 32.0,
+        x,
+        y: 40.0,
+        color: [30, 60, 200, 255],
+    };
+    let glyphs = [at(sans_font, a, 4.0), at(emoji, grin, 40.0), at(emoji, crab, 90.0)];
+    let rep = r
+        .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
+        .unwrap();
+    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    let target = Offscreen::new(&device, w, h, format);
+    let bg = 1.0f32;
+    let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::WHITE);
+    let set = atlas.cache().color_pages().expect("colour pages made for the emoji");
+    let colour_quads: Vec<_> = r
+        .instances()
+        .iter()
+        .filter(|q| q.page & kerf_cache::COLOR_PAGE_BIT != 0)
+        .copied()
+        .collect();
+    assert_eq!(colour_quads.len(), 2);
+    let mut worst = 0i32;
+    let mut colourful = 0;
+    for q in &colour_quads {
+        let page = &set.pages()[(q.page & !kerf_cache::COLOR_PAGE_BIT) as usize];
+        let side = page.side() as usize;
+        for y in 0..q.height as usize {
+            for x in 0..q.width as usize {
+                let t = &page.pixels()
+                    [((q.tex_y as usize + y) * side + q.tex_x as usize + x) * 4..][..4];
+                let a = t[3] as f32 / 255.0;
+                let (tx, ty) = (q.x as usize + x, q.y as usize + y);
+                let got = &px[(ty * w as usize + tx) * 4..][..3];
+                for c in 0..3 {
+                    let lin = srgb_to_linear(t[c] as f32 / 255.0) * a + bg * (1.0 - a);
+                    let expect = (linear_to_srgb(lin) * 255.0).round() as i32;
+                    worst = worst.max((got[c] as i32 - expect).abs());
+                }
+                let (mx, mn) = (got.iter().max().unwrap(), got.iter().min().unwrap());
+                colourful += (mx - mn > 80) as usize;
+            }
+        }
+    }
+    assert!(worst <= 3, "emoji differ from the colour pages' composite by {worst}/255");
+    assert!(colourful > 300, "the emoji are coloured ({colourful} saturated pixels)");
+    // The 'A' is tinted (blue), from the coverage pages.
+    let blue = px.chunks(4).filter(|p| p[2] > 150 && p[0] < 120).count();
+    assert!(blue > 20, "tinted text drawn ({blue} blue pixels)");
+    let layers = read_texture(&device, &queue, atlas.color_texture()).unwrap();
+    let page_bytes = (set.page_side() * set.page_side() * 4) as usize;
+    for (i, page) in set.pages().iter().enumerate() {
+        assert!(
+            &layers[i * page_bytes..][..page_bytes] == page.pixels(),
+            "colour layer {i} differs from the cache's page"
+        );
+    }
+}

@@ -1,0 +1,245 @@
+//! Transformed areas (rotated, 3D) against a CPU reference built from the pens and the matrix.
+
+use super::*;
+
+/// Column-major 4×4 product `a · b`.
+fn mat_mul(a: [[f32; 4]; 4], b: [[f32; 4]; 4]) -> [[f32; 4]; 4] {
+    let mut m = [[0.0; 4]; 4];
+    for (c, col) in m.iter_mut().enumerate() {
+        for (r, v) in col.iter_mut().enumerate() {
+            *v = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+        }
+    }
+    m
+}
+
+/// The 3×3 homography from area pixels `(x, y, 1)` to homogeneous target pixels.
+fn area_to_target(t: &TextTransform, w: f32, h: f32) -> [[f64; 3]; 3] {
+    match *t {
+        TextTransform::Affine([a, b, c, d, e, f]) => {
+            [[a, c, e], [b, d, f], [0.0, 0.0, 1.0]].map(|r| r.map(f64::from))
+        }
+        TextTransform::Matrix { matrix: m, .. } => {
+            // Rows x, y, w of the matrix, columns x, y and translation (z = 0).
+            let hm = [
+                [m[0][0], m[1][0], m[3][0]],
+                [m[0][1], m[1][1], m[3][1]],
+                [m[0][3], m[1][3], m[3][3]],
+            ];
+            let s = [[w / 2.0, 0.0, w / 2.0], [0.0, -h / 2.0, h / 2.0], [0.0, 0.0, 1.0]];
+            std::array::from_fn(|r| {
+                std::array::from_fn(|c| (0..3).map(|k| s[r][k] as f64 * hm[k][c] as f64).sum())
+            })
+        }
+    }
+}
+
+fn invert3(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    std::array::from_fn(|r| {
+        std::array::from_fn(|c| {
+            let (r1, r2) = ((c + 1) % 3, (c + 2) % 3);
+            let (c1, c2) = ((r + 1) % 3, (r + 2) % 3);
+            (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det
+        })
+    })
+}
+
+/// What a linear target shows for white sampled quads over black, computed
+/// on the CPU: each pixel centre mapped back into area space, bilinear
+/// samples of the page clamped to the slot's texel centres, composited in order.
+fn reference(
+    atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32, h: u32,
+) -> Vec<f32> {
+    let inv = invert3(area_to_target(t, w as f32, h as f32));
+    let side = atlas.cache().page_side() as i64;
+    let mut img = vec![0.0f32; (w * h) as usize];
+    for (i, p) in img.iter_mut().enumerate() {
+        let (px, py) = ((i as u32 % w) as f64 + 0.5, (i as u32 / w) as f64 + 0.5);
+        let v = [0, 1, 2].map(|r| inv[r][0] * px + inv[r][1] * py + inv[r][2]);
+        let (ax, ay) = (v[0] / v[2], v[1] / v[2]);
+        for q in quads {
+            let (fx, fy) = (
+                (ax - q.pos[0] as f64) / q.size[0] as f64,
+                (ay - q.pos[1] as f64) / q.size[1] as f64,
+            );
+            if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
+                continue;
+            }
+            let page = atlas.cache().pages()[q.page as usize].pixels();
+            let texel = |x: i64, y: i64| {
+                page[(y.clamp(0, side - 1) * side + x.clamp(0, side - 1)) as usize] as f64 / 255.0
+            };
+            let (tx, ty) = (q.tex[0] as f64, q.tex[1] as f64);
+            let u = (tx + fx * q.tex_size[0] as f64)
+                .clamp(tx + 0.5, tx + q.tex_size[0] as f64 - 0.5)
+                - 0.5;
+            let v = (ty + fy * q.tex_size[1] as f64)
+                .clamp(ty + 0.5, ty + q.tex_size[1] as f64 - 0.5)
+                - 0.5;
+            let (x0, y0) = (u.floor() as i64, v.floor() as i64);
+            let (a, b) = (u - u.floor(), v - v.floor());
+            let c = texel(x0, y0) * (1.0 - a) * (1.0 - b)
+                + texel(x0 + 1, y0) * a * (1.0 - b)
+                + texel(x0, y0 + 1) * (1.0 - a) * b
+                + texel(x0 + 1, y0 + 1) * a * b;
+            *p = (c + *p as f64 * (1.0 - c)) as f32;
+        }
+    }
+    img
+}
+
+/// The quads a transformed string must draw, built without the renderer:
+/// the string's pens on the baseline (its layout at the area's place), and
+/// each glyph's entry cached at the on-screen size (the font size times the
+/// transform's largest stretch, within the raster limit), its bitmap at the
+/// pen plus its bearings, `k` texels to an area pixel.
+fn quads_from_pens(
+    atlas: &mut TextAtlas, spec: TextSpec<'_>, left: f32, top: f32, t: &TextTransform,
+) -> Vec<SampledQuad> {
+    let mut pens = Vec::new();
+    atlas.cache_mut().positions(&spec.at(left + spec.x, top + spec.y), &mut pens).expect("pens");
+    let size = GlyphSize::from_px(
+        (spec.size * t.raster_scale()).min(TRANSFORMED_RASTER_LIMIT_PX),
+        f32::MAX,
+    )
+    .expect("size");
+    let k = size.px() / spec.size;
+    let mut quads = Vec::new();
+    for p in pens {
+        let key = GlyphKey {
+            mode: kerf_cache::RenderMode::Sampled,
+            ..GlyphKey::new(p.font, p.glyph, size)
+        };
+        let e = atlas
+            .cache()
+            .peek(&key)
+            .unwrap_or_else(|| panic!("{key:?} cached for the transformed area"));
+        if e.is_blank() {
+            continue;
+        }
+        quads.push(SampledQuad {
+            pos: [p.x + e.left as f32 / k, p.y - e.top as f32 / k],
+            size: [e.width as f32 / k, e.height as f32 / k],
+            tex: [e.x, e.y],
+            tex_size: [e.width, e.height],
+            page: e.page,
+            color: p.color,
+        });
+    }
+    quads
+}
+
+/// A rotated area, a sheared and scaled one, and one in 3D (perspective), each
+/// compared with a CPU reference of the same quads; the axis-aligned path
+/// stays texel for pixel.
+#[test]
+fn rotated_and_3d_areas_match_a_cpu_reference() {
+    let (device, queue) = gpu();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 512, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (320u32, 200u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let spec = TextSpec::new("Kerf turns: Wq&@ 0123", font, 22.0).color([255; 4]);
+    // 3D: the text plane turned 50° about the vertical axis, seen in perspective.
+    let (cx, cy) = (110.0, 12.0);
+    let centre = [
+        [0.01, 0.0, 0.0, 0.0],
+        [0.0, -0.01, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [-cx * 0.01, cy * 0.01, 0.0, 1.0],
+    ];
+    let (s, c) = 50f32.to_radians().sin_cos();
+    let turn = [[c, 0.0, -s, 0.0], [0.0, 1.0, 0.0, 0.0], [s, 0.0, c, 0.0], [0.0, 0.0, -2.2, 1.0]];
+    let (f, aspect, near, far) = (1.0 / 30f32.to_radians().tan(), w as f32 / h as f32, 0.1, 10.0);
+    let proj = [
+        [f / aspect, 0.0, 0.0, 0.0],
+        [0.0, f, 0.0, 0.0],
+        [0.0, 0.0, far / (near - far), -1.0],
+        [0.0, 0.0, near * far / (near - far), 0.0],
+    ];
+    let matrix = mat_mul(proj, mat_mul(turn, centre));
+    for (name, t) in [
+        ("rotated 30°", TextTransform::rotation_about(30f32.to_radians(), 110.0, 12.0)),
+        ("skewed and scaled", TextTransform::Affine([1.1, 0.0, -0.5, 2.0, 30.0, -110.0])),
+        ("3D perspective", TextTransform::Matrix { matrix, raster_scale: 1.0 }),
+    ] {
+        let area = TextArea::text(spec, 40.0, 80.0).transformed(t);
+        let rep = r.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
+        assert!(rep.skipped.is_empty(), "{name}: {:?}", rep.skipped);
+        assert_eq!(rep.instances, 0, "{name}: no axis-aligned quads");
+        let quads = quads_from_pens(&mut atlas, spec, 40.0, 80.0, &t);
+        assert_eq!(quads.len(), spec.text.chars().filter(|c| *c != ' ').count(), "{name}");
+        let drawn = r.transformed_instances();
+        assert_eq!(drawn.len(), quads.len(), "{name}");
+        for (d, q) in drawn.iter().zip(&quads) {
+            let close = |a: [f32; 2], b: [f32; 2]| {
+                (a[0] - b[0]).abs() <= 1e-3 && (a[1] - b[1]).abs() <= 1e-3
+            };
+            assert!(
+                close(d.pos, q.pos)
+                    && close(d.size, q.size)
+                    && (d.tex, d.tex_size, d.page) == (q.tex, q.tex_size, q.page),
+                "{name}: drew {d:?}, the pens say {q:?}"
+            );
+        }
+        let target = Offscreen::new(&device, w, h, format);
+        let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
+        let expect = reference(&atlas, &quads, &t, w, h);
+        let (mut close, mut sum_gpu, mut sum_cpu, mut inked) = (0usize, 0f64, 0f64, 0usize);
+        for (i, e) in expect.iter().enumerate() {
+            let got = px[i * 4] as f32 / 255.0;
+            if (got - e).abs() <= 4.0 / 255.0 {
+                close += 1;
+            }
+            sum_gpu += got as f64;
+            sum_cpu += *e as f64;
+            if *e > 0.5 {
+                inked += 1;
+            }
+        }
+        let n = expect.len();
+        assert!(inked > 300, "{name}: the text must be visible ({inked} inked pixels)");
+        assert!(
+            close as f64 >= 0.995 * n as f64,
+            "{name}: only {close} of {n} pixels within 4/255 of the reference"
+        );
+        assert!(
+            (sum_gpu - sum_cpu).abs() <= 0.01 * sum_cpu,
+            "{name}: total ink {sum_gpu:.1} vs {sum_cpu:.1}"
+        );
+    }
+    // Zoomed past the raster limit: rasterized at the limit, sampled up.
+    let zoom = TextArea::text(TextSpec::new("Z", font, 80.0).color([255; 4]), 0.0, 0.0)
+        .transformed(TextTransform::Affine([5.0, 0.0, 0.0, 5.0, 0.0, 0.0]));
+    r.prepare(&device, &queue, &mut atlas, &[zoom], &vp).unwrap();
+    let sizes: Vec<f32> = atlas
+        .cache()
+        .entries()
+        .filter(|(k, _)| k.mode == kerf_cache::RenderMode::Sampled)
+        .map(|(k, _)| k.size.px())
+        .collect();
+    assert!(sizes.contains(&TRANSFORMED_RASTER_LIMIT_PX), "{sizes:?}");
+    let q = r.transformed_instances()[0];
+    assert!(
+        (q.size[0] * TRANSFORMED_RASTER_LIMIT_PX / 80.0 - q.tex_size[0] as f32).abs() < 0.01,
+        "drawn at 80 px in area space: {q:?}"
+    );
+    // Bad transforms are refused before anything changes.
+    let frames = atlas.cache().stats().frames;
+    let bad = TextArea::text(spec, 0.0, 0.0)
+        .transformed(TextTransform::Affine([1.0, 2.0, 2.0, 4.0, 0.0, 0.0]));
+    assert_eq!(
+        r.prepare(&device, &queue, &mut atlas, &[bad], &vp).unwrap_err(),
+        PrepareError::Transform { area: 0 }
+    );
+    assert_eq!(atlas.cache().stats().frames, frames);
+    check_atlas(&device, &queue, &atlas);
+}
