@@ -10,7 +10,17 @@ struct Viewport {
     gamma: f32,
     contrast: f32,
     _pad2: vec2<f32>,
+    // The correction at coverage i/255 (i = 0..255, four a vec4), for dark
+    // text (luminance 0) and light text (luminance 1): correct_coverage is
+    // linear in the luminance, so a texel's correction is one mix of two
+    // table entries. Written by kerf-wgpu from TextCorrection::apply.
+    dark: array<vec4<f32>, 64>,
+    light: array<vec4<f32>, 64>,
 };
+
+// True for pipelines drawing into an sRGB target (set per pipeline): colours
+// are then written in linear light.
+override SRGB_TARGET: bool = false;
 
 @group(0) @binding(0) var atlas: texture_2d_array<f32>;
 // Colour pages (RGBA images): straight sRGB RGBA, Rgba8Unorm.
@@ -52,18 +62,40 @@ fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
     return select(hi, lo, c <= vec3<f32>(0.04045));
 }
 
-// The premultiplied output of a coverage quad in `color` (straight sRGB RGBA),
-// after the viewport's gamma/contrast correction. Linear targets store the
-// sRGB-encoded values as given; sRGB targets are written in linear light.
-fn shade_coverage_linear(coverage: f32, color: vec4<f32>) -> vec4<f32> {
-    let a = correct_coverage(coverage, luminance(srgb_to_linear(color.rgb)), viewport.gamma, viewport.contrast) * color.a;
+// A quad's colour (straight sRGB RGBA) in the target's space: as given for
+// linear targets (they store the sRGB-encoded values), in linear light for
+// sRGB targets (the hardware encodes on write). Once per vertex, not per fragment.
+fn target_color(color: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(select(color.rgb, srgb_to_linear(color.rgb), SRGB_TARGET), color.a);
+}
+
+// The luminance a quad's colour (straight sRGB RGBA) is corrected for. Once per vertex.
+fn color_luminance(color: vec4<f32>) -> f32 {
+    return luminance(srgb_to_linear(color.rgb));
+}
+
+// The correction of an exact texel coverage (k/255, read with textureLoad)
+// for text of luminance `lum`: two entries of the viewport's tables, mixed.
+fn corrected(coverage: f32, lum: f32) -> f32 {
+    let i = u32(clamp(coverage, 0.0, 1.0) * 255.0 + 0.5);
+    let dark = viewport.dark[i >> 2u][i & 3u];
+    let light = viewport.light[i >> 2u][i & 3u];
+    return clamp(mix(dark, light, lum), 0.0, 1.0);
+}
+
+// The premultiplied output of a coverage texel drawn in `color` (already in
+// the target's space, see target_color) of luminance `lum`: one texel read
+// (the caller's), two table reads, a mix and a multiply per fragment.
+fn shade_coverage(coverage: f32, color: vec4<f32>, lum: f32) -> vec4<f32> {
+    let a = corrected(coverage, lum) * color.a;
     return vec4<f32>(color.rgb * a, a);
 }
 
-fn shade_coverage_srgb(coverage: f32, color: vec4<f32>) -> vec4<f32> {
-    let rgb = srgb_to_linear(color.rgb);
-    let a = correct_coverage(coverage, luminance(rgb), viewport.gamma, viewport.contrast) * color.a;
-    return vec4<f32>(rgb * a, a);
+// The same for filtered coverage (transformed text samples between texels):
+// the correction computed, not read from the tables.
+fn shade_filtered(coverage: f32, color: vec4<f32>, lum: f32) -> vec4<f32> {
+    let a = correct_coverage(coverage, lum, viewport.gamma, viewport.contrast) * color.a;
+    return vec4<f32>(color.rgb * a, a);
 }
 
 // The premultiplied output of a colour texel (straight sRGB RGBA, an RGBA

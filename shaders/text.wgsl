@@ -19,9 +19,12 @@ struct Varyings {
     @builtin(position) clip: vec4<f32>,
     @location(0) uv: vec2<f32>,
     @location(1) @interpolate(flat) layer: u32,
-    @location(2) color: vec4<f32>,
+    // The colour in the target's space (target_color) and its luminance:
+    // the same for the whole quad, worked out per vertex.
+    @location(2) @interpolate(flat) color: vec4<f32>,
     @location(3) @interpolate(flat) tex_min: vec2<u32>,
     @location(4) @interpolate(flat) tex_max: vec2<u32>,
+    @location(5) @interpolate(flat) lum: f32,
 };
 
 @vertex
@@ -36,7 +39,8 @@ fn vs_main(in: Instance) -> Varyings {
     out.clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
     out.uv = vec2<f32>(in.tex) + corner * size;
     out.layer = in.layer;
-    out.color = in.color;
+    out.color = target_color(in.color);
+    out.lum = color_luminance(in.color);
     out.tex_min = in.tex;
     out.tex_max = in.tex + max(in.size, vec2<u32>(1u, 1u)) - vec2<u32>(1u, 1u);
     return out;
@@ -78,7 +82,7 @@ fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
         return shade_color_linear(color_texel(in), in.color.a);
     }
-    return shade_coverage_linear(coverage(in), in.color);
+    return shade_coverage(coverage(in), in.color, in.lum);
 }
 
 // sRGB target: the hardware encodes on write and blends in linear light, so
@@ -88,5 +92,5 @@ fn fs_srgb(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
         return shade_color_srgb(color_texel(in), in.color.a);
     }
-    return shade_coverage_srgb(coverage(in), in.color);
+    return shade_coverage(coverage(in), in.color, in.lum);
 }

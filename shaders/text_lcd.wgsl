@@ -24,16 +24,14 @@ fn uniform_mask(premultiplied: vec4<f32>) -> LcdOut {
     return LcdOut(premultiplied, vec4<f32>(premultiplied.a));
 }
 
-// `rgb`: the text colour in the target's space; `lum`: its luminance.
-fn shade_lcd(in: Varyings, rgb: vec3<f32>, lum: f32) -> LcdOut {
+// The quad's colour is in the target's space already (target_color).
+fn shade_lcd(in: Varyings) -> LcdOut {
     let s = stripes(in);
     // Left, middle, right stripe → red, green, blue (RGB) or blue, green, red (BGR).
     let c = select(s, s.zyx, LCD_BGR);
-    let k = vec3<f32>(
-        correct_coverage(c.x, lum, viewport.gamma, viewport.contrast),
-        correct_coverage(c.y, lum, viewport.gamma, viewport.contrast),
-        correct_coverage(c.z, lum, viewport.gamma, viewport.contrast),
-    ) * in.color.a;
+    let k = vec3<f32>(corrected(c.x, in.lum), corrected(c.y, in.lum), corrected(c.z, in.lum))
+        * in.color.a;
+    let rgb = in.color.rgb;
     let a = max(k.x, max(k.y, k.z));
     return LcdOut(vec4<f32>(rgb * k, a), vec4<f32>(k, a));
 }
@@ -44,9 +42,9 @@ fn fs_lcd_linear(in: Varyings) -> LcdOut {
         return uniform_mask(shade_color_linear(color_texel(in), in.color.a));
     }
     if ((in.layer & LCD_PAGE_BIT) != 0u) {
-        return shade_lcd(in, in.color.rgb, luminance(srgb_to_linear(in.color.rgb)));
+        return shade_lcd(in);
     }
-    return uniform_mask(shade_coverage_linear(coverage(in), in.color));
+    return uniform_mask(shade_coverage(coverage(in), in.color, in.lum));
 }
 
 @fragment
@@ -55,8 +53,7 @@ fn fs_lcd_srgb(in: Varyings) -> LcdOut {
         return uniform_mask(shade_color_srgb(color_texel(in), in.color.a));
     }
     if ((in.layer & LCD_PAGE_BIT) != 0u) {
-        let rgb = srgb_to_linear(in.color.rgb);
-        return shade_lcd(in, rgb, luminance(rgb));
+        return shade_lcd(in);
     }
-    return uniform_mask(shade_coverage_srgb(coverage(in), in.color));
+    return uniform_mask(shade_coverage(coverage(in), in.color, in.lum));
 }

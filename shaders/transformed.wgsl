@@ -32,9 +32,11 @@ struct Varyings {
     @builtin(position) clip: vec4<f32>,
     @location(0) uv: vec2<f32>,
     @location(1) @interpolate(flat) layer: u32,
-    @location(2) color: vec4<f32>,
+    // In the target's space, and its luminance (per vertex, see common.wgsl).
+    @location(2) @interpolate(flat) color: vec4<f32>,
     @location(3) @interpolate(flat) tex_min: vec2<f32>,
     @location(4) @interpolate(flat) tex_max: vec2<f32>,
+    @location(5) @interpolate(flat) lum: f32,
 };
 
 @vertex
@@ -51,7 +53,8 @@ fn vs_transformed(in: Instance) -> Varyings {
     let tex = vec2<f32>(in.tex);
     out.uv = tex + corner * vec2<f32>(in.tex_size);
     out.layer = in.layer;
-    out.color = in.color;
+    out.color = target_color(in.color);
+    out.lum = color_luminance(in.color);
     // Texel centres of the slot: samples never leave it.
     out.tex_min = tex + vec2<f32>(0.5);
     out.tex_max = tex + vec2<f32>(in.tex_size) - vec2<f32>(0.5);
@@ -75,7 +78,7 @@ fn fs_sampled_linear(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
         return shade_color_linear(sampled_color(in), in.color.a);
     }
-    return shade_coverage_linear(sampled_coverage(in), in.color);
+    return shade_filtered(sampled_coverage(in), in.color, in.lum);
 }
 
 @fragment
@@ -83,5 +86,5 @@ fn fs_sampled_srgb(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
         return shade_color_srgb(sampled_color(in), in.color.a);
     }
-    return shade_coverage_srgb(sampled_coverage(in), in.color);
+    return shade_filtered(sampled_coverage(in), in.color, in.lum);
 }

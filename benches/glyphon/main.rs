@@ -19,6 +19,7 @@
 //! submit is a hand-off to the driver's queue thread that costs tens of µs
 //! of wall time, the same for both sides, which a short prepare cannot hide.
 
+mod frame;
 mod multiscript;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
@@ -596,7 +597,8 @@ fn atlas_full_case(_c: &mut Criterion) {
     }
 }
 
+use frame::frame_case;
 use multiscript::multiscript_case;
 
-criterion_group!(glyphon_vs_kerf, atlas_full_case, benches, multiscript_case);
+criterion_group!(glyphon_vs_kerf, atlas_full_case, benches, multiscript_case, frame_case);
 criterion_main!(glyphon_vs_kerf);

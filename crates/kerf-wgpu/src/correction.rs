@@ -6,7 +6,9 @@
 use thiserror::Error;
 
 /// Bytes of the viewport uniform the shaders read (size, depth, correction).
-pub(crate) const VIEWPORT_UNIFORM_BYTES: u64 = 32;
+/// Bytes of the viewport uniform (common.wgsl's `Viewport`): eight floats,
+/// then the two correction tables of 256 floats each.
+pub(crate) const VIEWPORT_UNIFORM_BYTES: u64 = (8 + 2 * 256) * 4;
 
 /// How glyph coverage is corrected before blending. Set per target with
 /// [`Viewport::set_correction`](crate::Viewport::set_correction).
@@ -59,6 +61,22 @@ impl TextCorrection {
         let dark = 1.0 - (1.0 - c1).max(0.0).powf(self.gamma);
         let light = c1.max(0.0).powf(self.gamma);
         (dark + (light - dark) * l).clamp(0.0, 1.0)
+    }
+}
+
+impl TextCorrection {
+    /// The correction at coverage `i / 255` for dark text (luminance 0) and
+    /// light text (luminance 1), `i` = 0..=255: [`apply`](Self::apply) is
+    /// linear in the luminance, so the shader corrects a texel with one mix
+    /// of two entries (clamped as `apply` clamps).
+    pub(crate) fn tables(&self) -> ([f32; 256], [f32; 256]) {
+        let (mut dark, mut light) = ([0.0; 256], [0.0; 256]);
+        for i in 0..256 {
+            let c = i as f32 / 255.0;
+            dark[i] = self.apply(c, 0.0);
+            light[i] = self.apply(c, 1.0);
+        }
+        (dark, light)
     }
 }
 

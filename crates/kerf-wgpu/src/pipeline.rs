@@ -299,7 +299,11 @@ impl QuadPipeline<'_> {
             vertex: wgpu::VertexState {
                 module: self.module,
                 entry_point: Some(vs),
-                compilation_options: Default::default(),
+                // Colours are decoded for sRGB targets once per vertex.
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &[("SRGB_TARGET", if key.format.is_srgb() { 1.0 } else { 0.0 })],
+                    ..Default::default()
+                },
                 buffers: &buffers,
             },
             primitive: wgpu::PrimitiveState {

@@ -49,7 +49,7 @@ impl Viewport {
     /// Sets the target size in pixels (zero sides are treated as 1).
     pub fn update(&mut self, queue: &wgpu::Queue, width: u32, height: u32) {
         self.size = (width.max(1), height.max(1));
-        self.write(queue);
+        self.write(queue, false);
     }
 
     /// Sets the gamma/contrast correction of text drawn to this target. A
@@ -59,7 +59,7 @@ impl Viewport {
     ) -> Result<(), CorrectionError> {
         correction.validate()?;
         self.correction = correction;
-        self.write(queue);
+        self.write(queue, true);
         Ok(())
     }
 
@@ -68,12 +68,17 @@ impl Viewport {
         self.correction
     }
 
-    fn write(&self, queue: &wgpu::Queue) {
-        queue.write_buffer(
-            &self.buffer,
-            0,
-            bytemuck::cast_slice(&uniform_data(self.size, self.correction)),
-        );
+    /// Writes the uniform: its first eight floats (size, correction
+    /// settings), and with `tables` the correction's tables too (only when
+    /// the correction changes: a resize writes 32 bytes).
+    fn write(&self, queue: &wgpu::Queue, tables: bool) {
+        if tables {
+            let data = uniform_data(self.size, self.correction);
+            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&data));
+        } else {
+            let head = uniform_head(self.size, self.correction);
+            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&head));
+        }
     }
 
     /// The target size in pixels.
@@ -82,7 +87,18 @@ impl Viewport {
     }
 }
 
-/// The viewport uniform (common.wgsl's `Viewport`): size, depth, padding, gamma, contrast, padding.
-fn uniform_data(size: (u32, u32), c: TextCorrection) -> [f32; 8] {
+/// The viewport uniform (common.wgsl's `Viewport`): size, depth, padding,
+/// gamma, contrast, padding, then the correction's tables for dark and light
+/// text ([`TextCorrection::tables`]).
+fn uniform_data(size: (u32, u32), c: TextCorrection) -> Vec<f32> {
+    let mut data = uniform_head(size, c).to_vec();
+    let (dark, light) = c.tables();
+    data.extend_from_slice(&dark);
+    data.extend_from_slice(&light);
+    data
+}
+
+/// The uniform's first eight floats: size, depth, padding, gamma, contrast, padding.
+fn uniform_head(size: (u32, u32), c: TextCorrection) -> [f32; 8] {
     [size.0 as f32, size.1 as f32, 0.0, 0.0, c.gamma, c.contrast, 0.0, 0.0]
 }

@@ -134,9 +134,109 @@ fn render_corrected(
     target.read(device, queue).unwrap()
 }
 
+/// One string of a composite test: colour, text, size, position.
+type Line<'a> = ([u8; 4], &'a str, f32, (f32, f32));
+
+/// Draws `texts` (colour, string, size, position) over `bg8` (sRGB) with
+/// `correction` into a 240 × 80 target of `format`, and composites the same
+/// instances on the CPU with [`TextCorrection::apply`]: the worst channel
+/// difference (in 1/255) and the number of inked pixels.
+fn composite_case(
+    format: wgpu::TextureFormat, correction: TextCorrection, bg8: [u8; 4], texts: &[Line<'_>],
+) -> (i32, usize) {
+    let (device, queue) = gpu();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (240u32, 80u32);
+    // Background given as sRGB-encoded values.
+    let bg_srgb: Vec<f64> = bg8.iter().map(|&c| c as f64 / 255.0).collect();
+    // wgpu::Color is linear for sRGB targets: give the decoded value so both targets show bg8.
+    let bg = if format.is_srgb() {
+        [
+            srgb_to_linear(bg_srgb[0] as f32) as f64,
+            srgb_to_linear(bg_srgb[1] as f32) as f64,
+            srgb_to_linear(bg_srgb[2] as f32) as f64,
+            1.0,
+        ]
+    } else {
+        [bg_srgb[0], bg_srgb[1], bg_srgb[2], 1.0]
+    };
+    let areas: Vec<TextArea<'_>> = texts
+        .iter()
+        .map(|&(color, text, px, (x, y))| {
+            TextArea::text(TextSpec::new(text, font, px).color(color), x, y)
+        })
+        .collect();
+    let img = render_corrected(
+        &device,
+        &queue,
+        &mut atlas,
+        &mut renderer,
+        format,
+        (w, h),
+        bg,
+        &areas,
+        correction,
+    );
+    // CPU reference: composite each instance's coverage, in order.
+    let mut refimg: Vec<[f32; 3]> =
+        vec![
+            [bg8[0] as f32 / 255.0, bg8[1] as f32 / 255.0, bg8[2] as f32 / 255.0];
+            (w * h) as usize
+        ];
+    if format.is_srgb() {
+        for p in &mut refimg {
+            *p = p.map(srgb_to_linear);
+        }
+    }
+    let side = atlas.cache().page_side() as usize;
+    for inst in renderer.instances() {
+        let page = atlas.cache().pages()[inst.page as usize].pixels();
+        let col = inst.color.map(|c| c as f32 / 255.0);
+        let lum = luminance_of(inst.color);
+        let rgb = if format.is_srgb() {
+            [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])]
+        } else {
+            [col[0], col[1], col[2]]
+        };
+        for dy in 0..inst.height as i32 {
+            for dx in 0..inst.width as i32 {
+                let (x, y) = (inst.x + dx, inst.y + dy);
+                if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 {
+                    continue;
+                }
+                let cov = page
+                    [(inst.tex_y as usize + dy as usize) * side + inst.tex_x as usize + dx as usize]
+                    as f32
+                    / 255.0;
+                let a = correction.apply(cov, lum) * col[3];
+                let p = &mut refimg[(y as u32 * w + x as u32) as usize];
+                for c in 0..3 {
+                    p[c] = rgb[c] * a + p[c] * (1.0 - a);
+                }
+            }
+        }
+    }
+    let mut worst = 0i32;
+    let mut inked = 0;
+    for (i, p) in refimg.iter().enumerate() {
+        for c in 0..3 {
+            let v = if format.is_srgb() { linear_to_srgb(p[c]) } else { p[c] };
+            let expect = (v * 255.0).round() as i32;
+            let got = img[i * 4 + c] as i32;
+            worst = worst.max((got - expect).abs());
+        }
+        if (img[i * 4] as i32 - bg8[0] as i32).abs() > 40 {
+            inked += 1;
+        }
+    }
+    (worst, inked)
+}
+
 #[test]
 fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
-    let (device, queue) = gpu();
     let strong = TextCorrection { gamma: 2.2, contrast: 1.0 };
     let thin = TextCorrection { gamma: 0.6, contrast: 0.0 };
     for (format, correction) in [
@@ -146,94 +246,34 @@ fn rendering_matches_a_cpu_composite_in_srgb_and_linear_targets() {
         (wgpu::TextureFormat::Rgba8Unorm, strong),
         (wgpu::TextureFormat::Rgba8UnormSrgb, thin),
     ] {
-        let mut atlas =
-            TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() })
-                .unwrap();
-        let font = atlas.add_font(sans()).unwrap();
-        let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
-        let (w, h) = (240u32, 80u32);
-        // Background given as sRGB-encoded values.
-        let bg8 = [230u8, 225, 210, 255];
-        let bg_srgb: Vec<f64> = bg8.iter().map(|&c| c as f64 / 255.0).collect();
-        // wgpu::Color is linear for sRGB targets: give the decoded value so both targets show bg8.
-        let bg = if format.is_srgb() {
-            [
-                srgb_to_linear(bg_srgb[0] as f32) as f64,
-                srgb_to_linear(bg_srgb[1] as f32) as f64,
-                srgb_to_linear(bg_srgb[2] as f32) as f64,
-                1.0,
-            ]
-        } else {
-            [bg_srgb[0], bg_srgb[1], bg_srgb[2], 1.0]
-        };
-        let t1 = TextSpec::new("Kerf: ÆØÅ gyq", font, 22.0).color([20, 60, 200, 255]);
-        let t2 = TextSpec::new("overlap ~ 50%", font, 30.0).color([200, 30, 30, 128]);
-        let areas = [TextArea::text(t1, 4.0, 6.0), TextArea::text(t2, 10.0, 30.0)];
-        let img = render_corrected(
-            &device,
-            &queue,
-            &mut atlas,
-            &mut renderer,
-            format,
-            (w, h),
-            bg,
-            &areas,
-            correction,
-        );
-        // CPU reference: composite each instance's coverage, in order.
-        let mut refimg: Vec<[f32; 3]> =
-            vec![
-                [bg8[0] as f32 / 255.0, bg8[1] as f32 / 255.0, bg8[2] as f32 / 255.0];
-                (w * h) as usize
-            ];
-        if format.is_srgb() {
-            for p in &mut refimg {
-                *p = p.map(srgb_to_linear);
-            }
-        }
-        let side = atlas.cache().page_side() as usize;
-        for inst in renderer.instances() {
-            let page = atlas.cache().pages()[inst.page as usize].pixels();
-            let col = inst.color.map(|c| c as f32 / 255.0);
-            let lum = luminance_of(inst.color);
-            let rgb = if format.is_srgb() {
-                [srgb_to_linear(col[0]), srgb_to_linear(col[1]), srgb_to_linear(col[2])]
-            } else {
-                [col[0], col[1], col[2]]
-            };
-            for dy in 0..inst.height as i32 {
-                for dx in 0..inst.width as i32 {
-                    let (x, y) = (inst.x + dx, inst.y + dy);
-                    if x < 0 || y < 0 || x >= w as i32 || y >= h as i32 {
-                        continue;
-                    }
-                    let cov = page[(inst.tex_y as usize + dy as usize) * side
-                        + inst.tex_x as usize
-                        + dx as usize] as f32
-                        / 255.0;
-                    let a = correction.apply(cov, lum) * col[3];
-                    let p = &mut refimg[(y as u32 * w + x as u32) as usize];
-                    for c in 0..3 {
-                        p[c] = rgb[c] * a + p[c] * (1.0 - a);
-                    }
-                }
-            }
-        }
-        let mut worst = 0i32;
-        let mut inked = 0;
-        for (i, p) in refimg.iter().enumerate() {
-            for c in 0..3 {
-                let v = if format.is_srgb() { linear_to_srgb(p[c]) } else { p[c] };
-                let expect = (v * 255.0).round() as i32;
-                let got = img[i * 4 + c] as i32;
-                worst = worst.max((got - expect).abs());
-            }
-            if (img[i * 4] as i32 - bg8[0] as i32).abs() > 40 {
-                inked += 1;
-            }
-        }
+        let texts = [
+            ([20, 60, 200, 255], "Kerf: ÆØÅ gyq", 22.0, (4.0, 6.0)),
+            ([200, 30, 30, 128], "overlap ~ 50%", 30.0, (10.0, 30.0)),
+        ];
+        let (worst, inked) = composite_case(format, correction, [230, 225, 210, 255], &texts);
         assert!(worst <= 3, "{format:?} {correction:?}: worst channel difference {worst}");
         assert!(inked > 300, "{format:?}: the text must be visible ({inked} inked pixels)");
+    }
+}
+
+/// Dark-on-light, light-on-dark and coloured text, opaque and not
+/// overlapping: the GPU's corrected coverage (read from the viewport's
+/// tables) within 1/255 of the CPU's [`TextCorrection::apply`].
+#[test]
+fn corrected_text_is_within_one_level_of_the_cpu_correction() {
+    let cases: [([u8; 4], [u8; 4]); 3] = [
+        ([245, 245, 240, 255], [15, 15, 20, 255]),
+        ([18, 20, 28, 255], [250, 250, 245, 255]),
+        ([40, 40, 48, 255], [250, 200, 40, 255]),
+    ];
+    for format in [wgpu::TextureFormat::Rgba8Unorm, wgpu::TextureFormat::Rgba8UnormSrgb] {
+        for (bg, fg) in cases {
+            let texts =
+                [(fg, "Kerf: gyq ÆØ", 20.0, (4.0, 8.0)), (fg, "WMmw 0123", 13.0, (6.0, 44.0))];
+            let (worst, inked) = composite_case(format, TextCorrection::DEFAULT, bg, &texts);
+            assert!(worst <= 1, "{format:?} {fg:?} on {bg:?}: worst channel difference {worst}");
+            assert!(inked > 100, "{format:?} {fg:?} on {bg:?}: {inked} inked pixels");
+        }
     }
 }
 
