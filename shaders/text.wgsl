@@ -50,14 +50,13 @@ fn texel(in: Varyings) -> vec2<i32> {
     return vec2<i32>(clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max));
 }
 
-// For an LCD quad, `texel` is the middle stripe's texel of the pixel (the
-// pixel centre maps to the middle of its three texels).
+// The coverage texel under this fragment. A quad sits on whole pixels and
+// is drawn texel for pixel, so every pixel it covers is covered whole: its
+// centre maps to the middle of a texel inside the quad (uv is never on an
+// edge), and one load is all a fragment reads. (LCD quads, three texels a
+// pixel, are drawn by the LCD pipeline: text_lcd.wgsl.)
 fn coverage(in: Varyings) -> f32 {
-    if ((in.layer & LCD_PAGE_BIT) != 0u) {
-        // LCD raster drawn in grayscale: the pixel's mean coverage.
-        return dot(stripes(in), vec3<f32>(1.0 / 3.0));
-    }
-    return textureLoad(atlas, texel(in), i32(in.layer & LAYER_MASK), 0).r;
+    return textureLoad(atlas, vec2<i32>(in.uv), i32(in.layer & LAYER_MASK), 0).r;
 }
 
 // An LCD pixel's three stripes, left to right.
@@ -70,9 +69,10 @@ fn stripes(in: Varyings) -> vec3<f32> {
     return vec3<f32>(left, middle, right);
 }
 
-// An RGBA image's texel: straight sRGB RGBA from the colour pages.
+// An RGBA image's texel from the colour pages: straight sRGB RGBA, or linear
+// light through the sRGB view bound for sRGB targets.
 fn color_texel(in: Varyings) -> vec4<f32> {
-    return textureLoad(color_atlas, texel(in), i32(in.layer & LAYER_MASK), 0);
+    return textureLoad(color_atlas, vec2<i32>(in.uv), i32(in.layer & LAYER_MASK), 0);
 }
 
 // Colour quads (RGBA images) are drawn as they are, premultiplied; the
@@ -86,11 +86,12 @@ fn fs_linear(in: Varyings) -> @location(0) vec4<f32> {
 }
 
 // sRGB target: the hardware encodes on write and blends in linear light, so
-// colours are decoded to linear first.
+// colours are in linear light: the quad's decoded per vertex, the colour
+// pages' read through their sRGB view (the renderer binds it for sRGB targets).
 @fragment
 fn fs_srgb(in: Varyings) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_srgb(color_texel(in), in.color.a);
+        return shade_color_linear(color_texel(in), in.color.a);
     }
     return shade_coverage(coverage(in), in.color, in.lum);
 }

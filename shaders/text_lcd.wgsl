@@ -50,7 +50,7 @@ fn fs_lcd_linear(in: Varyings) -> LcdOut {
 @fragment
 fn fs_lcd_srgb(in: Varyings) -> LcdOut {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return uniform_mask(shade_color_srgb(color_texel(in), in.color.a));
+        return uniform_mask(shade_color_linear(color_texel(in), in.color.a));
     }
     if ((in.layer & LCD_PAGE_BIT) != 0u) {
         return shade_lcd(in);

@@ -25,11 +25,18 @@ pub struct GpuStats {
     pub layers_copied: u64,
 }
 
+/// The colour pages' format (straight sRGB RGBA stored as it is) and its sRGB view.
+const RGBA: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+const RGBA_SRGB: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
 /// One page set on the GPU: a texture array (layer n = page n) and a view
 /// per layer (the scatter's render targets).
 struct PageArray {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
+    /// For RGBA pages: the array read as sRGB (texel loads return linear
+    /// light), for pipelines drawing into sRGB targets.
+    srgb_view: Option<wgpu::TextureView>,
     layer_views: Vec<wgpu::TextureView>,
     layers: u32,
     side: u32,
@@ -55,12 +62,20 @@ impl PageArray {
                 | wgpu::TextureUsages::COPY_DST
                 | wgpu::TextureUsages::COPY_SRC
                 | wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
+            view_formats: if format == RGBA { &[RGBA_SRGB] } else { &[] },
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("kerf atlas pages view"),
             dimension: Some(wgpu::TextureViewDimension::D2Array),
             ..Default::default()
+        });
+        let srgb_view = (format == RGBA).then(|| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some("kerf atlas colour pages sRGB view"),
+                format: Some(RGBA_SRGB),
+                dimension: Some(wgpu::TextureViewDimension::D2Array),
+                ..Default::default()
+            })
         });
         let layer_views = (0..layers)
             .map(|layer| {
@@ -73,7 +88,7 @@ impl PageArray {
                 })
             })
             .collect();
-        PageArray { texture, view, layer_views, layers, side, format }
+        PageArray { texture, view, srgb_view, layer_views, layers, side, format }
     }
 
     /// A new array of `layers` layers holding this one's first layers,
@@ -160,6 +175,9 @@ pub struct TextAtlas {
     /// `None` for dirty rectangles.
     scatter: Option<Scatter>,
     pub(crate) bind_group: wgpu::BindGroup,
+    /// The same, its colour pages read through their sRGB view: for
+    /// pipelines drawing into sRGB targets (no per-fragment decode).
+    pub(crate) srgb_bind_group: wgpu::BindGroup,
     /// The textures with a filtering sampler, for transformed text.
     pub(crate) sampled_bind_group: wgpu::BindGroup,
     max_layers: u32,
@@ -229,7 +247,8 @@ impl TextAtlas {
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
         let (coverage, color) = make_arrays(device, &cache, 1, 0);
-        let (bind_group, sampled_bind_group) = bind_groups(device, &shared, &coverage, &color);
+        let (bind_group, srgb_bind_group, sampled_bind_group) =
+            bind_groups(device, &shared, &coverage, &color);
         let scatter = make_scatter(device, &cache);
         Ok(TextAtlas {
             cache,
@@ -238,6 +257,7 @@ impl TextAtlas {
             color,
             scatter,
             bind_group,
+            srgb_bind_group,
             sampled_bind_group,
             max_layers,
             id: next_id(),
@@ -397,7 +417,7 @@ impl TextAtlas {
             rebind |= changed;
         }
         if rebind {
-            (self.bind_group, self.sampled_bind_group) =
+            (self.bind_group, self.srgb_bind_group, self.sampled_bind_group) =
                 bind_groups(device, &self.shared, &self.coverage, &self.color);
         }
         if let (Some(scatter), Some(set)) = (&mut self.scatter, self.cache.color_pages()) {
@@ -441,7 +461,7 @@ impl TextAtlas {
         let layers = (self.cache.pages().len() as u32).max(1);
         let color_layers = self.cache.color_pages().map_or(0, |c| c.pages().len() as u32);
         (self.coverage, self.color) = make_arrays(device, &self.cache, layers, color_layers);
-        (self.bind_group, self.sampled_bind_group) =
+        (self.bind_group, self.srgb_bind_group, self.sampled_bind_group) =
             bind_groups(device, &self.shared, &self.coverage, &self.color);
         self.scatter = make_scatter(device, &self.cache);
         self.id = next_id();
@@ -485,21 +505,24 @@ fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
 /// The bind groups of the exact and the sampled pipelines: both arrays (and the sampler).
 fn bind_groups(
     device: &wgpu::Device, shared: &Shared, coverage: &PageArray, color: &PageArray,
-) -> (wgpu::BindGroup, wgpu::BindGroup) {
-    let exact = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("kerf atlas bind group"),
-        layout: &shared.atlas_layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&coverage.view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: wgpu::BindingResource::TextureView(&color.view),
-            },
-        ],
-    });
+) -> (wgpu::BindGroup, wgpu::BindGroup, wgpu::BindGroup) {
+    let exact = |color: &wgpu::TextureView| {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("kerf atlas bind group"),
+            layout: &shared.atlas_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&coverage.view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(color),
+                },
+            ],
+        })
+    };
+    let srgb = exact(color.srgb_view.as_ref().unwrap_or(&color.view));
     let sampled = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("kerf sampled atlas bind group"),
         layout: &shared.sampled_atlas_layout,
@@ -518,5 +541,5 @@ fn bind_groups(
             },
         ],
     });
-    (exact, sampled)
+    (exact(&color.view), srgb, sampled)
 }

@@ -364,6 +364,7 @@ impl TextRenderer {
             pass,
             self.lcd_pipeline.as_ref().unwrap_or(&self.pipeline),
             atlas,
+            self.key.format.is_srgb(),
             viewport,
             &self.buffer,
             self.count,
@@ -411,16 +412,17 @@ impl TextRenderer {
     }
 }
 
-/// Records one instanced draw of `count` four-vertex quads (atlas at group 0, viewport at group 1).
+/// Records one instanced draw of `count` four-vertex quads (atlas at group
+/// 0, its colour pages read as sRGB with `srgb`; viewport at group 1).
 pub(crate) fn draw_quads(
     pass: &mut wgpu::RenderPass<'_>, pipeline: &wgpu::RenderPipeline, atlas: &TextAtlas,
-    viewport: &wgpu::BindGroup, buffer: &wgpu::Buffer, count: u32,
+    srgb: bool, viewport: &wgpu::BindGroup, buffer: &wgpu::Buffer, count: u32,
 ) {
     if count == 0 {
         return;
     }
     pass.set_pipeline(pipeline);
-    pass.set_bind_group(0, &atlas.bind_group, &[]);
+    pass.set_bind_group(0, if srgb { &atlas.srgb_bind_group } else { &atlas.bind_group }, &[]);
     pass.set_bind_group(1, viewport, &[]);
     pass.set_vertex_buffer(0, buffer.slice(..));
     pass.draw(0..4, 0..count);

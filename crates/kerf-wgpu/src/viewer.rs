@@ -177,6 +177,8 @@ impl AtlasViewer {
             pass,
             &self.pipeline,
             atlas,
+            // The view shader decodes colour texels itself.
+            false,
             viewport,
             &self.buffer,
             self.count,
