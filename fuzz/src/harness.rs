@@ -5,7 +5,7 @@
 
 use kerf_cache::{
     CacheConfig, ColorPages, Font, GlyphCache, GlyphError, GlyphImage, PositionedGlyph,
-    PositionedImage, TextSpec,
+    PositionedImage, TexelFormat, TextSpec,
 };
 use std::sync::OnceLock;
 
@@ -295,7 +295,7 @@ pub fn font_bytes(data: &[u8]) {
         }
     }
     let out = frame.finish();
-    assert!(out.uploads.len() <= out.pages as usize);
+    assert!(out.uploads_of(TexelFormat::Coverage).count() <= out.pages as usize);
     if let Err(e) = cache.check_invariants() {
         panic!("invariants after a fuzzed font: {e}");
     }
@@ -335,7 +335,7 @@ fn colour_font_bytes(b: &mut Bytes<'_>) {
     frame.prepare_lcd(&glyphs, &mut quads);
     let _ = frame.layout(&TextSpec::new("😀👩\u{200d}💻 a", font, b.px()), &mut quads);
     let out = frame.finish();
-    assert!(out.uploads.len() <= out.pages as usize);
+    assert!(out.uploads_of(TexelFormat::Coverage).count() <= out.pages as usize);
     if let Err(e) = cache.check_invariants() {
         panic!("invariants after a fuzzed colour font: {e}");
     }
@@ -510,11 +510,11 @@ pub fn cache_frames(data: &[u8]) {
                 if b.u8() % 4 != 0 {
                     let out = frame.finish();
                     assert!(
-                        out.uploads.len() <= out.pages as usize,
+                        out.uploads_of(TexelFormat::Coverage).count() <= out.pages as usize,
                         "more than one upload per page"
                     );
                     assert!(
-                        out.color.uploads.len() <= out.color.pages as usize,
+                        out.uploads_of(TexelFormat::Rgba).count() <= out.color_pages as usize,
                         "more than one colour upload per page"
                     );
                     for s in &out.skipped {

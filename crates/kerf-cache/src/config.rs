@@ -53,9 +53,9 @@ pub struct CacheConfig {
     /// How new texels leave a frame: [`UploadMode::Auto`](crate::UploadMode::Auto)
     /// (default; per page, the dirty box when the new glyphs fill at least
     /// a third of it, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
-    /// (each staged glyph's texels packed tightly, in [`FrameOutput::glyphs`](crate::FrameOutput::glyphs)) or
-    /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, in
-    /// [`FrameOutput::uploads`](crate::FrameOutput::uploads)).
+    /// (each staged glyph's texels packed tightly, an [`Upload::Glyphs`](crate::Upload::Glyphs) per page) or
+    /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, an
+    /// [`Upload::Rect`](crate::Upload::Rect)), all in [`FrameOutput::uploads`](crate::FrameOutput::uploads).
     pub uploads: UploadMode,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).

@@ -7,7 +7,7 @@ use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
 use crate::image::{image_font, is_image_font, PositionedImage};
 use crate::key::{FontId, GlyphKey, ImageSourceId, RenderMode};
-use crate::output::{ColorOutput, FrameOutput};
+use crate::output::FrameOutput;
 use crate::request::{Anchor, PositionedReq};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 
@@ -59,22 +59,21 @@ impl GlyphCache {
         let mut out = FrameOutput {
             frame: self.coverage.frame,
             uploads: coverage.uploads,
-            glyphs: coverage.glyphs,
             pages: coverage.pages,
+            color_pages: 0,
             skipped: std::mem::take(&mut self.report.skipped),
             missing: std::mem::take(&mut self.report.missing),
             lookups: coverage.lookups,
             hits: coverage.hits,
             evictions: coverage.evictions,
-            color: Default::default(),
         };
         if let Some(c) = self.color.as_mut() {
-            let part = c.end_frame();
+            let mut part = c.end_frame();
+            out.uploads.append(&mut part.uploads);
+            out.color_pages = part.pages;
             out.lookups += part.lookups;
             out.hits += part.hits;
             out.evictions += part.evictions;
-            out.color =
-                ColorOutput { pages: part.pages, uploads: part.uploads, glyphs: part.glyphs };
         }
         out
     }

@@ -14,7 +14,7 @@
 //! turns the uploads into texture writes and the quads into instances.
 //!
 //! ```
-//! use kerf_cache::{CacheConfig, GlyphCache, TextSpec};
+//! use kerf_cache::{CacheConfig, GlyphCache, TextSpec, Upload};
 //!
 //! let mut cache = GlyphCache::new(CacheConfig { page_size: 256, ..CacheConfig::default() })?;
 //! let font = cache.add_font(dejavu::sans::regular().to_vec())?;
@@ -28,8 +28,8 @@
 //! // Each distinct key staged once, on one page ("e" and "l" repeat at the
 //! // same sub-pixel offsets), packed side by side: the page goes as one box.
 //! assert_eq!(out.uploads.len(), 1);
-//! assert_eq!(out.uploads[0].regions as usize, cache.len() - 1); // less the space
-//! assert!(out.glyphs.is_empty());
+//! assert!(matches!(out.uploads[0], Upload::Rect(_)));
+//! assert_eq!(out.uploads[0].regions() as usize, cache.len() - 1); // less the space
 //! assert!(out.skipped.is_empty());
 //! cache.check_invariants()?;
 //!
@@ -39,7 +39,7 @@
 //! frame.layout(&TextSpec::new("Hello, kerf!", font, 18.0).at(10.0, 10.0), &mut quads)?;
 //! let out = frame.finish();
 //! assert_eq!((out.hits, out.lookups), (12, 12));
-//! assert!(out.glyphs.is_empty());
+//! assert!(out.uploads.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -132,7 +132,7 @@ pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
 pub use kerf_pack::{Algorithm, Rect};
 pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
 pub use lcd::LCD_MAX_PX;
-pub use output::{ColorOutput, FrameOutput};
+pub use output::FrameOutput;
 pub use page::{Page, PageUpload};
 #[cfg(feature = "parley")]
 pub use parley_adapter::ParleyFonts;
@@ -142,4 +142,4 @@ pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]
 pub use swash::SwashRasterizer;
 pub use text::{GlyphQuad, PositionedGlyph, QuadFlags, Skipped, TextSpec, COLOR_PAGE_BIT};
-pub use upload::{GlyphRegion, GlyphUploads, PageRegions, UnknownUploadMode, UploadMode};
+pub use upload::{GlyphRegion, GlyphUploads, UnknownUploadMode, Upload, UploadMode};

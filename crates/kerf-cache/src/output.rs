@@ -1,48 +1,40 @@
-//! What a frame hands back: the uploads to make before drawing (coverage
-//! and colour pages), what was skipped or missing, and the frame's counts.
+//! What a frame hands back: the uploads to make before drawing (both
+//! atlases, one list), what was skipped or missing, and the frame's counts.
 
-use crate::page::PageUpload;
 use crate::text::Skipped;
-use crate::upload::GlyphUploads;
+use crate::upload::Upload;
 
 /// What a frame produced: the uploads to make before drawing, and what was skipped.
 #[derive(Clone, Debug, Default)]
 pub struct FrameOutput {
     /// The frame's number (1 for the first frame).
     pub frame: u64,
-    /// In [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect): at most one upload per dirty page, in
-    /// page order (empty in [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)).
-    pub uploads: Vec<PageUpload>,
-    /// In [`UploadMode::Glyphs`](crate::UploadMode::Glyphs): every glyph staged since the last finished
-    /// frame, texels packed tightly (empty in [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect)).
-    pub glyphs: GlyphUploads,
-    /// Pages in the atlas after this frame (the GPU side grows its texture to match).
+    /// The new texels of both atlases, at most one [`Upload`] per dirty page
+    /// (each says its atlas and page): coverage pages first, in page order,
+    /// then colour pages. How a page goes ([`Upload::Rect`] or
+    /// [`Upload::Glyphs`]) follows [`UploadMode`](crate::UploadMode).
+    pub uploads: Vec<Upload>,
+    /// Coverage pages after this frame (the GPU side grows its texture to match).
     pub pages: u32,
+    /// Colour pages after this frame (0 until the colour atlas is made).
+    pub color_pages: u32,
     /// Glyphs that were not drawn, with the reason.
     pub skipped: Vec<Skipped>,
     /// Characters of the frame's laid-out strings ([`Frame::layout`](crate::Frame::layout)) that no
     /// font (the spec's font and its fallback fonts) has: drawn as the
     /// font's missing-glyph box, never dropped silently. In text order.
     pub missing: Vec<char>,
-    /// Glyph lookups in this frame.
+    /// Glyph lookups in this frame (both atlases).
     pub lookups: u64,
     /// Lookups that found the glyph cached.
     pub hits: u64,
     /// Glyphs evicted (and their slots deallocated) during this frame.
     pub evictions: u64,
-    /// The colour pages' part: their count and uploads (empty until the
-    /// first RGBA image). Lookups, hits, evictions and skipped above include
-    /// the colour pages'.
-    pub color: ColorOutput,
 }
 
-/// What a frame changed in the colour pages.
-#[derive(Clone, Debug, Default)]
-pub struct ColorOutput {
-    /// Colour pages after the frame (0 until the first RGBA image).
-    pub pages: u32,
-    /// Dirty rectangles, in [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect).
-    pub uploads: Vec<PageUpload>,
-    /// The staged images' texels (4 bytes each), in [`UploadMode::Glyphs`](crate::UploadMode::Glyphs).
-    pub glyphs: GlyphUploads,
+impl FrameOutput {
+    /// The uploads of one atlas, in page order.
+    pub fn uploads_of(&self, atlas: crate::TexelFormat) -> impl Iterator<Item = &Upload> + '_ {
+        self.uploads.iter().filter(move |u| u.atlas() == atlas)
+    }
 }

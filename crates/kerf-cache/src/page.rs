@@ -1,6 +1,7 @@
 //! Atlas pages: one packer, a CPU copy of the page's texels, and the region
 //! changed since the last upload.
 
+use crate::atlas::TexelFormat;
 use crate::raster::GlyphImage;
 use kerf_pack::{AllocId, Packer, Rect};
 
@@ -128,10 +129,11 @@ impl Page {
     }
 
     /// Takes the dirty region and its texels (tightly packed rows).
-    pub(crate) fn take_upload(&mut self, index: u32) -> Option<PageUpload> {
+    pub(crate) fn take_upload(&mut self, index: u32, atlas: TexelFormat) -> Option<PageUpload> {
         let r = self.dirty.take()?;
         let regions = std::mem::take(&mut self.dirty_regions);
         Some(PageUpload {
+            atlas,
             page: index,
             rect: r,
             data: self.copy_rect(r),
@@ -175,6 +177,8 @@ fn union(a: Rect, b: Rect) -> Rect {
 /// single texture write. The cache produces at most one per dirty page per frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageUpload {
+    /// The atlas the page belongs to.
+    pub atlas: TexelFormat,
     /// The page (texture array layer).
     pub page: u32,
     /// The region of the page to write, in texels. It bounds every glyph
@@ -188,4 +192,20 @@ pub struct PageUpload {
     pub regions: u32,
     /// 1 for coverage pages, 4 for colour pages.
     pub bytes_per_texel: u32,
+}
+
+impl PageUpload {
+    /// Writes `data` into the page's texels, `side × side` row-major (the
+    /// write a GPU backend makes; for tests and CPU mirrors).
+    pub fn apply_to(&self, dst: &mut [u8], side: u32) {
+        let (side, b) = (side as usize, self.bytes_per_texel.max(1) as usize);
+        let (x, w) = (self.rect.x as usize, self.rect.w as usize);
+        for row in 0..self.rect.h as usize {
+            let at = ((self.rect.y as usize + row) * side + x) * b;
+            let src = self.data.get(row * w * b..(row + 1) * w * b).unwrap_or(&[]);
+            if let Some(line) = dst.get_mut(at..at + src.len()) {
+                line.copy_from_slice(src);
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use crate::atlas::Atlas;
 use crate::page::PageUpload;
 use crate::raster::GlyphImage;
-use crate::upload::{GlyphUploads, UploadMode};
+use crate::upload::{Upload, UploadMode};
 use kerf_pack::Rect;
 use std::time::Instant;
 
@@ -14,10 +14,8 @@ use std::time::Instant;
 pub(crate) struct AtlasFrame {
     /// Pages after the frame.
     pub(crate) pages: u32,
-    /// Dirty boxes, one texture write each.
-    pub(crate) uploads: Vec<PageUpload>,
-    /// Staged glyphs, texels packed tightly.
-    pub(crate) glyphs: GlyphUploads,
+    /// One per dirty page, in page order.
+    pub(crate) uploads: Vec<Upload>,
     /// The frame's lookups, hits and evictions in this atlas.
     pub(crate) lookups: u64,
     pub(crate) hits: u64,
@@ -50,6 +48,7 @@ impl Atlas {
             .map(|(i, p)| {
                 let r = Rect::new(0, 0, p.side, p.side);
                 PageUpload {
+                    atlas: self.format,
                     page: i as u32,
                     rect: r,
                     data: p.copy_rect(r),
@@ -68,46 +67,37 @@ impl Atlas {
         }
         let t = Instant::now();
         let mut uploads = Vec::new();
-        let mut glyphs = GlyphUploads::default();
         // Which pages go as their dirty box (one texture write): all in
         // DirtyRect, none in Glyphs; in Auto, a page whose new glyphs fill at
         // least a third of their bounding box (no scatter draw). The others
         // go glyph by glyph.
-        let mode = self.config.uploads;
-        let boxed: Vec<bool> = (0..self.pages.len())
-            .map(|i| match mode {
+        let (mode, padding, atlas) = (self.config.uploads, self.config.padding, self.format);
+        for i in 0..self.pages.len() {
+            let boxed = match mode {
                 UploadMode::DirtyRect => true,
                 UploadMode::Glyphs => false,
-                UploadMode::Auto => {
-                    self.staging.is_dense(i, self.pages[i].dirty, self.config.padding)
-                }
-            })
-            .collect();
-        for (i, page) in self.pages.iter_mut().enumerate() {
-            if boxed[i] {
-                if let Some(u) = page.take_upload(i as u32) {
-                    self.stats.upload_calls += 1;
-                    self.stats.upload_regions += u.regions as u64;
-                    self.stats.upload_bytes += u.data.len() as u64;
-                    uploads.push(u);
-                }
-            }
+                UploadMode::Auto => self.staging.is_dense(i, self.pages[i].dirty, padding),
+            };
+            let page = &mut self.pages[i];
+            let boxed = if boxed { page.take_upload(i as u32, atlas) } else { None };
             page.dirty = None;
             page.dirty_regions = 0;
+            let glyphs = self.staging.take_page(i, atlas, padding, boxed.is_some());
+            let upload = boxed.map(Upload::Rect).or(glyphs.map(Upload::Glyphs));
+            if let Some(u) = upload {
+                self.stats.upload_calls += 1;
+                self.stats.upload_regions += u.regions() as u64;
+                self.stats.upload_bytes += u.upload_bytes();
+                uploads.push(u);
+            }
         }
-        if mode != UploadMode::DirtyRect {
-            glyphs = self.staging.take(self.config.padding, self.format.bytes_per_texel(), &boxed);
-            self.stats.upload_calls += glyphs.pages.len() as u64;
-            self.stats.upload_regions += glyphs.regions.len() as u64;
-            self.stats.upload_bytes += glyphs.upload_bytes();
-        }
+        self.staging.finish();
         self.stats.stage_ns += t.elapsed().as_nanos() as u64;
         let s = &self.stats;
         let b = &self.frame_start;
         AtlasFrame {
             pages: self.pages.len() as u32,
             uploads,
-            glyphs,
             lookups: s.lookups - b.lookups,
             hits: s.hits - b.hits,
             evictions: s.evictions - b.evictions,

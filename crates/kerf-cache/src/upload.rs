@@ -4,6 +4,8 @@
 //! their pages (kerf-wgpu: one draw per dirty page), so the bytes uploaded
 //! follow the bytes rasterized instead of the dirty pages' bounding boxes.
 
+use crate::atlas::TexelFormat;
+use crate::page::PageUpload;
 use kerf_pack::Rect;
 
 /// How a frame hands its new texels to the GPU side.
@@ -18,9 +20,9 @@ pub enum UploadMode {
     /// in the frame's [`GlyphUploads`], as in [`Glyphs`](Self::Glyphs). The default.
     #[default]
     Auto,
-    /// One [`GlyphUploads`] per frame: every glyph staged, its texels packed
-    /// tightly (no page rows, no neighbours' texels), grouped by page: bytes
-    /// uploaded ≈ bytes rasterized, always.
+    /// One [`GlyphUploads`] per dirty page: every glyph staged, its texels
+    /// packed tightly (no page rows, no neighbours' texels): bytes uploaded ≈
+    /// bytes rasterized, always.
     Glyphs,
     /// At most one [`PageUpload`](crate::PageUpload) per dirty page: the
     /// bounding box of everything staged on it, cut from the page's CPU copy.
@@ -68,8 +70,9 @@ impl std::str::FromStr for UploadMode {
     }
 }
 
-/// Where one staged glyph goes: its texels are `width * height` bytes at
-/// `offset` in [`GlyphUploads::bytes`], rows back to back.
+/// Where one staged glyph goes: its texels are `width * height *
+/// bytes_per_texel` bytes at `offset` in [`GlyphUploads::bytes`], rows back
+/// to back.
 ///
 /// `#[repr(C)]`, 12 bytes, no padding: with the `bytemuck` feature it is
 /// `Pod`, and kerf-wgpu uploads the records as instances as they are.
@@ -89,86 +92,123 @@ pub struct GlyphRegion {
     pub offset: u32,
 }
 
-/// The regions of one page in a frame's [`GlyphUploads`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PageRegions {
-    /// The page (texture array layer).
-    pub page: u32,
-    /// Index of the page's first region in [`GlyphUploads::regions`].
-    pub first: u32,
-    /// Number of regions (the page's glyphs staged this frame, in staging order).
-    pub count: u32,
-    /// Clear the whole layer to 0 before the regions land (a new page that
-    /// reuses a layer which may still hold a released page's texels).
-    pub clear: bool,
-}
-
-/// A frame's new texels in [`UploadMode::Glyphs`].
+/// One page's new glyphs, glyph by glyph ([`UploadMode::Glyphs`], and the
+/// scattered pages of [`UploadMode::Auto`]).
 ///
 /// Each region's rectangle gets its texels, and the padding gutter to its
 /// right and below it (`padding` texels, clipped to the page) gets zeros, as
 /// on the cache's CPU copy of the page; nothing else in the page changes.
-/// Regions of one page are applied in order (a slot staged twice in one batch
-/// of frames ends with the later glyph).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Regions are applied in order (a slot staged twice between two uploads
+/// ends with the later glyph).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GlyphUploads {
-    /// Every staged glyph's texels, tightly packed.
+    /// The atlas the page belongs to.
+    pub atlas: TexelFormat,
+    /// The page (texture array layer).
+    pub page: u32,
+    /// Clear the whole layer to 0 before the regions land (a new page that
+    /// reuses a layer which may still hold a released page's texels).
+    pub clear: bool,
+    /// The staged glyphs' texels, tightly packed.
     pub bytes: Vec<u8>,
-    /// One per staged glyph, grouped by page in page order.
+    /// One per staged glyph, in staging order.
     pub regions: Vec<GlyphRegion>,
-    /// The pages touched, in page order.
-    pub pages: Vec<PageRegions>,
     /// The empty texels kept right of and below each glyph.
     pub padding: u32,
-    /// Bytes per texel of the pages: 1 (coverage) or 4 (colour, RGBA);
-    /// a region's texels are `width * height * bytes_per_texel` bytes.
-    pub bytes_per_texel: u32,
 }
 
 impl GlyphUploads {
     /// Size of one [`GlyphRegion`] record as uploaded.
     pub const REGION_BYTES: usize = std::mem::size_of::<GlyphRegion>();
 
-    /// True when the frame staged nothing and cleared nothing.
-    pub fn is_empty(&self) -> bool {
-        self.pages.is_empty()
-    }
-
-    /// Bytes a backend uploads for this frame: the texels plus one record per glyph.
+    /// Bytes a backend uploads for this page: the texels plus one record per glyph.
     pub fn upload_bytes(&self) -> u64 {
         (self.bytes.len() + self.regions.len() * Self::REGION_BYTES) as u64
     }
 
-    /// Applies the uploads to row-major pages of `side × side` texels of
-    /// `bytes_per_texel` bytes (the
-    /// same writes a GPU backend makes; for tests and CPU mirrors). Pages
-    /// missing from `pages` are skipped.
-    pub fn apply_to(&self, pages: &mut [Vec<u8>], side: u32) {
+    /// Bytes per texel of the page: 1 (coverage) or 4 (RGBA).
+    pub fn bytes_per_texel(&self) -> u32 {
+        self.atlas.bytes_per_texel()
+    }
+
+    /// Applies the regions to the page's texels, `side × side` row-major
+    /// (the same writes a GPU backend makes; for tests and CPU mirrors).
+    pub fn apply_to(&self, dst: &mut [u8], side: u32) {
         let side = side as usize;
-        let b = self.bytes_per_texel.max(1) as usize;
-        for p in &self.pages {
-            let Some(dst) = pages.get_mut(p.page as usize) else { continue };
-            if p.clear {
-                dst.fill(0);
-            }
-            let end = (p.first + p.count) as usize;
-            for r in self.regions.get(p.first as usize..end).unwrap_or(&[]) {
-                let (x, y, w, h) =
-                    (r.x as usize, r.y as usize, r.width as usize, r.height as usize);
-                let cw = (w + self.padding as usize).min(side.saturating_sub(x));
-                let ch = (h + self.padding as usize).min(side.saturating_sub(y));
-                for row in 0..ch {
-                    let at = ((y + row) * side + x) * b;
-                    let Some(line) = dst.get_mut(at..at + cw * b) else { continue };
-                    line.fill(0);
-                    if row < h {
-                        let src = r.offset as usize + row * w * b;
-                        if let Some(texels) = self.bytes.get(src..src + w * b) {
-                            line[..w * b].copy_from_slice(texels);
-                        }
+        let b = self.bytes_per_texel() as usize;
+        if self.clear {
+            dst.fill(0);
+        }
+        for r in &self.regions {
+            let (x, y, w, h) = (r.x as usize, r.y as usize, r.width as usize, r.height as usize);
+            let cw = (w + self.padding as usize).min(side.saturating_sub(x));
+            let ch = (h + self.padding as usize).min(side.saturating_sub(y));
+            for row in 0..ch {
+                let at = ((y + row) * side + x) * b;
+                let Some(line) = dst.get_mut(at..at + cw * b) else { continue };
+                line.fill(0);
+                if row < h {
+                    let src = r.offset as usize + row * w * b;
+                    if let Some(texels) = self.bytes.get(src..src + w * b) {
+                        line[..w * b].copy_from_slice(texels);
                     }
                 }
             }
+        }
+    }
+}
+
+/// One page's new texels: a backend matches this one enum for both atlases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Upload {
+    /// The box around the page's new glyphs, cut from its CPU copy: one
+    /// texture write.
+    Rect(PageUpload),
+    /// The page's new glyphs, texels packed tightly: written with the
+    /// frame's other glyph uploads in one buffer write, scattered into the
+    /// page with one draw.
+    Glyphs(GlyphUploads),
+}
+
+impl Upload {
+    /// The atlas of the page written.
+    pub fn atlas(&self) -> TexelFormat {
+        match self {
+            Upload::Rect(u) => u.atlas,
+            Upload::Glyphs(g) => g.atlas,
+        }
+    }
+
+    /// The page (texture array layer) written.
+    pub fn page(&self) -> u32 {
+        match self {
+            Upload::Rect(u) => u.page,
+            Upload::Glyphs(g) => g.page,
+        }
+    }
+
+    /// The glyphs staged into it.
+    pub fn regions(&self) -> u32 {
+        match self {
+            Upload::Rect(u) => u.regions,
+            Upload::Glyphs(g) => g.regions.len() as u32,
+        }
+    }
+
+    /// Bytes a backend uploads for it.
+    pub fn upload_bytes(&self) -> u64 {
+        match self {
+            Upload::Rect(u) => u.data.len() as u64,
+            Upload::Glyphs(g) => g.upload_bytes(),
+        }
+    }
+
+    /// Applies it to the page's texels, `side × side` row-major (for tests
+    /// and CPU mirrors).
+    pub fn apply_to(&self, dst: &mut [u8], side: u32) {
+        match self {
+            Upload::Rect(u) => u.apply_to(dst, side),
+            Upload::Glyphs(g) => g.apply_to(dst, side),
         }
     }
 }
@@ -230,49 +270,33 @@ impl Staging {
         3 * covered >= d.w as u64 * d.h as u64
     }
 
-    /// Everything recorded, in page order, except the regions of pages
-    /// marked in `skip` (sent another way); the staging starts empty again.
-    pub(crate) fn take(
-        &mut self, padding: u32, bytes_per_texel: u32, skip: &[bool],
-    ) -> GlyphUploads {
-        let bytes = std::mem::take(&mut self.bytes);
-        let skipping = skip.iter().zip(&self.pages).any(|(&s, (r, _))| s && !r.is_empty());
-        // Skipping: the kept regions' texels are copied to a new buffer (the
-        // old one is kept for the next frame's staging).
-        let (kept, old) = if skipping { (Vec::new(), Some(bytes)) } else { (bytes, None) };
-        let mut out =
-            GlyphUploads { bytes: kept, padding, bytes_per_texel, ..GlyphUploads::default() };
-        let b = bytes_per_texel.max(1) as usize;
-        for (i, (regions, clear)) in self.pages.iter_mut().enumerate() {
-            if skip.get(i).copied().unwrap_or(false) {
-                regions.clear();
-                *clear = false;
-                continue;
-            }
-            if regions.is_empty() && !*clear {
-                continue;
-            }
-            out.pages.push(PageRegions {
-                page: i as u32,
-                first: out.regions.len() as u32,
-                count: regions.len() as u32,
-                clear: *clear,
-            });
-            if let Some(old) = &old {
-                for r in regions.iter_mut() {
-                    let len = r.width as usize * r.height as usize * b;
-                    let at = r.offset as usize;
-                    r.offset = out.bytes.len() as u32;
-                    out.bytes.extend_from_slice(old.get(at..at + len).unwrap_or(&[]));
-                }
-            }
-            out.regions.append(regions);
+    /// The glyph uploads of page `page` (`None` when nothing is staged or
+    /// to clear there); its staging starts empty again. With `skip`, the
+    /// page went another way (a dirty box): its staging is only dropped.
+    pub(crate) fn take_page(
+        &mut self, page: usize, atlas: TexelFormat, padding: u32, skip: bool,
+    ) -> Option<GlyphUploads> {
+        let (regions, clear) = self.pages.get_mut(page)?;
+        if skip || (regions.is_empty() && !*clear) {
+            regions.clear();
             *clear = false;
+            return None;
         }
-        if let Some(mut old) = old {
-            old.clear();
-            self.bytes = old;
+        let b = atlas.bytes_per_texel() as usize;
+        let mut bytes = Vec::new();
+        let mut own = Vec::with_capacity(regions.len());
+        for r in regions.drain(..) {
+            let len = r.width as usize * r.height as usize * b;
+            let at = r.offset as usize;
+            own.push(GlyphRegion { offset: bytes.len() as u32, ..r });
+            bytes.extend_from_slice(self.bytes.get(at..at + len).unwrap_or(&[]));
         }
-        out
+        let clear = std::mem::take(clear);
+        Some(GlyphUploads { atlas, page: page as u32, clear, bytes, regions: own, padding })
+    }
+
+    /// Forgets the staged texels once every page has been taken.
+    pub(crate) fn finish(&mut self) {
+        self.bytes.clear();
     }
 }

@@ -250,14 +250,15 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
     assert!(
         matches!(&out.skipped[0].reason, GlyphError::ImageFailed { message, .. } if message == "no such picture")
     );
-    assert_eq!((out.lookups, out.color.pages), (4, 1));
-    assert_eq!(
-        out.color.glyphs.bytes.len(),
-        2 * 20 * 20 * 4,
-        "two RGBA images staged, 4 bytes a texel"
-    );
-    assert_eq!(out.color.glyphs.bytes_per_texel, 4);
-    assert_eq!(out.glyphs.regions.len(), 1, "one coverage image");
+    assert_eq!((out.lookups, out.color_pages), (4, 1));
+    let staged_rgba: Vec<&Upload> = out.uploads_of(TexelFormat::Rgba).collect();
+    let [Upload::Glyphs(staged)] = staged_rgba[..] else {
+        panic!("one scattered colour page: {staged_rgba:?}")
+    };
+    assert_eq!(staged.bytes.len(), 2 * 20 * 20 * 4, "two RGBA images staged, 4 bytes a texel");
+    assert_eq!(staged.bytes_per_texel(), 4);
+    let coverage: u32 = out.uploads_of(TexelFormat::Coverage).map(Upload::regions).sum();
+    assert_eq!(coverage, 1, "one coverage image");
     let set = c.color_pages().unwrap();
     for q in &quads {
         let is_colour = q.flags.contains(QuadFlags::COLOR);

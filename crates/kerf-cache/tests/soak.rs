@@ -13,19 +13,16 @@ struct Mirror {
 }
 
 impl Mirror {
-    fn apply(&mut self, pages: u32, uploads: &[PageUpload], glyphs: &GlyphUploads) {
+    fn apply(&mut self, pages: u32, uploads: &[Upload]) {
         while self.layers.len() < pages as usize {
             self.layers.push(vec![0; self.side * self.side]);
         }
-        glyphs.apply_to(&mut self.layers, self.side as u32);
         for u in uploads {
-            let layer = &mut self.layers[u.page as usize];
-            let w = u.rect.w as usize;
-            assert_eq!(u.data.len(), w * u.rect.h as usize);
-            for row in 0..u.rect.h as usize {
-                let dst = (u.rect.y as usize + row) * self.side + u.rect.x as usize;
-                layer[dst..dst + w].copy_from_slice(&u.data[row * w..row * w + w]);
+            assert_eq!(u.atlas(), TexelFormat::Coverage);
+            if let Upload::Rect(r) = u {
+                assert_eq!(r.data.len(), r.rect.w as usize * r.rect.h as usize);
             }
+            u.apply_to(&mut self.layers[u.page() as usize], self.side as u32);
         }
     }
 }
@@ -144,13 +141,10 @@ fn run_with(
         let mut fr = c.begin_frame();
         fr.prepare(&glyphs, &mut quads);
         let out = fr.finish();
-        m.apply(out.pages, &out.uploads, &out.glyphs);
+        m.apply(out.pages, &out.uploads);
         let mut per_page = vec![0; out.pages as usize];
         for u in &out.uploads {
-            per_page[u.page as usize] += 1;
-        }
-        for p in &out.glyphs.pages {
-            per_page[p.page as usize] += 1;
+            per_page[u.page() as usize] += 1;
         }
         assert!(per_page.iter().all(|&n| n <= 1), "more than one upload for a page in one frame");
         for sk in &out.skipped {

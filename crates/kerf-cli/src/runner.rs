@@ -59,9 +59,8 @@ impl Runner for CpuRunner {
             hits: out.hits,
             evictions: out.evictions,
             skipped: out.skipped.len(),
-            upload_calls: (out.uploads.len() + out.glyphs.pages.len()) as u32,
-            upload_bytes: out.uploads.iter().map(|u| u.data.len() as u64).sum::<u64>()
-                + out.glyphs.upload_bytes(),
+            upload_calls: out.uploads.len() as u32,
+            upload_bytes: out.uploads.iter().map(|u| u.upload_bytes()).sum::<u64>(),
             gpu_ns: None,
         })
     }

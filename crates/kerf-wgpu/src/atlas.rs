@@ -4,7 +4,10 @@
 use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
-use kerf_cache::{CacheConfig, FontError, FontId, FrameOutput, GlyphCache, PageUpload, UploadMode};
+use kerf_cache::{
+    CacheConfig, FontError, FontId, FrameOutput, GlyphCache, GlyphUploads, PageUpload, TexelFormat,
+    Upload, UploadMode,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -135,12 +138,12 @@ impl PageArray {
     }
 
     /// Grows or shrinks to fit `pages` (up to `max`), counting it in
-    /// `stats`, then writes a frame's dirty rectangles (the per-glyph uploads
-    /// are the scatter's). Returns (page writes, bytes, whether the layers changed).
-    fn apply(
+    /// `stats`. Returns whether the layers changed (the bind groups must be
+    /// made again).
+    fn fit(
         &mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: u32, max: u32,
-        uploads: &[PageUpload], stats: &mut GpuStats,
-    ) -> (u32, u64, bool) {
+        stats: &mut GpuStats,
+    ) -> bool {
         let before = self.layers;
         if pages > self.layers {
             let layers = pages.max(self.layers.saturating_mul(2)).min(max).max(pages);
@@ -150,8 +153,7 @@ impl PageArray {
             // Pages were released: give the layers back (the kept ones are copied on the GPU).
             stats.layers_copied += self.resize(device, queue, pages.max(1)) as u64;
         }
-        let (calls, bytes) = self.write(queue, uploads);
-        (calls, bytes, self.layers != before)
+        self.layers != before
     }
 
     fn gpu_bytes(&self, bytes_per_texel: u64) -> u64 {
@@ -381,21 +383,15 @@ impl TextAtlas {
     pub fn apply(
         &mut self, device: &wgpu::Device, queue: &wgpu::Queue, out: &FrameOutput,
     ) -> (u32, u64) {
-        let (mut calls, mut bytes, mut rebind) = self.coverage.apply(
-            device,
-            queue,
-            out.pages,
-            self.max_layers,
-            &out.uploads,
-            &mut self.stats,
-        );
+        let mut rebind =
+            self.coverage.fit(device, queue, out.pages, self.max_layers, &mut self.stats);
         if let Some(set) = self.cache.color_pages() {
             if self.color.side != set.page_side() {
-                // The first RGBA image: the 1×1 placeholder becomes real pages.
+                // The colour atlas's first use: the 1×1 placeholder becomes real pages.
                 self.color = PageArray::new(
                     device,
                     set.page_side(),
-                    out.color.pages.max(1),
+                    out.color_pages.max(1),
                     wgpu::TextureFormat::Rgba8Unorm,
                 );
                 // (The colour scatter is made when colour glyphs are first
@@ -405,40 +401,37 @@ impl TextAtlas {
                 }
                 rebind = true;
             }
-            let (c, b, changed) = self.color.apply(
-                device,
-                queue,
-                out.color.pages,
-                set.page_limit(),
-                &out.color.uploads,
-                &mut self.stats,
-            );
-            (calls, bytes) = (calls + c, bytes + b);
-            rebind |= changed;
+            rebind |=
+                self.color.fit(device, queue, out.color_pages, set.page_limit(), &mut self.stats);
         }
         if rebind {
             (self.bind_group, self.srgb_bind_group, self.sampled_bind_group) =
                 bind_groups(device, &self.shared, &self.coverage, &self.color);
         }
-        if let (Some(scatter), Some(set)) = (&mut self.scatter, self.cache.color_pages()) {
-            if !out.color.glyphs.is_empty() && !scatter.has_color() {
-                scatter.set_color(device, set.page_side(), set.config().padding);
+        // One list for both arrays: boxes written now, glyph pages gathered
+        // for the scatter (one buffer write and one submit for all of them).
+        let (mut calls, mut bytes) = (0u32, 0u64);
+        let mut scattered: Vec<(&[wgpu::TextureView], &GlyphUploads)> = Vec::new();
+        for u in &out.uploads {
+            let array = match u.atlas() {
+                TexelFormat::Coverage => &self.coverage,
+                TexelFormat::Rgba => &self.color,
+            };
+            match u {
+                Upload::Rect(r) => {
+                    let (c, b) = array.write(queue, std::slice::from_ref(r));
+                    (calls, bytes) = (calls + c, bytes + b);
+                }
+                Upload::Glyphs(g) => scattered.push((&array.layer_views, g)),
             }
         }
-        if let Some(scatter) = &mut self.scatter {
-            // One buffer write and one submit for both page sets.
-            let (draws, written) = if self.cache.color_pages().is_some() {
-                scatter.apply(
-                    device,
-                    queue,
-                    &[
-                        (&self.coverage.layer_views, &out.glyphs),
-                        (&self.color.layer_views, &out.color.glyphs),
-                    ],
-                )
-            } else {
-                scatter.apply(device, queue, &[(&self.coverage.layer_views, &out.glyphs)])
-            };
+        if let (Some(scatter), false) = (&mut self.scatter, scattered.is_empty()) {
+            let color = scattered.iter().any(|(_, g)| g.atlas == TexelFormat::Rgba);
+            if let (true, false, Some(set)) = (color, scatter.has_color(), self.cache.color_pages())
+            {
+                scatter.set_color(device, set.page_side(), set.config().padding);
+            }
+            let (draws, written) = scatter.apply(device, queue, &scattered);
             (calls, bytes) = (calls + draws, bytes + written);
             self.stats.buffer_writes += (written > 0) as u64;
         }

@@ -1,10 +1,11 @@
-//! Per-glyph uploads on the GPU: a frame's [`GlyphUploads`] go up in one
-//! buffer write (region records, then the glyphs' texels packed tightly), and
-//! one instanced draw per dirty page layer writes each glyph's rectangle (and
+//! Per-glyph uploads on the GPU: a frame's [`GlyphUploads`] (one per page,
+//! both atlases) go up in one buffer write (the glyphs' texels packed
+//! tightly, then the region records), and one instanced draw per dirty page
+//! layer writes each glyph's rectangle (and
 //! its zeroed padding gutter) into the `R8Unorm` page (`shaders/scatter.wgsl`).
 //! Bytes uploaded follow bytes rasterized, not the pages' dirty boxes.
 
-use kerf_cache::{GlyphRegion, GlyphUploads};
+use kerf_cache::{GlyphRegion, GlyphUploads, TexelFormat};
 
 /// The WGSL source of the upload scatter (`shaders/scatter.wgsl`).
 pub const SCATTER_SHADER: &str = include_str!("../shaders/scatter.wgsl");
@@ -150,43 +151,38 @@ impl Scatter {
         self.sets.push(SetScatter { pipeline, page_uniform, bind_group });
     }
 
-    /// Writes each page set's uploads into its layers (`layer_views[n]` is
-    /// page n): **one** `write_buffer_with` for the frame (every set's
-    /// texels, then every set's records), one render pass and one instanced
-    /// draw per page touched, submitted at once (so the caller's draws,
-    /// submitted later, see the new texels). `sets[i]` goes with the set
-    /// added i-th. Returns (draws, bytes written).
+    /// Writes the glyph uploads of a frame into their pages (`pages[i]`: the
+    /// layer views of the array its atlas is in, and one page's uploads):
+    /// **one** `write_buffer_with` for the frame (every page's texels, then
+    /// every page's records), one render pass and one instanced draw per
+    /// page, submitted at once (so the caller's draws, submitted later, see
+    /// the new texels). Coverage pages use the first pipeline, colour pages
+    /// the colour one ([`set_color`](Self::set_color)). Returns (draws, bytes written).
     pub(crate) fn apply(
         &mut self, device: &wgpu::Device, queue: &wgpu::Queue,
-        sets: &[(&[wgpu::TextureView], &GlyphUploads)],
+        pages: &[(&[wgpu::TextureView], &GlyphUploads)],
     ) -> (u32, u64) {
-        if sets.iter().all(|(_, up)| up.is_empty()) {
+        if pages.is_empty() {
             return (0, 0);
         }
-        // Texels first, each set's at a multiple of 4 (an RGBA texel is one
-        // storage word); then the records, each set's offsets moved to where
+        // Texels first, each page's at a multiple of 4 (an RGBA texel is one
+        // storage word); then the records, each page's offsets moved to where
         // its texels start. The vertex buffer needs 4-byte alignment too.
-        let mut texels_at = Vec::with_capacity(sets.len());
+        let mut texels_at = Vec::with_capacity(pages.len());
         let mut end = 0usize;
-        for (_, up) in sets {
+        for (_, up) in pages {
             texels_at.push(end);
             end = (end + up.bytes.len()).next_multiple_of(4);
         }
-        let records: Vec<Vec<GlyphRegion>> = sets
+        let records_start = end;
+        let records: Vec<GlyphRegion> = pages
             .iter()
             .zip(&texels_at)
-            .map(|((_, up), &base)| {
-                up.regions
-                    .iter()
-                    .map(|r| GlyphRegion { offset: r.offset + base as u32, ..*r })
-                    .collect()
+            .flat_map(|((_, up), &base)| {
+                up.regions.iter().map(move |r| GlyphRegion { offset: r.offset + base as u32, ..*r })
             })
             .collect();
-        let mut records_at = Vec::with_capacity(sets.len());
-        for r in &records {
-            records_at.push(end);
-            end += r.len() * GlyphUploads::REGION_BYTES;
-        }
+        end += records.len() * GlyphUploads::REGION_BYTES;
         let total = (end.max(4) as u64).next_multiple_of(4);
         if total > self.capacity {
             self.capacity = total.next_power_of_two();
@@ -197,46 +193,52 @@ impl Scatter {
         }
         let Some(size) = wgpu::BufferSize::new(total) else { return (0, 0) };
         let Some(mut view) = queue.write_buffer_with(&self.buffer, 0, size) else { return (0, 0) };
-        for (i, (_, up)) in sets.iter().enumerate() {
+        for (i, (_, up)) in pages.iter().enumerate() {
             view.slice(texels_at[i]..texels_at[i] + up.bytes.len()).copy_from_slice(&up.bytes);
-            let bytes = bytemuck::cast_slice::<GlyphRegion, u8>(&records[i]);
-            view.slice(records_at[i]..records_at[i] + bytes.len()).copy_from_slice(bytes);
         }
+        let bytes = bytemuck::cast_slice::<GlyphRegion, u8>(&records);
+        view.slice(records_start..records_start + bytes.len()).copy_from_slice(bytes);
         drop(view);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("kerf upload scatter"),
         });
-        let mut draws = 0;
-        for (i, ((layer_views, up), set)) in sets.iter().zip(&self.sets).enumerate() {
-            let span = records_at[i] as u64
-                ..(records_at[i] + records[i].len() * GlyphUploads::REGION_BYTES) as u64;
-            for p in &up.pages {
-                let Some(target) = layer_views.get(p.page as usize) else { continue };
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("kerf upload scatter pass"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: target,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: if p.clear {
-                                wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
-                            } else {
-                                wgpu::LoadOp::Load
-                            },
-                            store: wgpu::StoreOp::Store,
+        let span = records_start as u64..(records_start + bytes.len()) as u64;
+        let (mut draws, mut first) = (0, 0u32);
+        for (layer_views, up) in pages {
+            let count = up.regions.len() as u32;
+            let set = match up.atlas {
+                TexelFormat::Coverage => self.sets.first(),
+                TexelFormat::Rgba => self.sets.get(1),
+            };
+            let (Some(set), Some(target)) = (set, layer_views.get(up.page as usize)) else {
+                first += count;
+                continue;
+            };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("kerf upload scatter pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: if up.clear {
+                            wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                        } else {
+                            wgpu::LoadOp::Load
                         },
-                    })],
-                    ..Default::default()
-                });
-                if p.count > 0 {
-                    pass.set_pipeline(&set.pipeline);
-                    pass.set_bind_group(0, &set.bind_group, &[]);
-                    pass.set_vertex_buffer(0, self.buffer.slice(span.clone()));
-                    pass.draw(0..4, p.first..p.first + p.count);
-                }
-                draws += 1;
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            if count > 0 {
+                pass.set_pipeline(&set.pipeline);
+                pass.set_bind_group(0, &set.bind_group, &[]);
+                pass.set_vertex_buffer(0, self.buffer.slice(span.clone()));
+                pass.draw(0..4, first..first + count);
             }
+            first += count;
+            draws += 1;
         }
         queue.submit([encoder.finish()]);
         (draws, total)

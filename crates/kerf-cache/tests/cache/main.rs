@@ -46,13 +46,13 @@ fn hit_after_miss_and_stats_add_up() {
     assert_eq!(a, b);
     let out = fr.finish();
     assert_eq!(out.uploads.len(), 1);
-    assert_eq!(out.uploads[0].regions, 1);
+    assert_eq!(out.uploads[0].regions(), 1);
     let s = c.stats().clone();
     assert_eq!((s.lookups, s.hits, s.misses, s.rasterized), (2, 1, 1, 1));
     assert_eq!(s.hits + s.misses, s.lookups);
     // The upload holds exactly the glyph's bitmap (plus its cleared gutter).
     let (m, bitmap) = c.fonts().get(f).unwrap().rasterize_indexed(g, 20.0);
-    let u = &out.uploads[0];
+    let Upload::Rect(u) = &out.uploads[0] else { panic!("one glyph alone fills its box") };
     assert_eq!((u.rect.x, u.rect.y), (a.x as u32, a.y as u32));
     for row in 0..m.height {
         let got = &u.data[row * u.rect.w as usize..][..m.width];
