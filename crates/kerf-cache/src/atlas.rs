@@ -15,47 +15,17 @@
 use crate::config::CacheConfig;
 use crate::entry::{GlyphEntry, GlyphTile, Slot};
 use crate::error::GlyphError;
+use crate::format::TexelFormat;
 use crate::geometry::Geometry;
 use crate::key::GlyphKey;
 use crate::memo::KeyMemo;
 use crate::page::Page;
 use crate::raster::GlyphImage;
 use crate::stats::Stats;
-use crate::text::QuadFlags;
 use crate::upload::Staging;
 use kerf_pack::Rect;
 use lru::LruCache;
 use std::collections::HashMap;
-
-/// What one texel of an atlas's pages holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TexelFormat {
-    /// One byte of coverage (glyphs drawn in the request's colour; LCD
-    /// glyphs use three texels a pixel).
-    Coverage,
-    /// Four bytes, straight sRGB RGBA (colour glyphs, RGBA images).
-    Rgba,
-}
-
-impl TexelFormat {
-    /// Bytes per texel: 1 or 4.
-    pub fn bytes_per_texel(self) -> u32 {
-        match self {
-            TexelFormat::Coverage => 1,
-            TexelFormat::Rgba => 4,
-        }
-    }
-
-    /// The flags the quads of this format's pages carry:
-    /// [`QuadFlags::COLOR`] for RGBA pages, none for coverage.
-    #[inline]
-    pub(crate) fn quad_flags(self) -> QuadFlags {
-        match self {
-            TexelFormat::Coverage => QuadFlags::NONE,
-            TexelFormat::Rgba => QuadFlags::COLOR,
-        }
-    }
-}
 
 /// What an atlas asks for the texels of its missed keys.
 pub(crate) trait Render {

@@ -4,11 +4,12 @@
 //! atlas, colour glyphs and RGBA images to the colour atlas (color.rs). The
 //! lookup API is in frame.rs, the configuration in config.rs.
 
-use crate::atlas::{Atlas, TexelFormat};
+use crate::atlas::Atlas;
 use crate::config::CacheConfig;
 use crate::entry::{GlyphEntry, GlyphTile};
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError};
 use crate::font::{Font, FontSet};
+use crate::format::TexelFormat;
 use crate::geometry::Geometry;
 use crate::image::ImageSource;
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};

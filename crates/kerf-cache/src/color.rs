@@ -6,10 +6,11 @@
 //! out in the same [`FrameOutput`](crate::FrameOutput) (its `color` part);
 //! quads drawn from it carry [`QuadFlags::COLOR`](crate::QuadFlags::COLOR).
 
-use crate::atlas::{Atlas, TexelFormat};
+use crate::atlas::Atlas;
 use crate::cache::GlyphCache;
 use crate::entry::GlyphEntry;
 use crate::error::{ConfigError, GlyphError, ImageSourceError};
+use crate::format::TexelFormat;
 use crate::image::ImageSource;
 use crate::key::{ImageSourceId, RenderMode};
 use crate::request::{PositionedReq, Request};

@@ -87,6 +87,7 @@ mod entry;
 mod error;
 mod evict;
 mod font;
+mod format;
 mod frame;
 mod geometry;
 mod image;
@@ -117,7 +118,7 @@ mod upload;
 
 #[cfg(feature = "parley")]
 pub use ::parley;
-pub use atlas::{Atlas, TexelFormat};
+pub use atlas::Atlas;
 pub use cache::GlyphCache;
 pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 #[cfg(feature = "cosmic-text")]
@@ -127,6 +128,7 @@ pub use cosmic_text;
 pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
 pub use font::{ColorGlyphs, Font, FontSet};
+pub use format::TexelFormat;
 pub use frame::Frame;
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
 pub use kerf_pack::{Algorithm, Rect};

@@ -1,7 +1,7 @@
 //! Atlas pages: one packer, a CPU copy of the page's texels, and the region
 //! changed since the last upload.
 
-use crate::atlas::TexelFormat;
+use crate::format::TexelFormat;
 use crate::raster::GlyphImage;
 use kerf_pack::{AllocId, Packer, Rect};
 

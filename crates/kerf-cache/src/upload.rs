@@ -4,7 +4,7 @@
 //! their pages (kerf-wgpu: one draw per dirty page), so the bytes uploaded
 //! follow the bytes rasterized instead of the dirty pages' bounding boxes.
 
-use crate::atlas::TexelFormat;
+use crate::format::TexelFormat;
 use crate::page::PageUpload;
 use kerf_pack::Rect;
 
