@@ -34,7 +34,7 @@ pub struct PrepareReport {
     /// Glyphs that could not be drawn, and why (never a failed frame).
     pub skipped: Vec<Skipped>,
     /// Characters of the prepared strings that no font has (the spec's font
-    /// and its fallback fonts, [`TextSpec::fallback`]): drawn as the font's
+    /// and its fallback fonts, [`TextSpec::fallback`](kerf_cache::TextSpec::fallback)): drawn as the font's
     /// missing-glyph box, reported here in text order.
     pub missing: Vec<char>,
     /// With LCD anti-aliasing asked for ([`TextRenderer::set_antialiasing`]):
