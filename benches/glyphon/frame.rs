@@ -6,7 +6,7 @@
 use super::*;
 
 /// One frame's pass: clear `target`, `draw` into it, submit, wait for the GPU.
-fn pass_and_wait(
+pub(crate) fn pass_and_wait(
     device: &wgpu::Device, queue: &wgpu::Queue, target: &wgpu::TextureView,
     draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
 ) {

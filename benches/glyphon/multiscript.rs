@@ -108,4 +108,53 @@ pub(crate) fn multiscript_case(c: &mut Criterion) {
     });
     glyphon_cold(&mut g, device, queue, &mut fs, &text);
     g.finish();
+    // The first frame an app draws: a new atlas and renderer, the fonts in
+    // memory as bytes (kerf's adapter loads each face into the cache on
+    // first sight; glyphon's font system holds them, as the app's does), the
+    // frame drawn into a window-sized target and waited on until the GPU is done.
+    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT);
+    let mut g = c.benchmark_group("first_frame");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("kerf", |b| {
+        b.iter_batched(
+            || (kerf_side(device, queue), Vec::new()),
+            |(mut k, mut glyphs)| {
+                let mut fonts = kerf::cache::CosmicFonts::new();
+                cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
+                let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+                k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+                crate::frame::pass_and_wait(device, queue, &target.view, |pass| {
+                    k.renderer.render(&k.atlas, pass).unwrap()
+                });
+                (k, glyphs)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("glyphon", |b| {
+        b.iter_batched(
+            || glyphon_side(device, queue),
+            |mut gl| {
+                let areas = glyphon_areas(&text, 0..text.buffers.len(), 0.0);
+                gl.renderer
+                    .prepare(
+                        device,
+                        queue,
+                        &mut fs,
+                        &mut gl.atlas,
+                        &gl.viewport,
+                        areas,
+                        &mut gl.swash,
+                    )
+                    .unwrap();
+                crate::frame::pass_and_wait(device, queue, &target.view, |pass| {
+                    gl.renderer.render(&gl.atlas, &gl.viewport, pass).unwrap()
+                });
+                gl
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
 }
