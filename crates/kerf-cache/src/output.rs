@@ -1,6 +1,7 @@
 //! What a frame hands back: the uploads to make before drawing (both
 //! atlases, one list), what was skipped or missing, and the frame's counts.
 
+use crate::format::TexelFormat;
 use crate::text::Skipped;
 use crate::upload::Upload;
 
@@ -34,7 +35,7 @@ pub struct FrameOutput {
 
 impl FrameOutput {
     /// The uploads of one atlas, in page order.
-    pub fn uploads_of(&self, atlas: crate::TexelFormat) -> impl Iterator<Item = &Upload> + '_ {
+    pub fn uploads_of(&self, atlas: TexelFormat) -> impl Iterator<Item = &Upload> + '_ {
         self.uploads.iter().filter(move |u| u.atlas() == atlas)
     }
 }
