@@ -88,11 +88,7 @@ impl std::fmt::Debug for Atlas {
 impl Atlas {
     /// An empty atlas of `format` with `config`'s pages (already validated).
     pub(crate) fn new(config: CacheConfig, format: TexelFormat, frame: u64) -> Atlas {
-        let geometry = Geometry {
-            side: config.page_side(),
-            padding: config.padding,
-            page_limit: config.page_limit(),
-        };
+        let geometry = Geometry::of(&config);
         Atlas {
             config,
             format,

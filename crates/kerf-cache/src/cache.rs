@@ -342,10 +342,7 @@ impl GlyphCache {
     pub fn rasterize_key(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
         let geometry = match self.atlas_of(key) {
             Some(atlas) => atlas.geometry,
-            None => {
-                let c = self.config.color_set();
-                Geometry { side: c.page_side(), padding: c.padding, page_limit: c.page_limit() }
-            }
+            None => Geometry::of(&self.config.color_set()),
         };
         self.sources.rasterize_key(key, geometry)
     }

@@ -2,6 +2,7 @@
 //! allow: whether a bitmap can be cached at all, and the side of the tiles a
 //! glyph larger than a page is cut into.
 
+use crate::config::CacheConfig;
 use crate::error::GlyphError;
 
 /// The dimensions of one atlas's pages.
@@ -16,6 +17,15 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
+    /// The pages `config` describes (page side, padding, page limit).
+    pub(crate) fn of(config: &CacheConfig) -> Geometry {
+        Geometry {
+            side: config.page_side(),
+            padding: config.padding,
+            page_limit: config.page_limit(),
+        }
+    }
+
     /// The side of the tiles a glyph larger than a page is cut into: half a
     /// page less the padding (two tiles and their padding fit a page's
     /// width), so tiles pack beside each other and other glyphs instead of
