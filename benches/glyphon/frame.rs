@@ -31,6 +31,32 @@ pub(crate) fn pass_and_wait(
     device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
 }
 
+/// One whole kerf frame: `glyphs` prepared, drawn into `target`, waited on.
+pub(crate) fn kerf_frame_drawn(
+    device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph],
+    target: &wgpu::TextureView,
+) {
+    let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
+    k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+    pass_and_wait(device, queue, target, |pass| k.renderer.render(&k.atlas, pass).unwrap());
+}
+
+/// One whole glyphon frame: every buffer of `text` prepared, drawn into
+/// `target`, waited on, the atlas trimmed as an app does after a frame.
+pub(crate) fn glyphon_frame_drawn(
+    device: &wgpu::Device, queue: &wgpu::Queue, gl: &mut Glyphon, fs: &mut FontSystem,
+    text: &Shaped, target: &wgpu::TextureView,
+) {
+    let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
+    gl.renderer
+        .prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash)
+        .unwrap();
+    pass_and_wait(device, queue, target, |pass| {
+        gl.renderer.render(&gl.atlas, &gl.viewport, pass).unwrap()
+    });
+    gl.atlas.trim();
+}
+
 /// `frame_paragraph`: the warm paragraph drawn whole, kerf (default
 /// correction), glyphon, and an empty pass.
 pub(crate) fn frame_case(c: &mut Criterion) {
@@ -45,26 +71,11 @@ pub(crate) fn frame_case(c: &mut Criterion) {
     let mut g = c.benchmark_group("frame_paragraph");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     g.bench_function("empty", |b| b.iter(|| pass_and_wait(device, queue, &target.view, |_| {})));
-    let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
     g.bench_function("kerf", |b| {
-        b.iter(|| {
-            k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-            pass_and_wait(device, queue, &target.view, |pass| {
-                k.renderer.render(&k.atlas, pass).unwrap()
-            });
-        })
+        b.iter(|| kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view))
     });
     g.bench_function("glyphon", |b| {
-        b.iter(|| {
-            let areas = glyphon_areas(&para, 0..para.buffers.len(), 0.0);
-            gl.renderer
-                .prepare(device, queue, &mut fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash)
-                .unwrap();
-            pass_and_wait(device, queue, &target.view, |pass| {
-                gl.renderer.render(&gl.atlas, &gl.viewport, pass).unwrap()
-            });
-            gl.atlas.trim();
-        })
+        b.iter(|| glyphon_frame_drawn(device, queue, &mut gl, &mut fs, &para, &target.view))
     });
     g.finish();
 }

@@ -122,11 +122,7 @@ pub(crate) fn multiscript_case(c: &mut Criterion) {
             |(mut k, mut glyphs)| {
                 let mut fonts = kerf::cache::CosmicFonts::new();
                 cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
-                let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
-                k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-                crate::frame::pass_and_wait(device, queue, &target.view, |pass| {
-                    k.renderer.render(&k.atlas, pass).unwrap()
-                });
+                crate::frame::kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view);
                 (k, glyphs)
             },
             BatchSize::PerIteration,
@@ -136,21 +132,14 @@ pub(crate) fn multiscript_case(c: &mut Criterion) {
         b.iter_batched(
             || glyphon_side(device, queue),
             |mut gl| {
-                let areas = glyphon_areas(&text, 0..text.buffers.len(), 0.0);
-                gl.renderer
-                    .prepare(
-                        device,
-                        queue,
-                        &mut fs,
-                        &mut gl.atlas,
-                        &gl.viewport,
-                        areas,
-                        &mut gl.swash,
-                    )
-                    .unwrap();
-                crate::frame::pass_and_wait(device, queue, &target.view, |pass| {
-                    gl.renderer.render(&gl.atlas, &gl.viewport, pass).unwrap()
-                });
+                crate::frame::glyphon_frame_drawn(
+                    device,
+                    queue,
+                    &mut gl,
+                    &mut fs,
+                    &text,
+                    &target.view,
+                );
                 gl
             },
             BatchSize::PerIteration,
