@@ -225,10 +225,11 @@ impl TextRenderer {
         if !matches!(self.antialiasing, Antialiasing::Lcd(_)) {
             return false;
         }
+        let unavailable = self.lcd_unavailable();
         let fallback = match (&area.content, area.transform) {
             (TextContent::Images(_), _) => None,
             (_, Some(_)) => Some(GrayscaleReason::Transformed),
-            _ if self.lcd_unavailable().is_some() => self.lcd_unavailable(),
+            _ if unavailable.is_some() => unavailable,
             _ if !area.opaque_background => Some(GrayscaleReason::TransparentBackground),
             _ => None,
         };
