@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use kerf::cache::{
-    Algorithm, CacheConfig, FontId, FontRef, FontdueRasterizer, GlyphCache, GlyphKey, GlyphSize,
+    Algorithm, CacheConfig, FontId, FontdueRasterizer, GlyphCache, GlyphKey, GlyphSize,
     PositionedGlyph, Rasterizer,
 };
 use std::hint::black_box;
@@ -18,7 +18,7 @@ fn glyph_run(cache: &GlyphCache, font: FontId, sizes: &[f32]) -> Vec<PositionedG
     for (line, &px) in sizes.iter().enumerate() {
         let mut x = 0.0;
         for ch in TEXT.chars() {
-            let glyph = f.lookup_glyph_index(ch);
+            let glyph = f.glyph_index(ch);
             out.push(PositionedGlyph {
                 font,
                 glyph,
@@ -27,7 +27,7 @@ fn glyph_run(cache: &GlyphCache, font: FontId, sizes: &[f32]) -> Vec<PositionedG
                 y: 30.0 * line as f32,
                 color: [0, 0, 0, 255],
             });
-            x += f.metrics_indexed(glyph, px).advance_width;
+            x += f.advance(glyph, px);
         }
     }
     out
@@ -105,9 +105,7 @@ fn misses(c: &mut Criterion) {
     keys.dedup();
     g.throughput(Throughput::Elements(keys.len() as u64));
     // Rasterization alone: the floor every cache pays.
-    let fd = probe.fonts().get(font).unwrap();
-    let (bytes, index) = probe.fonts().source(font).unwrap();
-    let fref = FontRef { fontdue: fd, bytes, collection_index: index };
+    let fref = probe.font_ref(font).unwrap();
     g.bench_function("rasterize_only", |b| {
         b.iter(|| {
             for k in &keys {

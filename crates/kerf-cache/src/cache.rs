@@ -8,13 +8,13 @@ use crate::atlas::Atlas;
 use crate::config::CacheConfig;
 use crate::entry::{GlyphEntry, GlyphTile};
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError};
-use crate::font::{Font, FontSet};
+use crate::font::{Font, FontRef, FontSet};
 use crate::format::TexelFormat;
 use crate::geometry::Geometry;
 use crate::image::ImageSource;
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::page::{Page, PageUpload};
-use crate::raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
+use crate::raster::{FontdueRasterizer, GlyphImage, Rasterizer};
 use crate::request::{PositionedReq, Request};
 use crate::source::Sources;
 use crate::stats::Stats;
@@ -30,7 +30,7 @@ pub struct GlyphCache {
     pub(crate) coverage: Atlas,
     /// The colour pages (RGBA8), made on first use.
     pub(crate) color: Option<Atlas>,
-    pub(crate) layout: fontdue::layout::Layout<()>,
+    pub(crate) layout: fontdue::layout::Layout<FontId>,
     pub(crate) buffers: Buffers,
     /// What the current frame reports so far.
     pub(crate) report: Report,
@@ -266,9 +266,10 @@ impl GlyphCache {
     pub fn check_text(&self, text: &TextSpec<'_>) -> Result<GlyphSize, GlyphError> {
         let size = self.size_of(text.size)?;
         for &f in std::iter::once(&text.font).chain(text.fallback) {
-            if self.sources.fonts.get(f).is_none() || crate::image::is_image_font(f) {
-                return Err(GlyphError::UnknownFont(f));
-            }
+            let font = self.sources.fonts.get(f).filter(|_| !crate::image::is_image_font(f));
+            let font = font.ok_or(GlyphError::UnknownFont(f))?;
+            // kerf's layout is fontdue's: a lazy face is parsed now.
+            font.fontdue().map_err(|error| GlyphError::Font { font: f, error })?;
         }
         Ok(size)
     }
@@ -292,35 +293,11 @@ impl GlyphCache {
     ) -> Result<(), GlyphError> {
         let size = self.check_text(text)?;
         let px = size.px();
-        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
         self.lay_out(text, px, report);
-        let Some(lines) = self.layout.lines() else { return Ok(()) };
-        let glyphs = self.layout.glyphs();
-        for line in lines {
-            let mut pen = x0;
-            for g in glyphs
-                .get(line.glyph_start..=line.glyph_end.min(glyphs.len().saturating_sub(1)))
-                .unwrap_or(&[])
-            {
-                if g.char_data.is_control() {
-                    continue;
-                }
-                let font = FontId(g.font_index as u32);
-                out.push(PositionedGlyph {
-                    font,
-                    glyph: g.key.glyph_index,
-                    size: px,
-                    x: pen,
-                    y: line.baseline_y,
-                    color: text.color,
-                });
-                pen += self
-                    .sources
-                    .fonts
-                    .get(font)
-                    .map_or(0.0, |f| f.metrics_indexed(g.key.glyph_index, px).advance_width);
-            }
-        }
+        let color = text.color;
+        self.line_pens(text, px, |font, glyph, x, y| {
+            out.push(PositionedGlyph { font, glyph, size: px, x, y, color })
+        });
         Ok(())
     }
 

@@ -59,6 +59,15 @@ pub enum GlyphError {
     /// Every page is full of glyphs used by frames still in flight, and no page may be added.
     #[error("atlas full: every page is full of glyphs in use by frames in flight and no page may be added")]
     AtlasFull,
+    /// kerf's own layout ([`TextSpec`](crate::TextSpec)) could not parse a
+    /// lazily loaded face with fontdue.
+    #[error("font {font:?} cannot be laid out: {error}")]
+    Font {
+        /// The font.
+        font: FontId,
+        /// What fontdue said.
+        error: FontError,
+    },
     /// The rasterizer failed.
     #[error("rasterizer failed: {0}")]
     Raster(#[from] RasterError),

@@ -3,30 +3,81 @@
 use crate::error::FontError;
 use crate::key::FontId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
-/// One loaded font face: the parsed fontdue font and the bytes it came from
-/// (kept so a rasterizer other than fontdue can parse them too). Parse once,
-/// clone into as many caches as needed ([`GlyphCache::add_parsed_font`](crate::GlyphCache::add_parsed_font)).
+/// How a face's glyph outlines are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FontLoading {
+    /// [`Eager`](Self::Eager) for a face of at most
+    /// [`EAGER_MAX_GLYPHS`] glyphs, [`Lazy`](Self::Lazy) for a larger one.
+    #[default]
+    Auto,
+    /// fontdue parses every outline when the face is added (about 5 µs and
+    /// 3 KB a glyph: 31 ms and 19.5 MB for DejaVu Sans, 350 ms and 178 MB
+    /// for WenQuanYi Micro Hei) and rasterizes from them.
+    Eager,
+    /// Only the tables are checked when the face is added; a glyph's outline
+    /// is read from the font bytes when that glyph is rasterized, by kerf's
+    /// own outline rasterizer (outline.rs, coverage.rs). fontdue parses the
+    /// face only if kerf's own layout ([`TextSpec`](crate::TextSpec)) is
+    /// asked to lay text out in it.
+    Lazy,
+}
+
+/// The most glyphs a face may have for [`FontLoading::Auto`] to parse it
+/// eagerly with fontdue (a few milliseconds at most).
+pub const EAGER_MAX_GLYPHS: u16 = 1024;
+
+/// One loaded font face: the bytes it came from and, for a face loaded
+/// eagerly, fontdue's parse of every outline. Cloning is cheap and shares the
+/// one parse: parse once, add to as many caches and threads as needed
+/// ([`GlyphCache::add_parsed_font`](crate::GlyphCache::add_parsed_font)).
 #[derive(Clone)]
-pub struct Font {
-    face: fontdue::Font,
+pub struct Font(Arc<Face>);
+
+struct Face {
     bytes: Arc<[u8]>,
     collection_index: u32,
+    glyph_count: u16,
+    units_per_em: u16,
+    lazy: bool,
     /// The glyphs with colour data (`None`: no colour tables).
     color: Option<ColorGlyphs>,
+    /// fontdue's parse: made at load for an eager face, on first use of
+    /// [`Font::fontdue`] for a lazy one.
+    fontdue: OnceLock<Result<fontdue::Font, FontError>>,
+    /// Glyph outlines read from the bytes so far.
+    outlines: AtomicU64,
 }
 
 impl Font {
     /// Parses `bytes` (a TrueType/OpenType font, or a collection with
-    /// `collection_index`). Malformed bytes are an error; a parser panic is
-    /// contained and reported as [`FontError::ParserPanicked`].
+    /// `collection_index`) with [`FontLoading::Auto`]. Malformed bytes are an
+    /// error; a parser panic is contained and reported as
+    /// [`FontError::ParserPanicked`].
     pub fn from_bytes(
         bytes: impl Into<Arc<[u8]>>, collection_index: u32,
+    ) -> Result<Font, FontError> {
+        Font::from_bytes_with(bytes, collection_index, FontLoading::Auto)
+    }
+
+    /// [`from_bytes`](Self::from_bytes) with the outlines read as `loading` says.
+    pub fn from_bytes_with(
+        bytes: impl Into<Arc<[u8]>>, collection_index: u32, loading: FontLoading,
     ) -> Result<Font, FontError> {
         let bytes: Arc<[u8]> = bytes.into();
         if bytes.is_empty() {
             return Err(FontError::Empty);
+        }
+        let (glyph_count, units_per_em) = catch_unwind(AssertUnwindSafe(|| {
+            ttf_parser::Face::parse(&bytes, collection_index)
+                .map(|f| (f.number_of_glyphs(), f.units_per_em()))
+        }))
+        .map_err(|_| FontError::ParserPanicked)?
+        .map_err(|e| FontError::Malformed(e.to_string()))?;
+        if glyph_count == 0 {
+            return Err(FontError::Malformed("font has no glyphs".into()));
         }
         // fontdue visits every code point every cmap subtable claims; a
         // corrupt subtable can claim billions (found by fuzzing: a loading
@@ -39,58 +90,171 @@ impl Font {
                 )));
             }
         }
-        let settings =
-            fontdue::FontSettings { collection_index, scale: 40.0, load_substitutions: true };
-        let data = Arc::clone(&bytes);
-        let parsed =
-            catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(&data[..], settings)));
-        match parsed {
-            Ok(Ok(face)) if face.glyph_count() > 0 => {
-                // Which glyphs have colour data; a colour table that makes
-                // the parser panic is a damaged font.
-                let color = ColorGlyphs::of(&bytes, collection_index)?;
-                Ok(Font { face, bytes, collection_index, color })
-            }
-            Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
-            Ok(Err(e)) => Err(FontError::Malformed(e.to_string())),
-            Err(_) => Err(FontError::ParserPanicked),
+        let lazy = match loading {
+            FontLoading::Auto => glyph_count > EAGER_MAX_GLYPHS,
+            FontLoading::Eager => false,
+            FontLoading::Lazy => true,
+        };
+        let face = Face {
+            // Which glyphs have colour data; a colour table that makes the
+            // parser panic is a damaged font.
+            color: ColorGlyphs::of(&bytes, collection_index)?,
+            bytes,
+            collection_index,
+            glyph_count,
+            units_per_em,
+            lazy,
+            fontdue: OnceLock::new(),
+            outlines: AtomicU64::new(0),
+        };
+        let font = Font(Arc::new(face));
+        if !lazy {
+            font.fontdue()?;
         }
+        Ok(font)
     }
 
-    /// The fontdue font, for metrics and layout.
-    pub fn fontdue(&self) -> &fontdue::Font {
-        &self.face
+    /// fontdue's parse of the face (for its layout and metrics). An eager
+    /// face has it from the start; a lazy face parses it on the first call,
+    /// every outline included (see [`FontLoading::Eager`] for the cost), and
+    /// keeps it. A face fontdue cannot parse is an error, every call.
+    pub fn fontdue(&self) -> Result<&fontdue::Font, FontError> {
+        let parsed = self.0.fontdue.get_or_init(|| {
+            let settings = fontdue::FontSettings {
+                collection_index: self.0.collection_index,
+                scale: 40.0,
+                load_substitutions: true,
+            };
+            let data = Arc::clone(&self.0.bytes);
+            match catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(&data[..], settings)))
+            {
+                Ok(Ok(face)) if face.glyph_count() > 0 => {
+                    self.0.outlines.fetch_add(face.glyph_count() as u64, Ordering::Relaxed);
+                    Ok(face)
+                }
+                Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
+                Ok(Err(e)) => Err(FontError::Malformed(e.to_string())),
+                Err(_) => Err(FontError::ParserPanicked),
+            }
+        });
+        parsed.as_ref().map_err(Clone::clone)
+    }
+
+    /// fontdue's parse when the face was loaded eagerly (its rasterizer then
+    /// draws from it); `None` for a lazy face.
+    pub(crate) fn eager_fontdue(&self) -> Option<&fontdue::Font> {
+        if self.0.lazy {
+            return None;
+        }
+        self.0.fontdue.get().and_then(|r| r.as_ref().ok())
+    }
+
+    /// True when outlines are read glyph by glyph ([`FontLoading::Lazy`]).
+    pub fn is_lazy(&self) -> bool {
+        self.0.lazy
+    }
+
+    /// How many glyph outlines have been read from the font bytes: every
+    /// glyph's (counted as the face's glyph count) once fontdue has parsed
+    /// the face, plus one each time a lazy face's glyph is measured or
+    /// rasterized. A lazy face just added has read none.
+    pub fn outlines_read(&self) -> u64 {
+        self.0.outlines.load(Ordering::Relaxed)
+    }
+
+    /// Counts one outline read by the rasterizer.
+    pub(crate) fn count_outline_read(&self) {
+        self.0.outlines.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The bytes the font was loaded from.
     pub fn bytes(&self) -> &Arc<[u8]> {
-        &self.bytes
+        &self.0.bytes
     }
 
     /// The face index inside a font collection (0 for a plain font file).
     pub fn collection_index(&self) -> u32 {
-        self.collection_index
+        self.0.collection_index
     }
 
     /// Number of glyphs in the face; valid glyph indices are below it.
     pub fn glyph_count(&self) -> u16 {
-        self.face.glyph_count()
+        self.0.glyph_count
+    }
+
+    /// Font units per em (the design grid outlines are drawn on).
+    pub fn units_per_em(&self) -> u16 {
+        self.0.units_per_em
     }
 
     /// The glyph index for a character (0, the missing glyph, when absent).
     pub fn glyph_index(&self, c: char) -> u16 {
-        self.face.lookup_glyph_index(c)
+        if let Some(f) = self.eager_fontdue() {
+            return f.lookup_glyph_index(c);
+        }
+        ttf_parser::Face::parse(&self.0.bytes, self.0.collection_index)
+            .ok()
+            .and_then(|f| f.glyph_index(c))
+            .map_or(0, |g| g.0)
+    }
+
+    /// Glyph `glyph`'s horizontal advance at `px` pixels per em, exact (0
+    /// for a glyph the font has no advance for).
+    pub fn advance(&self, glyph: u16, px: f32) -> f32 {
+        if let Some(f) = self.eager_fontdue() {
+            return f
+                .metrics_indexed(glyph.min(f.glyph_count().saturating_sub(1)), px)
+                .advance_width;
+        }
+        let units = ttf_parser::Face::parse(&self.0.bytes, self.0.collection_index)
+            .ok()
+            .and_then(|f| f.glyph_hor_advance(ttf_parser::GlyphId(glyph)));
+        units.map_or(0.0, |u| f32::from(u) * px / f32::from(self.0.units_per_em.max(1)))
+    }
+
+    /// A handle naming this face without keeping it alive.
+    pub(crate) fn handle(&self) -> FaceHandle {
+        FaceHandle(Arc::downgrade(&self.0))
+    }
+
+    /// True when both share one parsed face.
+    pub fn same_face(&self, other: &Font) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Names a face without keeping it alive; while the handle lives no other
+/// face is allocated where it was, so it never names another face.
+pub(crate) struct FaceHandle(std::sync::Weak<Face>);
+
+impl FaceHandle {
+    /// True when the handle names `font`'s face.
+    pub(crate) fn is(&self, font: &Font) -> bool {
+        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(&font.0))
     }
 }
 
 impl std::fmt::Debug for Font {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Font")
-            .field("name", &self.face.name())
-            .field("glyphs", &self.face.glyph_count())
-            .field("bytes", &self.bytes.len())
+            .field("glyphs", &self.0.glyph_count)
+            .field("bytes", &self.0.bytes.len())
+            .field("lazy", &self.0.lazy)
+            .field("outlines_read", &self.outlines_read())
             .finish()
     }
+}
+
+/// A font as a rasterizer sees it: the loaded face, and the raw bytes for
+/// rasterizers that parse fonts themselves.
+#[derive(Clone, Copy)]
+pub struct FontRef<'a> {
+    /// The loaded face (fontdue's parse where it was loaded eagerly).
+    pub font: &'a Font,
+    /// The bytes the font was loaded from.
+    pub bytes: &'a [u8],
+    /// The face index inside a collection.
+    pub collection_index: u32,
 }
 
 /// The most code points the cmap subtables together may claim (two full
@@ -148,10 +312,7 @@ fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
 /// Fonts are never unloaded while the cache lives, so ids never dangle.
 #[derive(Debug, Default)]
 pub struct FontSet {
-    fonts: Vec<fontdue::Font>,
-    meta: Vec<(Arc<[u8]>, u32)>,
-    /// Per font, its glyphs with colour data (`None`: no colour tables).
-    color: Vec<Option<ColorGlyphs>>,
+    fonts: Vec<Font>,
 }
 
 impl FontSet {
@@ -159,9 +320,7 @@ impl FontSet {
     pub fn push(&mut self, font: Font) -> Result<FontId, FontError> {
         let n = self.fonts.len();
         let id = u32::try_from(n).map_err(|_| FontError::TooManyFonts(n))?;
-        self.color.push(font.color);
-        self.fonts.push(font.face);
-        self.meta.push((font.bytes, font.collection_index));
+        self.fonts.push(font);
         Ok(FontId(id))
     }
 
@@ -170,27 +329,27 @@ impl FontSet {
     /// kerf-cache's `swash` feature is on.
     #[inline]
     pub fn is_color_glyph(&self, id: FontId, glyph: u16) -> bool {
-        matches!(self.color.get(id.0 as usize), Some(Some(c)) if c.contains(glyph))
+        matches!(self.get(id), Some(f) if f.0.color.as_ref().is_some_and(|c| c.contains(glyph)))
     }
 
     /// True when font `id` has colour glyphs.
     pub fn has_color_glyphs(&self, id: FontId) -> bool {
-        matches!(self.color.get(id.0 as usize), Some(Some(_)))
+        self.get(id).is_some_and(|f| f.0.color.is_some())
     }
 
-    /// The fontdue font an id names.
-    pub fn get(&self, id: FontId) -> Option<&fontdue::Font> {
+    /// The font an id names.
+    pub fn get(&self, id: FontId) -> Option<&Font> {
         self.fonts.get(id.0 as usize)
     }
 
     /// The bytes and collection index an id's font was loaded from.
     pub fn source(&self, id: FontId) -> Option<(&Arc<[u8]>, u32)> {
-        self.meta.get(id.0 as usize).map(|(b, i)| (b, *i))
+        self.get(id).map(|f| (f.bytes(), f.collection_index()))
     }
 
-    /// Every font, indexed by `FontId::index` (the slice fontdue's layout takes).
-    pub fn as_slice(&self) -> &[fontdue::Font] {
-        &self.fonts
+    /// Every font, indexed by [`FontId::index`].
+    pub fn iter(&self) -> impl Iterator<Item = &Font> {
+        self.fonts.iter()
     }
 
     /// Number of fonts.

@@ -282,55 +282,21 @@ impl Frame<'_> {
         let cache = &mut *self.cache;
         let px = size.px();
         cache.lay_out(text, px, true);
-        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
-        // Pen-anchored placement whenever glyphs may sit off the whole
-        // pixel (bins) or carry their own margin (LCD rasters).
-        let pens = cache.config.subpixel_bins > 1 || mode == RenderMode::Lcd;
+        // Every glyph at its pen on its line's baseline, placed by the
+        // rasterizer's own bearings (as `positions` and shaped text place
+        // them): fontdue's layout gives the lines, not the bitmap boxes.
         cache.run_requests(out, mode, |cache, reqs| {
-            let glyphs = cache.layout.glyphs();
-            let req = |g: &fontdue::layout::GlyphPosition, x: f32, anchor: Anchor| PositionedReq {
-                font: FontId(g.font_index as u32),
-                glyph: g.key.glyph_index,
-                size: px,
-                x,
-                y: g.y,
-                color: text.color,
-                anchor,
-            };
-            match (pens, cache.layout.lines()) {
-                (true, Some(lines)) => {
-                    // fontdue's layout rounds every advance up to whole
-                    // pixels; with sub-pixel bins the pens advance by the
-                    // exact advances instead, restarting at the left edge on
-                    // each line (lines hold consecutive glyphs, as fontdue's
-                    // own positioning pass walks them).
-                    let mut idx = 0;
-                    for line in lines {
-                        let mut pen = x0;
-                        while idx <= line.glyph_end && idx < glyphs.len() {
-                            let g = &glyphs[idx];
-                            if !g.char_data.is_control() {
-                                reqs.push(req(g, pen, Anchor::PenXTopY));
-                                pen += cache
-                                    .sources
-                                    .fonts
-                                    .as_slice()
-                                    .get(g.font_index)
-                                    .map_or(0.0, |f| {
-                                        f.metrics_indexed(g.key.glyph_index, px).advance_width
-                                    });
-                            }
-                            idx += 1;
-                        }
-                    }
-                }
-                _ => reqs.extend(
-                    glyphs
-                        .iter()
-                        .filter(|g| !g.char_data.is_control())
-                        .map(|g| req(g, g.x, Anchor::TopLeft)),
-                ),
-            }
+            cache.line_pens(text, px, |font, glyph, x, y| {
+                reqs.push(PositionedReq {
+                    font,
+                    glyph,
+                    size: px,
+                    x,
+                    y,
+                    color: text.color,
+                    anchor: Anchor::Pen,
+                })
+            });
         });
         Ok(())
     }

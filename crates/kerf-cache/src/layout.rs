@@ -24,13 +24,23 @@ impl GlyphCache {
             },
             ..LayoutSettings::default()
         });
-        let fonts = self.sources.fonts.as_slice();
+        // Each run is laid out in its own font alone (a one-font slice, the
+        // font's id carried as the glyphs' user data): fontdue parses a lazy
+        // face only when text is laid out in it. `check_text` has parsed
+        // every font of the spec already.
+        let fonts = &self.sources.fonts;
+        let parsed = |f: FontId| fonts.get(f).and_then(|font| font.fontdue().ok());
+        let layout = &mut self.layout;
+        let mut append = |s: &str, f: FontId| {
+            if let Some(fd) = parsed(f) {
+                layout.append(&[fd], &TextStyle::with_user_data(s, px, 0, f));
+            }
+        };
         if text.fallback.is_empty() {
-            self.layout.append(fonts, &TextStyle::new(text.text, px, text.font.0 as usize));
+            append(text.text, text.font);
         } else {
-            let has = |f: FontId, c: char| {
-                fonts.get(f.0 as usize).is_some_and(|font| font.lookup_glyph_index(c) != 0)
-            };
+            let has =
+                |f: FontId, c: char| parsed(f).is_some_and(|fd| fd.lookup_glyph_index(c) != 0);
             let pick = |c: char, current: FontId| -> FontId {
                 if c.is_control() || has(current, c) && current == text.font {
                     return current;
@@ -45,19 +55,13 @@ impl GlyphCache {
             for (i, c) in text.text.char_indices() {
                 let f = pick(c, run_font);
                 if f != run_font && i > run_start {
-                    self.layout.append(
-                        fonts,
-                        &TextStyle::new(&text.text[run_start..i], px, run_font.0 as usize),
-                    );
+                    append(&text.text[run_start..i], run_font);
                     run_start = i;
                 }
                 run_font = f;
             }
             if run_start < text.text.len() {
-                self.layout.append(
-                    fonts,
-                    &TextStyle::new(&text.text[run_start..], px, run_font.0 as usize),
-                );
+                append(&text.text[run_start..], run_font);
             }
         }
         if !report {
@@ -66,6 +70,30 @@ impl GlyphCache {
         for g in self.layout.glyphs() {
             if g.key.glyph_index == 0 && !g.char_data.is_control() {
                 self.report.missing.push(g.parent);
+            }
+        }
+    }
+
+    /// Calls `f(font, glyph, pen_x, baseline_y)` for each glyph of the text
+    /// [`lay_out`](Self::lay_out) laid out last (control characters left
+    /// out): pens restart at the spec's x on each of fontdue's lines and
+    /// advance by the exact advances (fontdue's layout rounds each advance
+    /// up to whole pixels; only its line breaks and baselines are kept).
+    pub(crate) fn line_pens(
+        &self, text: &TextSpec<'_>, px: f32, mut f: impl FnMut(FontId, u16, f32, f32),
+    ) {
+        let x0 = if text.x.is_finite() { text.x } else { 0.0 };
+        let Some(lines) = self.layout.lines() else { return };
+        let glyphs = self.layout.glyphs();
+        for line in lines {
+            let mut pen = x0;
+            let end = line.glyph_end.min(glyphs.len().saturating_sub(1));
+            for g in glyphs.get(line.glyph_start..=end).unwrap_or(&[]) {
+                if g.char_data.is_control() {
+                    continue;
+                }
+                f(g.user_data, g.key.glyph_index, pen, line.baseline_y);
+                pen += self.sources.advance(g.user_data, g.key.glyph_index, px);
             }
         }
     }

@@ -83,6 +83,7 @@ mod color;
 mod config;
 #[cfg(feature = "cosmic-text")]
 mod cosmic;
+mod coverage;
 mod entry;
 mod error;
 mod evict;
@@ -96,6 +97,7 @@ mod layout;
 mod lcd;
 mod lookup;
 mod memo;
+mod outline;
 mod output;
 mod page;
 #[cfg(feature = "parley")]
@@ -127,7 +129,7 @@ pub use cosmic::CosmicFonts;
 pub use cosmic_text;
 pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
-pub use font::{ColorGlyphs, Font, FontSet};
+pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, EAGER_MAX_GLYPHS};
 pub use format::TexelFormat;
 pub use frame::Frame;
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
@@ -138,7 +140,7 @@ pub use output::FrameOutput;
 pub use page::{Page, PageUpload};
 #[cfg(feature = "parley")]
 pub use parley_adapter::ParleyFonts;
-pub use raster::{FontRef, FontdueRasterizer, GlyphImage, Rasterizer};
+pub use raster::{FontdueRasterizer, GlyphImage, Rasterizer};
 pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]

@@ -1,22 +1,13 @@
-//! The rasterizer trait and its default implementation on fontdue.
+//! The rasterizer trait and its default implementation: fontdue for faces
+//! loaded eagerly, kerf's outline rasterizer for lazy ones.
 
 use crate::error::RasterError;
+use crate::font::FontRef;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
+use crate::outline::{self, RasterMetrics};
 use crate::subpixel::{resample_shifted, shift_for};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// A font as a rasterizer sees it: fontdue's parsed face, and the raw bytes for
-/// rasterizers that parse fonts themselves.
-#[derive(Clone, Copy)]
-pub struct FontRef<'a> {
-    /// fontdue's parsed face.
-    pub fontdue: &'a fontdue::Font,
-    /// The bytes the font was loaded from.
-    pub bytes: &'a [u8],
-    /// The face index inside a collection.
-    pub collection_index: u32,
-}
 
 /// A rasterized glyph: coverage bytes, row-major from the top-left, plus its
 /// placement relative to the pen position on the baseline.
@@ -55,9 +46,12 @@ pub trait Rasterizer: Send + Sync {
     }
 }
 
-/// The default rasterizer: fontdue, grayscale coverage.
+/// The default rasterizer, grayscale coverage: fontdue for a face loaded
+/// eagerly, kerf's own outline rasterizer (exact area coverage of the
+/// outline read when the glyph is drawn, placed as fontdue places its
+/// bitmaps) for a face loaded lazily; see [`FontLoading`](crate::FontLoading).
 ///
-/// [`RenderMode::Coverage`] is fontdue's own raster at offset 0.
+/// [`RenderMode::Coverage`] is the raster at offset 0.
 /// [`RenderMode::ShiftedCoverage`] rasterizes with three coverage samples per
 /// pixel horizontally (fontdue's LCD raster) and resamples them into whole
 /// pixels shifted by [`GlyphKey::subpixel_x`], since fontdue cannot move an
@@ -73,14 +67,17 @@ pub struct FontdueRasterizer;
 impl Rasterizer for FontdueRasterizer {
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         check_mode(key)?;
-        let m = catch_unwind(AssertUnwindSafe(|| {
-            font.fontdue.metrics_indexed(key.glyph, key.size.px())
-        }))
-        .map_err(|_| RasterError::Panicked)?;
+        let m = match font.font.eager_fontdue() {
+            Some(fd) => catch_unwind(AssertUnwindSafe(|| {
+                RasterMetrics::from(&fd.metrics_indexed(key.glyph, key.size.px()))
+            }))
+            .map_err(|_| RasterError::Panicked)?,
+            None => outline::metrics(font, key.glyph, key.size.px())?,
+        };
         if key.mode == RenderMode::Coverage || m.width == 0 {
             return Ok((clamp_u32(m.width), clamp_u32(m.height)));
         }
-        let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
+        let shift = shift_for(m.bounds_xmin, m.width, key.subpixel_x);
         if key.mode == RenderMode::Lcd {
             return Ok((
                 lcd_size(shift.whole, shift.frac, 3 * m.width).0.saturating_mul(3),
@@ -93,10 +90,14 @@ impl Rasterizer for FontdueRasterizer {
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
         check_mode(key)?;
         if key.mode == RenderMode::Coverage {
-            let (m, pixels) = catch_unwind(AssertUnwindSafe(|| {
-                font.fontdue.rasterize_indexed(key.glyph, key.size.px())
-            }))
-            .map_err(|_| RasterError::Panicked)?;
+            let (m, pixels) = match font.font.eager_fontdue() {
+                Some(fd) => catch_unwind(AssertUnwindSafe(|| {
+                    let (m, px) = fd.rasterize_indexed(key.glyph, key.size.px());
+                    (RasterMetrics::from(&m), px)
+                }))
+                .map_err(|_| RasterError::Panicked)?,
+                None => outline::rasterize(font, key.glyph, key.size.px(), false)?,
+            };
             let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
             if pixels.len() as u64 != width as u64 * height as u64 {
                 return Err(RasterError::BadBitmap { width, height, len: pixels.len() });
@@ -125,12 +126,17 @@ impl Rasterizer for FontdueRasterizer {
     }
 }
 
-/// fontdue's three-samples-per-pixel raster of `key`'s glyph and size, checked.
-fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(fontdue::Metrics, Vec<u8>), RasterError> {
-    let (m, thirds) = catch_unwind(AssertUnwindSafe(|| {
-        font.fontdue.rasterize_indexed_subpixel(key.glyph, key.size.px())
-    }))
-    .map_err(|_| RasterError::Panicked)?;
+/// The three-samples-per-pixel raster of `key`'s glyph and size (fontdue's,
+/// or the outline rasterizer's in the same layout), checked.
+fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(RasterMetrics, Vec<u8>), RasterError> {
+    let (m, thirds) = match font.font.eager_fontdue() {
+        Some(fd) => catch_unwind(AssertUnwindSafe(|| {
+            let (m, px) = fd.rasterize_indexed_subpixel(key.glyph, key.size.px());
+            (RasterMetrics::from(&m), px)
+        }))
+        .map_err(|_| RasterError::Panicked)?,
+        None => outline::rasterize(font, key.glyph, key.size.px(), true)?,
+    };
     let height = clamp_u32(m.height);
     if thirds.len() as u64 != 3 * m.width as u64 * height as u64 {
         return Err(RasterError::BadBitmap {
@@ -144,7 +150,7 @@ fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(fontdue::Metrics, Vec<u8
 
 /// `key`'s bitmap ([`RenderMode::ShiftedCoverage`] or [`RenderMode::Lcd`])
 /// from the 3× raster `thirds` with metrics `m` (checked by [`thirds`]).
-fn from_thirds(m: &fontdue::Metrics, thirds: &[u8], key: &GlyphKey) -> GlyphImage {
+fn from_thirds(m: &RasterMetrics, thirds: &[u8], key: &GlyphKey) -> GlyphImage {
     let height = clamp_u32(m.height);
     if m.width == 0 || height == 0 {
         return GlyphImage {
@@ -155,7 +161,7 @@ fn from_thirds(m: &fontdue::Metrics, thirds: &[u8], key: &GlyphKey) -> GlyphImag
             pixels: Vec::new(),
         };
     }
-    let shift = shift_for(m.bounds.xmin, m.width, key.subpixel_x);
+    let shift = shift_for(m.bounds_xmin, m.width, key.subpixel_x);
     if key.mode == RenderMode::Lcd {
         let (px, dx) = lcd_size(shift.whole, shift.frac, 3 * m.width);
         let pixels = lcd_filtered(thirds, 3 * m.width, m.height, shift.frac, px as usize);

@@ -12,10 +12,6 @@ use crate::text::{GlyphQuad, PositionedGlyph};
 pub(crate) enum Anchor {
     /// The pen position on the baseline (positioned glyphs).
     Pen,
-    /// The bitmap's top-left corner, whole pixels (fontdue's layout, 1 bin).
-    TopLeft,
-    /// Pen x, bitmap top y (fontdue's layout with sub-pixel bins).
-    PenXTopY,
     /// The pen position of an image: whole pixels, no sub-pixel offset.
     ImagePen,
 }
@@ -67,9 +63,8 @@ impl PositionedReq {
     #[inline]
     pub(crate) fn snap(&self, bins: u32) -> (i32, u8) {
         match self.anchor {
-            Anchor::TopLeft => (round_half_away(self.x), 0),
             Anchor::ImagePen => (round_half_away(self.x), 0),
-            Anchor::Pen | Anchor::PenXTopY => snap_subpixel(self.x, bins),
+            Anchor::Pen => snap_subpixel(self.x, bins),
         }
     }
 
@@ -77,11 +72,9 @@ impl PositionedReq {
     #[inline]
     pub(crate) fn quad(&self, e: &GlyphEntry, whole_x: i32) -> GlyphQuad {
         let (x, y) = match self.anchor {
-            Anchor::TopLeft => (whole_x, round_half_away(self.y)),
             Anchor::Pen | Anchor::ImagePen => {
                 (whole_x.saturating_add(e.left), round_half_away(self.y).saturating_sub(e.top))
             }
-            Anchor::PenXTopY => (whole_x.saturating_add(e.left), round_half_away(self.y)),
         };
         e.quad(x, y, self.color)
     }

@@ -6,11 +6,12 @@
 
 use crate::atlas::Render;
 use crate::error::{GlyphError, ImageSourceError, RasterError};
+use crate::font::FontRef;
 use crate::font::FontSet;
 use crate::geometry::Geometry;
 use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
-use crate::raster::{FontRef, GlyphImage, Rasterizer};
+use crate::raster::{GlyphImage, Rasterizer};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -59,15 +60,20 @@ impl Sources {
 
     /// Font `id` as a [`Rasterizer`] sees it.
     pub(crate) fn font_ref(&self, id: FontId) -> Result<FontRef<'_>, GlyphError> {
-        let fontdue = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
-        let (bytes, collection_index) = self.fonts.source(id).ok_or(GlyphError::UnknownFont(id))?;
-        Ok(FontRef { fontdue, bytes, collection_index })
+        let font = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
+        Ok(FontRef { font, bytes: font.bytes(), collection_index: font.collection_index() })
+    }
+
+    /// The advance of glyph `glyph` of font `id` at `px`, exact (fontdue's
+    /// layout rounds it up to whole pixels); 0 for an unknown font.
+    pub(crate) fn advance(&self, id: FontId, glyph: u16, px: f32) -> f32 {
+        self.fonts.get(id).map_or(0.0, |f| f.advance(glyph, px))
     }
 
     /// Validates a missed key and measures it; the font to rasterize it with.
     fn check_key(&self, key: &GlyphKey, geometry: Geometry) -> Result<FontRef<'_>, GlyphError> {
         let font = self.font_ref(key.font)?;
-        let count = font.fontdue.glyph_count();
+        let count = font.font.glyph_count();
         if key.glyph >= count {
             return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
         }
@@ -191,7 +197,7 @@ impl Sources {
     /// A colour glyph's RGBA raster (with the `swash` feature).
     fn render_color(&self, key: &GlyphKey) -> Result<GlyphImage, GlyphError> {
         let font = self.font_ref(key.font)?;
-        let count = font.fontdue.glyph_count();
+        let count = font.font.glyph_count();
         if key.glyph >= count {
             return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
         }

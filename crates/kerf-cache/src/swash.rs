@@ -2,9 +2,10 @@
 //! optional hinting, fractional offsets rendered directly, and the LCD mode.
 
 use crate::error::RasterError;
+use crate::font::FontRef;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
-use crate::raster::{FontRef, GlyphImage, Rasterizer};
+use crate::raster::{GlyphImage, Rasterizer};
 use crate::strike::{scaled, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -19,7 +19,7 @@ fn cache(config: CacheConfig) -> (GlyphCache, FontId, FontId) {
 }
 
 fn glyph(c: &GlyphCache, font: FontId, ch: char) -> u16 {
-    let g = c.fonts().get(font).expect("font").lookup_glyph_index(ch);
+    let g = c.fonts().get(font).expect("font").glyph_index(ch);
     assert_ne!(g, 0, "{ch:?} missing");
     g
 }
@@ -363,7 +363,7 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
     bytes[at..at + len].iter_mut().for_each(|b| *b = 0x55);
     let mut c = GlyphCache::new(CacheConfig::default()).expect("config");
     let emoji = c.add_font(bytes.clone()).expect("the tables still parse");
-    let ok = c.fonts().get(emoji).unwrap().lookup_glyph_index('🤔');
+    let ok = c.fonts().get(emoji).unwrap().glyph_index('🤔');
     let at = |g, x| PositionedGlyph {
         font: emoji,
         glyph: g,
@@ -397,7 +397,7 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
     let damaged = c.add_font(bytes).expect("the font's cmap and glyph tables are intact");
     assert_eq!(c.fonts().len(), fonts + 1);
     assert!(!c.fonts().has_color_glyphs(damaged), "a damaged colour index is not trusted");
-    let g = c.fonts().get(damaged).unwrap().lookup_glyph_index('😀');
+    let g = c.fonts().get(damaged).unwrap().glyph_index('😀');
     let mut quads = Vec::new();
     let mut frame = c.begin_frame();
     frame.prepare(

@@ -40,11 +40,11 @@ fn each_character_takes_the_first_font_that_has_it() {
     let want: Vec<(FontId, u16)> = text
         .chars()
         .map(|ch| {
-            let in_sans = fonts.get(sans).unwrap().lookup_glyph_index(ch);
+            let in_sans = fonts.get(sans).unwrap().glyph_index(ch);
             if in_sans != 0 {
                 (sans, in_sans)
             } else {
-                (cjk, fonts.get(cjk).unwrap().lookup_glyph_index(ch))
+                (cjk, fonts.get(cjk).unwrap().glyph_index(ch))
             }
         })
         .collect();
@@ -54,7 +54,7 @@ fn each_character_takes_the_first_font_that_has_it() {
     assert_eq!(got, want);
     // Pens advance by each glyph's own font's advance.
     for w in pens.windows(2) {
-        let adv = c.fonts().get(w[0].font).unwrap().metrics_indexed(w[0].glyph, 20.0).advance_width;
+        let adv = c.fonts().get(w[0].font).unwrap().advance(w[0].glyph, 20.0);
         assert!((w[1].x - w[0].x - adv).abs() < 1e-3, "{w:?}");
     }
     // Every visible glyph drawn, the Han ones from WenQuanYi's keys.

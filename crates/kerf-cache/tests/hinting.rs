@@ -46,7 +46,7 @@ fn measure_matches_the_raster_in_every_mode() {
         let r = SwashRasterizer::new().hinting(hinting);
         for px in [9.0f32, 11.0, 13.5, 16.0, 40.0] {
             for ch in TEXT.chars() {
-                let g = f.fontdue.lookup_glyph_index(ch);
+                let g = f.font.glyph_index(ch);
                 for (mode, off) in [
                     (RenderMode::Coverage, 0),
                     (RenderMode::ShiftedCoverage, 96),
@@ -76,7 +76,7 @@ fn unhinted_swash_agrees_with_fontdue() {
     let r = SwashRasterizer::new();
     for px in [10.0f32, 16.0, 31.0] {
         for ch in TEXT.chars().filter(|c| !c.is_whitespace()) {
-            let g = f.fontdue.lookup_glyph_index(ch);
+            let g = f.font.glyph_index(ch);
             let a = ink(
                 &FontdueRasterizer
                     .rasterize(f, &key(id, g, px, RenderMode::Coverage, 0))
@@ -124,7 +124,7 @@ fn gray_in_middle_columns(r: SwashRasterizer, px: f32) -> (usize, usize) {
     let f = c.font_ref(id).expect("font");
     let (mut gray, mut inked) = (0, 0);
     for ch in "HEFTLxzeo=-".chars() {
-        let g = f.fontdue.lookup_glyph_index(ch);
+        let g = f.font.glyph_index(ch);
         let img = r.rasterize(f, &key(id, g, px, RenderMode::Coverage, 0)).expect("raster");
         let x = img.width as usize / 2;
         for y in 0..img.height as usize {

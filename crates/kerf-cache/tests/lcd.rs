@@ -44,7 +44,7 @@ fn lcd_rasters_keep_the_ink_and_the_place_of_grayscale() {
     for px in [9.0f32, 12.0, 16.0, 30.0] {
         let size = GlyphSize::from_px(px, 1024.0).expect("size");
         for ch in "Hamburgefontsiv AVWY 0123 {}@&".chars().filter(|c| !c.is_whitespace()) {
-            let g = fref.fontdue.lookup_glyph_index(ch);
+            let g = fref.font.glyph_index(ch);
             for off in [0u8, 64, 128, 192] {
                 let key = |mode| GlyphKey { mode, subpixel_x: off, ..GlyphKey::new(id, g, size) };
                 let gray = r.rasterize(fref, &key(RenderMode::ShiftedCoverage)).expect("raster");
@@ -78,7 +78,7 @@ fn lcd_rasters_keep_the_ink_and_the_place_of_grayscale() {
 fn stripes_see_the_stem_edges() {
     let (c, id) = cache(1);
     let fref = c.font_ref(id).expect("font");
-    let g = fref.fontdue.lookup_glyph_index('l');
+    let g = fref.font.glyph_index('l');
     let size = GlyphSize::from_px(40.0, 1024.0).expect("size");
     let key = GlyphKey { mode: RenderMode::Lcd, ..GlyphKey::new(id, g, size) };
     let img = FontdueRasterizer.rasterize(fref, &key).expect("raster");
@@ -96,7 +96,7 @@ fn stripes_see_the_stem_edges() {
 #[test]
 fn lcd_quads_are_their_own_keys_and_marked() {
     let (mut c, f) = cache(4);
-    let g = c.fonts().get(f).expect("font").lookup_glyph_index('a');
+    let g = c.fonts().get(f).expect("font").glyph_index('a');
     let at = |x: f32, size: f32| PositionedGlyph {
         font: f,
         glyph: g,

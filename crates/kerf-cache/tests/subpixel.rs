@@ -83,8 +83,8 @@ fn max_residual(c: &[f64]) -> f64 {
 fn llll_residual(bins: u32, start_x: f32) -> (f64, usize) {
     let (mut c, f) = cache_with_bins(bins);
     let font = c.fonts().get(f).expect("font");
-    let l = font.lookup_glyph_index('l');
-    let advance = font.metrics_indexed(l, 16.0).advance_width;
+    let l = font.glyph_index('l');
+    let advance = font.advance(l, 16.0);
     assert!(
         (advance - 4.45).abs() < 0.05,
         "DejaVu Sans 'l' at 16 px advances {advance} px, expected about 4.45"
@@ -142,7 +142,7 @@ fn stems_at_fractional_advances_lie_on_a_line() {
 fn the_bin_is_part_of_the_key() {
     for (bins, expected) in [(4, 2), (1, 1)] {
         let (mut c, f) = cache_with_bins(bins);
-        let g = c.fonts().get(f).expect("font").lookup_glyph_index('a');
+        let g = c.fonts().get(f).expect("font").glyph_index('a');
         let at = |x: f32| PositionedGlyph {
             font: f,
             glyph: g,
@@ -177,7 +177,7 @@ fn shifted_rasters_move_ink_by_the_offset_and_keep_it() {
     let text = "Hamburgefontsiv AVWY 0123 {}@& kerf";
     for px in [9.0f32, 12.5, 16.0, 31.0] {
         for ch in text.chars().filter(|c| !c.is_whitespace()) {
-            let g = fref.fontdue.lookup_glyph_index(ch);
+            let g = fref.font.glyph_index(ch);
             let size = GlyphSize::from_px(px, 1024.0).expect("size");
             let shifted = |off: u8| GlyphKey {
                 subpixel_x: off,
@@ -333,7 +333,7 @@ fn bins_drawn_together_equal_bins_drawn_alone() {
     for mode in [RenderMode::ShiftedCoverage, RenderMode::Lcd] {
         for ch in ['a', 'W', 'f', 'i', '@'] {
             for px in [9.0, 13.5, 24.0] {
-                let glyph = font.fontdue.lookup_glyph_index(ch);
+                let glyph = font.font.glyph_index(ch);
                 let keys: Vec<GlyphKey> = [0u8, 64, 128, 192]
                     .iter()
                     .map(|&s| GlyphKey {
@@ -360,7 +360,7 @@ fn bins_drawn_together_equal_bins_drawn_alone() {
     let glyphs: Vec<PositionedGlyph> = (0..200)
         .map(|i| PositionedGlyph {
             font: f,
-            glyph: c.fonts().get(f).unwrap().lookup_glyph_index(char::from(b'a' + (i % 26) as u8)),
+            glyph: c.fonts().get(f).unwrap().glyph_index(char::from(b'a' + (i % 26) as u8)),
             size: 15.0,
             x: i as f32 * 7.3,
             y: 20.0,

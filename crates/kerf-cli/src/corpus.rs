@@ -108,10 +108,12 @@ pub fn prose(rng: &mut Rng, n: usize) -> String {
 }
 
 /// A line of glyphs laid out left to right from pen x = 0 on baseline y = 0,
-/// with fontdue's advances and kerning.
+/// with fontdue's advances and kerning (a lazily loaded face is parsed by
+/// fontdue for them; a face fontdue cannot parse gives no glyphs).
 pub fn shape_line(
-    font: &fontdue::Font, id: FontId, text: &str, px: f32, color: [u8; 4],
+    font: &kerf_cache::Font, id: FontId, text: &str, px: f32, color: [u8; 4],
 ) -> Vec<PositionedGlyph> {
+    let Ok(font) = font.fontdue() else { return Vec::new() };
     let mut out = Vec::with_capacity(text.len());
     let mut x = 0.0f32;
     let mut prev: Option<u16> = None;

@@ -187,7 +187,7 @@ impl Workload for Latin {
 /// A console receiving new lines every frame.
 struct TextStream {
     rng: Rng,
-    font: fontdue::Font,
+    font: kerf_cache::Font,
     id: FontId,
     lines: std::collections::VecDeque<Vec<PositionedGlyph>>,
 }
@@ -483,7 +483,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
             results.push(profile_one(args, gpu, &|c, f| {
                 Box::new(TextStream {
                     rng: Rng::new(5),
-                    font: fontdue_clone(c, f.main),
+                    font: font_clone(c, f.main),
                     id: f.main,
                     lines: Default::default(),
                 })
@@ -514,8 +514,8 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
 }
 
 /// The text stream shapes new lines every frame and needs a font of its own
-/// (the cache's is borrowed by the frame).
-fn fontdue_clone(cache: &GlyphCache, id: FontId) -> fontdue::Font {
+/// (the cache's is borrowed by the frame; a clone shares the parsed face).
+fn font_clone(cache: &GlyphCache, id: FontId) -> kerf_cache::Font {
     cache.fonts().get(id).expect("font loaded").clone()
 }
 

@@ -124,8 +124,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
                 let (lo, hi) = ranges[rng.below(ranges.len() as u64) as usize];
                 let ch = char::from_u32(lo + rng.below((hi - lo + 1) as u64) as u32).unwrap_or('?');
                 let font = fonts[rng.below(fonts.len() as u64) as usize];
-                let glyph =
-                    target.cache().fonts().get(font).map_or(0, |f| f.lookup_glyph_index(ch));
+                let glyph = target.cache().fonts().get(font).map_or(0, |f| f.glyph_index(ch));
                 let size = 8.0 + rng.below(64) as f32 * 0.5;
                 glyphs.push(PositionedGlyph {
                     font,
@@ -138,8 +137,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
             }
         } else {
             for (k, &ch) in small.iter().enumerate() {
-                let glyph =
-                    target.cache().fonts().get(fonts[0]).map_or(0, |f| f.lookup_glyph_index(ch));
+                let glyph = target.cache().fonts().get(fonts[0]).map_or(0, |f| f.glyph_index(ch));
                 glyphs.push(PositionedGlyph {
                     font: fonts[0],
                     glyph,

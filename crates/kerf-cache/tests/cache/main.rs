@@ -29,7 +29,7 @@ fn cache(page: u32, pages: u32, in_flight: u32) -> (GlyphCache, FontId) {
 }
 
 fn glyph_of(c: &GlyphCache, f: FontId, ch: char) -> u16 {
-    c.fonts().get(f).unwrap().lookup_glyph_index(ch)
+    c.fonts().get(f).unwrap().glyph_index(ch)
 }
 
 fn key(c: &GlyphCache, f: FontId, ch: char, px: f32) -> GlyphKey {
@@ -51,12 +51,15 @@ fn hit_after_miss_and_stats_add_up() {
     assert_eq!((s.lookups, s.hits, s.misses, s.rasterized), (2, 1, 1, 1));
     assert_eq!(s.hits + s.misses, s.lookups);
     // The upload holds exactly the glyph's bitmap (plus its cleared gutter).
-    let (m, bitmap) = c.fonts().get(f).unwrap().rasterize_indexed(g, 20.0);
+    let key = GlyphKey::new(f, g, GlyphSize::from_px(20.0, 1024.0).unwrap());
+    let img = FontdueRasterizer.rasterize(c.font_ref(f).unwrap(), &key).unwrap();
+    let (w, h) = (img.width as usize, img.height as usize);
+    assert!(w > 0 && h > 0);
     let Upload::Rect(u) = &out.uploads[0] else { panic!("one glyph alone fills its box") };
     assert_eq!((u.rect.x, u.rect.y), (a.x as u32, a.y as u32));
-    for row in 0..m.height {
-        let got = &u.data[row * u.rect.w as usize..][..m.width];
-        assert_eq!(got, &bitmap[row * m.width..][..m.width]);
+    for row in 0..h {
+        let got = &u.data[row * u.rect.w as usize..][..w];
+        assert_eq!(got, &img.pixels[row * w..][..w]);
     }
     assert_eq!(s.upload_bytes, u.data.len() as u64);
 }
@@ -65,7 +68,7 @@ fn hit_after_miss_and_stats_add_up() {
 fn positioned_glyph_quads_follow_pen_and_bearings() {
     let (mut c, f) = cache(256, 1, 0);
     let g = glyph_of(&c, f, 'g');
-    let m = c.fonts().get(f).unwrap().metrics_indexed(g, 32.0);
+    let m = c.fonts().get(f).unwrap().fontdue().unwrap().metrics_indexed(g, 32.0);
     let mut quads = Vec::new();
     let mut fr = c.begin_frame();
     fr.prepare(
@@ -448,7 +451,7 @@ fn pages_are_added_up_to_the_limit_and_budget() {
     let (mut c, f) = cache(64, 3, 0);
     let mut fr = c.begin_frame();
     for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".chars() {
-        let g = fr.cache().fonts().get(f).unwrap().lookup_glyph_index(ch);
+        let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
         let _ = fr.glyph(f, g, 24.0);
     }
     let out = fr.finish();
@@ -570,7 +573,7 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
     assert_eq!(last, 1, "pages released down to min_pages");
     assert_eq!(c.atlas_bytes(), 64 * 64);
     assert!(c.stats().pages_released >= 3);
-    let ok = c.fonts().get(f).unwrap().lookup_glyph_index('o');
+    let ok = c.fonts().get(f).unwrap().glyph_index('o');
     assert!(
         c.peek(&GlyphKey::new(f, ok, GlyphSize::from_px(12.0, 1024.0).unwrap())).is_some(),
         "glyphs in use stay"

@@ -96,7 +96,7 @@ pub fn hb_shape_with(
 pub fn ttf_upem(font: &Path, index: u32) -> f32 {
     let bytes = std::fs::read(font).unwrap();
     Font::from_bytes(bytes, index)
-        .map(|f| f.fontdue().units_per_em())
+        .map(|f| f.units_per_em() as f32)
         .unwrap_or_else(|e| panic!("{}: {e}", font.display()))
 }
 

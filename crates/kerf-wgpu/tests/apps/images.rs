@@ -171,7 +171,7 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
     let glyphs = [
         PositionedGlyph {
             font,
-            glyph: f.lookup_glyph_index('W'),
+            glyph: f.glyph_index('W'),
             size: 700.0,
             x: 10.0,
             y: 560.0,
@@ -179,7 +179,7 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
         },
         PositionedGlyph {
             font,
-            glyph: f.lookup_glyph_index('k'),
+            glyph: f.glyph_index('k'),
             size: 20.0,
             x: 720.0,
             y: 620.0,
@@ -230,7 +230,7 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
         TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
     let sans_font = atlas.add_font(sans()).unwrap();
     let emoji = atlas.add_font(bytes).unwrap();
-    let glyph = |f, ch| atlas.cache().fonts().get(f).unwrap().lookup_glyph_index(ch);
+    let glyph = |f, ch| atlas.cache().fonts().get(f).unwrap().glyph_index(ch);
     let (a, grin, crab) = (glyph(sans_font, 'A'), glyph(emoji, '😀'), glyph(emoji, '🦀'));
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);

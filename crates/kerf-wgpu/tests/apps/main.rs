@@ -21,13 +21,13 @@ fn row_glyphs(rng: &mut Rng, cache: &GlyphCache, font: FontId, r: usize) -> Vec<
         .map(|i| {
             let c = loop {
                 let c = char::from_u32(0x21 + rng.below(0x17f - 0x21) as u32).unwrap_or('x');
-                if f.lookup_glyph_index(c) != 0 {
+                if f.glyph_index(c) != 0 {
                     break c;
                 }
             };
             PositionedGlyph {
                 font,
-                glyph: f.lookup_glyph_index(c),
+                glyph: f.glyph_index(c),
                 size: [12.0, 14.0, 16.0, 18.0, 20.0, 22.0][rng.below(6) as usize],
                 x: (i * CELL + 6) as f32,
                 y: (r as u32 * CELL + 26) as f32,
@@ -338,7 +338,7 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
     let f = atlas.cache().fonts().get(font).unwrap().clone();
     let g = |c: char, size: f32, x: f32, y: f32| PositionedGlyph {
         font,
-        glyph: f.lookup_glyph_index(c),
+        glyph: f.glyph_index(c),
         size,
         x,
         y,

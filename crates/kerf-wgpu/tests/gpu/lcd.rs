@@ -23,8 +23,8 @@ fn draw_lcd_stems(
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, 64, 40);
     viewport.set_correction(queue, TextCorrection::NEUTRAL).unwrap();
-    let g = atlas.cache().fonts().get(font).unwrap().lookup_glyph_index('l');
-    let i = atlas.cache().fonts().get(font).unwrap().lookup_glyph_index('I');
+    let g = atlas.cache().fonts().get(font).unwrap().glyph_index('l');
+    let i = atlas.cache().fonts().get(font).unwrap().glyph_index('I');
     let glyphs: Vec<PositionedGlyph> = [(g, 8.25), (i, 24.6), (g, 40.0)]
         .iter()
         .map(|&(glyph, x)| PositionedGlyph {

@@ -1,0 +1,248 @@
+//! kerf's own outline rasterizer, for faces loaded lazily
+//! ([`FontLoading::Lazy`](crate::FontLoading::Lazy)): one glyph's outline is
+//! read from the font bytes with ttf-parser when that glyph is measured or
+//! rasterized, flattened to line segments at the size asked and filled with
+//! exact area coverage ([`Coverage`]). Its bitmaps are placed as fontdue
+//! places its own (the same metrics and the same three-samples-a-pixel
+//! layout), so the sub-pixel and LCD resampling serves both.
+
+use crate::coverage::Coverage;
+use crate::error::RasterError;
+use crate::font::{FaceHandle, FontRef};
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Where a glyph's bitmap sits, as fontdue's `Metrics` say it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct RasterMetrics {
+    /// Bitmap left edge, whole pixels right of the pen.
+    pub(crate) xmin: i32,
+    /// Bitmap bottom edge, whole pixels above the baseline.
+    pub(crate) ymin: i32,
+    /// Bitmap width in pixels (at one sample a pixel).
+    pub(crate) width: usize,
+    /// Bitmap height in pixels.
+    pub(crate) height: usize,
+    /// The outline's left edge, in pixels right of the pen (unrounded).
+    pub(crate) bounds_xmin: f32,
+}
+
+impl From<&fontdue::Metrics> for RasterMetrics {
+    fn from(m: &fontdue::Metrics) -> RasterMetrics {
+        RasterMetrics {
+            xmin: m.xmin,
+            ymin: m.ymin,
+            width: m.width,
+            height: m.height,
+            bounds_xmin: m.bounds.xmin,
+        }
+    }
+}
+
+/// Largest distance, in pixels, a flattened curve strays from the curve.
+const TOLERANCE: f32 = 1.0 / 32.0;
+/// Most segments one curve is cut into (a huge glyph's long curves).
+const MAX_SEGMENTS: usize = 512;
+
+/// A glyph's outline in pixels (y up, pen at the origin) as closed polygons.
+#[derive(Default)]
+struct Polygons {
+    scale: f32,
+    /// Flattened points; `starts` says where each contour begins.
+    points: Vec<(f32, f32)>,
+    starts: Vec<usize>,
+    pen: (f32, f32),
+    min: (f32, f32),
+    max: (f32, f32),
+}
+
+impl Polygons {
+    fn push(&mut self, p: (f32, f32)) {
+        self.points.push(p);
+        self.min = (self.min.0.min(p.0), self.min.1.min(p.1));
+        self.max = (self.max.0.max(p.0), self.max.1.max(p.1));
+        self.pen = p;
+    }
+
+    fn at(&self, x: f32, y: f32) -> (f32, f32) {
+        (x * self.scale, y * self.scale)
+    }
+
+    /// Points of the curve with control points `c` from the pen, cut into
+    /// segments no farther than [`TOLERANCE`] from it (a curve's chord error
+    /// under uniform steps is at most |second derivative| / 8 per step²).
+    fn curve(&mut self, c: &[(f32, f32)]) {
+        let p0 = self.pen;
+        let second = |a: (f32, f32), b: (f32, f32), d: (f32, f32)| {
+            let (x, y) = (a.0 - 2.0 * b.0 + d.0, a.1 - 2.0 * b.1 + d.1);
+            (x * x + y * y).sqrt()
+        };
+        let bound = match c {
+            [c1, p1] => 2.0 * second(p0, *c1, *p1),
+            [c1, c2, p1] => 6.0 * second(p0, *c1, *c2).max(second(*c1, *c2, *p1)),
+            _ => return,
+        };
+        // (Truncation plus one: at least the ceiling, without a libm call.)
+        let n = ((bound / (8.0 * TOLERANCE)).sqrt() as usize + 1).min(MAX_SEGMENTS);
+        let step = 1.0 / n as f32;
+        match c {
+            [c1, p1] => {
+                for i in 1..=n {
+                    let t = i as f32 * step;
+                    let u = 1.0 - t;
+                    let (a, b, d) = (u * u, 2.0 * u * t, t * t);
+                    self.push((a * p0.0 + b * c1.0 + d * p1.0, a * p0.1 + b * c1.1 + d * p1.1));
+                }
+            }
+            [c1, c2, p1] => {
+                for i in 1..=n {
+                    let t = i as f32 * step;
+                    let u = 1.0 - t;
+                    let (a, b, e, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+                    self.push((
+                        a * p0.0 + b * c1.0 + e * c2.0 + d * p1.0,
+                        a * p0.1 + b * c1.1 + e * c2.1 + d * p1.1,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl ttf_parser::OutlineBuilder for Polygons {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.starts.push(self.points.len());
+        let p = self.at(x, y);
+        self.push(p);
+    }
+
+    fn line_to(&mut self, x: f32, y: f32) {
+        let p = self.at(x, y);
+        self.push(p);
+    }
+
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        let c = [self.at(x1, y1), self.at(x, y)];
+        self.curve(&c);
+    }
+
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        let c = [self.at(x1, y1), self.at(x2, y2), self.at(x, y)];
+        self.curve(&c);
+    }
+
+    fn close(&mut self) {}
+}
+
+/// The outline a thread read last, kept for the rasterize that follows its
+/// measure (a miss is measured, then rasterized: one read serves both, and
+/// the sub-pixel offsets of one glyph share it too).
+struct LastRead {
+    /// The face's identity: the weak handle pins its allocation (so no other
+    /// face can take its address) without keeping the face alive.
+    face: FaceHandle,
+    key: (u16, u32),
+    outline: Option<Polygons>,
+}
+
+thread_local! {
+    static LAST: RefCell<Option<LastRead>> = const { RefCell::new(None) };
+}
+
+/// Calls `f` with glyph `glyph`'s outline at `px`, read from the font or
+/// kept from this thread's last read of it; `done` drops the kept outline
+/// (the glyph is rasterized). Only bytes owned by the font are kept.
+fn with_outline<R>(
+    font: FontRef<'_>, glyph: u16, px: f32, done: bool, f: impl FnOnce(Option<&Polygons>) -> R,
+) -> Result<R, RasterError> {
+    if !std::ptr::eq(font.bytes, &font.font.bytes()[..]) {
+        return Ok(f(read(font, glyph, px)?.as_ref()));
+    }
+    let key = (glyph, px.to_bits());
+    let kept = LAST.with_borrow_mut(|last| match last.take() {
+        Some(l) if l.key == key && l.face.is(font.font) => Some(l),
+        _ => None,
+    });
+    let outline = match kept {
+        Some(l) => l.outline,
+        None => read(font, glyph, px)?,
+    };
+    let r = f(outline.as_ref());
+    if !done {
+        let face = font.font.handle();
+        LAST.with_borrow_mut(|last| *last = Some(LastRead { face, key, outline }));
+    }
+    Ok(r)
+}
+
+/// Glyph `glyph`'s outline at `px` pixels per em, read from `font`'s bytes
+/// (counted on the font); `None` for a glyph without one (space).
+fn read(font: FontRef<'_>, glyph: u16, px: f32) -> Result<Option<Polygons>, RasterError> {
+    font.font.count_outline_read();
+    let outline = catch_unwind(AssertUnwindSafe(|| {
+        let face = ttf_parser::Face::parse(font.bytes, font.collection_index)
+            .map_err(|_| RasterError::BadFont)?;
+        let mut p = Polygons {
+            scale: px / f32::from(face.units_per_em().max(1)),
+            min: (f32::INFINITY, f32::INFINITY),
+            max: (f32::NEG_INFINITY, f32::NEG_INFINITY),
+            ..Polygons::default()
+        };
+        Ok(face.outline_glyph(ttf_parser::GlyphId(glyph), &mut p).map(|_| p))
+    }))
+    .map_err(|_| RasterError::Panicked)??;
+    Ok(outline.filter(|p| {
+        p.points.len() > 1 && p.min.0.is_finite() && p.max.0 > p.min.0 && p.max.1 > p.min.1
+    }))
+}
+
+/// The bitmap placement of an outline with bounds `min..max`.
+fn metrics_of(p: &Polygons) -> RasterMetrics {
+    let (left, bottom) = (p.min.0.floor(), p.min.1.floor());
+    RasterMetrics {
+        xmin: left as i32,
+        ymin: bottom as i32,
+        width: (p.max.0.ceil() - left) as usize,
+        height: (p.max.1.ceil() - bottom) as usize,
+        bounds_xmin: p.min.0,
+    }
+}
+
+/// Where glyph `glyph` at `px` would be placed (its outline read, not filled).
+pub(crate) fn metrics(
+    font: FontRef<'_>, glyph: u16, px: f32,
+) -> Result<RasterMetrics, RasterError> {
+    with_outline(font, glyph, px, false, |p| p.map_or(RasterMetrics::default(), metrics_of))
+}
+
+/// Glyph `glyph` at `px`: its placement and coverage, one sample a pixel, or
+/// with `thirds` three a pixel horizontally in fontdue's layout (the outline's
+/// left edge at `fract(bounds_xmin)` thirds into a row `3 × width` long).
+pub(crate) fn rasterize(
+    font: FontRef<'_>, glyph: u16, px: f32, thirds: bool,
+) -> Result<(RasterMetrics, Vec<u8>), RasterError> {
+    with_outline(font, glyph, px, true, |p| match p {
+        Some(p) => (metrics_of(p), fill(p, thirds)),
+        None => (RasterMetrics::default(), Vec::new()),
+    })
+}
+
+/// The coverage of `p`, placed as [`rasterize`] says.
+fn fill(p: &Polygons, thirds: bool) -> Vec<u8> {
+    let m = metrics_of(p);
+    let top = p.max.1.ceil();
+    let (sx, w) = if thirds { (3.0, 3 * m.width) } else { (1.0, m.width) };
+    // 1×: x − floor(xmin). 3×: 3·(x − xmin) + fract(xmin), as fontdue.
+    let x0 = p.min.0 - (p.min.0 - p.min.0.floor()) / sx;
+    let mut cov = Coverage::new(w, m.height);
+    for (i, &s) in p.starts.iter().enumerate() {
+        let end = p.starts.get(i + 1).copied().unwrap_or(p.points.len());
+        let contour = &p.points[s..end];
+        for (j, a) in contour.iter().enumerate() {
+            let b = contour[(j + 1) % contour.len()];
+            cov.line(sx * (a.0 - x0), top - a.1, sx * (b.0 - x0), top - b.1);
+        }
+    }
+    cov.into_bytes()
+}

@@ -1,0 +1,186 @@
+//! Faces loaded lazily: adding one reads no outline, a glyph's outline is
+//! read when the glyph is drawn, one parse is shared, and what the outline
+//! rasterizer draws matches fontdue's raster of the same face.
+
+use kerf_cache::*;
+
+const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
+
+fn cjk() -> Vec<u8> {
+    std::fs::read(CJK_FONT)
+        .unwrap_or_else(|e| panic!("{CJK_FONT}: {e}; install Debian's fonts-wqy-microhei"))
+}
+
+fn px(size: f32) -> GlyphSize {
+    GlyphSize::from_px(size, 1024.0).unwrap()
+}
+
+#[test]
+fn adding_a_large_face_reads_no_outline_and_drawing_reads_only_what_is_drawn() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_font_indexed(cjk(), 0).unwrap();
+    let font = c.fonts().get(f).unwrap().clone();
+    assert!(font.is_lazy(), "WenQuanYi Micro Hei has 49,531 glyphs: lazy under Auto");
+    assert!(font.glyph_count() > EAGER_MAX_GLYPHS);
+    assert_eq!(font.outlines_read(), 0, "no outline read when the face is added");
+    let text = "字体渲染";
+    let glyphs: Vec<PositionedGlyph> = text
+        .chars()
+        .enumerate()
+        .map(|(i, ch)| PositionedGlyph {
+            font: f,
+            glyph: font.glyph_index(ch),
+            size: 24.0,
+            x: 30.0 * i as f32,
+            y: 40.0,
+            color: [0, 0, 0, 255],
+        })
+        .collect();
+    assert!(glyphs.iter().all(|g| g.glyph != 0));
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare(&glyphs, &mut quads);
+    let out = fr.finish();
+    assert!(out.skipped.is_empty());
+    assert_eq!(quads.len(), 4);
+    let read = font.outlines_read();
+    // A miss measures and rasterizes its glyph: at most two reads a glyph.
+    assert!((4..=8).contains(&read), "{read} outlines read for 4 glyphs");
+    // Drawn again: hits, nothing read.
+    let mut fr = c.begin_frame();
+    fr.prepare(&glyphs, &mut quads);
+    fr.finish();
+    assert_eq!(font.outlines_read(), read);
+}
+
+#[test]
+fn one_parse_is_shared_between_caches_and_threads() {
+    let font = Font::from_bytes(cjk(), 0).unwrap();
+    let mut a = GlyphCache::new(CacheConfig::default()).unwrap();
+    let mut b = GlyphCache::new(CacheConfig::default()).unwrap();
+    let fa = a.add_parsed_font(font.clone()).unwrap();
+    let fb = b.add_parsed_font(font.clone()).unwrap();
+    assert!(a.fonts().get(fa).unwrap().same_face(&font));
+    assert!(b.fonts().get(fb).unwrap().same_face(&font));
+    assert!(std::sync::Arc::ptr_eq(a.fonts().get(fa).unwrap().bytes(), font.bytes()));
+    let g = font.glyph_index('中');
+    let t = std::thread::spawn(move || {
+        let mut fr = b.begin_frame();
+        fr.glyph(fb, g, 20.0).unwrap();
+        fr.finish();
+    });
+    t.join().unwrap();
+    // The other cache's and the other thread's reads show on the one face.
+    assert!(font.outlines_read() >= 1);
+}
+
+/// DejaVu Sans loaded both ways: the outline rasterizer (lazy) draws every
+/// glyph the size and place fontdue (eager) draws it, with the same ink.
+#[test]
+fn a_glyph_drawn_lazily_matches_the_eagerly_parsed_raster() {
+    let bytes = dejavu::sans::regular().to_vec();
+    let lazy = Font::from_bytes_with(bytes.clone(), 0, FontLoading::Lazy).unwrap();
+    let eager = Font::from_bytes_with(bytes, 0, FontLoading::Eager).unwrap();
+    assert!(lazy.is_lazy() && !eager.is_lazy());
+    assert_eq!(lazy.outlines_read(), 0);
+    assert_eq!(eager.outlines_read(), u64::from(eager.glyph_count()));
+    let id =
+        GlyphCache::new(CacheConfig::default()).unwrap().add_parsed_font(lazy.clone()).unwrap();
+    let text = "Hamburgefontsiv ÄÖÜ ßøæ ΩΣλ жЩ 0123456789 &@%?!{}";
+    let (mut worst, mut ink_l, mut ink_e, mut texels, mut moved) = (0u8, 0u64, 0u64, 0u64, 0);
+    let mut glyphs = 0;
+    for size in [9.0f32, 13.0, 16.0, 24.0, 48.0] {
+        for ch in text.chars().filter(|c| !c.is_whitespace()) {
+            let g = eager.glyph_index(ch);
+            assert_eq!(lazy.glyph_index(ch), g, "{ch}");
+            assert!((lazy.advance(g, size) - eager.advance(g, size)).abs() < 1e-3);
+            for (mode, off) in [
+                (RenderMode::Coverage, 0u8),
+                (RenderMode::ShiftedCoverage, 96),
+                (RenderMode::Lcd, 160),
+            ] {
+                let key = GlyphKey { mode, subpixel_x: off, ..GlyphKey::new(id, g, px(size)) };
+                let a = FontdueRasterizer.rasterize(fref(&lazy), &key).unwrap();
+                let b = FontdueRasterizer.rasterize(fref(&eager), &key).unwrap();
+                assert_eq!(
+                    FontdueRasterizer.measure(fref(&lazy), &key).unwrap(),
+                    (a.width, a.height),
+                    "'{ch}' {size} {mode:?}: measure says what rasterize draws"
+                );
+                glyphs += 1;
+                if (a.width, a.height, a.left, a.bottom) != (b.width, b.height, b.left, b.bottom) {
+                    // A bound within a hair of a pixel edge may round the
+                    // other way: one pixel more or less, at most.
+                    assert!(
+                        a.width.abs_diff(b.width) <= 3
+                            && a.height.abs_diff(b.height) <= 1
+                            && (a.left - b.left).abs() <= 1
+                            && (a.bottom - b.bottom).abs() <= 1,
+                        "'{ch}' {size} {mode:?}: {:?} vs fontdue {:?}",
+                        (a.width, a.height, a.left, a.bottom),
+                        (b.width, b.height, b.left, b.bottom)
+                    );
+                    moved += 1;
+                    continue;
+                }
+                for (x, y) in a.pixels.iter().zip(&b.pixels) {
+                    worst = worst.max(x.abs_diff(*y));
+                }
+                ink_l += a.pixels.iter().map(|&v| v as u64).sum::<u64>();
+                ink_e += b.pixels.iter().map(|&v| v as u64).sum::<u64>();
+                texels += a.pixels.len() as u64;
+            }
+        }
+    }
+    eprintln!(
+        "{glyphs} rasters, {moved} placed differently; worst texel {worst}/255; ink {ink_l} vs {ink_e} over {texels} texels"
+    );
+    assert!(moved * 100 <= glyphs, "{moved} of {glyphs} rasters placed differently");
+    let ratio = ink_l as f64 / ink_e as f64;
+    assert!((ratio - 1.0).abs() < 0.01, "ink lazy / eager = {ratio}");
+    assert!(worst <= 24, "worst texel differs by {worst}/255");
+}
+
+/// Face `f` as a rasterizer sees it.
+fn fref(f: &Font) -> FontRef<'_> {
+    FontRef { font: f, bytes: f.bytes(), collection_index: 0 }
+}
+
+#[test]
+fn a_lazy_face_with_damaged_outlines_gives_errors_not_panics() {
+    let mut bytes = dejavu::sans::regular().to_vec();
+    // Scribble over the glyf table (found in the table directory by hand).
+    let be32 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+    let tables = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
+    let glyf = (0..tables)
+        .map(|t| 12 + 16 * t)
+        .find(|&r| &bytes[r..r + 4] == b"glyf")
+        .map(|r| (be32(&bytes, r + 8) as usize, be32(&bytes, r + 12) as usize))
+        .expect("DejaVu Sans has a glyf table");
+    for (i, b) in bytes[glyf.0..glyf.0 + glyf.1].iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(151) ^ 0x5a;
+    }
+    // Loading checks the tables, not the outlines: the face loads.
+    let font = Font::from_bytes_with(bytes, 0, FontLoading::Lazy).expect("tables intact");
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_parsed_font(font.clone()).unwrap();
+    let mut quads = Vec::new();
+    let glyphs: Vec<PositionedGlyph> = (0..font.glyph_count().min(400))
+        .map(|g| PositionedGlyph {
+            font: f,
+            glyph: g,
+            size: 18.0,
+            x: (g % 40) as f32 * 20.0,
+            y: 20.0 + (g / 40) as f32 * 20.0,
+            color: [0, 0, 0, 255],
+        })
+        .collect();
+    let mut fr = c.begin_frame();
+    fr.prepare(&glyphs, &mut quads);
+    let out = fr.finish();
+    eprintln!("{} of {} glyphs skipped", out.skipped.len(), glyphs.len());
+    for s in &out.skipped {
+        assert!(matches!(s.reason, GlyphError::Raster(_) | GlyphError::TooLarge { .. }), "{s:?}");
+    }
+    c.check_invariants().unwrap();
+}
