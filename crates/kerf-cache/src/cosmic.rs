@@ -5,6 +5,7 @@
 
 use crate::cache::GlyphCache;
 use crate::error::FontError;
+use crate::font::{Font, FontLoading};
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
 use std::collections::BTreeMap;
@@ -41,11 +42,22 @@ impl CosmicFonts {
         if let Some(&f) = self.ids.get(&id) {
             return Ok(f);
         }
-        let (bytes, index) = fonts
-            .db()
-            .with_face_data(id, |data, index| (data.to_vec(), index))
-            .ok_or_else(|| FontError::Malformed(format!("cosmic-text font {id:?} has no data")))?;
-        let f = cache.add_font_indexed(bytes, index)?;
+        let missing = || FontError::Malformed(format!("cosmic-text font {id:?} has no data"));
+        let f = match fonts.db().face_source(id) {
+            // Bytes in the database (fonts the app loaded as data): shared
+            // with it, not copied.
+            Some((cosmic_text::fontdb::Source::Binary(data), index)) => {
+                cache.add_parsed_font(Font::from_shared(data, index, FontLoading::Auto)?)?
+            }
+            // A file: read (or mapped) by the database, and copied.
+            _ => {
+                let (bytes, index) = fonts
+                    .db()
+                    .with_face_data(id, |data, index| (data.to_vec(), index))
+                    .ok_or_else(missing)?;
+                cache.add_font_indexed(bytes, index)?
+            }
+        };
         self.ids.insert(id, f);
         Ok(f)
     }

@@ -29,6 +29,10 @@ pub enum FontLoading {
 /// eagerly with fontdue (a few milliseconds at most).
 pub const EAGER_MAX_GLYPHS: u16 = 1024;
 
+/// Font bytes shared with whoever else holds them (a font database, a
+/// layout engine): kerf reads them in place and never copies them.
+pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
 /// One loaded font face: the bytes it came from and, for a face loaded
 /// eagerly, fontdue's parse of every outline. Cloning is cheap and shares the
 /// one parse: parse once, add to as many caches and threads as needed
@@ -37,7 +41,7 @@ pub const EAGER_MAX_GLYPHS: u16 = 1024;
 pub struct Font(Arc<Face>);
 
 struct Face {
-    bytes: Arc<[u8]>,
+    bytes: SharedBytes,
     collection_index: u32,
     glyph_count: u16,
     units_per_em: u16,
@@ -67,11 +71,21 @@ impl Font {
         bytes: impl Into<Arc<[u8]>>, collection_index: u32, loading: FontLoading,
     ) -> Result<Font, FontError> {
         let bytes: Arc<[u8]> = bytes.into();
+        Font::from_shared(Arc::new(bytes), collection_index, loading)
+    }
+
+    /// [`from_bytes_with`](Self::from_bytes_with) for bytes held elsewhere
+    /// too (cosmic-text's font database, parley's font blobs): the face
+    /// reads them in place, so a font costs no copy of its file.
+    pub fn from_shared(
+        data: SharedBytes, collection_index: u32, loading: FontLoading,
+    ) -> Result<Font, FontError> {
+        let bytes: &[u8] = (*data).as_ref();
         if bytes.is_empty() {
             return Err(FontError::Empty);
         }
         let (glyph_count, units_per_em) = catch_unwind(AssertUnwindSafe(|| {
-            ttf_parser::Face::parse(&bytes, collection_index)
+            ttf_parser::Face::parse(bytes, collection_index)
                 .map(|f| (f.number_of_glyphs(), f.units_per_em()))
         }))
         .map_err(|_| FontError::ParserPanicked)?
@@ -82,7 +96,7 @@ impl Font {
         // fontdue visits every code point every cmap subtable claims; a
         // corrupt subtable can claim billions (found by fuzzing: a loading
         // hang, not a panic). Refuse those before fontdue sees them.
-        if let Some(n) = cmap_code_points(&bytes, collection_index) {
+        if let Some(n) = cmap_code_points(bytes, collection_index) {
             if n > MAX_CMAP_CODE_POINTS {
                 return Err(FontError::Malformed(format!(
                     "cmap claims {n} code points; Unicode has {}",
@@ -98,8 +112,8 @@ impl Font {
         let face = Face {
             // Which glyphs have colour data; a colour table that makes the
             // parser panic is a damaged font.
-            color: ColorGlyphs::of(&bytes, collection_index)?,
-            bytes,
+            color: ColorGlyphs::of(bytes, collection_index)?,
+            bytes: Arc::clone(&data),
             collection_index,
             glyph_count,
             units_per_em,
@@ -125,9 +139,8 @@ impl Font {
                 scale: 40.0,
                 load_substitutions: true,
             };
-            let data = Arc::clone(&self.0.bytes);
-            match catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(&data[..], settings)))
-            {
+            let data = self.bytes();
+            match catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(data, settings))) {
                 Ok(Ok(face)) if face.glyph_count() > 0 => {
                     self.0.outlines.fetch_add(face.glyph_count() as u64, Ordering::Relaxed);
                     Ok(face)
@@ -168,8 +181,8 @@ impl Font {
     }
 
     /// The bytes the font was loaded from.
-    pub fn bytes(&self) -> &Arc<[u8]> {
-        &self.0.bytes
+    pub fn bytes(&self) -> &[u8] {
+        (*self.0.bytes).as_ref()
     }
 
     /// The face index inside a font collection (0 for a plain font file).
@@ -192,7 +205,7 @@ impl Font {
         if let Some(f) = self.eager_fontdue() {
             return f.lookup_glyph_index(c);
         }
-        ttf_parser::Face::parse(&self.0.bytes, self.0.collection_index)
+        ttf_parser::Face::parse(self.bytes(), self.0.collection_index)
             .ok()
             .and_then(|f| f.glyph_index(c))
             .map_or(0, |g| g.0)
@@ -206,7 +219,7 @@ impl Font {
                 .metrics_indexed(glyph.min(f.glyph_count().saturating_sub(1)), px)
                 .advance_width;
         }
-        let units = ttf_parser::Face::parse(&self.0.bytes, self.0.collection_index)
+        let units = ttf_parser::Face::parse(self.bytes(), self.0.collection_index)
             .ok()
             .and_then(|f| f.glyph_hor_advance(ttf_parser::GlyphId(glyph)));
         units.map_or(0.0, |u| f32::from(u) * px / f32::from(self.0.units_per_em.max(1)))
@@ -238,7 +251,7 @@ impl std::fmt::Debug for Font {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Font")
             .field("glyphs", &self.0.glyph_count)
-            .field("bytes", &self.0.bytes.len())
+            .field("bytes", &self.bytes().len())
             .field("lazy", &self.0.lazy)
             .field("outlines_read", &self.outlines_read())
             .finish()
@@ -343,7 +356,7 @@ impl FontSet {
     }
 
     /// The bytes and collection index an id's font was loaded from.
-    pub fn source(&self, id: FontId) -> Option<(&Arc<[u8]>, u32)> {
+    pub fn source(&self, id: FontId) -> Option<(&[u8], u32)> {
         self.get(id).map(|f| (f.bytes(), f.collection_index()))
     }
 

@@ -129,7 +129,7 @@ pub use cosmic::CosmicFonts;
 pub use cosmic_text;
 pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
-pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, EAGER_MAX_GLYPHS};
+pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
 pub use format::TexelFormat;
 pub use frame::Frame;
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};

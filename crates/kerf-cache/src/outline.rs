@@ -156,7 +156,7 @@ thread_local! {
 fn with_outline<R>(
     font: FontRef<'_>, glyph: u16, px: f32, done: bool, f: impl FnOnce(Option<&Polygons>) -> R,
 ) -> Result<R, RasterError> {
-    if !std::ptr::eq(font.bytes, &font.font.bytes()[..]) {
+    if !std::ptr::eq(font.bytes, font.font.bytes()) {
         return Ok(f(read(font, glyph, px)?.as_ref()));
     }
     let key = (glyph, px.to_bits());

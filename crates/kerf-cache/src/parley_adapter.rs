@@ -49,7 +49,10 @@ impl ParleyFonts {
         if let Some(&f) = self.ids.get(&key) {
             return Ok(f);
         }
-        let f = cache.add_font_indexed(font.data.data().to_vec(), font.index)?;
+        // The blob is shared (reference-counted): no copy of the file.
+        let data: crate::font::SharedBytes = std::sync::Arc::new(font.data.clone());
+        let parsed = crate::font::Font::from_shared(data, font.index, Default::default())?;
+        let f = cache.add_parsed_font(parsed)?;
         self.ids.insert(key, f);
         Ok(f)
     }

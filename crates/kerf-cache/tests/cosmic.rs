@@ -49,3 +49,20 @@ fn shaped_glyphs_draw_through_the_cache() {
     );
     cache.check_invariants().unwrap();
 }
+
+/// A face cosmic-text holds as bytes is read in place: loading it into the
+/// cache copies no byte of the file, and reads no outline.
+#[test]
+fn faces_held_as_bytes_are_shared_not_copied() {
+    let mut db = fontdb::Database::new();
+    db.load_font_data(std::fs::read(dejavu_file()).unwrap());
+    let id = db.faces().next().unwrap().id;
+    let fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = CosmicFonts::new().font(&mut cache, &fs, id).unwrap();
+    let font = cache.fonts().get(f).unwrap();
+    let theirs = fs.db().with_face_data(id, |data, _| data.as_ptr()).unwrap();
+    assert_eq!(font.bytes().as_ptr(), theirs, "the database's bytes, not a copy");
+    assert!(font.is_lazy());
+    assert_eq!(font.outlines_read(), 0);
+}
