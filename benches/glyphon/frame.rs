@@ -79,3 +79,104 @@ pub(crate) fn frame_case(c: &mut Criterion) {
     });
     g.finish();
 }
+
+/// How many renderers share one atlas in `frame_eight` (an app with a text
+/// renderer per panel).
+const RENDERERS: usize = 8;
+
+/// `frame_multiscript` (the multi-script scene with emoji, warm: kerf's
+/// adapter converts the cosmic-text buffers each frame, glyphon prepares
+/// them) and `frame_eight` (the same buffers split over eight renderers on
+/// one atlas, drawn in one pass), whole frames.
+pub(crate) fn frame_scenes_case(c: &mut Criterion) {
+    let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let (mut fs, text) = crate::multiscript::scene();
+    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT);
+    let mut k = kerf_side(device, queue);
+    let mut fonts = kerf::cache::CosmicFonts::new();
+    let mut glyphs = Vec::new();
+    crate::multiscript::cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
+    let mut gl = glyphon_side(device, queue);
+    let mut g = c.benchmark_group("frame_multiscript");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("kerf", |b| {
+        b.iter(|| {
+            glyphs.clear();
+            crate::multiscript::cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
+            kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view)
+        })
+    });
+    g.bench_function("glyphon", |b| {
+        b.iter(|| glyphon_frame_drawn(device, queue, &mut gl, &mut fs, &text, &target.view))
+    });
+    g.finish();
+
+    // Eight renderers, each drawing every eighth buffer, one atlas.
+    let parts: Vec<std::ops::Range<usize>> = (0..RENDERERS)
+        .map(|r| {
+            let n = text.buffers.len();
+            r * n / RENDERERS..(r + 1) * n / RENDERERS
+        })
+        .collect();
+    let mut kerf_renderers: Vec<TextRenderer> = (0..RENDERERS)
+        .map(|_| {
+            TextRenderer::new(device, &k.atlas, FORMAT, wgpu::MultisampleState::default(), None)
+        })
+        .collect();
+    let mut part_glyphs: Vec<Vec<PositionedGlyph>> = vec![Vec::new(); RENDERERS];
+    let mut glyphon_renderers: Vec<glyphon::TextRenderer> = (0..RENDERERS)
+        .map(|_| {
+            glyphon::TextRenderer::new(
+                &mut gl.atlas,
+                device,
+                wgpu::MultisampleState::default(),
+                None,
+            )
+        })
+        .collect();
+    let mut g = c.benchmark_group("frame_eight");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    g.bench_function("kerf", |b| {
+        b.iter(|| {
+            for ((r, range), out) in kerf_renderers.iter_mut().zip(&parts).zip(&mut part_glyphs) {
+                out.clear();
+                for (buf, top) in &text.buffers[range.clone()] {
+                    let cache = k.atlas.cache_mut();
+                    fonts.glyphs(cache, &fs, buf, (0.0, *top), [0, 0, 0, 255], out).unwrap();
+                }
+                let areas = [TextArea::glyphs(out, 0.0, 0.0)];
+                r.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+            }
+            pass_and_wait(device, queue, &target.view, |pass| {
+                for r in &kerf_renderers {
+                    r.render(&k.atlas, pass).unwrap();
+                }
+            });
+        })
+    });
+    g.bench_function("glyphon", |b| {
+        b.iter(|| {
+            for (r, range) in glyphon_renderers.iter_mut().zip(&parts) {
+                let areas = glyphon_areas(&text, range.clone(), 0.0);
+                r.prepare(
+                    device,
+                    queue,
+                    &mut fs,
+                    &mut gl.atlas,
+                    &gl.viewport,
+                    areas,
+                    &mut gl.swash,
+                )
+                .unwrap();
+            }
+            pass_and_wait(device, queue, &target.view, |pass| {
+                for r in &glyphon_renderers {
+                    r.render(&gl.atlas, &gl.viewport, pass).unwrap();
+                }
+            });
+            gl.atlas.trim();
+        })
+    });
+    g.finish();
+}

@@ -20,9 +20,10 @@
 //! of wall time, the same for both sides, which a short prepare cannot hide.
 
 mod frame;
+mod memory;
 mod multiscript;
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion, Throughput};
 use glyphon::{Attrs, Buffer, Cache, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache};
 use kerf::cache::PositionedGlyph;
 use kerf::gpu::{wgpu, CacheConfig, FontId, TextArea, TextAtlas, TextRenderer, Viewport};
@@ -600,5 +601,21 @@ fn atlas_full_case(_c: &mut Criterion) {
 use frame::frame_case;
 use multiscript::multiscript_case;
 
-criterion_group!(glyphon_vs_kerf, atlas_full_case, benches, multiscript_case, frame_case);
-criterion_main!(glyphon_vs_kerf);
+criterion_group!(
+    glyphon_vs_kerf,
+    atlas_full_case,
+    benches,
+    multiscript_case,
+    frame_case,
+    frame::frame_scenes_case
+);
+
+fn main() {
+    // One side's peak memory, in a process of its own (memory.rs).
+    if let Ok(side) = std::env::var("KERF_BENCH_MEMORY") {
+        memory::run(&side);
+        return;
+    }
+    glyphon_vs_kerf();
+    Criterion::default().configure_from_args().final_summary();
+}

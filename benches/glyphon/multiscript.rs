@@ -26,8 +26,24 @@ fn multiscript() -> Vec<(String, f32)> {
         .collect()
 }
 
+/// The multi-script scene: a font system holding DejaVu Sans, Lohit
+/// Devanagari, WenQuanYi Micro Hei and Noto Color Emoji as bytes, and the
+/// lines shaped by it.
+pub(crate) fn scene() -> (FontSystem, Shaped) {
+    let mut db = glyphon::fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    for (path, package) in SCRIPT_FONTS {
+        let bytes = std::fs::read(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
+        db.load_font_data(bytes);
+    }
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let text = shape(&mut fs, &multiscript());
+    (fs, text)
+}
+
 /// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
-fn cosmic_glyphs(
+pub(crate) fn cosmic_glyphs(
     k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped,
     out: &mut Vec<PositionedGlyph>,
 ) {
@@ -42,15 +58,7 @@ fn cosmic_glyphs(
 pub(crate) fn multiscript_case(c: &mut Criterion) {
     let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut db = glyphon::fontdb::Database::new();
-    db.load_font_data(dejavu::sans::regular().to_vec());
-    for (path, package) in SCRIPT_FONTS {
-        let bytes = std::fs::read(path)
-            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
-        db.load_font_data(bytes);
-    }
-    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
-    let text = shape(&mut fs, &multiscript());
+    let (mut fs, text) = scene();
     // kerf's side: an atlas with the buffers' fonts loaded (outside the
     // timed code, as glyphon's font system has them) and their glyphs.
     let kerf_with_glyphs = |fs: &FontSystem| {
