@@ -113,6 +113,7 @@ impl crate::runner::Runner for GpuRunner<'_> {
             encoder.resolve_query_set(set, 0..2, resolve, 0);
             encoder.copy_buffer_to_buffer(resolve, 0, read, 0, 16);
         }
+        let submitted = Instant::now();
         queue.submit([encoder.finish()]);
         let mut gpu_ns = None;
         if let Some((_, _, read)) = &self.timing {
@@ -135,8 +136,10 @@ impl crate::runner::Runner for GpuRunner<'_> {
         } else {
             device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
         }
+        let done_ns = Some(submitted.elapsed().as_nanos() as u64);
         Ok(crate::runner::FrameResult {
             ns,
+            done_ns,
             lookups: report.lookups,
             hits: report.hits,
             evictions: report.evictions,

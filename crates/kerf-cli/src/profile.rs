@@ -130,6 +130,10 @@ pub struct Report {
     pub uploads: String,
     /// Median GPU time of the text pass (wgpu backend with timestamp queries).
     pub gpu_median_frame_ns: Option<u64>,
+    /// Median wall time from the frame's submit until the GPU is done with
+    /// it (wgpu backend): the GPU side of the frame as the app waits for it,
+    /// beside `median_frame_ns` (prepare, the CPU side).
+    pub gpu_done_median_ns: Option<u64>,
     /// `cpu` or `wgpu`.
     pub backend: String,
     /// Packer name.
@@ -361,6 +365,7 @@ fn profile_one(
     let mut glyphs = Vec::new();
     let mut frame_ns = Vec::with_capacity(args.frames);
     let mut gpu_ns = Vec::new();
+    let mut done_ns = Vec::new();
     let mut occ: Vec<f64> = Vec::new();
     let mut skipped = 0u64;
     let (mut upload_calls, mut upload_bytes) = (0u64, 0u64);
@@ -373,6 +378,7 @@ fn profile_one(
         let r = runner.frame(&glyphs)?;
         frame_ns.push(r.ns);
         gpu_ns.extend(r.gpu_ns);
+        done_ns.extend(r.done_ns);
         skipped += r.skipped as u64;
         upload_calls += r.upload_calls as u64;
         upload_bytes += r.upload_bytes;
@@ -411,6 +417,7 @@ fn profile_one(
     let hit_share = if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit * stats.hits as f64 };
     frame_ns.sort_unstable();
     gpu_ns.sort_unstable();
+    done_ns.sort_unstable();
     let frames = args.frames.max(1) as f64;
     series.name = work.name();
     let report = Report {
@@ -442,6 +449,7 @@ fn profile_one(
         // The flag's own spelling (`glyphs`, `dirty-rect`).
         uploads: args.uploads.to_string(),
         gpu_median_frame_ns: gpu_ns.get(gpu_ns.len() / 2).copied(),
+        gpu_done_median_ns: done_ns.get(done_ns.len() / 2).copied(),
         backend: if gpu.is_some() { "wgpu".into() } else { "cpu".into() },
         algorithm: args.algo.to_string(),
     };
@@ -571,6 +579,14 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
             } else {
                 0.0
             }
+        );
+    }
+    for r in reports.iter().filter(|r| r.gpu_done_median_ns.is_some()) {
+        println!(
+            "{}: median frame: prepare {:.1} µs, submit to GPU done {:.1} µs",
+            r.workload,
+            r.median_frame_ns as f64 / 1e3,
+            r.gpu_done_median_ns.unwrap_or(0) as f64 / 1e3
         );
     }
     for r in reports.iter().filter(|r| r.gpu_median_frame_ns.is_some()) {

@@ -18,6 +18,8 @@ pub struct FrameResult {
     pub upload_bytes: u64,
     /// GPU time of the text pass (timestamp queries), when the device has them.
     pub gpu_ns: Option<u64>,
+    /// Wall time from the submit to the GPU done (wgpu backend).
+    pub done_ns: Option<u64>,
 }
 
 /// Where frames run: kerf-cache alone, or kerf-wgpu on a device.
@@ -62,6 +64,7 @@ impl Runner for CpuRunner {
             upload_calls: out.uploads.len() as u32,
             upload_bytes: out.uploads.iter().map(|u| u.upload_bytes()).sum::<u64>(),
             gpu_ns: None,
+            done_ns: None,
         })
     }
 }

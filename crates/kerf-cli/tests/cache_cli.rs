@@ -215,6 +215,13 @@ fn profile_on_the_gpu_reports_uploads_and_plots() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["backend"], "wgpu");
     assert_eq!(v["skipped"], 0);
+    // The GPU side of the frame (submit to done) beside prepare; on the CPU
+    // backend it is absent.
+    let done = v["gpu_done_median_ns"].as_u64().expect("GPU frame time");
+    assert!(done > 0);
+    let cpu = kerf(&["profile", "--workload", "text-stream", "--frames", "3", "--json"]);
+    let cpu: serde_json::Value = serde_json::from_slice(&cpu.stdout).unwrap();
+    assert!(cpu["gpu_done_median_ns"].is_null());
     let calls = v["upload_calls_per_frame"].as_f64().unwrap();
     assert!(
         calls > 0.0 && calls <= v["pages"].as_f64().unwrap(),
