@@ -35,7 +35,7 @@ impl Coverage {
             if y0 < y1 { (1.0, x0, y0, x1, y1) } else { (-1.0, x1, y1, x0, y0) };
         let dxdy = (bx - ax) / (by - ay);
         let mut x = ax;
-        let first = ay as usize;
+        let first = ay as i32 as usize;
         let last = ceil(by).min(self.height);
         for row in first..last {
             let top = (row as f32).max(ay);
@@ -56,7 +56,7 @@ impl Coverage {
         let base = row * self.width;
         let (lo, hi) = if xa < xb { (xa, xb) } else { (xb, xa) };
         // (Coordinates are clamped to ≥ 0: truncation is the floor.)
-        let c0 = lo as usize;
+        let c0 = lo as i32 as usize;
         let lo_cell = c0 as f32;
         let c1 = ceil(hi);
         if c1 <= c0 + 1 {
@@ -110,12 +110,9 @@ impl Coverage {
 /// baseline x86-64).
 #[inline]
 fn ceil(v: f32) -> usize {
-    let t = v as usize;
-    if (t as f32) < v {
-        t + 1
-    } else {
-        t
-    }
+    // (Through i32: the cast from f32 is one instruction, to usize several.)
+    let t = v as i32;
+    (if (t as f32) < v { t + 1 } else { t }) as usize
 }
 
 #[cfg(test)]
