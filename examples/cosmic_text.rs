@@ -58,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &viewport,
     )?;
 
-    let target = Offscreen::new(device, W, H, format);
+    let target = Offscreen::new(device, W, H, format)?;
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
         label: Some("cosmic-text frame"),
     });

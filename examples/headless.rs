@@ -74,7 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let warm = renderer.prepare(device, queue, &mut atlas, &areas, &viewport)?;
     let warm_ns = t.elapsed().as_nanos() as f64;
 
-    let target = Offscreen::new(device, W, H, format);
+    let target = Offscreen::new(device, W, H, format)?;
     let mut encoder = device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless frame") });
     {

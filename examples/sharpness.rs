@@ -69,7 +69,7 @@ fn render_panel(
     let body = TextSpec::new(TEXT, font, p.size).color(p.fg).wrap(PANEL_W as f32 - 12.0);
     let areas = [TextArea::text(label, 6.0, 3.0), TextArea::text(body, 6.0, 19.0)];
     renderer.prepare(device, queue, &mut atlas, &areas, &viewport)?;
-    let target = Offscreen::new(device, PANEL_W, h, format);
+    let target = Offscreen::new(device, PANEL_W, h, format)?;
     let mut encoder = device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sharpness panel") });
     {

@@ -64,7 +64,7 @@ pub(crate) fn frame_case(c: &mut Criterion) {
     let (device, queue) = (&gpu.device, &gpu.queue);
     let mut fs = font_system();
     let para = shape(&mut fs, &paragraph());
-    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT);
+    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT).unwrap();
     let mut k = kerf_side(device, queue);
     let glyphs = kerf_glyphs(&para, 0..para.buffers.len(), 0.0, k.font);
     let mut gl = glyphon_side(device, queue);
@@ -92,7 +92,7 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let (device, queue) = (&gpu.device, &gpu.queue);
     let (mut fs, text) = crate::multiscript::scene();
-    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT);
+    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT).unwrap();
     let mut k = kerf_side(device, queue);
     let mut fonts = kerf::cache::CosmicFonts::new();
     let mut glyphs = Vec::new();

@@ -22,7 +22,7 @@ pub(crate) fn run(side: &str) {
     let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let (device, queue) = (&gpu.device, &gpu.queue);
     let (mut fs, text) = crate::multiscript::scene();
-    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT);
+    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT).unwrap();
     match side {
         "kerf" => {
             let mut k = kerf_side(device, queue);

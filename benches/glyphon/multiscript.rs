@@ -120,7 +120,7 @@ pub(crate) fn multiscript_case(c: &mut Criterion) {
     // memory as bytes (kerf's adapter loads each face into the cache on
     // first sight; glyphon's font system holds them, as the app's does), the
     // frame drawn into a window-sized target and waited on until the GPU is done.
-    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT);
+    let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT).unwrap();
     let mut g = c.benchmark_group("first_frame");
     g.sample_size(10);
     g.throughput(Throughput::Elements(glyphs.len() as u64));

@@ -64,7 +64,8 @@ pub(crate) type Encode<'a> =
 /// Renders the frame once more into an offscreen texture and reads it back as RGBA.
 pub(crate) fn screenshot(gfx: &Gfx, scene: &Scene, encode: &Encode<'_>) -> Result<Vec<u8>, String> {
     let target =
-        Offscreen::new(&gfx.device, gfx.config.width, gfx.config.height, gfx.config.format);
+        Offscreen::new(&gfx.device, gfx.config.width, gfx.config.height, gfx.config.format)
+            .map_err(|e| e.to_string())?;
     let encoder = encode(&target.view, scene, &gfx.device)?;
     gfx.queue.submit([encoder.finish()]);
     target.read(&gfx.device, &gfx.queue).map_err(|e| e.to_string())

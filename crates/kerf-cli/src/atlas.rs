@@ -118,9 +118,9 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
         algorithm: args.algo.to_string(),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        out!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        println!(
+        out!(
             "{} pages of {}x{} ({}), {} glyphs, {} skipped",
             report.pages,
             report.page_size,
@@ -130,13 +130,13 @@ pub fn run(args: &AtlasArgs) -> Result<(), String> {
             report.skipped
         );
         for (i, o) in report.occupancy.iter().enumerate() {
-            println!("page {i}: occupancy {:.2}%", o * 100.0);
+            out!("page {i}: occupancy {:.2}%", o * 100.0);
         }
         for f in &report.files {
-            println!("wrote {f}");
+            out!("wrote {f}");
         }
         for s in out.skipped.iter().take(5) {
-            println!("skipped glyph #{}: {}", s.index, s.reason);
+            out!("skipped glyph #{}: {}", s.index, s.reason);
         }
     }
     Ok(())

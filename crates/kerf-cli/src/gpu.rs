@@ -39,7 +39,8 @@ impl<'a> GpuRunner<'a> {
             TextRenderer::new(device, &atlas, format, wgpu::MultisampleState::default(), None);
         let mut viewport = Viewport::new(device, &atlas);
         viewport.update(&gpu.queue, TARGET.0, TARGET.1);
-        let target = kerf_wgpu::Offscreen::new(device, TARGET.0, TARGET.1, format);
+        let target = kerf_wgpu::Offscreen::new(device, TARGET.0, TARGET.1, format)
+            .map_err(|e| e.to_string())?;
         let timing = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| {
             let set = device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("kerf profile timestamps"),

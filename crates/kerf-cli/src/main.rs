@@ -1,6 +1,9 @@
 //! `kerf`: pack glyph-size traces, build glyph atlases, profile the glyph
 //! cache, render shaped text.
 
+#[macro_use]
+mod stdout;
+
 mod atlas;
 mod compare;
 mod corpus;

@@ -318,12 +318,8 @@ fn row(r: &Report) -> String {
 
 /// Prints a line; a closed pipe (`kerf pack | head`) ends the output quietly.
 fn emit(line: &str) -> Result<(), String> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{line}") {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        r => r.map_err(|e| format!("standard output: {e}")),
-    }
+    out!("{line}");
+    Ok(())
 }
 
 const HEADER: &str = "| packer | placed before first failure | occupancy then | placed / requested | occupancy | ns/insert |\n|---|---|---|---|---|---|";

@@ -514,7 +514,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         } else {
             serde_json::to_string_pretty(&reports)
         };
-        println!("{}", s.map_err(|e| e.to_string())?);
+        out!("{}", s.map_err(|e| e.to_string())?);
     } else {
         print_table(args, &reports, gpu);
     }
@@ -532,7 +532,7 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         None => "cpu".to_string(),
         Some(g) => format!("wgpu on {} ({:?})", g.info.name, g.info.backend),
     };
-    println!(
+    out!(
         "kerf profile --backend {backend}: {} frames, {} px pages x {}, {}, {} frames in flight, {} sub-pixel bins, uploads {}",
         args.frames,
         args.page_size,
@@ -542,12 +542,12 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         args.subpixel_bins,
         reports.first().map_or("", |r| r.uploads.as_str())
     );
-    println!(
+    out!(
         "{:<14} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>7} {:>7} {:>13} {:>5} {:>7} {:>9} {:>9} {:>8}",
         "workload", "glyphs", "hit%", "ns/hit", "Mglyph/s", "ns/miss", "raster", "pack", "stage", "evict", "occ mean/min", "pages", "skipped", "median µs", "worst µs", "uploads"
     );
     for r in reports {
-        println!(
+        out!(
             "{:<14} {:>8} {:>7.2} {:>8.1} {:>8.1} {:>9.0} {:>9.0} {:>8.0} {:>7.0} {:>7} {:>6.1}/{:>5.1}% {:>5} {:>7} {:>9.1} {:>9.1} {:>8.2}",
             r.workload,
             r.glyphs,
@@ -569,7 +569,7 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         );
     }
     for r in reports {
-        println!(
+        out!(
             "{}: bytes per frame: rasterized {:.0}, uploaded {:.0} ({:.2}x)",
             r.workload,
             r.raster_bytes_per_frame,
@@ -582,7 +582,7 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         );
     }
     for r in reports.iter().filter(|r| r.gpu_done_median_ns.is_some()) {
-        println!(
+        out!(
             "{}: median frame: prepare {:.1} µs, submit to GPU done {:.1} µs",
             r.workload,
             r.median_frame_ns as f64 / 1e3,
@@ -590,11 +590,11 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         );
     }
     for r in reports.iter().filter(|r| r.gpu_median_frame_ns.is_some()) {
-        println!(
+        out!(
             "{}: GPU text pass median {:.1} µs",
             r.workload,
             r.gpu_median_frame_ns.unwrap_or(0) as f64 / 1e3
         );
     }
-    println!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: page writes per frame, at most one per dirty page)");
+    out!("(raster/pack/stage: ns per rasterized glyph; occupancy over frames that evicted; uploads: page writes per frame, at most one per dirty page)");
 }

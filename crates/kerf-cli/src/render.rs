@@ -189,8 +189,8 @@ fn load_fonts(
 
 /// Runs `kerf render`.
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    if !(args.size.is_finite() && args.size > 0.0 && args.size <= 1024.0) {
-        return Err(format!("--size {} must be in (0, 1024]", args.size));
+    if !(args.size.is_finite() && args.size > 0.0 && args.size <= MAX_SIZE) {
+        return Err(format!("--size {} must be in (0, {MAX_SIZE}]", args.size));
     }
     if args.width.is_some_and(|w| !(w.is_finite() && w > 0.0)) {
         return Err("--width must be a positive number".into());
@@ -276,9 +276,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         glyphs: report_glyphs,
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        out!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        println!(
+        out!(
             "{} glyphs, {}x{} px, {} missing{}",
             report.glyphs.len(),
             width,
@@ -330,7 +330,7 @@ fn draw(
         .prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport)
         .map_err(|e| e.to_string())?;
     let fallback = unavailable.or(report.lcd_fallbacks.first().map(|f| f.1));
-    let target = Offscreen::new(device, width, height, format);
+    let target = Offscreen::new(device, width, height, format).map_err(|e| e.to_string())?;
     let bg = args.background.map(|c| kerf_wgpu::srgb_to_linear(c as f32 / 255.0) as f64);
     let mut encoder = device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("kerf render") });
@@ -343,10 +343,16 @@ fn draw(
     Ok((target.read(device, queue).map_err(|e| e.to_string())?, fallback))
 }
 
+/// The largest `--size`: glyphs larger than a page are drawn in tiles, up to
+/// this many pixels per em.
+const MAX_SIZE: f32 = 4096.0;
+
 fn config(args: &RenderArgs) -> CacheConfig {
     CacheConfig {
         page_size: 1024,
-        max_pages: 8,
+        // Room for a few glyphs at MAX_SIZE (16 tiles of a page each).
+        max_pages: 64,
+        max_glyph_px: MAX_SIZE,
         subpixel_bins: args.subpixel_bins,
         ..CacheConfig::default()
     }

@@ -254,9 +254,9 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
         )?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        out!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        println!(
+        out!(
             "kerf soak --backend {}: {} frames in {:.1} s, {} lookups, hit rate {:.2}%, {} evictions, {} relocated, pages +{} -{}, {} skipped, {} invariant checks",
             report.backend,
             report.frames,
@@ -270,7 +270,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
             report.skipped,
             report.invariant_checks
         );
-        println!(
+        out!(
             "atlas: budget {} B, peak {} B, final {} B (floor {} B); RSS: large-phase peak {:.1} MiB, small-phase peak {:.1} MiB, final {:.1} MiB",
             budget,
             peak_atlas,
@@ -281,7 +281,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
             rss_final as f64 / 1048576.0
         );
         for (name, pass) in &report.checks {
-            println!("{} {name}", if *pass { "ok  " } else { "FAIL" });
+            out!("{} {name}", if *pass { "ok  " } else { "FAIL" });
         }
     }
     if ok {

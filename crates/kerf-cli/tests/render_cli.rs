@@ -275,3 +275,70 @@ fn emoji_are_one_colour_glyph_per_zwj_sequence() {
         .count();
     assert!(colourful > 200, "the emoji are drawn in colour ({colourful} saturated pixels)");
 }
+
+/// A glyph larger than a page is drawn in tiles: `--size 1100` renders, and
+/// its PNG holds ink about a glyph's size.
+#[test]
+fn sizes_beyond_a_page_are_drawn_in_tiles() {
+    let png = tmp("big.png");
+    let out = kerf(&["render", "--text", "H", "--size", "1100", "--png", png.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert!(info.height > 1100, "{}x{}", info.width, info.height);
+    let px = info.line_size / info.width as usize;
+    // DejaVu's H is 0.73 em tall: rows with ink span about 800 px.
+    let rows = (0..info.height as usize)
+        .filter(|&y| {
+            buf[y * info.line_size..(y + 1) * info.line_size].chunks(px).any(|p| p[0] < 128)
+        })
+        .count();
+    assert!((700..=900).contains(&rows), "{rows} rows with ink");
+}
+
+/// A text taller than the device's textures is a one-line error naming the
+/// limit, not a panic.
+#[test]
+fn a_target_over_the_device_limit_is_an_error() {
+    let text = "line\n".repeat(6000);
+    let out = kerf(&[
+        "render",
+        "--text",
+        &text,
+        "--size",
+        "16",
+        "--png",
+        tmp("tall.png").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let err: Vec<_> = err.lines().filter(|l| !l.contains("XDG_RUNTIME_DIR")).collect();
+    assert_eq!(err.len(), 1, "{err:?}");
+    assert!(err[0].contains("exceeds the device's limit"), "{err:?}");
+}
+
+/// Every command's output into a pipe closed early ends quietly: status 0,
+/// nothing on stderr.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // More JSON than a pipe holds (64 KiB), so writes go on after the close.
+    let long = "glyphs to print as json ".repeat(200);
+    let args = ["render", "--text", &long, "--width", "800", "--json"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kerf"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one byte, then close our end (as `| head -c1` does).
+    let mut one = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut one).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

@@ -123,7 +123,7 @@ pub use kerf_cache::{
     Skipped, TextSpec,
 };
 pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
-pub use offscreen::{read_texture, Offscreen, ReadbackError};
+pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
 pub use renderer::{PrepareReport, TextRenderer};
 pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};

@@ -81,11 +81,32 @@ pub struct Offscreen {
     pub view: wgpu::TextureView,
 }
 
+/// Why an offscreen target could not be made.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum TargetError {
+    /// A side is longer than the device's 2D texture limit.
+    #[error("offscreen target {width}×{height} px exceeds the device's limit of {limit} px a side (draw it in strips, or at a smaller size)")]
+    TooLarge {
+        /// Width asked.
+        width: u32,
+        /// Height asked.
+        height: u32,
+        /// The device's `max_texture_dimension_2d`.
+        limit: u32,
+    },
+}
+
 impl Offscreen {
-    /// A `width × height` target of `format`.
+    /// A `width × height` target of `format` (a side of 0 is made 1). A side
+    /// over the device's 2D texture limit is [`TargetError::TooLarge`], not
+    /// a wgpu validation panic.
     pub fn new(
         device: &wgpu::Device, width: u32, height: u32, format: wgpu::TextureFormat,
-    ) -> Offscreen {
+    ) -> Result<Offscreen, TargetError> {
+        let limit = device.limits().max_texture_dimension_2d;
+        if width > limit || height > limit {
+            return Err(TargetError::TooLarge { width, height, limit });
+        }
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("kerf offscreen target"),
             size: wgpu::Extent3d {
@@ -104,7 +125,7 @@ impl Offscreen {
             label: Some("kerf offscreen view"),
             ..Default::default()
         });
-        Offscreen { texture, view }
+        Ok(Offscreen { texture, view })
     }
 
     /// Begins a render pass on this target that first clears it to `clear`

@@ -56,7 +56,7 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     let bg = 0.5f32; // linear grey
-    let target = Offscreen::new(&device, w, h, format);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas, ids: &[u32]| -> Vec<u8> {
         let images: Vec<PositionedImage> = ids
             .iter()
@@ -192,7 +192,7 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
     assert!(rep.skipped.is_empty(), "never refused: {:?}", rep.skipped);
     assert_eq!(rep.instances, 1, "the small glyph texel for pixel");
     assert!(!r.transformed_instances().is_empty(), "the big one sampled");
-    let target = Offscreen::new(&device, w, h, format);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
     let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
     let full = expected_coverage(atlas.cache(), &glyphs, w, h);
     let (mut worst, mut inked) = (0.0f32, 0);
@@ -250,7 +250,7 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
         .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
         .unwrap();
     assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
-    let target = Offscreen::new(&device, w, h, format);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
     let bg = 1.0f32;
     let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::WHITE);
     let set = atlas.cache().color_pages().expect("colour pages made for the emoji");

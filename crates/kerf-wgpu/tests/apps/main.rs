@@ -60,7 +60,7 @@ fn eight_renderers_share_one_atlas_in_one_submit() {
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
-    let target = Offscreen::new(&device, w, h, format);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut skipped, mut drawn) = (0, 0);
     for frame in 0..40 {
@@ -346,7 +346,7 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
     };
     let glyphs =
         [g('W', 600.0, 10.0, 520.0), g('k', 20.0, 700.0, 600.0), g('é', 24.0, 660.0, 600.0)];
-    let target = Offscreen::new(&device, w, h, format);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
     for round in 0..2 {
         let rep = r
             .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
@@ -409,7 +409,7 @@ fn icons_are_drawn_evicted_and_requested_again() {
             color: [255; 4],
         })
         .collect();
-    let target = Offscreen::new(&device, w, h, format);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas| {
         let rep =
             r.prepare(&device, &queue, atlas, &[TextArea::images(&icons, 0.0, 0.0)], &vp).unwrap();

@@ -190,7 +190,7 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
                 "{name}: drew {d:?}, the pens say {q:?}"
             );
         }
-        let target = Offscreen::new(&device, w, h, format);
+        let target = Offscreen::new(&device, w, h, format).unwrap();
         let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = reference(&atlas, &quads, &t, w, h);
         let (mut close, mut sum_gpu, mut sum_cpu, mut inked) = (0usize, 0f64, 0f64, 0usize);

@@ -39,7 +39,7 @@ fn draw_lcd_stems(
     let report = renderer
         .prepare(device, queue, &mut atlas, &[area(TextArea::glyphs(&glyphs, 0.0, 0.0))], &viewport)
         .unwrap();
-    let target = Offscreen::new(device, 64, 40, format);
+    let target = Offscreen::new(device, 64, 40, format).unwrap();
     let img = draw_and_read(device, queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
     (img, report, atlas, unavailable, renderer.instances().to_vec())
 }

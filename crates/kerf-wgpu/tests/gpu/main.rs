@@ -123,7 +123,7 @@ fn render_corrected(
     vp.update(queue, size.0, size.1);
     vp.set_correction(queue, correction).unwrap();
     renderer.prepare(device, queue, atlas, areas, &vp).unwrap();
-    let target = Offscreen::new(device, size.0, size.1, format);
+    let target = Offscreen::new(device, size.0, size.1, format).unwrap();
     let mut enc = device.create_command_encoder(&Default::default());
     {
         let mut pass =
@@ -412,7 +412,7 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
     );
     let vp = Viewport::new(&device, &atlas);
     let mut enc = device.create_command_encoder(&Default::default());
-    let target = Offscreen::new(&device, 4, 4, wgpu::TextureFormat::Rgba8Unorm);
+    let target = Offscreen::new(&device, 4, 4, wgpu::TextureFormat::Rgba8Unorm).unwrap();
     {
         let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
         assert_eq!(r.render(&atlas, &mut pass), Err(RenderError::NotPrepared));
@@ -533,7 +533,7 @@ fn atlas_viewer_draws_the_page_texels() {
         ViewOptions { free: false, glyphs: false },
     );
     // Draw only the viewer: render() of the text renderer is not called.
-    let target = Offscreen::new(&device, 64, 64, format);
+    let target = Offscreen::new(&device, 64, 64, format).unwrap();
     let mut enc = device.create_command_encoder(&Default::default());
     {
         let mut pass = target.pass(&mut enc, wgpu::Color::RED);
@@ -619,4 +619,20 @@ fn a_bad_text_correction_is_refused_and_changes_nothing() {
     }
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
     assert_eq!(vp.correction(), TextCorrection::NEUTRAL);
+}
+
+/// An offscreen target over the device's texture limit is a typed error
+/// naming the limit (wgpu would panic in validation).
+#[test]
+fn an_offscreen_target_over_the_limit_is_a_typed_error() {
+    let (device, _queue) = gpu();
+    let limit = device.limits().max_texture_dimension_2d;
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    for (w, h) in [(limit + 1, 4), (4, 130_756)] {
+        assert_eq!(
+            Offscreen::new(&device, w, h, format).unwrap_err(),
+            TargetError::TooLarge { width: w, height: h, limit }
+        );
+    }
+    assert!(Offscreen::new(&device, limit, 1, format).is_ok());
 }
