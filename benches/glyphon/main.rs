@@ -425,11 +425,16 @@ fn benches(c: &mut Criterion) {
     let per_frame = kerf_glyphs(&pool[0], 0..4, 0.0, probe.font).len();
     let mut g = c.benchmark_group("prepare_churn");
     g.throughput(Throughput::Elements(per_frame as u64));
-    for (name, uploads, bins) in [
-        ("kerf", auto, 4),
-        ("kerf-glyphs", glyph_uploads, 4),
-        ("kerf-dirty-rect", dirty_rect, 4),
-        ("kerf-bins1", auto, 1),
+    // (kerf-eager: DejaVu Sans parsed whole by fontdue instead of loaded
+    // lazily, as `FontLoading::Eager` does: cheaper misses.)
+    let lazy = kerf::cache::FontLoading::Auto;
+    let eager = kerf::cache::FontLoading::Eager;
+    for (name, uploads, bins, loading) in [
+        ("kerf", auto, 4, lazy),
+        ("kerf-eager", auto, 4, eager),
+        ("kerf-glyphs", glyph_uploads, 4, lazy),
+        ("kerf-dirty-rect", dirty_rect, 4, lazy),
+        ("kerf-bins1", auto, 1, lazy),
     ] {
         let config = CacheConfig {
             page_size: 1024,
@@ -439,7 +444,9 @@ fn benches(c: &mut Criterion) {
             ..CacheConfig::default()
         };
         let mut atlas = TextAtlas::new(device, config).unwrap();
-        let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let parsed =
+            kerf::cache::Font::from_bytes_with(dejavu::sans::regular().to_vec(), 0, loading);
+        let font = atlas.cache_mut().add_parsed_font(parsed.unwrap()).unwrap();
         let mut renderer =
             TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
         let mut viewport = Viewport::new(device, &atlas);

@@ -17,12 +17,21 @@ pub struct CosmicFonts {
     // Ordered: a handful of fonts are a few integer compares (runs switch
     // fonts often in mixed-script text), where hashing costs more.
     ids: BTreeMap<cosmic_text::fontdb::ID, FontId>,
+    loading: FontLoading,
 }
 
 impl CosmicFonts {
-    /// An empty map.
+    /// An empty map; faces load with [`FontLoading::Auto`].
     pub fn new() -> CosmicFonts {
         CosmicFonts::default()
+    }
+
+    /// The same map loading faces first seen from now on as `loading` says
+    /// ([`FontLoading::Eager`] trades a slower first sight of a large face
+    /// for cheaper misses: an app that redraws many sizes of one face).
+    pub fn loading(mut self, loading: FontLoading) -> CosmicFonts {
+        self.loading = loading;
+        self
     }
 
     /// The pen position on the baseline of glyph `g` of `run`, offset by
@@ -47,7 +56,7 @@ impl CosmicFonts {
             // Bytes in the database (fonts the app loaded as data): shared
             // with it, not copied.
             Some((cosmic_text::fontdb::Source::Binary(data), index)) => {
-                cache.add_parsed_font(Font::from_shared(data, index, FontLoading::Auto)?)?
+                cache.add_parsed_font(Font::from_shared(data, index, self.loading)?)?
             }
             // A file: read (or mapped) by the database, and copied.
             _ => {
@@ -55,7 +64,7 @@ impl CosmicFonts {
                     .db()
                     .with_face_data(id, |data, index| (data.to_vec(), index))
                     .ok_or_else(missing)?;
-                cache.add_font_indexed(bytes, index)?
+                cache.add_parsed_font(Font::from_bytes_with(bytes, index, self.loading)?)?
             }
         };
         self.ids.insert(id, f);

@@ -33,12 +33,20 @@ use std::collections::HashMap;
 #[derive(Debug, Default)]
 pub struct ParleyFonts {
     ids: HashMap<(u64, u32), FontId>,
+    loading: crate::font::FontLoading,
 }
 
 impl ParleyFonts {
-    /// An empty map.
+    /// An empty map; faces load with [`FontLoading::Auto`](crate::FontLoading::Auto).
     pub fn new() -> ParleyFonts {
         ParleyFonts::default()
+    }
+
+    /// The same map loading faces first seen from now on as `loading` says
+    /// (see [`FontLoading`](crate::FontLoading)).
+    pub fn loading(mut self, loading: crate::font::FontLoading) -> ParleyFonts {
+        self.loading = loading;
+        self
     }
 
     /// The cache's font for parley's `font`, loaded on first sight.
@@ -51,7 +59,7 @@ impl ParleyFonts {
         }
         // The blob is shared (reference-counted): no copy of the file.
         let data: crate::font::SharedBytes = std::sync::Arc::new(font.data.clone());
-        let parsed = crate::font::Font::from_shared(data, font.index, Default::default())?;
+        let parsed = crate::font::Font::from_shared(data, font.index, self.loading)?;
         let f = cache.add_parsed_font(parsed)?;
         self.ids.insert(key, f);
         Ok(f)

@@ -66,3 +66,18 @@ fn faces_held_as_bytes_are_shared_not_copied() {
     assert!(font.is_lazy());
     assert_eq!(font.outlines_read(), 0);
 }
+
+/// `CosmicFonts::loading(Eager)`: a face parsed whole by fontdue on first
+/// sight, for apps that prefer cheaper misses to a cheaper first frame.
+#[test]
+fn faces_can_be_loaded_eagerly() {
+    let mut db = fontdb::Database::new();
+    db.load_font_data(std::fs::read(dejavu_file()).unwrap());
+    let id = db.faces().next().unwrap().id;
+    let fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = CosmicFonts::new().loading(FontLoading::Eager).font(&mut cache, &fs, id).unwrap();
+    let font = cache.fonts().get(f).unwrap();
+    assert!(!font.is_lazy());
+    assert_eq!(font.outlines_read(), u64::from(font.glyph_count()));
+}
