@@ -66,6 +66,7 @@ impl GlyphCache {
             lookups: coverage.lookups,
             hits: coverage.hits,
             evictions: coverage.evictions,
+            degraded: coverage.degraded,
         };
         if let Some(c) = self.color.as_mut() {
             let mut part = c.end_frame();
@@ -74,6 +75,7 @@ impl GlyphCache {
             out.lookups += part.lookups;
             out.hits += part.hits;
             out.evictions += part.evictions;
+            out.degraded += part.degraded;
         }
         out
     }

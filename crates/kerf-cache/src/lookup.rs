@@ -10,6 +10,7 @@ use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::lcd::LCD_MAX_PX;
 use crate::memo::RunTag;
 use crate::request::Request;
+use crate::subpixel::bin_offset;
 use crate::text::{GlyphQuad, QuadFlags, Skipped};
 use std::collections::HashMap;
 
@@ -294,15 +295,48 @@ impl Atlas {
                     }
                     _ => removed += 1,
                 },
-                Err(err) => {
-                    removed += 1;
-                    self.stats.skipped += 1;
-                    skipped.push(Skipped { index: i, key: Some(key), reason: err.clone() });
-                }
+                Err(err) => match self.nearest_bin(&key, err) {
+                    // No room for this bin: another bin of the glyph, cached,
+                    // drawn where this one would be (degraded, not skipped).
+                    Some(e) => {
+                        self.stats.degraded += 1;
+                        out[slot] = r.quad(&e, r.snap(bins).0);
+                        out[slot].flags = lcd_flag(key.mode) | format_flags;
+                    }
+                    None => {
+                        removed += 1;
+                        self.stats.skipped += 1;
+                        skipped.push(Skipped { index: i, key: Some(key), reason: err.clone() });
+                    }
+                },
             }
         }
         out.extend(extra);
         removed
+    }
+}
+
+impl Atlas {
+    /// For a key the atlas had no room for ([`GlyphError::AtlasFull`]) in a
+    /// mode drawn at sub-pixel offsets: the entry of the cached bin of the
+    /// same glyph nearest its offset, marked used this frame; `None` when no
+    /// other bin is cached whole on a page that stays (or for another error).
+    fn nearest_bin(&mut self, key: &GlyphKey, err: &GlyphError) -> Option<GlyphEntry> {
+        let bins = self.config.subpixel_bins;
+        if *err != GlyphError::AtlasFull
+            || bins < 2
+            || !matches!(key.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd)
+        {
+            return None;
+        }
+        let mut offsets: Vec<u8> =
+            (0..bins).map(|b| bin_offset(b, bins)).filter(|&o| o != key.subpixel_x).collect();
+        offsets.sort_by_key(|&o| o.abs_diff(key.subpixel_x));
+        offsets.into_iter().find_map(|o| {
+            let sibling = GlyphKey { subpixel_x: o, ..*key };
+            let found = self.probe(&sibling)?;
+            (!found.moves && !found.tiled && !found.entry.is_blank()).then_some(found.entry)
+        })
     }
 }
 

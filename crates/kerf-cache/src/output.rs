@@ -31,6 +31,11 @@ pub struct FrameOutput {
     pub hits: u64,
     /// Glyphs evicted (and their slots deallocated) during this frame.
     pub evictions: u64,
+    /// Glyphs drawn degraded rather than skipped: the atlas had no room for
+    /// the sub-pixel bin asked even after evicting every glyph it may, so
+    /// the nearest bin of the same glyph already cached was drawn (at most
+    /// half a pixel from the exact position with 2 bins, 3/8 px with 4).
+    pub degraded: u64,
 }
 
 impl FrameOutput {

@@ -20,6 +20,7 @@ pub(crate) struct AtlasFrame {
     pub(crate) lookups: u64,
     pub(crate) hits: u64,
     pub(crate) evictions: u64,
+    pub(crate) degraded: u64,
 }
 
 impl Atlas {
@@ -101,6 +102,7 @@ impl Atlas {
             lookups: s.lookups - b.lookups,
             hits: s.hits - b.hits,
             evictions: s.evictions - b.evictions,
+            degraded: s.degraded - b.degraded,
         }
     }
 }

@@ -15,6 +15,10 @@ pub struct Stats {
     pub misses: u64,
     /// Lookups that produced nothing because of an error (see the frame's `skipped`).
     pub skipped: u64,
+    /// Lookups drawn from another sub-pixel bin of the same glyph, already
+    /// cached, because the atlas had no room left for the bin asked (see
+    /// [`FrameOutput::degraded`](crate::FrameOutput::degraded)).
+    pub degraded: u64,
     /// Glyphs rasterized.
     pub rasterized: u64,
     /// Coverage bytes rasterized.

@@ -145,6 +145,7 @@ impl crate::runner::Runner for GpuRunner<'_> {
             hits: report.hits,
             evictions: report.evictions,
             skipped: report.skipped.len(),
+            degraded: report.degraded,
             upload_calls: report.upload_calls,
             upload_bytes: report.upload_bytes,
             gpu_ns,

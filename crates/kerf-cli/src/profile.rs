@@ -116,6 +116,9 @@ pub struct Report {
     pub pages: u32,
     /// Glyphs not drawn (errors; 0 while each frame's working set fits the atlas).
     pub skipped: u64,
+    /// Glyphs drawn degraded (another cached sub-pixel bin of the glyph)
+    /// because the atlas had no room for theirs: drawn, not skipped.
+    pub degraded: u64,
     /// Slowest frame.
     pub worst_frame_ns: u64,
     /// Median frame.
@@ -368,6 +371,7 @@ fn profile_one(
     let mut done_ns = Vec::new();
     let mut occ: Vec<f64> = Vec::new();
     let mut skipped = 0u64;
+    let mut degraded = 0u64;
     let (mut upload_calls, mut upload_bytes) = (0u64, 0u64);
     let mut series = Series::default();
     let raster_start = runner.cache().stats().rasterized_bytes;
@@ -380,6 +384,7 @@ fn profile_one(
         gpu_ns.extend(r.gpu_ns);
         done_ns.extend(r.done_ns);
         skipped += r.skipped as u64;
+        degraded += r.degraded;
         upload_calls += r.upload_calls as u64;
         upload_bytes += r.upload_bytes;
         let o = live_occupancy(runner.cache());
@@ -441,6 +446,7 @@ fn profile_one(
         occupancy_min: occ.iter().cloned().fold(f64::INFINITY, f64::min),
         pages: runner.cache().pages().len() as u32,
         skipped,
+        degraded,
         worst_frame_ns: frame_ns.last().copied().unwrap_or(0),
         median_frame_ns: frame_ns.get(frame_ns.len() / 2).copied().unwrap_or(0),
         upload_calls_per_frame: upload_calls as f64 / frames,
@@ -543,12 +549,12 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
         reports.first().map_or("", |r| r.uploads.as_str())
     );
     out!(
-        "{:<14} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>7} {:>7} {:>13} {:>5} {:>7} {:>9} {:>9} {:>8}",
-        "workload", "glyphs", "hit%", "ns/hit", "Mglyph/s", "ns/miss", "raster", "pack", "stage", "evict", "occ mean/min", "pages", "skipped", "median µs", "worst µs", "uploads"
+        "{:<14} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>7} {:>7} {:>13} {:>5} {:>7} {:>8} {:>9} {:>9} {:>8}",
+        "workload", "glyphs", "hit%", "ns/hit", "Mglyph/s", "ns/miss", "raster", "pack", "stage", "evict", "occ mean/min", "pages", "skipped", "degraded", "median µs", "worst µs", "uploads"
     );
     for r in reports {
         out!(
-            "{:<14} {:>8} {:>7.2} {:>8.1} {:>8.1} {:>9.0} {:>9.0} {:>8.0} {:>7.0} {:>7} {:>6.1}/{:>5.1}% {:>5} {:>7} {:>9.1} {:>9.1} {:>8.2}",
+            "{:<14} {:>8} {:>7.2} {:>8.1} {:>8.1} {:>9.0} {:>9.0} {:>8.0} {:>7.0} {:>7} {:>6.1}/{:>5.1}% {:>5} {:>7} {:>8} {:>9.1} {:>9.1} {:>8.2}",
             r.workload,
             r.glyphs,
             r.hit_rate * 100.0,
@@ -563,6 +569,7 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
             r.occupancy_min * 100.0,
             r.pages,
             r.skipped,
+            r.degraded,
             r.median_frame_ns as f64 / 1e3,
             r.worst_frame_ns as f64 / 1e3,
             r.upload_calls_per_frame

@@ -14,6 +14,8 @@ pub struct FrameResult {
     pub hits: u64,
     pub evictions: u64,
     pub skipped: usize,
+    /// Glyphs drawn from another cached sub-pixel bin instead of skipped.
+    pub degraded: u64,
     pub upload_calls: u32,
     pub upload_bytes: u64,
     /// GPU time of the text pass (timestamp queries), when the device has them.
@@ -61,6 +63,7 @@ impl Runner for CpuRunner {
             hits: out.hits,
             evictions: out.evictions,
             skipped: out.skipped.len(),
+            degraded: out.degraded,
             upload_calls: out.uploads.len() as u32,
             upload_bytes: out.uploads.iter().map(|u| u.upload_bytes()).sum::<u64>(),
             gpu_ns: None,

@@ -25,6 +25,10 @@ pub struct PrepareReport {
     pub hits: u64,
     /// Glyphs evicted to make room.
     pub evictions: u64,
+    /// Glyphs drawn from another cached sub-pixel bin because the atlas had
+    /// no room for theirs ([`FrameOutput::degraded`](kerf_cache::FrameOutput::degraded)):
+    /// drawn, within a fraction of a pixel, not skipped.
+    pub degraded: u64,
     /// Page writes made: scatter draws (per-glyph uploads) or `write_texture` calls (dirty rectangles), at most one per dirty page.
     pub upload_calls: u32,
     /// Bytes uploaded.
@@ -186,6 +190,7 @@ impl TextRenderer {
             lookups: out.lookups,
             hits: out.hits,
             evictions: out.evictions,
+            degraded: out.degraded,
             upload_calls,
             upload_bytes,
             layers: atlas.layers(),

@@ -1,0 +1,99 @@
+//! A full atlas degrades before it drops: a glyph whose sub-pixel bin finds
+//! no room, even after evicting everything it may, is drawn from another
+//! bin of the same glyph already cached, close to where it belongs.
+
+use kerf_cache::*;
+
+/// Six letters, each at many pen positions (every bin of four), 20 px:
+/// 24 bitmaps, of which a 64² page holds about 16; the six letters fit.
+fn glyphs(c: &GlyphCache, f: FontId) -> Vec<PositionedGlyph> {
+    let font = c.fonts().get(f).unwrap();
+    let letters: Vec<u16> = "oeasnc".chars().map(|ch| font.glyph_index(ch)).collect();
+    (0..48)
+        .map(|i| PositionedGlyph {
+            font: f,
+            glyph: letters[i % letters.len()],
+            size: 20.0,
+            // Fractions cycle through every bin: 0, 0.26, 0.51, 0.76, ...
+            x: 4.0 + i as f32 * 12.255,
+            y: 30.0,
+            color: [0, 0, 0, 255],
+        })
+        .collect()
+}
+
+/// Each quad's ink centroid on the target (x, y), from the page texels
+/// under it, one entry per quad.
+fn centroids(c: &GlyphCache, quads: &[GlyphQuad]) -> Vec<(f64, f64)> {
+    let side = c.page_side() as usize;
+    quads
+        .iter()
+        .map(|q| {
+            let page = c.pages()[q.page as usize].pixels();
+            let (mut mass, mut mx, mut my) = (0f64, 0f64, 0f64);
+            for y in 0..q.height as usize {
+                for x in 0..q.width as usize {
+                    let v = page[(q.tex_y as usize + y) * side + q.tex_x as usize + x] as f64;
+                    mass += v;
+                    mx += v * (q.x as f64 + x as f64 + 0.5);
+                    my += v * (q.y as f64 + y as f64 + 0.5);
+                }
+            }
+            (mx / mass.max(1.0), my / mass.max(1.0))
+        })
+        .collect()
+}
+
+fn frame(config: CacheConfig) -> (GlyphCache, Vec<GlyphQuad>, FrameOutput) {
+    let mut c = GlyphCache::new(config).unwrap();
+    let f = c.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let g = glyphs(&c, f);
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare(&g, &mut quads);
+    let out = fr.finish();
+    (c, quads, out)
+}
+
+#[test]
+fn a_full_atlas_draws_another_bin_before_skipping_and_in_place() {
+    let roomy = CacheConfig { page_size: 1024, ..CacheConfig::default() };
+    let (rc, rquads, rout) = frame(roomy);
+    assert_eq!((rout.degraded, rout.skipped.len()), (0, 0));
+    let tight = CacheConfig { page_size: 64, max_pages: 1, min_pages: 1, ..CacheConfig::default() };
+    let (tc, tquads, tout) = frame(tight);
+    assert!(tout.degraded > 0, "24 bitmaps cannot fit one 64² page: some bins degrade");
+    assert!(tout.skipped.is_empty(), "every letter has a bin cached: {:?}", tout.skipped);
+    assert_eq!(tquads.len(), rquads.len(), "every glyph drawn");
+    assert_eq!(tc.stats().degraded, tout.degraded);
+    // Where the ink lands: the exact bin's centroid (roomy) against the
+    // drawn one; another of four bins is at most 3/8 px off, plus the
+    // rasters' own rounding.
+    let (want, got) = (centroids(&rc, &rquads), centroids(&tc, &tquads));
+    let mut moved = 0;
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert!((w.0 - g.0).abs() <= 0.5, "glyph {i}: x {} vs exact {}", g.0, w.0);
+        assert!((w.1 - g.1).abs() <= 0.01, "glyph {i}: y {} vs exact {}", g.1, w.1);
+        moved += usize::from((w.0 - g.0).abs() > 0.01);
+    }
+    assert!(
+        moved > 0 && moved as u64 <= tout.degraded,
+        "{moved} moved, {} degraded",
+        tout.degraded
+    );
+    tc.check_invariants().unwrap();
+}
+
+#[test]
+fn whole_pixel_bins_have_no_other_bin_to_fall_back_on() {
+    let tight = CacheConfig {
+        page_size: 64,
+        max_pages: 1,
+        min_pages: 1,
+        subpixel_bins: 1,
+        ..CacheConfig::default()
+    };
+    let (_, _, out) = frame(tight);
+    assert_eq!(out.degraded, 0);
+    assert!(out.skipped.is_empty(), "six letters fit: {:?}", out.skipped);
+}
