@@ -131,8 +131,9 @@ impl Sources {
             group.iter().zip(&out).filter(|(_, r)| r.is_ok()).map(|(&i, _)| keys[i]).collect();
         let Some(font) = ok.first().and_then(|k| self.font_ref(k.font).ok()) else { return out };
         let mut images = self.rasterizer.rasterize_offsets(font, &ok).into_iter();
-        for r in out.iter_mut().filter(|r| r.is_ok()) {
-            *r = images.next().unwrap_or(Err(RasterError::Panicked)).map_err(GlyphError::from);
+        for (r, key) in out.iter_mut().filter(|r| r.is_ok()).zip(&ok) {
+            let image = images.next().unwrap_or(Err(RasterError::Panicked));
+            *r = image.map(|i| trimmed(i, key.mode)).map_err(GlyphError::from);
         }
         out
     }
@@ -150,11 +151,12 @@ impl Sources {
             RenderMode::Sampled => {
                 let inner = GlyphKey { mode: RenderMode::Coverage, subpixel_x: 0, ..*key };
                 let font = self.check_key(&inner, geometry)?;
-                Ok(with_border(self.rasterizer.rasterize(font, &inner)?))
+                let image = self.rasterizer.rasterize(font, &inner)?;
+                Ok(with_border(trimmed(image, inner.mode)))
             }
             _ => {
                 let font = self.check_key(key, geometry)?;
-                Ok(self.rasterizer.rasterize(font, key)?)
+                Ok(trimmed(self.rasterizer.rasterize(font, key)?, key.mode))
             }
         }
     }
@@ -218,6 +220,51 @@ impl Render for Sources {
     }
 }
 
+/// `image` without its rows and columns of zero coverage at the edges (its
+/// bearings moved to match): rasters placed by whole-pixel bounds and
+/// sub-pixel shifts carry empty columns (up to two with a shift), which
+/// would cost atlas space and fragments for nothing. LCD images lose empty
+/// pixels only (three texels each). An image whose bytes do not match its
+/// size is left as it is (the cache refuses it later); a blank one becomes
+/// 0 × 0.
+fn trimmed(image: GlyphImage, mode: RenderMode) -> GlyphImage {
+    let (w, h) = (image.width as usize, image.height as usize);
+    if w == 0 || h == 0 || image.pixels.len() != w * h {
+        return image;
+    }
+    let step = if mode == RenderMode::Lcd { 3 } else { 1 };
+    if w % step != 0 {
+        return image;
+    }
+    let px = &image.pixels;
+    let row_empty = |y: usize| px[y * w..(y + 1) * w].iter().all(|&v| v == 0);
+    let Some(top) = (0..h).find(|&y| !row_empty(y)) else {
+        return GlyphImage { left: image.left, bottom: image.bottom, ..GlyphImage::default() };
+    };
+    let bottom_row = (0..h).rev().find(|&y| !row_empty(y)).unwrap_or(top);
+    let col_empty = |c: usize| (top..=bottom_row).all(|y| px[y * w + c] == 0);
+    let cell_empty = |cell: usize| (cell * step..(cell + 1) * step).all(col_empty);
+    let cells = w / step;
+    let first = (0..cells).find(|&c| !cell_empty(c)).unwrap_or(0);
+    let last = (0..cells).rev().find(|&c| !cell_empty(c)).unwrap_or(first);
+    let (x0, x1) = (first * step, (last + 1) * step);
+    if (x0, x1, top, bottom_row) == (0, w, 0, h - 1) {
+        return image;
+    }
+    let nw = x1 - x0;
+    let mut pixels = Vec::with_capacity(nw * (bottom_row + 1 - top));
+    for y in top..=bottom_row {
+        pixels.extend_from_slice(&px[y * w + x0..y * w + x1]);
+    }
+    GlyphImage {
+        width: nw as u32,
+        height: (bottom_row + 1 - top) as u32,
+        left: image.left + first as i32,
+        bottom: image.bottom + (h - 1 - bottom_row) as i32,
+        pixels,
+    }
+}
+
 /// `image` with a one-texel border of zeros on every side (bearings moved to
 /// match); blank images stay blank.
 fn with_border(image: GlyphImage) -> GlyphImage {
@@ -259,4 +306,47 @@ fn offset_groups(keys: &[GlyphKey]) -> Vec<Vec<usize>> {
         }
     }
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trimmed;
+    use crate::key::RenderMode;
+    use crate::raster::GlyphImage;
+
+    fn image(width: u32, height: u32, pixels: &[u8]) -> GlyphImage {
+        GlyphImage { width, height, left: 10, bottom: -2, pixels: pixels.to_vec() }
+    }
+
+    #[test]
+    fn empty_edges_go_and_the_bearings_follow() {
+        #[rustfmt::skip]
+        let img = image(4, 3, &[
+            0, 0, 0, 0,
+            0, 9, 0, 0,
+            0, 7, 5, 0,
+        ]);
+        let t = trimmed(img, RenderMode::ShiftedCoverage);
+        assert_eq!((t.width, t.height), (2, 2));
+        // One column gone on the left, none at the bottom; the top row went.
+        assert_eq!((t.left, t.bottom), (11, -2));
+        assert_eq!(t.pixels, vec![9, 0, 7, 5]);
+    }
+
+    #[test]
+    fn lcd_images_lose_whole_pixels_only() {
+        // Two pixels of three texels; the first pixel has ink in its last texel.
+        let img = image(9, 1, &[0, 0, 4, 0, 0, 0, 0, 0, 0]);
+        let t = trimmed(img, RenderMode::Lcd);
+        assert_eq!((t.width, t.left), (3, 10));
+        assert_eq!(t.pixels, vec![0, 0, 4]);
+    }
+
+    #[test]
+    fn blank_and_malformed_images() {
+        let t = trimmed(image(3, 2, &[0; 6]), RenderMode::Coverage);
+        assert_eq!((t.width, t.height, t.pixels.len()), (0, 0, 0));
+        let bad = image(3, 2, &[1; 5]);
+        assert_eq!(trimmed(bad.clone(), RenderMode::Coverage), bad);
+    }
 }

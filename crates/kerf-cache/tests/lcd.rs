@@ -134,10 +134,11 @@ fn lcd_quads_are_their_own_keys_and_marked() {
     for q in &lcd[..2] {
         assert!(q.flags.contains(QuadFlags::LCD), "{q:?}");
         assert_eq!(q.width % 3, 0);
-        // One pixel of filter margin left of the grayscale quad.
-        assert!(q.width / 3 > gray[0].width, "{q:?} vs {:?}", gray[0]);
+        // Up to a pixel of filter margin (two, counting a trimmed grayscale column) beside the grayscale quad (empty
+        // edge pixels are trimmed from both).
+        assert!(q.width / 3 >= gray[0].width, "{q:?} vs {:?}", gray[0]);
     }
-    assert_eq!(lcd[0].x, gray[0].x - 1);
+    assert!((gray[0].x - 2..=gray[0].x).contains(&lcd[0].x), "{:?} vs {:?}", lcd[0], gray[0]);
     assert!(!lcd[2].flags.contains(QuadFlags::LCD), "80 px is grayscale");
     // Texels in the page equal a fresh raster.
     let key = c
@@ -173,7 +174,7 @@ fn layout_lcd_matches_layout_and_positions() {
     assert_eq!(gray.len(), lcd.len());
     for (g, l) in gray.iter().zip(&lcd) {
         assert!(l.flags.contains(QuadFlags::LCD));
-        assert_eq!((l.x, l.y), (g.x - 1, g.y), "{l:?} vs {g:?}");
+        assert!((g.x - 2..=g.x).contains(&l.x) && l.y == g.y, "{l:?} vs {g:?}");
     }
 
     let (mut c, f) = cache(1);
