@@ -87,18 +87,21 @@ fn a_glyph_drawn_lazily_matches_the_eagerly_parsed_raster() {
     let id =
         GlyphCache::new(CacheConfig::default()).unwrap().add_parsed_font(lazy.clone()).unwrap();
     let text = "Hamburgefontsiv ÄÖÜ ßøæ ΩΣλ жЩ 0123456789 &@%?!{}";
-    let (mut worst, mut ink_l, mut ink_e, mut texels, mut moved) = (0u8, 0u64, 0u64, 0u64, 0);
+    let (mut worst, mut ink_l, mut ink_e, mut texels, mut moved) = ([0u8; 3], 0u64, 0u64, 0u64, 0);
     let mut glyphs = 0;
     for size in [9.0f32, 13.0, 16.0, 24.0, 48.0] {
         for ch in text.chars().filter(|c| !c.is_whitespace()) {
             let g = eager.glyph_index(ch);
             assert_eq!(lazy.glyph_index(ch), g, "{ch}");
             assert!((lazy.advance(g, size) - eager.advance(g, size)).abs() < 1e-3);
-            for (mode, off) in [
+            for (m, (mode, off)) in [
                 (RenderMode::Coverage, 0u8),
                 (RenderMode::ShiftedCoverage, 96),
                 (RenderMode::Lcd, 160),
-            ] {
+            ]
+            .into_iter()
+            .enumerate()
+            {
                 let key = GlyphKey { mode, subpixel_x: off, ..GlyphKey::new(id, g, px(size)) };
                 let a = FontdueRasterizer.rasterize(fref(&lazy), &key).unwrap();
                 let b = FontdueRasterizer.rasterize(fref(&eager), &key).unwrap();
@@ -108,37 +111,51 @@ fn a_glyph_drawn_lazily_matches_the_eagerly_parsed_raster() {
                     "'{ch}' {size} {mode:?}: measure says what rasterize draws"
                 );
                 glyphs += 1;
-                if (a.width, a.height, a.left, a.bottom) != (b.width, b.height, b.left, b.bottom) {
-                    // A bound within a hair of a pixel edge may round the
-                    // other way: one pixel more or less, at most.
-                    assert!(
-                        a.width.abs_diff(b.width) <= 3
-                            && a.height.abs_diff(b.height) <= 1
-                            && (a.left - b.left).abs() <= 1
-                            && (a.bottom - b.bottom).abs() <= 1,
-                        "'{ch}' {size} {mode:?}: {:?} vs fontdue {:?}",
-                        (a.width, a.height, a.left, a.bottom),
-                        (b.width, b.height, b.left, b.bottom)
-                    );
-                    moved += 1;
-                    continue;
+                // Compared where they land: texel by texel on a common canvas
+                // (a bound within a hair of a pixel edge may round the other
+                // way and give one raster an empty row or column more).
+                let lcd = mode == RenderMode::Lcd;
+                let (ca, cb) = (on_canvas(&a, lcd), on_canvas(&b, lcd));
+                let mut here = 0u8;
+                for at in ca.keys().chain(cb.keys()) {
+                    let (x, y) =
+                        (ca.get(at).copied().unwrap_or(0), cb.get(at).copied().unwrap_or(0));
+                    here = here.max(x.abs_diff(y));
                 }
-                for (x, y) in a.pixels.iter().zip(&b.pixels) {
-                    worst = worst.max(x.abs_diff(*y));
-                }
-                ink_l += a.pixels.iter().map(|&v| v as u64).sum::<u64>();
-                ink_e += b.pixels.iter().map(|&v| v as u64).sum::<u64>();
-                texels += a.pixels.len() as u64;
+                worst[m] = worst[m].max(here);
+                moved += usize::from(here > 64);
+                ink_l += ca.values().map(|&v| v as u64).sum::<u64>();
+                ink_e += cb.values().map(|&v| v as u64).sum::<u64>();
+                texels += ca.len().max(cb.len()) as u64;
             }
         }
     }
     eprintln!(
-        "{glyphs} rasters, {moved} placed differently; worst texel {worst}/255; ink {ink_l} vs {ink_e} over {texels} texels"
+        "{glyphs} rasters, {moved} placed differently; worst texel by mode {worst:?}/255; ink {ink_l} vs {ink_e} over {texels} texels"
     );
     assert!(moved * 100 <= glyphs, "{moved} of {glyphs} rasters placed differently");
     let ratio = ink_l as f64 / ink_e as f64;
     assert!((ratio - 1.0).abs() < 0.01, "ink lazy / eager = {ratio}");
-    assert!(worst <= 24, "worst texel differs by {worst}/255");
+    // The same area sampling of nearly the same outline (flattened at the
+    // size drawn here, at 40 px by fontdue).
+    assert!(worst.iter().all(|&w| w <= 24), "worst texel {worst:?}/255");
+}
+
+/// A raster's texels by where they land: (x, y up) in texels from the pen
+/// (three texels a pixel across for LCD), zeros left out.
+fn on_canvas(img: &GlyphImage, lcd: bool) -> std::collections::HashMap<(i32, i32), u8> {
+    let (w, h) = (img.width as usize, img.height as usize);
+    let x0 = if lcd { 3 * img.left } else { img.left };
+    let mut out = std::collections::HashMap::new();
+    for row in 0..h {
+        for col in 0..w {
+            let v = img.pixels[row * w + col];
+            if v != 0 {
+                out.insert((x0 + col as i32, img.bottom + (h - 1 - row) as i32), v);
+            }
+        }
+    }
+    out
 }
 
 /// Face `f` as a rasterizer sees it.
