@@ -186,6 +186,18 @@ struct Glyphon {
     swash: SwashCache,
 }
 
+impl Glyphon {
+    /// glyphon's `prepare` of `areas` by this side's renderer.
+    fn prepare<'a>(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem,
+        areas: impl IntoIterator<Item = glyphon::TextArea<'a>>,
+    ) {
+        self.renderer
+            .prepare(device, queue, fs, &mut self.atlas, &self.viewport, areas, &mut self.swash)
+            .unwrap();
+    }
+}
+
 fn glyphon_side(device: &wgpu::Device, queue: &wgpu::Queue) -> Glyphon {
     let cache = Cache::new(device);
     let mut atlas = glyphon::TextAtlas::new(device, queue, &cache, FORMAT);
@@ -246,9 +258,7 @@ fn glyphon_warm(
     let mut gl = glyphon_side(device, queue);
     let mut frame = || {
         let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
-        gl.renderer
-            .prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash)
-            .unwrap();
+        gl.prepare(device, queue, fs, areas);
         gl.atlas.trim();
     };
     frame();
@@ -265,9 +275,7 @@ fn glyphon_cold(
             || glyphon_side(device, queue),
             |mut gl| {
                 let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
-                gl.renderer
-                    .prepare(device, queue, fs, &mut gl.atlas, &gl.viewport, areas, &mut gl.swash)
-                    .unwrap();
+                gl.prepare(device, queue, fs, areas);
                 gl.atlas.trim();
                 queue.submit([]);
                 gl
@@ -376,17 +384,7 @@ fn benches(c: &mut Criterion) {
                     );
                 } else {
                     let areas = glyphon_areas(&doc, range, dy);
-                    gl.renderer
-                        .prepare(
-                            device,
-                            queue,
-                            &mut fs,
-                            &mut gl.atlas,
-                            &gl.viewport,
-                            areas,
-                            &mut gl.swash,
-                        )
-                        .unwrap();
+                    gl.prepare(device, queue, &mut fs, areas);
                     gl.atlas.trim();
                 }
                 queue.submit([]);
@@ -478,17 +476,7 @@ fn benches(c: &mut Criterion) {
         g.bench_function("glyphon", |b| {
             b.iter(|| {
                 let areas = glyphon_areas(&pool[frame % pool.len()], 0..4, 0.0);
-                gl.renderer
-                    .prepare(
-                        device,
-                        queue,
-                        &mut fs,
-                        &mut gl.atlas,
-                        &gl.viewport,
-                        areas,
-                        &mut gl.swash,
-                    )
-                    .unwrap();
+                gl.prepare(device, queue, &mut fs, areas);
                 gl.atlas.trim();
                 queue.submit([]);
                 frame += 1;

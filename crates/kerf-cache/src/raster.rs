@@ -90,14 +90,7 @@ impl Rasterizer for FontdueRasterizer {
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
         check_mode(key)?;
         if key.mode == RenderMode::Coverage {
-            let (m, pixels) = match font.font.eager_fontdue() {
-                Some(fd) => catch_unwind(AssertUnwindSafe(|| {
-                    let (m, px) = fd.rasterize_indexed(key.glyph, key.size.px());
-                    (RasterMetrics::from(&m), px)
-                }))
-                .map_err(|_| RasterError::Panicked)?,
-                None => outline::rasterize(font, key.glyph, key.size.px(), false)?,
-            };
+            let (m, pixels) = raster(font, key, false)?;
             let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
             if pixels.len() as u64 != width as u64 * height as u64 {
                 return Err(RasterError::BadBitmap { width, height, len: pixels.len() });
@@ -126,17 +119,30 @@ impl Rasterizer for FontdueRasterizer {
     }
 }
 
-/// The three-samples-per-pixel raster of `key`'s glyph and size (fontdue's,
-/// or the outline rasterizer's in the same layout), checked.
-fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(RasterMetrics, Vec<u8>), RasterError> {
-    let (m, thirds) = match font.font.eager_fontdue() {
+/// `key`'s glyph and size rasterized at offset 0, one sample a pixel or with
+/// `thirds` three across: fontdue's raster for an eager face, the outline
+/// rasterizer's (in the same layout) for a lazy one.
+fn raster(
+    font: FontRef<'_>, key: &GlyphKey, thirds: bool,
+) -> Result<(RasterMetrics, Vec<u8>), RasterError> {
+    let px = key.size.px();
+    match font.font.eager_fontdue() {
         Some(fd) => catch_unwind(AssertUnwindSafe(|| {
-            let (m, px) = fd.rasterize_indexed_subpixel(key.glyph, key.size.px());
-            (RasterMetrics::from(&m), px)
+            let (m, pixels) = if thirds {
+                fd.rasterize_indexed_subpixel(key.glyph, px)
+            } else {
+                fd.rasterize_indexed(key.glyph, px)
+            };
+            (RasterMetrics::from(&m), pixels)
         }))
-        .map_err(|_| RasterError::Panicked)?,
-        None => outline::rasterize(font, key.glyph, key.size.px(), true)?,
-    };
+        .map_err(|_| RasterError::Panicked),
+        None => outline::rasterize(font, key.glyph, px, thirds),
+    }
+}
+
+/// The three-samples-per-pixel raster of `key`'s glyph and size, checked.
+fn thirds(font: FontRef<'_>, key: &GlyphKey) -> Result<(RasterMetrics, Vec<u8>), RasterError> {
+    let (m, thirds) = raster(font, key, true)?;
     let height = clamp_u32(m.height);
     if thirds.len() as u64 != 3 * m.width as u64 * height as u64 {
         return Err(RasterError::BadBitmap {
