@@ -89,7 +89,7 @@ const RENDERERS: usize = 8;
 pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let (mut fs, text) = crate::multiscript::scene();
+    let (mut fs, text) = crate::scene::scene_at(W as f32);
     let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT).unwrap();
     let mut k = kerf_side(device, queue);
     let mut fonts = kerf::cache::CosmicFonts::new();

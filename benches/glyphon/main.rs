@@ -22,9 +22,12 @@
 mod frame;
 mod memory;
 mod multiscript;
+mod scene;
+
+use scene::Shaped;
 
 use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion, Throughput};
-use glyphon::{Attrs, Buffer, Cache, Family, FontSystem, Metrics, Resolution, Shaping, SwashCache};
+use glyphon::{Cache, FontSystem, Resolution, SwashCache};
 use kerf::cache::PositionedGlyph;
 use kerf::gpu::{wgpu, CacheConfig, FontId, TextArea, TextAtlas, TextRenderer, Viewport};
 use std::hint::black_box;
@@ -74,33 +77,15 @@ fn prose(seed: &mut u64, n: usize) -> String {
         .join(" ")
 }
 
-struct Shaped {
-    buffers: Vec<(Buffer, f32)>, // buffer, top
-}
-
 fn font_system() -> FontSystem {
     let mut db = glyphon::fontdb::Database::new();
     db.load_font_data(dejavu::sans::regular().to_vec());
     FontSystem::new_with_locale_and_db("en-US".into(), db)
 }
 
-/// One cosmic-text buffer per line (so a scroll can pass just the visible lines).
+/// [`scene::shape`] at the benches' target width.
 fn shape(fs: &mut FontSystem, lines: &[(String, f32)]) -> Shaped {
-    let attrs = Attrs::new().family(Family::Name("DejaVu Sans"));
-    let mut top = 0.0;
-    let buffers = lines
-        .iter()
-        .map(|(text, size)| {
-            let mut b = Buffer::new(fs, Metrics::new(*size, size * 1.3));
-            b.set_size(Some(W as f32), None);
-            b.set_text(text, &attrs, Shaping::Advanced, None);
-            b.shape_until_scroll(fs, false);
-            let t = top;
-            top += size * 1.3;
-            (b, t)
-        })
-        .collect();
-    Shaped { buffers }
+    scene::shape(fs, lines, W as f32)
 }
 
 /// The same glyphs as kerf positioned glyphs (pen on the baseline).

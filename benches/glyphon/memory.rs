@@ -21,7 +21,7 @@ fn peak_rss_kib() -> u64 {
 pub(crate) fn run(side: &str) {
     let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let (mut fs, text) = crate::multiscript::scene();
+    let (mut fs, text) = crate::scene::scene_at(W as f32);
     let target = kerf::gpu::Offscreen::new(device, W, H, FORMAT).unwrap();
     match side {
         "kerf" => {

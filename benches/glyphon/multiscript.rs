@@ -2,45 +2,7 @@
 //! emoji shaped by cosmic-text, kerf fed through its cosmic-text adapter.
 
 use super::*;
-
-/// System fonts for the multi-script case (Debian packages, as CI installs them).
-const SCRIPT_FONTS: [(&str, &str); 3] = [
-    ("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf", "fonts-lohit-deva"),
-    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei"),
-    ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
-];
-
-/// Lines of Latin, Arabic, Hebrew, Devanagari, CJK and colour emoji (ZWJ
-/// sequences too), at five sizes.
-fn multiscript() -> Vec<(String, f32)> {
-    let lines = [
-        "The glyph cache draws text as people write it 👍",
-        "مرحبا بالعالم، هذا نص عربي للاختبار 🌍",
-        "שלום עולם, זה טקסט בעברית לבדיקה ✨",
-        "नमस्ते दुनिया, यह हिन्दी का पाठ है 🙏",
-        "你好，世界。这是中文测试文本，字形缓存 🀄",
-        "Mixed: kerf 👩‍💻 draws 😀🎉🦀 and العربية with 中文",
-    ];
-    (0..30)
-        .map(|i| (lines[i % lines.len()].to_string(), [12.0, 14.0, 16.0, 20.0, 24.0][i % 5]))
-        .collect()
-}
-
-/// The multi-script scene: a font system holding DejaVu Sans, Lohit
-/// Devanagari, WenQuanYi Micro Hei and Noto Color Emoji as bytes, and the
-/// lines shaped by it.
-pub(crate) fn scene() -> (FontSystem, Shaped) {
-    let mut db = glyphon::fontdb::Database::new();
-    db.load_font_data(dejavu::sans::regular().to_vec());
-    for (path, package) in SCRIPT_FONTS {
-        let bytes = std::fs::read(path)
-            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"));
-        db.load_font_data(bytes);
-    }
-    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
-    let text = shape(&mut fs, &multiscript());
-    (fs, text)
-}
+use crate::scene::scene_at;
 
 /// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
 pub(crate) fn cosmic_glyphs(
@@ -58,7 +20,7 @@ pub(crate) fn cosmic_glyphs(
 pub(crate) fn multiscript_case(c: &mut Criterion) {
     let gpu = kerf::gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let (mut fs, text) = scene();
+    let (mut fs, text) = scene_at(W as f32);
     // kerf's side: an atlas with the buffers' fonts loaded (outside the
     // timed code, as glyphon's font system has them) and their glyphs.
     let kerf_with_glyphs = |fs: &FontSystem| {
