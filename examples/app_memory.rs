@@ -25,7 +25,9 @@ use winit::window::{Window, WindowId};
 const WIDTH: u32 = 1000;
 const HEIGHT: u32 = 720;
 
-/// A renderer and what it keeps between frames.
+/// A renderer and what it keeps between frames. (One value for the whole
+/// run: the variants' sizes do not matter.)
+#[allow(clippy::large_enum_variant)]
 enum Side {
     Kerf {
         atlas: TextAtlas,
