@@ -1,7 +1,7 @@
 //! Exact area coverage of a polygon on a pixel grid (the accumulation
 //! method: every edge adds, to the cells it crosses, the signed area it
-//! encloses to its right and the cover it carries on; one running sum over
-//! the buffer then gives each pixel's covered area). Non-zero winding, with
+//! encloses to its right and the cover it carries on; a running sum along
+//! each row then gives each pixel's covered area). Non-zero winding, with
 //! coverage clamped to one, as fonts are drawn.
 
 /// A coverage buffer of `width × height` pixels that line segments are
@@ -9,16 +9,16 @@
 pub(crate) struct Coverage {
     width: usize,
     height: usize,
-    /// One cell per pixel plus one: an edge that ends on the right border
-    /// spills into the next row's first cell (the running sum carries it
-    /// back to zero there), and the last row into this extra cell.
+    /// Rows of `width + 1` cells: an edge on the right border spills into
+    /// its row's extra cell, so rows are summed independently (four at a
+    /// time: one running sum is a chain of dependent adds).
     acc: Vec<f32>,
 }
 
 impl Coverage {
     /// An empty buffer.
     pub(crate) fn new(width: usize, height: usize) -> Coverage {
-        Coverage { width, height, acc: vec![0.0; width * height + 1] }
+        Coverage { width, height, acc: vec![0.0; (width + 1) * height] }
     }
 
     /// Adds the edge from `(x0, y0)` to `(x1, y1)`, in pixels from the
@@ -53,7 +53,7 @@ impl Coverage {
     /// Adds the part of an edge inside one row: it runs from `xa` to `xb`
     /// while descending `d` (signed) of the row's height.
     fn span(&mut self, row: usize, xa: f32, xb: f32, d: f32) {
-        let base = row * self.width;
+        let base = row * (self.width + 1);
         let (lo, hi) = if xa < xb { (xa, xb) } else { (xb, xa) };
         // (Coordinates are clamped to ≥ 0: truncation is the floor.)
         let c0 = lo as i32 as usize;
@@ -64,7 +64,7 @@ impl Coverage {
             // goes to this cell, the rest of the cover to the next.
             let mid = 0.5 * (xa + xb) - lo_cell;
             self.acc[base + c0] += d * (1.0 - mid);
-            // (An edge on the right border has nothing past it.)
+            // (On the right border `c0 + 1` is the row's extra cell.)
             if c0 < self.width {
                 self.acc[base + c0 + 1] += d * mid;
             }
@@ -95,14 +95,40 @@ impl Coverage {
     /// The coverage, one byte a pixel (0 none, 255 full), row-major from the
     /// top-left.
     pub(crate) fn into_bytes(self) -> Vec<u8> {
-        let mut sum = 0.0f32;
-        self.acc[..self.width * self.height]
-            .iter()
-            .map(|&a| {
-                sum += a;
-                (sum.abs().min(1.0) * 255.0 + 0.5) as u8
-            })
-            .collect()
+        let (w, stride) = (self.width, self.width + 1);
+        let mut out = vec![0u8; w * self.height];
+        if w == 0 {
+            return out;
+        }
+        // Rounded to the nearest level without a float-to-int conversion:
+        // adding 2^23 leaves the rounded value in the low mantissa bits.
+        let level = |sum: f32| (sum.abs().min(1.0) * 255.0 + 8_388_608.0).to_bits() as u8;
+        let mut rows = self.acc.chunks_exact(stride).zip(out.chunks_exact_mut(w));
+        loop {
+            // Four rows side by side: four independent sums.
+            let mut four: [_; 4] = std::array::from_fn(|_| rows.next());
+            let [Some(a), Some(b), Some(c), Some(d)] = &mut four else {
+                for (src, dst) in four.into_iter().flatten() {
+                    let mut sum = 0.0f32;
+                    for (o, &v) in dst.iter_mut().zip(src) {
+                        sum += v;
+                        *o = level(sum);
+                    }
+                }
+                return out;
+            };
+            let mut sum = [0.0f32; 4];
+            for x in 0..w {
+                sum[0] += a.0[x];
+                sum[1] += b.0[x];
+                sum[2] += c.0[x];
+                sum[3] += d.0[x];
+                a.1[x] = level(sum[0]);
+                b.1[x] = level(sum[1]);
+                c.1[x] = level(sum[2]);
+                d.1[x] = level(sum[3]);
+            }
+        }
     }
 }
 
