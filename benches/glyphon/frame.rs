@@ -31,6 +31,16 @@ pub(crate) fn pass_and_wait(
     device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
 }
 
+/// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
+pub(crate) fn cosmic_glyphs(
+    k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped,
+    out: &mut Vec<PositionedGlyph>,
+) {
+    for (b, top) in &text.buffers {
+        fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], out).unwrap();
+    }
+}
+
 /// One whole kerf frame: `glyphs` prepared, drawn into `target`, waited on.
 pub(crate) fn kerf_frame_drawn(
     device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph],
@@ -94,14 +104,14 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     let mut k = kerf_side(device, queue);
     let mut fonts = kerf::cache::CosmicFonts::new();
     let mut glyphs = Vec::new();
-    crate::multiscript::cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
+    cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
     let mut gl = glyphon_side(device, queue);
     let mut g = c.benchmark_group("frame_multiscript");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     g.bench_function("kerf", |b| {
         b.iter(|| {
             glyphs.clear();
-            crate::multiscript::cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
+            cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
             kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view)
         })
     });

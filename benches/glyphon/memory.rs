@@ -30,7 +30,7 @@ pub(crate) fn run(side: &str) {
             let mut glyphs = Vec::new();
             for _ in 0..121 {
                 glyphs.clear();
-                crate::multiscript::cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
+                crate::frame::cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
                 crate::frame::kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view);
             }
         }

@@ -2,17 +2,8 @@
 //! emoji shaped by cosmic-text, kerf fed through its cosmic-text adapter.
 
 use super::*;
+use crate::frame::cosmic_glyphs;
 use crate::scene::scene_at;
-
-/// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
-pub(crate) fn cosmic_glyphs(
-    k: &mut Kerf, fonts: &mut kerf::cache::CosmicFonts, fs: &FontSystem, text: &Shaped,
-    out: &mut Vec<PositionedGlyph>,
-) {
-    for (b, top) in &text.buffers {
-        fonts.glyphs(k.atlas.cache_mut(), fs, b, (0.0, *top), [0, 0, 0, 255], out).unwrap();
-    }
-}
 
 /// The same cosmic-text buffers (shaped once, with fallback across DejaVu,
 /// Lohit Devanagari, WenQuanYi and Noto Color Emoji) fed to kerf's
