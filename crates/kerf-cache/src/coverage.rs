@@ -33,10 +33,27 @@ impl Coverage {
         // Walk downwards; an upward edge adds with the opposite sign.
         let (sign, ax, ay, bx, by) =
             if y0 < y1 { (1.0, x0, y0, x1, y1) } else { (-1.0, x1, y1, x0, y0) };
-        let dxdy = (bx - ax) / (by - ay);
-        let mut x = ax;
         let first = ay as i32 as usize;
         let last = ceil(by).min(self.height);
+        if ax == bx {
+            // A vertical edge (stems, CJK strokes): the same two cells and
+            // shares in every row it crosses.
+            let stride = self.width + 1;
+            let c0 = ax as i32 as usize;
+            let right = ax - c0 as f32;
+            let next = (c0 < self.width) as usize;
+            for row in first..last {
+                let dy = ((row + 1) as f32).min(by) - (row as f32).max(ay);
+                if dy > 0.0 {
+                    let at = row * stride + c0;
+                    self.acc[at] += sign * dy * (1.0 - right);
+                    self.acc[at + next] += sign * dy * right * next as f32;
+                }
+            }
+            return;
+        }
+        let dxdy = (bx - ax) / (by - ay);
+        let mut x = ax;
         for row in first..last {
             let top = (row as f32).max(ay);
             let bottom = ((row + 1) as f32).min(by);
