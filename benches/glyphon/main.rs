@@ -23,6 +23,7 @@ mod frame;
 mod memory;
 mod multiscript;
 mod scene;
+mod zoom;
 
 use scene::Shaped;
 
@@ -587,7 +588,8 @@ criterion_group!(
     benches,
     multiscript_case,
     frame_case,
-    frame::frame_scenes_case
+    frame::frame_scenes_case,
+    zoom::zoom_case
 );
 
 fn main() {

@@ -28,7 +28,10 @@ pub enum WorkloadName {
     CjkChurn,
     /// A long document with headings, body and code, scrolled a quarter line per frame.
     Scroll,
-    /// All four, one after another.
+    /// Pinch-zoom: a paragraph whose size changes every frame, 12 → 96 px and
+    /// back, geometrically, over 240 frames (every glyph misses every frame).
+    Zoom,
+    /// All five, one after another.
     All,
 }
 
@@ -187,6 +190,51 @@ impl Workload for Latin {
     fn frame(&mut self, _i: usize, out: &mut Vec<PositionedGlyph>) {
         for (y, line) in &self.lines {
             line_at(line, 8.0, *y, out);
+        }
+    }
+}
+
+/// Frames of a zoom cycle: 12 px to 96 px and back, geometrically.
+const ZOOM_FRAMES: usize = 240;
+
+/// The size of frame `i` of a zoom cycle.
+fn zoom_px(i: usize) -> f32 {
+    let t = (i % ZOOM_FRAMES) as f32 / (ZOOM_FRAMES / 2) as f32;
+    let t = if t > 1.0 { 2.0 - t } else { t };
+    12.0 * 8f32.powf(t)
+}
+
+/// A paragraph zoomed: laid out once at 16 px, drawn each frame at the
+/// frame's size (positions scale with it, as a shaper's do).
+struct Zoom {
+    lines: Vec<Vec<PositionedGlyph>>,
+}
+
+impl Zoom {
+    fn new(cache: &GlyphCache, f: &Fonts) -> Zoom {
+        let mut rng = Rng::new(7);
+        let font = cache.fonts().get(f.main).expect("font loaded");
+        let lines =
+            (0..10).map(|_| shape_line(font, f.main, &prose(&mut rng, 8), 16.0, [0, 0, 0, 255]));
+        Zoom { lines: lines.collect() }
+    }
+}
+
+impl Workload for Zoom {
+    fn name(&self) -> String {
+        "zoom".into()
+    }
+    fn frame(&mut self, i: usize, out: &mut Vec<PositionedGlyph>) {
+        let px = zoom_px(i);
+        let s = px / 16.0;
+        for (n, line) in self.lines.iter().enumerate() {
+            let y = (n + 1) as f32 * px * 1.3;
+            out.extend(line.iter().map(|g| PositionedGlyph {
+                x: 8.0 + g.x * s,
+                y,
+                size: px,
+                ..*g
+            }));
         }
     }
 }
@@ -508,6 +556,9 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         }
         if all || args.workload == WorkloadName::Scroll {
             results.push(profile_one(args, gpu, &|c, f| Box::new(Scroll::document(c, f)))?);
+        }
+        if all || args.workload == WorkloadName::Zoom {
+            results.push(profile_one(args, gpu, &|c, f| Box::new(Zoom::new(c, f)))?);
         }
     }
     let (reports, series): (Vec<Report>, Vec<Series>) = results.into_iter().unzip();
