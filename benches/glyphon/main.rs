@@ -156,6 +156,11 @@ fn kerf_side_with(
         uploads,
         ..CacheConfig::default()
     };
+    kerf_side_config(device, queue, config)
+}
+
+/// kerf on an atlas of `config`, DejaVu Sans loaded, a window-sized viewport.
+fn kerf_side_config(device: &wgpu::Device, queue: &wgpu::Queue, config: CacheConfig) -> Kerf {
     let mut atlas = TextAtlas::new(device, config).unwrap();
     let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
     let renderer =

@@ -31,13 +31,7 @@ pub(crate) fn zoom_case(c: &mut Criterion) {
         })
         .collect();
     let config = CacheConfig { page_size: 1024, max_pages: 4, ..CacheConfig::default() };
-    let mut atlas = TextAtlas::new(device, config).unwrap();
-    let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
-    let renderer =
-        TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
-    let mut viewport = Viewport::new(device, &atlas);
-    viewport.update(queue, W, H);
-    let mut k = Kerf { atlas, renderer, viewport, font };
+    let mut k = kerf_side_config(device, queue, config);
     let frames: Vec<Vec<PositionedGlyph>> =
         pool.iter().map(|p| kerf_glyphs(p, 0..p.buffers.len(), 0.0, k.font)).collect();
     let per_frame = frames.iter().map(Vec::len).sum::<usize>() / FRAMES;
