@@ -77,14 +77,20 @@ impl GlyphCache {
     /// Calls `f(font, glyph, pen_x, baseline_y)` for each glyph of the text
     /// [`lay_out`](Self::lay_out) laid out last (control characters left
     /// out): pens restart at the spec's x on each of fontdue's lines and
-    /// advance by the exact advances (fontdue's layout rounds each advance
-    /// up to whole pixels; only its line breaks and baselines are kept).
+    /// advance by the exact advances of the fontdue parse the layout used
+    /// (its layout rounds each advance up to whole pixels; only its line
+    /// breaks and baselines are kept).
     pub(crate) fn line_pens(
         &self, text: &TextSpec<'_>, px: f32, mut f: impl FnMut(FontId, u16, f32, f32),
     ) {
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
         let Some(lines) = self.layout.lines() else { return };
         let glyphs = self.layout.glyphs();
+        let fonts = &self.sources.fonts;
+        let advance = |font: FontId, glyph: u16| {
+            let parsed = fonts.get(font).and_then(|f| f.fontdue().ok());
+            parsed.map_or(0.0, |fd| fd.metrics_indexed(glyph, px).advance_width)
+        };
         for line in lines {
             let mut pen = x0;
             let end = line.glyph_end.min(glyphs.len().saturating_sub(1));
@@ -93,7 +99,7 @@ impl GlyphCache {
                     continue;
                 }
                 f(g.user_data, g.key.glyph_index, pen, line.baseline_y);
-                pen += self.sources.advance(g.user_data, g.key.glyph_index, px);
+                pen += advance(g.user_data, g.key.glyph_index);
             }
         }
     }

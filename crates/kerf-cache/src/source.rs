@@ -64,12 +64,6 @@ impl Sources {
         Ok(FontRef { font, bytes: font.bytes(), collection_index: font.collection_index() })
     }
 
-    /// The advance of glyph `glyph` of font `id` at `px`, exact (fontdue's
-    /// layout rounds it up to whole pixels); 0 for an unknown font.
-    pub(crate) fn advance(&self, id: FontId, glyph: u16, px: f32) -> f32 {
-        self.fonts.get(id).map_or(0.0, |f| f.advance(glyph, px))
-    }
-
     /// Validates a missed key and measures it; the font to rasterize it with.
     fn check_key(&self, key: &GlyphKey, geometry: Geometry) -> Result<FontRef<'_>, GlyphError> {
         let font = self.font_ref(key.font)?;
