@@ -12,6 +12,8 @@
 //!
 //! Under Xvfb on a machine without a display (`Xvfb :99 & DISPLAY=:99 ...`).
 
+#[path = "../benches/glyphon/peak_rss.rs"]
+mod peak_rss;
 #[path = "../benches/glyphon/scene.rs"]
 mod scene;
 
@@ -220,17 +222,6 @@ fn present(
     Ok(())
 }
 
-/// This process's peak resident set in KiB (VmHWM), 0 where unknown.
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.gfx.is_none() {
@@ -293,5 +284,5 @@ fn main() {
         eprintln!("app_memory: {e}");
         std::process::exit(1);
     }
-    println!("{}: {} frames, peak RSS {} KiB", app.side_name, app.frames, peak_rss_kib());
+    println!("{}: {} frames, peak RSS {} KiB", app.side_name, app.frames, peak_rss::peak_rss_kib());
 }

@@ -22,6 +22,7 @@
 mod frame;
 mod memory;
 mod multiscript;
+mod peak_rss;
 mod scene;
 mod zoom;
 

@@ -5,17 +5,7 @@
 //! the text but draws nothing: the floor both sides share.
 
 use super::*;
-
-/// Peak resident set of this process, in KiB (Linux's VmHWM).
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
+use crate::peak_rss::peak_rss_kib;
 
 /// Runs `side`'s frames and prints its peak memory.
 pub(crate) fn run(side: &str) {
