@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (sans, 13.0, [40, 40, 40, 255], "Ærøskøbing · Łódź · Kraków · Ça va très bien, merci ! · Größenwahn · Iñtërnâtiônàlizætiøn · ½ ⅓ ¼ ⅛ · ∀x∈ℝ: x² ≥ 0 · → ⇒ ⇔"),
         (serif, 28.0, [10, 90, 40, 255], "Ճշմարտություն · ქართული ენა · Հայերեն"),
         (mono, 15.0, [120, 40, 120, 255], "fn main() { println!(\"{}\", 0xDEAD_BEEFu32); } // sizes 11 to 34 px"),
-        (sans, 11.0, [80, 80, 80, 255], "Small print at 11 px: every glyph here was rasterized by fontdue once, packed by kerf-pack, and drawn from a texture-array layer."),
+        (sans, 11.0, [80, 80, 80, 255], "Small print at 11 px: every glyph here was rasterized once, packed by kerf-pack, and drawn from a texture-array layer."),
     ];
     let mut areas = Vec::new();
     let mut y = 20.0;
