@@ -9,6 +9,7 @@ use crate::config::CacheConfig;
 use crate::entry::{GlyphEntry, GlyphTile};
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError};
 use crate::font::{Font, FontRef, FontSet};
+use crate::instance::{FontStyle, Tag};
 use crate::format::TexelFormat;
 use crate::geometry::Geometry;
 use crate::image::ImageSource;
@@ -36,6 +37,16 @@ pub struct GlyphCache {
     pub(crate) report: Report,
 }
 
+/// What [`GlyphCache::add_instance`] answers: the font to draw with, and
+/// the axes asked that the face lacks (ignored).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StyledFont {
+    /// The instance's font id (the face's own when the style asks nothing of it).
+    pub font: FontId,
+    /// Axes in [`FontStyle::variations`] the face does not have.
+    pub ignored_axes: Vec<Tag>,
+}
+
 /// Request buffers reused from batch to batch.
 #[derive(Default)]
 pub(crate) struct Buffers {
@@ -54,6 +65,8 @@ pub(crate) struct Report {
     pub(crate) skipped: Vec<Skipped>,
     /// Characters no font had in the frame's laid-out strings.
     pub(crate) missing: Vec<char>,
+    /// Variation axes the frame's strings asked of fonts that lack them.
+    pub(crate) ignored_axes: u64,
 }
 
 impl std::fmt::Debug for GlyphCache {
@@ -109,6 +122,42 @@ impl GlyphCache {
         let id = self.sources.fonts.push(font)?;
         self.sources.color_fonts |= self.sources.fonts.has_color_glyphs(id);
         Ok(id)
+    }
+
+    /// The font drawing `style` of font `font`'s face (see [`FontStyle`]):
+    /// a variable face's axes set (its `wght` from the weight asked, its
+    /// `ital` from italic), and bold or oblique synthesized where the face
+    /// has neither (bold when the weight asked is ≥ 600 and the face is ≤ 500
+    /// without a `wght` axis; a 14° oblique when italic is asked of an
+    /// upright face). The instance is a font id of its own, sharing the
+    /// face's bytes and parse: its glyphs are keys apart from the face's,
+    /// cached and evicted like any. Asking the same again gives the same
+    /// id; a style that asks nothing of the face gives the face's own id.
+    ///
+    /// Axis values are clamped to the axis's range; axes the face lacks are
+    /// ignored and listed in the answer. A NaN or infinite number, or an
+    /// unknown font, is an error, and the cache is unchanged.
+    ///
+    /// ```
+    /// use kerf_cache::{CacheConfig, FontStyle, GlyphCache};
+    /// let mut cache = GlyphCache::new(CacheConfig::default())?;
+    /// let regular = cache.add_font(dejavu::sans::regular().to_vec())?;
+    /// // DejaVu Sans (regular, no axes): bold and italic are synthesized.
+    /// let bold = cache.add_instance(regular, &FontStyle::new().weight(700.0))?;
+    /// assert_ne!(bold.font, regular);
+    /// assert!(cache.fonts().get(bold.font).unwrap().instance().unwrap().embolden());
+    /// // Nothing asked of the face: the face itself.
+    /// assert_eq!(cache.add_instance(regular, &FontStyle::new().weight(400.0))?.font, regular);
+    /// // A missing axis is ignored and reported.
+    /// let wide = cache.add_instance(regular, &FontStyle::new().variation(*b"wdth", 120.0))?;
+    /// assert_eq!((wide.font, wide.ignored_axes), (regular, vec![*b"wdth"]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_instance(
+        &mut self, font: FontId, style: &FontStyle,
+    ) -> Result<StyledFont, GlyphError> {
+        let (font, ignored_axes) = self.sources.fonts.instance(font, style)?;
+        Ok(StyledFont { font, ignored_axes })
     }
 
     /// Adds a source of the app's own coverage images (icons, rasterized SVG; RGBA
@@ -292,10 +341,11 @@ impl GlyphCache {
         &mut self, text: &TextSpec<'_>, out: &mut Vec<PositionedGlyph>, report: bool,
     ) -> Result<(), GlyphError> {
         let size = self.check_text(text)?;
+        let styled = self.styled_fonts(text)?;
         let px = size.px();
         self.lay_out(text, px, report);
         let color = text.color;
-        self.line_pens(text, px, |font, glyph, x, y| {
+        self.line_pens(text, px, &styled, |font, glyph, x, y| {
             out.push(PositionedGlyph { font, glyph, size: px, x, y, color })
         });
         Ok(())

@@ -4,7 +4,8 @@
 //! sight, once per font face: never parsed again per frame.
 
 use crate::cache::GlyphCache;
-use crate::error::FontError;
+use crate::error::{FontError, GlyphError};
+use crate::instance::FontStyle;
 use crate::font::{Font, FontLoading};
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
@@ -17,6 +18,8 @@ pub struct CosmicFonts {
     // Ordered: a handful of fonts are a few integer compares (runs switch
     // fonts often in mixed-script text), where hashing costs more.
     ids: BTreeMap<cosmic_text::fontdb::ID, FontId>,
+    /// The instance of each (face, weight, synthetic italic) seen so far.
+    styled: BTreeMap<(FontId, u16, bool), FontId>,
     loading: FontLoading,
 }
 
@@ -71,6 +74,25 @@ impl CosmicFonts {
         Ok(f)
     }
 
+    /// The cache's font drawing `g` as cosmic-text asks: face `base` at the
+    /// glyph's weight (a `wght` axis set as cosmic-text's own swash path
+    /// sets it, or synthetic bold on a face of weight ≤ 500 without one) and
+    /// with a synthetic oblique where cosmic-text marks the glyph
+    /// `FAKE_ITALIC` (its face is not italic). See [`GlyphCache::add_instance`].
+    pub fn instance(
+        &mut self, cache: &mut GlyphCache, base: FontId, g: &cosmic_text::LayoutGlyph,
+    ) -> Result<FontId, GlyphError> {
+        let italic = g.cache_key_flags.contains(cosmic_text::CacheKeyFlags::FAKE_ITALIC);
+        let weight = g.font_weight.0;
+        if let Some(&f) = self.styled.get(&(base, weight, italic)) {
+            return Ok(f);
+        }
+        let style = FontStyle::new().weight(f32::from(weight)).italic(italic);
+        let f = cache.add_instance(base, &style)?.font;
+        self.styled.insert((base, weight, italic), f);
+        Ok(f)
+    }
+
     /// Appends every glyph of `buffer`'s layout runs to `out`: pen positions on
     /// the baseline, offset by `(left, top)`, in the glyph's colour or
     /// `default_color` (straight sRGB RGBA). The positions are the shaper's
@@ -82,16 +104,22 @@ impl CosmicFonts {
         buffer: &cosmic_text::Buffer, (left, top): (f32, f32), default_color: [u8; 4],
         out: &mut Vec<PositionedGlyph>,
     ) -> Result<(), FontError> {
-        // Runs are long stretches of one font: the last mapping is reused
-        // before the map is asked.
-        let mut last: Option<(cosmic_text::fontdb::ID, FontId)> = None;
+        // Runs are long stretches of one font and style: the last mapping
+        // is reused before the maps are asked.
+        type Seen = (cosmic_text::fontdb::ID, u16, cosmic_text::CacheKeyFlags);
+        let mut last: Option<(Seen, FontId)> = None;
         for run in buffer.layout_runs() {
             for g in run.glyphs {
+                let seen = (g.font_id, g.font_weight.0, g.cache_key_flags);
                 let font = match last {
-                    Some((id, f)) if id == g.font_id => f,
+                    Some((s, f)) if s == seen => f,
                     _ => {
-                        let f = self.font(cache, fonts, g.font_id)?;
-                        last = Some((g.font_id, f));
+                        let base = self.font(cache, fonts, g.font_id)?;
+                        let f = self.instance(cache, base, g).map_err(|e| match e {
+                            GlyphError::Font { error, .. } => error,
+                            other => FontError::Malformed(other.to_string()),
+                        })?;
+                        last = Some((seen, f));
                         f
                     }
                 };

@@ -74,6 +74,14 @@ pub enum GlyphError {
     /// The image source id names no source of this cache.
     #[error("unknown image source {0:?}")]
     UnknownImageSource(ImageSourceId),
+    /// A [`FontStyle`](crate::FontStyle) the face cannot be drawn with.
+    #[error("font {font:?}: {error}")]
+    Style {
+        /// The font the style was asked of.
+        font: FontId,
+        /// What was wrong.
+        error: StyleError,
+    },
     /// The image source could not render the image.
     #[error("image source {image_source:?} failed to render image {id}: {message}")]
     ImageFailed {
@@ -84,6 +92,25 @@ pub enum GlyphError {
         /// What the source said.
         message: String,
     },
+}
+
+/// Why a [`FontStyle`](crate::FontStyle) was refused. The cache is unchanged.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum StyleError {
+    /// A weight, axis value or slant that is NaN or infinite.
+    #[error("{what} must be finite, got {value}")]
+    NotFinite {
+        /// Which number.
+        what: String,
+        /// Its value.
+        value: f32,
+    },
+    /// A synthetic oblique of 60° or more (the outline would lie flat).
+    #[error("synthetic oblique {0}° is not below 60°")]
+    Oblique(f32),
+    /// The face's tables could not be read.
+    #[error("the face's tables could not be read")]
+    BadFont,
 }
 
 /// Why an image source could not be added. The cache is unchanged.

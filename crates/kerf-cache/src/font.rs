@@ -1,6 +1,7 @@
 //! Loaded fonts.
 
-use crate::error::FontError;
+use crate::error::{FontError, GlyphError, StyleError};
+use crate::instance::{FontStyle, Instance, Resolved};
 use crate::key::FontId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,7 +39,11 @@ pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
 /// one parse: parse once, add to as many caches and threads as needed
 /// ([`GlyphCache::add_parsed_font`](crate::GlyphCache::add_parsed_font)).
 #[derive(Clone)]
-pub struct Font(Arc<Face>);
+pub struct Font {
+    face: Arc<Face>,
+    /// The instance drawn (`None`: the face as it is).
+    instance: Option<Arc<Instance>>,
+}
 
 struct Face {
     bytes: SharedBytes,
@@ -121,7 +126,7 @@ impl Font {
             fontdue: OnceLock::new(),
             outlines: AtomicU64::new(0),
         };
-        let font = Font(Arc::new(face));
+        let font = Font { face: Arc::new(face), instance: None };
         if !lazy {
             font.fontdue()?;
         }
@@ -133,16 +138,16 @@ impl Font {
     /// every outline included (see [`FontLoading::Eager`] for the cost), and
     /// keeps it. A face fontdue cannot parse is an error, every call.
     pub fn fontdue(&self) -> Result<&fontdue::Font, FontError> {
-        let parsed = self.0.fontdue.get_or_init(|| {
+        let parsed = self.face.fontdue.get_or_init(|| {
             let settings = fontdue::FontSettings {
-                collection_index: self.0.collection_index,
+                collection_index: self.face.collection_index,
                 scale: 40.0,
                 load_substitutions: true,
             };
             let data = self.bytes();
             match catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(data, settings))) {
                 Ok(Ok(face)) if face.glyph_count() > 0 => {
-                    self.0.outlines.fetch_add(face.glyph_count() as u64, Ordering::Relaxed);
+                    self.face.outlines.fetch_add(face.glyph_count() as u64, Ordering::Relaxed);
                     Ok(face)
                 }
                 Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
@@ -155,16 +160,18 @@ impl Font {
 
     /// fontdue's parse when the face was loaded eagerly (its rasterizer then
     /// draws from it); `None` for a lazy face.
+    /// fontdue draws neither variations nor synthesis: an instance is drawn
+    /// from its outlines, as a lazy face is.
     pub(crate) fn eager_fontdue(&self) -> Option<&fontdue::Font> {
-        if self.0.lazy {
+        if self.face.lazy || self.instance.is_some() {
             return None;
         }
-        self.0.fontdue.get().and_then(|r| r.as_ref().ok())
+        self.face.fontdue.get().and_then(|r| r.as_ref().ok())
     }
 
     /// True when outlines are read glyph by glyph ([`FontLoading::Lazy`]).
     pub fn is_lazy(&self) -> bool {
-        self.0.lazy
+        self.face.lazy
     }
 
     /// How many glyph outlines have been read from the font bytes: every
@@ -172,32 +179,32 @@ impl Font {
     /// the face, plus one each time a lazy face's glyph is measured or
     /// rasterized. A lazy face just added has read none.
     pub fn outlines_read(&self) -> u64 {
-        self.0.outlines.load(Ordering::Relaxed)
+        self.face.outlines.load(Ordering::Relaxed)
     }
 
     /// Counts one outline read by the rasterizer.
     pub(crate) fn count_outline_read(&self) {
-        self.0.outlines.fetch_add(1, Ordering::Relaxed);
+        self.face.outlines.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The bytes the font was loaded from.
     pub fn bytes(&self) -> &[u8] {
-        (*self.0.bytes).as_ref()
+        (*self.face.bytes).as_ref()
     }
 
     /// The face index inside a font collection (0 for a plain font file).
     pub fn collection_index(&self) -> u32 {
-        self.0.collection_index
+        self.face.collection_index
     }
 
     /// Number of glyphs in the face; valid glyph indices are below it.
     pub fn glyph_count(&self) -> u16 {
-        self.0.glyph_count
+        self.face.glyph_count
     }
 
     /// Font units per em (the design grid outlines are drawn on).
     pub fn units_per_em(&self) -> u16 {
-        self.0.units_per_em
+        self.face.units_per_em
     }
 
     /// The glyph index for a character (0, the missing glyph, when absent).
@@ -205,34 +212,63 @@ impl Font {
         if let Some(f) = self.eager_fontdue() {
             return f.lookup_glyph_index(c);
         }
-        ttf_parser::Face::parse(self.bytes(), self.0.collection_index)
+        ttf_parser::Face::parse(self.bytes(), self.face.collection_index)
             .ok()
             .and_then(|f| f.glyph_index(c))
             .map_or(0, |g| g.0)
     }
 
     /// Glyph `glyph`'s horizontal advance at `px` pixels per em, exact (0
-    /// for a glyph the font has no advance for).
+    /// for a glyph the font has no advance for); an instance's at its
+    /// variation coordinates (HVAR), synthesis leaving advances as they are.
     pub fn advance(&self, glyph: u16, px: f32) -> f32 {
         if let Some(f) = self.eager_fontdue() {
             return f
                 .metrics_indexed(glyph.min(f.glyph_count().saturating_sub(1)), px)
                 .advance_width;
         }
-        let units = ttf_parser::Face::parse(self.bytes(), self.0.collection_index)
+        let units = ttf_parser::Face::parse(self.bytes(), self.face.collection_index)
             .ok()
-            .and_then(|f| f.glyph_hor_advance(ttf_parser::GlyphId(glyph)));
-        units.map_or(0.0, |u| f32::from(u) * px / f32::from(self.0.units_per_em.max(1)))
+            .and_then(|mut f| {
+                for (tag, v) in self.instance().map_or(&[][..], |i| i.variations()) {
+                    f.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+                }
+                f.glyph_hor_advance(ttf_parser::GlyphId(glyph))
+            });
+        units.map_or(0.0, |u| f32::from(u) * px / f32::from(self.face.units_per_em.max(1)))
     }
 
     /// A handle naming this face without keeping it alive.
     pub(crate) fn handle(&self) -> FaceHandle {
-        FaceHandle(Arc::downgrade(&self.0))
+        FaceHandle(Arc::downgrade(&self.face))
     }
 
-    /// True when both share one parsed face.
+    /// True when both share one parsed face (instances of one face included).
     pub fn same_face(&self, other: &Font) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        Arc::ptr_eq(&self.face, &other.face)
+    }
+
+    /// The instance this font draws (`None`: the face as it is).
+    pub fn instance(&self) -> Option<&Instance> {
+        self.instance.as_deref()
+    }
+
+    /// The instance's identity, for caches keyed by outline (equal for two
+    /// fonts drawing the same instance of one face, and for none).
+    pub(crate) fn instance_arc(&self) -> Option<&Arc<Instance>> {
+        self.instance.as_ref()
+    }
+
+    /// `style` resolved against this face (see [`Instance::resolve`]).
+    pub fn resolve(&self, style: &FontStyle) -> Result<Resolved, StyleError> {
+        Instance::resolve(self.bytes(), self.face.collection_index, style)
+    }
+
+    /// This face drawn as `instance`: the same bytes and parse, shared (the
+    /// face as it is for the default instance).
+    pub fn with_instance(&self, instance: Instance) -> Font {
+        let instance = (!instance.is_default()).then(|| Arc::new(instance));
+        Font { face: Arc::clone(&self.face), instance }
     }
 }
 
@@ -243,16 +279,17 @@ pub(crate) struct FaceHandle(std::sync::Weak<Face>);
 impl FaceHandle {
     /// True when the handle names `font`'s face.
     pub(crate) fn is(&self, font: &Font) -> bool {
-        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(&font.0))
+        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(&font.face))
     }
 }
 
 impl std::fmt::Debug for Font {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Font")
-            .field("glyphs", &self.0.glyph_count)
+            .field("glyphs", &self.face.glyph_count)
             .field("bytes", &self.bytes().len())
-            .field("lazy", &self.0.lazy)
+            .field("lazy", &self.face.lazy)
+            .field("instance", &self.instance)
             .field("outlines_read", &self.outlines_read())
             .finish()
     }
@@ -326,15 +363,51 @@ fn cmap_code_points(bytes: &[u8], index: u32) -> Option<u64> {
 #[derive(Debug, Default)]
 pub struct FontSet {
     fonts: Vec<Font>,
+    /// Each font's base: its own id for a face, the face's for an instance.
+    bases: Vec<FontId>,
+    /// The instances made so far, by base and instance.
+    instances: std::collections::HashMap<(FontId, Instance), FontId>,
 }
 
 impl FontSet {
     /// Adds a parsed font and returns its id.
     pub fn push(&mut self, font: Font) -> Result<FontId, FontError> {
         let n = self.fonts.len();
-        let id = u32::try_from(n).map_err(|_| FontError::TooManyFonts(n))?;
+        let id = FontId(u32::try_from(n).map_err(|_| FontError::TooManyFonts(n))?);
         self.fonts.push(font);
-        Ok(FontId(id))
+        self.bases.push(id);
+        Ok(id)
+    }
+
+    /// The font drawing `style` of font `id`'s face: `id`'s base face itself
+    /// when the style asks nothing of it, else its instance (made on the
+    /// first ask, the same id after), and the axes asked that the face
+    /// lacks. An instance font's style is asked of its base face (styles do
+    /// not stack). Unknown ids and non-finite numbers are errors; the set
+    /// is unchanged after any error.
+    pub fn instance(
+        &mut self, id: FontId, style: &FontStyle,
+    ) -> Result<(FontId, Vec<crate::instance::Tag>), GlyphError> {
+        let base = *self.bases.get(id.0 as usize).ok_or(GlyphError::UnknownFont(id))?;
+        let face = &self.fonts[base.0 as usize];
+        let Resolved { instance, ignored_axes } =
+            face.resolve(style).map_err(|error| GlyphError::Style { font: id, error })?;
+        if instance.is_default() {
+            return Ok((base, ignored_axes));
+        }
+        if let Some(&known) = self.instances.get(&(base, instance.clone())) {
+            return Ok((known, ignored_axes));
+        }
+        let font = face.with_instance(instance.clone());
+        let made = self.push(font).map_err(|e| GlyphError::Font { font: id, error: e })?;
+        self.bases[made.0 as usize] = base;
+        self.instances.insert((base, instance), made);
+        Ok((made, ignored_axes))
+    }
+
+    /// The face font `id` draws an instance of (`id` itself for a face).
+    pub fn base(&self, id: FontId) -> Option<FontId> {
+        self.bases.get(id.0 as usize).copied()
     }
 
     /// True when glyph `glyph` of font `id` has colour data (COLR layers, a
@@ -342,12 +415,12 @@ impl FontSet {
     /// kerf-cache's `swash` feature is on.
     #[inline]
     pub fn is_color_glyph(&self, id: FontId, glyph: u16) -> bool {
-        matches!(self.get(id), Some(f) if f.0.color.as_ref().is_some_and(|c| c.contains(glyph)))
+        matches!(self.get(id), Some(f) if f.face.color.as_ref().is_some_and(|c| c.contains(glyph)))
     }
 
     /// True when font `id` has colour glyphs.
     pub fn has_color_glyphs(&self, id: FontId) -> bool {
-        self.get(id).is_some_and(|f| f.0.color.is_some())
+        self.get(id).is_some_and(|f| f.face.color.is_some())
     }
 
     /// The font an id names.

@@ -10,6 +10,7 @@ use crate::key::{FontId, GlyphKey, ImageSourceId, RenderMode};
 use crate::output::FrameOutput;
 use crate::request::{Anchor, PositionedReq};
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use std::sync::atomic::Ordering;
 
 /// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the
 /// frame lifecycle cannot be forgotten. Glyphs looked up in this frame are
@@ -67,6 +68,8 @@ impl GlyphCache {
             hits: coverage.hits,
             evictions: coverage.evictions,
             degraded: coverage.degraded,
+            default_instance: self.sources.default_instance.swap(0, Ordering::Relaxed),
+            ignored_axes: std::mem::take(&mut self.report.ignored_axes),
         };
         if let Some(c) = self.color.as_mut() {
             let mut part = c.end_frame();
@@ -281,6 +284,7 @@ impl Frame<'_> {
         &mut self, text: &TextSpec<'_>, mode: RenderMode, out: &mut Vec<GlyphQuad>,
     ) -> Result<(), GlyphError> {
         let size = self.cache.check_text(text)?;
+        let styled = self.cache.styled_fonts(text)?;
         let cache = &mut *self.cache;
         let px = size.px();
         cache.lay_out(text, px, true);
@@ -288,7 +292,7 @@ impl Frame<'_> {
         // rasterizer's own bearings (as `positions` and shaped text place
         // them): fontdue's layout gives the lines, not the bitmap boxes.
         cache.run_requests(out, mode, |cache, reqs| {
-            cache.line_pens(text, px, |font, glyph, x, y| {
+            cache.line_pens(text, px, &styled, |font, glyph, x, y| {
                 reqs.push(PositionedReq {
                     font,
                     glyph,

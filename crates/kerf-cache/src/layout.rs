@@ -4,6 +4,7 @@
 //! font has is drawn as the first font's missing-glyph box and reported.
 
 use crate::cache::GlyphCache;
+use crate::error::GlyphError;
 use crate::key::FontId;
 use crate::text::TextSpec;
 use fontdue::layout::{LayoutSettings, TextStyle};
@@ -74,20 +75,54 @@ impl GlyphCache {
         }
     }
 
+    /// The fonts of `text` (its font and fallback, checked) paired with
+    /// the instances its style asks of them (empty when it asks nothing);
+    /// axes the fonts lack are counted in the frame's report. A non-finite
+    /// number is an error before any instance is made.
+    pub(crate) fn styled_fonts(
+        &mut self, text: &TextSpec<'_>,
+    ) -> Result<Vec<(FontId, FontId)>, GlyphError> {
+        let Some(style) = text.style() else { return Ok(Vec::new()) };
+        style.check().map_err(|error| GlyphError::Style { font: text.font, error })?;
+        let mut pairs = Vec::with_capacity(1 + text.fallback.len());
+        for &f in std::iter::once(&text.font).chain(text.fallback) {
+            if pairs.iter().any(|&(g, _)| g == f) {
+                continue;
+            }
+            let (styled, ignored) = self.sources.fonts.instance(f, &style)?;
+            self.report.ignored_axes += ignored.len() as u64;
+            pairs.push((f, styled));
+        }
+        Ok(pairs)
+    }
+
     /// Calls `f(font, glyph, pen_x, baseline_y)` for each glyph of the text
     /// [`lay_out`](Self::lay_out) laid out last (control characters left
     /// out): pens restart at the spec's x on each of fontdue's lines and
     /// advance by the exact advances of the fontdue parse the layout used
     /// (its layout rounds each advance up to whole pixels; only its line
     /// breaks and baselines are kept).
+    ///
+    /// With `styled` ([`styled_fonts`](Self::styled_fonts)) each glyph goes
+    /// out in its font's instance; an instance with variations advances by
+    /// its own advances (HVAR), not the default instance's (line breaks
+    /// stay the default instance's).
     pub(crate) fn line_pens(
-        &self, text: &TextSpec<'_>, px: f32, mut f: impl FnMut(FontId, u16, f32, f32),
+        &self, text: &TextSpec<'_>, px: f32, styled: &[(FontId, FontId)],
+        mut f: impl FnMut(FontId, u16, f32, f32),
     ) {
         let x0 = if text.x.is_finite() { text.x } else { 0.0 };
         let Some(lines) = self.layout.lines() else { return };
         let glyphs = self.layout.glyphs();
         let fonts = &self.sources.fonts;
-        let advance = |font: FontId, glyph: u16| {
+        let instance_of = |font: FontId| {
+            styled.iter().find(|&&(f, _)| f == font).map_or(font, |&(_, s)| s)
+        };
+        let advance = |font: FontId, drawn: FontId, glyph: u16| {
+            let varied = fonts.get(drawn).and_then(|f| f.instance()).is_some_and(|i| !i.variations().is_empty());
+            if varied {
+                return fonts.get(drawn).map_or(0.0, |f| f.advance(glyph, px));
+            }
             let parsed = fonts.get(font).and_then(|f| f.fontdue().ok());
             parsed.map_or(0.0, |fd| fd.metrics_indexed(glyph, px).advance_width)
         };
@@ -98,8 +133,9 @@ impl GlyphCache {
                 if g.char_data.is_control() {
                     continue;
                 }
-                f(g.user_data, g.key.glyph_index, pen, line.baseline_y);
-                pen += advance(g.user_data, g.key.glyph_index);
+                let drawn = instance_of(g.user_data);
+                f(drawn, g.key.glyph_index, pen, line.baseline_y);
+                pen += advance(g.user_data, drawn, g.key.glyph_index);
             }
         }
     }

@@ -92,6 +92,7 @@ mod format;
 mod frame;
 mod geometry;
 mod image;
+mod instance;
 mod key;
 mod layout;
 mod lcd;
@@ -121,17 +122,21 @@ mod upload;
 #[cfg(feature = "parley")]
 pub use ::parley;
 pub use atlas::Atlas;
-pub use cache::GlyphCache;
+pub use cache::{GlyphCache, StyledFont};
 pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic::CosmicFonts;
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
 pub use entry::{GlyphEntry, GlyphTile};
-pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError};
+pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
 pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
 pub use format::TexelFormat;
 pub use frame::Frame;
+pub use instance::{
+    embolden_px, tag_name, user_values, FontStyle, Instance, Resolved, Tag, SYNTHETIC_BOLD_MAX_FACE,
+    SYNTHETIC_BOLD_MIN_WEIGHT, SYNTHETIC_OBLIQUE_DEGREES,
+};
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
 pub use kerf_pack::{Algorithm, Rect};
 pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};

@@ -9,6 +9,8 @@
 use crate::coverage::Coverage;
 use crate::error::RasterError;
 use crate::font::{FaceHandle, FontRef};
+use crate::instance::{embolden_px, offset_contour, signed_area, Instance};
+use std::sync::Arc;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -48,6 +50,8 @@ const MAX_SEGMENTS: usize = 512;
 #[derive(Default)]
 struct Polygons {
     scale: f32,
+    /// Synthetic oblique: x moves right by this times y.
+    skew: f32,
     /// Flattened points; `starts` says where each contour begins.
     points: Vec<(f32, f32)>,
     starts: Vec<usize>,
@@ -65,7 +69,25 @@ impl Polygons {
     }
 
     fn at(&self, x: f32, y: f32) -> (f32, f32) {
-        (x * self.scale, y * self.scale)
+        let y = y * self.scale;
+        (x * self.scale + self.skew * y, y)
+    }
+
+    /// Synthetic bold: every contour moved `d` px outward, bounds anew.
+    fn embolden(&mut self, d: f32) {
+        let area = signed_area(&self.points, &self.starts);
+        // TrueType's outer contours run clockwise (y up), CFF's the other way.
+        let clockwise = area < 0.0;
+        for (i, &s) in self.starts.iter().enumerate() {
+            let end = self.starts.get(i + 1).copied().unwrap_or(self.points.len());
+            offset_contour(&mut self.points[s..end], d, clockwise);
+        }
+        self.min = (f32::INFINITY, f32::INFINITY);
+        self.max = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for &p in &self.points {
+            self.min = (self.min.0.min(p.0), self.min.1.min(p.1));
+            self.max = (self.max.0.max(p.0), self.max.1.max(p.1));
+        }
     }
 
     /// Points of the curve with control points `c` from the pen, cut into
@@ -142,6 +164,8 @@ struct LastRead {
     /// The face's identity: the weak handle pins its allocation (so no other
     /// face can take its address) without keeping the face alive.
     face: FaceHandle,
+    /// The instance drawn (held, so its address names no other).
+    instance: Option<Arc<Instance>>,
     key: (u16, u32),
     outline: Option<Polygons>,
 }
@@ -160,8 +184,18 @@ fn with_outline<R>(
         return Ok(f(read(font, glyph, px)?.as_ref()));
     }
     let key = (glyph, px.to_bits());
+    let same = |a: Option<&Arc<Instance>>, b: Option<&Arc<Instance>>| match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (a, b) => a.is_none() && b.is_none(),
+    };
     let kept = LAST.with_borrow_mut(|last| match last.take() {
-        Some(l) if l.key == key && l.face.is(font.font) => Some(l),
+        Some(l)
+            if l.key == key
+                && l.face.is(font.font)
+                && same(l.instance.as_ref(), font.font.instance_arc()) =>
+        {
+            Some(l)
+        }
         _ => None,
     });
     let outline = match kept {
@@ -171,7 +205,8 @@ fn with_outline<R>(
     let r = f(outline.as_ref());
     if !done {
         let face = font.font.handle();
-        LAST.with_borrow_mut(|last| *last = Some(LastRead { face, key, outline }));
+        let instance = font.font.instance_arc().cloned();
+        LAST.with_borrow_mut(|last| *last = Some(LastRead { face, instance, key, outline }));
     }
     Ok(r)
 }
@@ -181,15 +216,24 @@ fn with_outline<R>(
 fn read(font: FontRef<'_>, glyph: u16, px: f32) -> Result<Option<Polygons>, RasterError> {
     font.font.count_outline_read();
     let outline = catch_unwind(AssertUnwindSafe(|| {
-        let face = ttf_parser::Face::parse(font.bytes, font.collection_index)
+        let mut face = ttf_parser::Face::parse(font.bytes, font.collection_index)
             .map_err(|_| RasterError::BadFont)?;
+        let instance = font.font.instance();
+        for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
+            face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+        }
         let mut p = Polygons {
             scale: px / f32::from(face.units_per_em().max(1)),
+            skew: instance.map_or(0.0, |i| i.oblique()),
             min: (f32::INFINITY, f32::INFINITY),
             max: (f32::NEG_INFINITY, f32::NEG_INFINITY),
             ..Polygons::default()
         };
-        Ok(face.outline_glyph(ttf_parser::GlyphId(glyph), &mut p).map(|_| p))
+        let read = face.outline_glyph(ttf_parser::GlyphId(glyph), &mut p);
+        if read.is_some() && instance.is_some_and(|i| i.embolden()) {
+            p.embolden(embolden_px(px));
+        }
+        Ok(read.map(|_| p))
     }))
     .map_err(|_| RasterError::Panicked)??;
     Ok(outline.filter(|p| {

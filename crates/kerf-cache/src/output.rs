@@ -36,6 +36,15 @@ pub struct FrameOutput {
     /// the nearest bin of the same glyph already cached was drawn (at most
     /// half a pixel from the exact position with 2 bins, 3/8 px with 4).
     pub degraded: u64,
+    /// Glyphs of font instances (variations, synthetic bold or oblique)
+    /// rasterized as the face's default instance, because the cache's
+    /// rasterizer draws no instances ([`Rasterizer::draws_instances`](crate::Rasterizer::draws_instances)):
+    /// drawn, but not as asked. Always 0 with kerf's own rasterizers.
+    pub default_instance: u64,
+    /// Variation axes the frame's laid-out strings asked of a font that
+    /// lacks them ([`TextSpec::variations`](crate::TextSpec::variations)):
+    /// ignored, counted once per font and string.
+    pub ignored_axes: u64,
 }
 
 impl FrameOutput {

@@ -3,7 +3,8 @@
 //! are loaded into the cache on first sight, once per font face.
 
 use crate::cache::GlyphCache;
-use crate::error::FontError;
+use crate::error::{FontError, GlyphError};
+use crate::instance::FontStyle;
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
 use std::collections::HashMap;
@@ -33,6 +34,8 @@ use std::collections::HashMap;
 #[derive(Debug, Default)]
 pub struct ParleyFonts {
     ids: HashMap<(u64, u32), FontId>,
+    /// The instance of each (face, normalized coordinates, embolden, skew).
+    styled: HashMap<(FontId, Vec<i16>, bool, u32), FontId>,
     loading: crate::font::FontLoading,
 }
 
@@ -65,6 +68,36 @@ impl ParleyFonts {
         Ok(f)
     }
 
+    /// The cache's font drawing `run` as parley asks: face `base` at the
+    /// run's variation coordinates, emboldened and skewed as its
+    /// `Synthesis` says. See [`GlyphCache::add_instance`].
+    pub fn instance(
+        &mut self, cache: &mut GlyphCache, base: FontId, run: &parley::Run<'_, impl parley::Brush>,
+    ) -> Result<FontId, GlyphError> {
+        let coords: Vec<i16> = run.normalized_coords().iter().map(|c| c.to_bits()).collect();
+        let synthesis = run.synthesis();
+        let (embolden, skew) = (synthesis.embolden(), synthesis.skew().unwrap_or(0.0));
+        if coords.iter().all(|&c| c == 0) && !embolden && skew == 0.0 {
+            return Ok(base);
+        }
+        let key = (base, coords, embolden, skew.to_bits());
+        if let Some(&f) = self.styled.get(&key) {
+            return Ok(f);
+        }
+        let face = cache.fonts().get(base).ok_or(GlyphError::UnknownFont(base))?;
+        let variations = crate::instance::user_values(face.bytes(), face.collection_index(), &key.1)
+            .map_err(|error| GlyphError::Style { font: base, error })?;
+        let style = FontStyle {
+            variations,
+            synthetic_bold: Some(embolden),
+            synthetic_oblique: Some(skew),
+            ..FontStyle::default()
+        };
+        let f = cache.add_instance(base, &style)?.font;
+        self.styled.insert(key, f);
+        Ok(f)
+    }
+
     /// Appends every glyph of `layout` (after `break_all_lines` and, if
     /// wanted, `align`) to `out`: pen positions on the baseline, offset by
     /// `(left, top)`, unrounded (the cache snaps x to its sub-pixel bins),
@@ -78,7 +111,11 @@ impl ParleyFonts {
         for line in layout.lines() {
             for item in line.items() {
                 let parley::PositionedLayoutItem::GlyphRun(run) = item else { continue };
-                let font = self.font(cache, run.run().font())?;
+                let base = self.font(cache, run.run().font())?;
+                let font = self.instance(cache, base, run.run()).map_err(|e| match e {
+                    GlyphError::Font { error, .. } => error,
+                    other => FontError::Malformed(other.to_string()),
+                })?;
                 let size = run.run().font_size();
                 let rgba = color(&run.style().brush);
                 // OpenType glyph ids are 16-bit; parley widens them to u32.

@@ -35,6 +35,14 @@ pub trait Rasterizer: Send + Sync {
     /// Rasterizes one glyph. The key's glyph index has been checked against the
     /// font's glyph count and its size is finite and positive.
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError>;
+    /// True when the rasterizer draws font instances ([`FontRef::font`]'s
+    /// [`Font::instance`](crate::Font::instance): variation coordinates,
+    /// synthetic bold and oblique). The default is false: the cache then
+    /// hands such glyphs over as the face's default instance and counts
+    /// them ([`FrameOutput::default_instance`](crate::FrameOutput::default_instance)).
+    fn draws_instances(&self) -> bool {
+        false
+    }
     /// Rasterizes `keys`, which differ only in [`GlyphKey::subpixel_x`] (the
     /// sub-pixel bins of one glyph at one size and mode a frame missed), in
     /// order. The default rasterizes them one by one; a rasterizer that
@@ -65,6 +73,11 @@ pub trait Rasterizer: Send + Sync {
 pub struct FontdueRasterizer;
 
 impl Rasterizer for FontdueRasterizer {
+    /// Instances are drawn by the outline rasterizer (fontdue has no variations).
+    fn draws_instances(&self) -> bool {
+        true
+    }
+
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         check_mode(key)?;
         let m = match font.font.eager_fontdue() {

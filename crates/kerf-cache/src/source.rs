@@ -13,6 +13,7 @@ use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::raster::{GlyphImage, Rasterizer};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The fonts, the rasterizer and the app's image sources of a cache.
@@ -30,6 +31,9 @@ pub(crate) struct Sources {
     pub(crate) color_fonts: bool,
     /// From how many glyphs on a batch's misses are rasterized in parallel.
     pub(crate) parallel_threshold: usize,
+    /// Glyphs of font instances rasterized as the face's default instance
+    /// this frame (the rasterizer draws no instances).
+    pub(crate) default_instance: AtomicU64,
 }
 
 impl Sources {
@@ -43,6 +47,7 @@ impl Sources {
             strikes: Default::default(),
             color_fonts: false,
             parallel_threshold,
+            default_instance: AtomicU64::new(0),
         }
     }
 
@@ -58,10 +63,29 @@ impl Sources {
         Ok(ImageSourceId::new(list.len() as u32 - 1, rgba))
     }
 
-    /// Font `id` as a [`Rasterizer`] sees it.
+    /// Font `id` as a [`Rasterizer`] sees it: an instance as its face's
+    /// default instance when the rasterizer draws none
+    /// ([`Rasterizer::draws_instances`]).
     pub(crate) fn font_ref(&self, id: FontId) -> Result<FontRef<'_>, GlyphError> {
-        let font = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
+        let mut font = self.fonts.get(id).ok_or(GlyphError::UnknownFont(id))?;
+        if font.instance().is_some() && !self.rasterizer.draws_instances() {
+            font = self.fonts.base(id).and_then(|b| self.fonts.get(b)).unwrap_or(font);
+        }
         Ok(FontRef { font, bytes: font.bytes(), collection_index: font.collection_index() })
+    }
+
+    /// Counts the keys of `keys` drawn as their face's default instance
+    /// because the rasterizer draws no instances.
+    fn count_default_instances(&self, keys: &[GlyphKey]) {
+        if self.rasterizer.draws_instances() {
+            return;
+        }
+        let n = keys
+            .iter()
+            .filter(|k| k.mode != RenderMode::Image)
+            .filter(|k| self.fonts.get(k.font).is_some_and(|f| f.instance().is_some()))
+            .count();
+        self.default_instance.fetch_add(n as u64, Ordering::Relaxed);
     }
 
     /// Validates a missed key and measures it; the font to rasterize it with.
@@ -84,6 +108,7 @@ impl Sources {
     pub(crate) fn rasterize_keys(
         &self, keys: &[GlyphKey], geometry: Geometry,
     ) -> Vec<Result<GlyphImage, GlyphError>> {
+        self.count_default_instances(keys);
         let groups = offset_groups(keys);
         let run = |g: &Vec<usize>| -> Vec<Result<GlyphImage, GlyphError>> {
             self.rasterize_group(keys, g, geometry)

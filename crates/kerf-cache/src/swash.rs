@@ -10,7 +10,8 @@ use crate::strike::{scaled, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use swash::scale::{Render, ScaleContext, Scaler, Source};
-use swash::zeno::{Format, Transform, Vector};
+use crate::instance::embolden_px;
+use swash::zeno::{Angle, Format, Transform, Vector};
 
 thread_local! {
     // swash's scaler state and its cache of parsed fonts and hinting
@@ -69,12 +70,12 @@ impl SwashRasterizer {
     fn render(
         &self, font: FontRef<'_>, key: &GlyphKey, scale_x: f32, offset_x: f32,
     ) -> Result<GlyphImage, RasterError> {
+        let synth = Synthesis::of(font, key);
         let image = with_scaler(font, key, self.hinting, |scaler| {
             let mut render = Render::new(&[Source::Outline]);
             render.format(Format::Alpha).offset(Vector::new(offset_x, 0.0));
-            if scale_x != 1.0 {
-                render.transform(Some(Transform::scale(scale_x, 1.0)));
-            }
+            render.embolden(synth.embolden);
+            render.transform(synth.transform(scale_x));
             render.render(scaler, key.glyph)
         })?;
         let Some(image) = image else {
@@ -99,13 +100,27 @@ impl SwashRasterizer {
 }
 
 impl Rasterizer for SwashRasterizer {
+    /// Variations through swash's scaler, synthesis as its outline transforms.
+    fn draws_instances(&self) -> bool {
+        true
+    }
+
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         // The (hinted) outline's pixel bounds, without rasterizing.
         let offset = key.subpixel_x as f32 / 256.0;
         let (sx, off) =
             if key.mode == RenderMode::Lcd { (3.0, 3.0 * offset) } else { (1.0, offset) };
+        let synth = Synthesis::of(font, key);
         let bounds = with_scaler(font, key, self.hinting, |scaler| {
-            scaler.scale_outline(key.glyph).map(|o| o.bounds())
+            scaler.scale_outline(key.glyph).map(|mut o| {
+                if synth.embolden != 0.0 {
+                    o.embolden(synth.embolden, synth.embolden);
+                }
+                if let Some(t) = synth.transform(1.0) {
+                    o.transform(&t);
+                }
+                o.bounds()
+            })
         })?;
         let Some(b) = bounds.filter(|b| b.width() > 0.0 && b.height() > 0.0) else {
             return Ok((0, 0));
@@ -160,6 +175,36 @@ impl Rasterizer for SwashRasterizer {
     }
 }
 
+/// The synthesis of `key`'s font instance, as swash applies it.
+#[derive(Clone, Copy, Default)]
+struct Synthesis {
+    /// swash's embolden strength (px each side).
+    embolden: f32,
+    /// Synthetic oblique: x moves right by this times y.
+    skew: f32,
+}
+
+impl Synthesis {
+    fn of(font: FontRef<'_>, key: &GlyphKey) -> Synthesis {
+        let Some(i) = font.font.instance() else { return Synthesis::default() };
+        let embolden = if i.embolden() { embolden_px(key.size.px()) } else { 0.0 };
+        Synthesis { embolden, skew: i.oblique() }
+    }
+
+    /// The outline transform, after emboldening, for a raster `scale_x`
+    /// times as wide. swash's embolden grows an outline right and up by
+    /// twice its strength: moved back by the strength, the growth is even
+    /// on every side, as kerf's outline rasterizer makes it.
+    fn transform(&self, scale_x: f32) -> Option<Transform> {
+        if self.embolden == 0.0 && self.skew == 0.0 && scale_x == 1.0 {
+            return None;
+        }
+        let back = Transform::translation(-self.embolden, -self.embolden);
+        let skew = Transform::skew(Angle::from_radians(self.skew.atan()), Angle::ZERO);
+        Some(back.then(&skew).then(&Transform::scale(scale_x, 1.0)))
+    }
+}
+
 /// Runs `f` with this thread's swash scaler for `font` at `key`'s size,
 /// hinted or not: a font swash cannot read is [`RasterError::BadFont`], a
 /// panic inside swash [`RasterError::Panicked`].
@@ -172,8 +217,13 @@ fn with_scaler<T>(
     catch_unwind(AssertUnwindSafe(|| {
         CONTEXT.with(|ctx| {
             let mut ctx = ctx.borrow_mut();
-            let mut scaler =
-                ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting).build();
+            let mut builder = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting);
+            if let Some(i) = font.font.instance() {
+                builder = builder.variations(
+                    i.variations().iter().map(|(t, v)| (swash::tag_from_bytes(t), *v)),
+                );
+            }
+            let mut scaler = builder.build();
             f(&mut scaler)
         })
     }))

@@ -1,6 +1,7 @@
 //! What a frame asks for (positioned glyphs, or strings to lay out) and what it gets back (quads).
 
 use crate::error::GlyphError;
+use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey};
 
 /// A glyph already positioned by a shaper (rustybuzz, cosmic-text, ...): font,
@@ -13,7 +14,10 @@ pub struct PositionedGlyph {
     pub glyph: u16,
     /// Size in pixels per em (quantised to 1/64 px by the cache).
     pub size: f32,
-    /// Pen x, in target pixels (rounded to whole pixels: glyphs are rasterized at offset 0).
+    /// Pen x, in target pixels, unrounded: the cache snaps it to
+    /// [`CacheConfig::subpixel_bins`](crate::CacheConfig::subpixel_bins)
+    /// offsets a pixel (the glyph is rasterized at the bin's offset and drawn
+    /// at the whole pixel below), or to the nearest whole pixel with 1 bin.
     pub x: f32,
     /// Baseline y, in target pixels, y growing downwards.
     pub y: f32,
@@ -45,6 +49,15 @@ pub struct TextSpec<'a> {
     /// missing-glyph box and reported in [`FrameOutput::missing`](crate::FrameOutput::missing).
     /// This path does no shaping (see the cosmic-text adapter for that).
     pub fallback: &'a [FontId],
+    /// The weight asked (CSS 1..=1000; `None`: the fonts' own). See
+    /// [`FontStyle`](crate::FontStyle): a `wght` axis set, or synthetic bold.
+    pub weight: Option<f32>,
+    /// Italic asked: an `ital` axis set, or a synthetic oblique.
+    pub italic: bool,
+    /// Variation axis values (user space), clamped to each font's axes;
+    /// axes a font lacks are ignored and counted in
+    /// [`FrameOutput::ignored_axes`](crate::FrameOutput::ignored_axes).
+    pub variations: &'a [(Tag, f32)],
 }
 
 impl<'a> TextSpec<'a> {
@@ -60,7 +73,41 @@ impl<'a> TextSpec<'a> {
             line_height: 1.0,
             color: [0, 0, 0, 255],
             fallback: &[],
+            weight: None,
+            italic: false,
+            variations: &[],
         }
+    }
+
+    /// The same text at weight `w` (CSS 1..=1000).
+    pub fn weight(mut self, w: f32) -> Self {
+        self.weight = Some(w);
+        self
+    }
+
+    /// The same text in italic.
+    pub fn italic(mut self) -> Self {
+        self.italic = true;
+        self
+    }
+
+    /// The same text with these variation axis values (user space).
+    pub fn variations(mut self, values: &'a [(Tag, f32)]) -> Self {
+        self.variations = values;
+        self
+    }
+
+    /// The style the text asks of its fonts (`None`: nothing).
+    pub fn style(&self) -> Option<FontStyle> {
+        if self.weight.is_none() && !self.italic && self.variations.is_empty() {
+            return None;
+        }
+        Some(FontStyle {
+            weight: self.weight,
+            italic: self.italic,
+            variations: self.variations.to_vec(),
+            ..FontStyle::default()
+        })
     }
 
     /// The same text with fallback fonts, in order.

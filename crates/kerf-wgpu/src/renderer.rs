@@ -29,6 +29,14 @@ pub struct PrepareReport {
     /// no room for theirs ([`FrameOutput::degraded`](kerf_cache::FrameOutput::degraded)):
     /// drawn, within a fraction of a pixel, not skipped.
     pub degraded: u64,
+    /// Glyphs of font instances (variations, synthetic bold or oblique)
+    /// drawn as the face's default instance because the cache's rasterizer
+    /// draws no instances ([`FrameOutput::default_instance`](kerf_cache::FrameOutput::default_instance));
+    /// 0 with kerf's own rasterizers.
+    pub default_instance: u64,
+    /// Variation axes the prepared strings asked of fonts that lack them
+    /// ([`FrameOutput::ignored_axes`](kerf_cache::FrameOutput::ignored_axes)).
+    pub ignored_axes: u64,
     /// Page writes made: scatter draws (per-glyph uploads) or `write_texture` calls (dirty rectangles), at most one per dirty page.
     pub upload_calls: u32,
     /// Bytes uploaded.
@@ -191,6 +199,8 @@ impl TextRenderer {
             hits: out.hits,
             evictions: out.evictions,
             degraded: out.degraded,
+            default_instance: out.default_instance,
+            ignored_axes: out.ignored_axes,
             upload_calls,
             upload_bytes,
             layers: atlas.layers(),
