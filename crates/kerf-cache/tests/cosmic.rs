@@ -81,3 +81,56 @@ fn faces_can_be_loaded_eagerly() {
     assert!(!font.is_lazy());
     assert_eq!(font.outlines_read(), u64::from(font.glyph_count()));
 }
+
+/// The instance font `g` is drawn with.
+fn instance_of(cache: &GlyphCache, g: &PositionedGlyph) -> Instance {
+    cache.fonts().get(g.font).unwrap().instance().cloned().unwrap_or_default()
+}
+
+/// cosmic-text's weight and synthetic italic reach the glyphs: Inter's
+/// `wght` axis set to the weight asked (as cosmic-text's own swash path
+/// sets it), DejaVu Sans (its regular face only) emboldened at bold, and
+/// both slanted where cosmic-text marks a glyph `FAKE_ITALIC`.
+#[test]
+fn weights_and_italics_reach_the_cache() {
+    use kerf_cache::cosmic_text::{Style, Weight};
+    let inter = font_file("inter-vf/Inter.var.ttf", "fonts-inter-variable");
+    let mut db = fontdb::Database::new();
+    db.load_font_file(&inter).unwrap();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let mut fonts = CosmicFonts::new();
+    let mut draw = |family: &str, weight: Weight, style: Style| {
+        let mut buffer = Buffer::new(&mut fs, Metrics::new(PX, PX * 1.5));
+        let attrs = Attrs::new().family(Family::Name(family)).weight(weight).style(style);
+        buffer.set_text("Hlo", &attrs, Shaping::Advanced, None);
+        buffer.shape_until_scroll(&mut fs, false);
+        let mut glyphs = Vec::new();
+        fonts.glyphs(&mut cache, &fs, &buffer, (0.0, 0.0), [0, 0, 0, 255], &mut glyphs).unwrap();
+        assert_eq!(glyphs.len(), 3);
+        glyphs
+    };
+    let regular = draw("Inter", Weight::NORMAL, Style::Normal);
+    let bold = draw("Inter", Weight::BOLD, Style::Normal);
+    let italic = draw("Inter", Weight::NORMAL, Style::Italic);
+    let dejavu_bold = draw("DejaVu Sans", Weight::BOLD, Style::Normal);
+    let dejavu_italic = draw("DejaVu Sans", Weight::NORMAL, Style::Italic);
+    assert!(instance_of(&cache, &regular[0]).is_default());
+    assert_eq!(instance_of(&cache, &bold[0]).variations(), &[(*b"wght", 700.0)]);
+    assert!(!instance_of(&cache, &bold[0]).embolden());
+    assert!(instance_of(&cache, &italic[0]).oblique() > 0.24);
+    assert!(instance_of(&cache, &dejavu_bold[0]).embolden());
+    assert!(instance_of(&cache, &dejavu_italic[0]).oblique() > 0.24);
+    // Every glyph of a run shares its instance, and they draw.
+    assert!(bold.iter().all(|g| g.font == bold[0].font));
+    let mut quads = Vec::new();
+    let mut frame = cache.begin_frame();
+    for g in [&regular, &bold, &italic, &dejavu_bold, &dejavu_italic] {
+        frame.prepare(g, &mut quads);
+    }
+    let out = frame.finish();
+    assert!(out.skipped.is_empty() && out.default_instance == 0);
+    assert_eq!(quads.len(), 15);
+    cache.check_invariants().unwrap();
+}

@@ -67,3 +67,40 @@ fn brushes_colour_the_glyphs_and_they_draw() {
     assert!(out.skipped.is_empty(), "{:?}", out.skipped);
     assert_eq!(quads.len(), 2 * text.chars().filter(|c| !c.is_whitespace()).count());
 }
+
+/// parley's variation coordinates and synthesis reach the glyphs: Inter at
+/// `wght` 700 (parley's normalized coordinates back in user space), DejaVu
+/// Sans (its regular face only) emboldened and skewed as parley's
+/// `Synthesis` asks.
+#[test]
+fn coordinates_and_synthesis_reach_the_cache() {
+    use kerf_cache::parley::{FontStyle as Slant, FontWeight};
+    let inter = font_file("inter-vf/Inter.var.ttf", "fonts-inter-variable");
+    let mut fonts = FontContext::new();
+    fonts.collection.register_fonts(Blob::new(Arc::new(std::fs::read(inter).unwrap())), None);
+    fonts.collection.register_fonts(Blob::new(Arc::new(dejavu::sans::regular().to_vec())), None);
+    let mut layouts = LayoutContext::<()>::new();
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let mut adapter = ParleyFonts::new();
+    let mut draw = |family: &str, weight: f32, slant: Slant| {
+        let mut builder = layouts.ranged_builder(&mut fonts, "Hlo", 1.0, false);
+        builder.push_default(StyleProperty::FontFamily(FontFamily::named(family)));
+        builder.push_default(StyleProperty::FontSize(PX));
+        builder.push_default(StyleProperty::FontWeight(FontWeight::new(weight)));
+        builder.push_default(StyleProperty::FontStyle(slant));
+        let mut layout: Layout<()> = builder.build("Hlo");
+        layout.break_all_lines(None);
+        let mut glyphs = Vec::new();
+        adapter.glyphs(&mut cache, &layout, (0.0, 0.0), |_| [0, 0, 0, 255], &mut glyphs).unwrap();
+        assert_eq!(glyphs.len(), 3);
+        glyphs[0].font
+    };
+    let bold = draw("Inter", 700.0, Slant::Normal);
+    let dejavu_bold = draw("DejaVu Sans", 700.0, Slant::Normal);
+    let dejavu_italic = draw("DejaVu Sans", 400.0, Slant::Italic);
+    let instance = |f: FontId| cache.fonts().get(f).unwrap().instance().cloned().unwrap_or_default();
+    let wght = instance(bold).variations().iter().find(|(t, _)| t == b"wght").map(|v| v.1);
+    assert!(wght.is_some_and(|w| (w - 700.0).abs() < 0.5), "wght {wght:?}");
+    assert!(instance(dejavu_bold).embolden());
+    assert!(instance(dejavu_italic).oblique() > 0.2, "{:?}", instance(dejavu_italic));
+}
