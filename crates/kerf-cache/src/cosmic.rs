@@ -5,8 +5,8 @@
 
 use crate::cache::GlyphCache;
 use crate::error::{FontError, GlyphError};
-use crate::instance::FontStyle;
 use crate::font::{Font, FontLoading};
+use crate::instance::FontStyle;
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
 use std::collections::BTreeMap;

@@ -186,9 +186,12 @@ impl Instance {
                 && style.weight.is_some_and(|w| w >= SYNTHETIC_BOLD_MIN_WEIGHT)
         });
         let slanted = face.is_italic() || face.is_oblique() || face.italic_angle() != 0.0;
-        let degrees = style.synthetic_oblique.unwrap_or(
-            if style.italic && !slanted && ital.is_none() { SYNTHETIC_OBLIQUE_DEGREES } else { 0.0 },
-        );
+        let degrees =
+            style.synthetic_oblique.unwrap_or(if style.italic && !slanted && ital.is_none() {
+                SYNTHETIC_OBLIQUE_DEGREES
+            } else {
+                0.0
+            });
         let instance = Instance { variations, embolden, oblique: degrees.to_radians().tan() };
         Ok(Resolved { instance, ignored_axes })
     }
@@ -219,7 +222,9 @@ impl Instance {
 /// in the face's axis order, after `avar`: what parley and HarfBuzz hold)
 /// of the face in `bytes`: `avar`'s map undone, then `fvar`'s normalization.
 /// Axes beyond `coords` are left out.
-pub fn user_values(bytes: &[u8], index: u32, coords: &[i16]) -> Result<Vec<(Tag, f32)>, StyleError> {
+pub fn user_values(
+    bytes: &[u8], index: u32, coords: &[i16],
+) -> Result<Vec<(Tag, f32)>, StyleError> {
     let face = ttf_parser::Face::parse(bytes, index).map_err(|_| StyleError::BadFont)?;
     let avar = face.raw_face().table(ttf_parser::Tag::from_bytes(b"avar"));
     let maps = avar.map(avar_maps).unwrap_or_default();

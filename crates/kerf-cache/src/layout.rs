@@ -115,11 +115,13 @@ impl GlyphCache {
         let Some(lines) = self.layout.lines() else { return };
         let glyphs = self.layout.glyphs();
         let fonts = &self.sources.fonts;
-        let instance_of = |font: FontId| {
-            styled.iter().find(|&&(f, _)| f == font).map_or(font, |&(_, s)| s)
-        };
+        let instance_of =
+            |font: FontId| styled.iter().find(|&&(f, _)| f == font).map_or(font, |&(_, s)| s);
         let advance = |font: FontId, drawn: FontId, glyph: u16| {
-            let varied = fonts.get(drawn).and_then(|f| f.instance()).is_some_and(|i| !i.variations().is_empty());
+            let varied = fonts
+                .get(drawn)
+                .and_then(|f| f.instance())
+                .is_some_and(|i| !i.variations().is_empty());
             if varied {
                 return fonts.get(drawn).map_or(0.0, |f| f.advance(glyph, px));
             }

@@ -133,11 +133,11 @@ pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterErro
 pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
 pub use format::TexelFormat;
 pub use frame::Frame;
-pub use instance::{
-    embolden_px, tag_name, user_values, FontStyle, Instance, Resolved, Tag, SYNTHETIC_BOLD_MAX_FACE,
-    SYNTHETIC_BOLD_MIN_WEIGHT, SYNTHETIC_OBLIQUE_DEGREES,
-};
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
+pub use instance::{
+    embolden_px, tag_name, user_values, FontStyle, Instance, Resolved, Tag,
+    SYNTHETIC_BOLD_MAX_FACE, SYNTHETIC_BOLD_MIN_WEIGHT, SYNTHETIC_OBLIQUE_DEGREES,
+};
 pub use kerf_pack::{Algorithm, Rect};
 pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
 pub use lcd::LCD_MAX_PX;

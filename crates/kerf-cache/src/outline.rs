@@ -10,9 +10,9 @@ use crate::coverage::Coverage;
 use crate::error::RasterError;
 use crate::font::{FaceHandle, FontRef};
 use crate::instance::{embolden_px, offset_contour, signed_area, Instance};
-use std::sync::Arc;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 /// Where a glyph's bitmap sits, as fontdue's `Metrics` say it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -85,8 +85,9 @@ impl ParleyFonts {
             return Ok(f);
         }
         let face = cache.fonts().get(base).ok_or(GlyphError::UnknownFont(base))?;
-        let variations = crate::instance::user_values(face.bytes(), face.collection_index(), &key.1)
-            .map_err(|error| GlyphError::Style { font: base, error })?;
+        let variations =
+            crate::instance::user_values(face.bytes(), face.collection_index(), &key.1)
+                .map_err(|error| GlyphError::Style { font: base, error })?;
         let style = FontStyle {
             variations,
             synthetic_bold: Some(embolden),

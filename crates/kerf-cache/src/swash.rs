@@ -3,6 +3,7 @@
 
 use crate::error::RasterError;
 use crate::font::FontRef;
+use crate::instance::embolden_px;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
 use crate::raster::{GlyphImage, Rasterizer};
@@ -10,7 +11,6 @@ use crate::strike::{scaled, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use swash::scale::{Render, ScaleContext, Scaler, Source};
-use crate::instance::embolden_px;
 use swash::zeno::{Angle, Format, Transform, Vector};
 
 thread_local! {
@@ -219,9 +219,8 @@ fn with_scaler<T>(
             let mut ctx = ctx.borrow_mut();
             let mut builder = ctx.builder_with_id(sfont, id).size(key.size.px()).hint(hinting);
             if let Some(i) = font.font.instance() {
-                builder = builder.variations(
-                    i.variations().iter().map(|(t, v)| (swash::tag_from_bytes(t), *v)),
-                );
+                builder = builder
+                    .variations(i.variations().iter().map(|(t, v)| (swash::tag_from_bytes(t), *v)));
             }
             let mut scaler = builder.build();
             f(&mut scaler)

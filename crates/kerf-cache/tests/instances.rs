@@ -35,7 +35,9 @@ fn hb_view_ink(font: &std::path::Path, text: &str, px: f32, variations: &str) ->
         .arg(font)
         .arg(text)
         .status()
-        .unwrap_or_else(|e| panic!("hb-view not found ({e}): install the Debian package libharfbuzz-bin"));
+        .unwrap_or_else(|e| {
+            panic!("hb-view not found ({e}): install the Debian package libharfbuzz-bin")
+        });
     assert!(status.success(), "hb-view failed");
     let decoder = png::Decoder::new(std::fs::File::open(&out).unwrap());
     let mut reader = decoder.read_info().unwrap();
@@ -57,7 +59,10 @@ fn composite(c: &GlyphCache, quads: &[GlyphQuad], w: usize, h: usize) -> Vec<f32
         for row in 0..q.height as usize {
             for col in 0..q.width as usize {
                 let (x, y) = (q.x + col as i32, q.y + row as i32);
-                assert!(x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h, "{q:?} off canvas");
+                assert!(
+                    x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h,
+                    "{q:?} off canvas"
+                );
                 let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col];
                 let d = &mut canvas[y as usize * w + x as usize];
                 *d = (*d + v as f32 / 255.0).min(1.0);
@@ -214,7 +219,8 @@ fn row_centroids(canvas: &[f32], w: usize, h: usize) -> Vec<(f64, f64)> {
             let row = &canvas[y * w..(y + 1) * w];
             let mass: f64 = row.iter().map(|&v| v as f64).sum();
             (mass > 0.5).then(|| {
-                let m: f64 = row.iter().enumerate().map(|(x, &v)| v as f64 * (x as f64 + 0.5)).sum();
+                let m: f64 =
+                    row.iter().enumerate().map(|(x, &v)| v as f64 * (x as f64 + 0.5)).sum();
                 (y as f64 + 0.5, m / mass)
             })
         })
@@ -267,8 +273,11 @@ fn synthetic_bold_adds_the_ink_swash_adds() {
         let mut inks = Vec::new();
         for swash in [false, true] {
             let mut cache = if swash {
-                GlyphCache::with_rasterizer(CacheConfig::default(), Box::new(SwashRasterizer::new()))
-                    .unwrap()
+                GlyphCache::with_rasterizer(
+                    CacheConfig::default(),
+                    Box::new(SwashRasterizer::new()),
+                )
+                .unwrap()
             } else {
                 GlyphCache::new(CacheConfig::default()).unwrap()
             };
@@ -280,7 +289,10 @@ fn synthetic_bold_adds_the_ink_swash_adds() {
         let (ours, theirs) = (inks[0].1 - inks[0].0, inks[1].1 - inks[1].0);
         eprintln!("{px} px: ink added by synthetic bold: kerf {ours:.1}, swash {theirs:.1} (regular {:.1})", inks[0].0);
         assert!(ours > 0.1 * inks[0].0, "{px} px: bold adds ink ({ours:.1})");
-        assert!((ours / theirs - 1.0).abs() < 0.1, "{px} px: added ink kerf {ours:.1}, swash {theirs:.1}");
+        assert!(
+            (ours / theirs - 1.0).abs() < 0.1,
+            "{px} px: added ink kerf {ours:.1}, swash {theirs:.1}"
+        );
     }
 }
 

@@ -98,7 +98,8 @@ fn coordinates_and_synthesis_reach_the_cache() {
     let bold = draw("Inter", 700.0, Slant::Normal);
     let dejavu_bold = draw("DejaVu Sans", 700.0, Slant::Normal);
     let dejavu_italic = draw("DejaVu Sans", 400.0, Slant::Italic);
-    let instance = |f: FontId| cache.fonts().get(f).unwrap().instance().cloned().unwrap_or_default();
+    let instance =
+        |f: FontId| cache.fonts().get(f).unwrap().instance().cloned().unwrap_or_default();
     let wght = instance(bold).variations().iter().find(|(t, _)| t == b"wght").map(|v| v.1);
     assert!(wght.is_some_and(|w| (w - 700.0).abs() < 0.5), "wght {wght:?}");
     assert!(instance(dejavu_bold).embolden());

@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod lcd;
+mod styles;
 
 use common::*;
 use kerf_wgpu::*;
