@@ -6,7 +6,7 @@
 use crate::cache::GlyphCache;
 use crate::error::{FontError, GlyphError};
 use crate::font::{Font, FontLoading};
-use crate::instance::FontStyle;
+use crate::instance::{FontStyle, Tag};
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
 use std::collections::BTreeMap;
@@ -21,6 +21,10 @@ pub struct CosmicFonts {
     /// The instance of each (face, weight, synthetic italic) seen so far.
     styled: BTreeMap<(FontId, u16, bool), FontId>,
     loading: FontLoading,
+    /// Axis values set on every face (cosmic-text's attributes have none).
+    variations: Vec<(Tag, f32)>,
+    /// Axes of `variations` some face lacked.
+    ignored_axes: Vec<Tag>,
 }
 
 impl CosmicFonts {
@@ -35,6 +39,21 @@ impl CosmicFonts {
     pub fn loading(mut self, loading: FontLoading) -> CosmicFonts {
         self.loading = loading;
         self
+    }
+
+    /// The same map drawing every face with these axis values (user space,
+    /// as CSS `font-variation-settings`; they win over the weight and
+    /// italic cosmic-text asks). Faces lacking an axis ignore it; see
+    /// [`ignored_axes`](Self::ignored_axes).
+    pub fn variations(mut self, values: &[(Tag, f32)]) -> CosmicFonts {
+        self.variations = values.to_vec();
+        self.styled.clear();
+        self
+    }
+
+    /// The axes of [`variations`](Self::variations) that a face drawn so far lacks.
+    pub fn ignored_axes(&self) -> &[Tag] {
+        &self.ignored_axes
     }
 
     /// The pen position on the baseline of glyph `g` of `run`, offset by
@@ -87,8 +106,17 @@ impl CosmicFonts {
         if let Some(&f) = self.styled.get(&(base, weight, italic)) {
             return Ok(f);
         }
-        let style = FontStyle::new().weight(f32::from(weight)).italic(italic);
-        let f = cache.add_instance(base, &style)?.font;
+        let style = FontStyle {
+            variations: self.variations.clone(),
+            ..FontStyle::new().weight(f32::from(weight)).italic(italic)
+        };
+        let styled = cache.add_instance(base, &style)?;
+        for tag in styled.ignored_axes {
+            if !self.ignored_axes.contains(&tag) {
+                self.ignored_axes.push(tag);
+            }
+        }
+        let f = styled.font;
         self.styled.insert((base, weight, italic), f);
         Ok(f)
     }

@@ -2,7 +2,9 @@
 //! offscreen (lavapipe where there is no GPU), and write a PNG just large
 //! enough for it, and/or a JSON account of every glyph drawn.
 
-use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
+use kerf_cache::cosmic_text::{
+    fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, Weight,
+};
 use kerf_cache::{CacheConfig, ColorGlyphs, CosmicFonts};
 use kerf_wgpu::{
     wgpu, Antialiasing, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection,
@@ -66,6 +68,40 @@ pub struct RenderArgs {
     /// and in --json).
     #[arg(long, value_enum, default_value_t = Lcd::Off)]
     pub lcd: Lcd,
+    /// Font weight (CSS, 1 to 1000): a variable font's `wght` axis, or
+    /// synthetic bold from 600 on a face of weight 500 or less.
+    #[arg(long, default_value_t = 400)]
+    pub weight: u16,
+    /// Italic: the face's `ital` axis, or a synthetic 14° oblique.
+    #[arg(long)]
+    pub italic: bool,
+    /// Variation axis values, `TAG=V[,TAG=V]` (e.g. `wght=650,opsz=20`),
+    /// clamped to each axis's range; they win over --weight and --italic.
+    /// A `wght` given here also sets the weight cosmic-text shapes with
+    /// (its advances); other axes change the outlines only.
+    #[arg(long, value_name = "TAG=V[,TAG=V]")]
+    pub variations: Option<String>,
+}
+
+/// `--variations`: axis tags and values.
+fn parse_variations(s: &str) -> Result<Vec<(kerf_cache::Tag, f32)>, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (tag, value) =
+            part.split_once('=').ok_or_else(|| format!("`{part}` is not TAG=VALUE"))?;
+        let tag: kerf_cache::Tag = tag
+            .as_bytes()
+            .try_into()
+            .ok()
+            .filter(|t: &[u8; 4]| t.iter().all(|b| (0x20..0x7f).contains(b)))
+            .ok_or_else(|| format!("axis tag `{tag}` is not four ASCII characters"))?;
+        let value: f32 = value.parse().map_err(|_| format!("`{value}` is not a number"))?;
+        if !value.is_finite() {
+            return Err(format!("axis {} value must be finite", kerf_cache::tag_name(tag)));
+        }
+        out.push((tag, value));
+    }
+    Ok(out)
 }
 
 /// `on` or `off`.
@@ -138,6 +174,12 @@ struct Report {
     /// Why LCD text was drawn in grayscale instead (only with --png and --lcd rgb|bgr).
     #[serde(skip_serializing_if = "Option::is_none")]
     lcd_fallback: Option<String>,
+    /// The weight asked, italic or not, and the axis values asked.
+    weight: u16,
+    italic: bool,
+    variations: Vec<(String, f32)>,
+    /// Axes of --variations that no font has (ignored).
+    ignored_axes: Vec<String>,
     glyphs: Vec<GlyphOut>,
 }
 
@@ -196,6 +238,11 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         return Err("--width must be a positive number".into());
     }
     // Checked before any work, so a bad setting is an error even without --png.
+    if !(1..=1000).contains(&args.weight) {
+        return Err(format!("--weight {} must be in 1..=1000", args.weight));
+    }
+    let variations = parse_variations(args.variations.as_deref().unwrap_or(""))
+        .map_err(|e| format!("--variations: {e}"))?;
     config(args).validate().map_err(|e| format!("--subpixel-bins: {e}"))?;
     correction(args).validate().map_err(|e| format!("--gamma/--contrast: {e}"))?;
     let text = match (&args.text, &args.text_file) {
@@ -210,8 +257,30 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let mut buffer =
         Buffer::new(&mut font_system, Metrics::new(args.size, (args.size * 1.25).ceil()));
     buffer.set_size(args.width, None);
-    buffer.set_text(&text, &Attrs::new().family(Family::Name(&family)), Shaping::Advanced, None);
+    let style = if args.italic { Style::Italic } else { Style::Normal };
+    // cosmic-text shapes with the weight (a variable font's advances): a
+    // `wght` in --variations is that weight too.
+    let wght = variations.iter().find(|(t, _)| t == b"wght").map(|v| v.1.clamp(1.0, 1000.0));
+    let weight = wght.map_or(args.weight, |w| w.round() as u16);
+    let attrs = Attrs::new().family(Family::Name(&family)).weight(Weight(weight)).style(style);
+    buffer.set_text(&text, &attrs, Shaping::Advanced, None);
     buffer.shape_until_scroll(&mut font_system, false);
+    // Axes no loaded font has: ignored, said on stderr and in --json.
+    let axes = kerf_cache::FontStyle { variations: variations.clone(), ..Default::default() };
+    let mut ignored_axes: Vec<kerf_cache::Tag> = variations.iter().map(|v| v.0).collect();
+    for face in font_system.db().faces() {
+        let lacks = font_system
+            .db()
+            .with_face_data(face.id, |data, index| {
+                kerf_cache::Instance::resolve(data, index, &axes)
+            })
+            .and_then(Result::ok)
+            .map(|r| r.ignored_axes);
+        ignored_axes.retain(|t| lacks.as_ref().is_none_or(|l| l.contains(t)));
+    }
+    for tag in &ignored_axes {
+        eprintln!("kerf render: no font has the axis `{}`: ignored", kerf_cache::tag_name(*tag));
+    }
 
     // Size of the text, and what no font covers (.notdef drawn, reported).
     let (mut w, mut h) = (0.0f32, 0.0f32);
@@ -250,7 +319,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
 
     let mut lcd_fallback = None;
     if let Some(path) = &args.png {
-        let (pixels, fallback) = draw(&font_system, &buffer, args, width, height)?;
+        let (pixels, fallback) = draw(&font_system, &buffer, args, &variations, width, height)?;
         if let Some(reason) = fallback {
             eprintln!("kerf render: --lcd drawn in grayscale ({reason:?})");
             lcd_fallback = Some(format!("{reason:?}"));
@@ -273,6 +342,10 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         hinting: args.hinting,
         lcd: args.lcd,
         lcd_fallback,
+        weight: args.weight,
+        italic: args.italic,
+        variations: variations.iter().map(|(t, v)| (kerf_cache::tag_name(*t), *v)).collect(),
+        ignored_axes: ignored_axes.iter().map(|t| kerf_cache::tag_name(*t)).collect(),
         glyphs: report_glyphs,
     };
     if args.json {
@@ -293,7 +366,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
 /// Draws the buffer through kerf-wgpu on a `width × height` sRGB target;
 /// the pixels, and why LCD text was drawn in grayscale if it was.
 fn draw(
-    font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, width: u32, height: u32,
+    font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs,
+    variations: &[(kerf_cache::Tag, f32)], width: u32, height: u32,
 ) -> Result<(Vec<u8>, Option<kerf_wgpu::GrayscaleReason>), String> {
     let gpu = kerf_wgpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
@@ -313,7 +387,7 @@ fn draw(
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, width, height);
     viewport.set_correction(queue, correction(args)).map_err(|e| e.to_string())?;
-    let mut fonts = CosmicFonts::new();
+    let mut fonts = CosmicFonts::new().variations(variations);
     let mut glyphs = Vec::new();
     let [r, g, b] = args.color;
     fonts

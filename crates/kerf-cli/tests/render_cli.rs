@@ -209,6 +209,10 @@ fn bad_input_is_a_one_line_error() {
         vec!["render", "--text", "x", "--subpixel-bins", "0"],
         vec!["render", "--text", "x", "--gamma", "0"],
         vec!["render", "--text", "x", "--contrast=-2"],
+        vec!["render", "--text", "x", "--weight", "0"],
+        vec!["render", "--text", "x", "--variations", "wght=NaN"],
+        vec!["render", "--text", "x", "--variations", "wg=700"],
+        vec!["render", "--text", "x", "--variations", "wght"],
     ] {
         let out = kerf(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -341,4 +345,87 @@ fn a_closed_stdout_ends_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(0), "{err}");
+}
+
+/// Linear coverage (0..1) of black text on white in an 8-bit sRGB PNG,
+/// summed: the text's ink.
+fn png_ink(path: &std::path::Path) -> f64 {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let linear = |v: u8| {
+        let c = v as f64 / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    buf[..info.buffer_size()].chunks(channels).map(|p| 1.0 - linear(p[0])).sum()
+}
+
+fn inter() -> String {
+    let p = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf";
+    assert!(
+        std::path::Path::new(p).exists(),
+        "{p} not found: install the Debian package fonts-inter-variable"
+    );
+    p.to_string()
+}
+
+/// `--weight`, `--variations` and `--italic` reach the picture: Inter at
+/// weight 700 is as much heavier than at 400 as HarfBuzz's `hb-view` draws
+/// it (within 8%), `--variations wght=700` draws the same, and an axis no
+/// font has is reported.
+#[test]
+fn weight_variations_and_italic_reach_the_picture() {
+    let font = inter();
+    let draw = |name: &str, extra: &[&str]| {
+        let png = tmp(name);
+        let mut args = vec!["render", "--font", &font, "--text", "Hamburgefonstiv", "--png"];
+        let path = png.to_string_lossy().into_owned();
+        args.push(&path);
+        args.extend(["--gamma", "1", "--contrast", "0"]);
+        args.extend(extra);
+        let out = kerf(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        png_ink(&png)
+    };
+    let regular = draw("w400.png", &[]);
+    let bold = draw("w700.png", &["--weight", "700"]);
+    let by_axis = draw("wght700.png", &["--variations", "wght=700"]);
+    let italic = draw("italic.png", &["--italic"]);
+    let hb = |wght: u32| {
+        let png = tmp(&format!("hb{wght}.png"));
+        let status = Command::new("hb-view")
+            .args(["--font-size=32", &format!("--variations=wght={wght}"), "-O", "png", "-o"])
+            .arg(&png)
+            .arg(inter())
+            .arg("Hamburgefonstiv")
+            .status()
+            .expect("hb-view: install the Debian package libharfbuzz-bin");
+        assert!(status.success());
+        // hb-view writes plain 8-bit gray (no sRGB curve): its values are coverage.
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let n = info.color_type.samples();
+        buf[..info.buffer_size()].chunks(n).map(|p| (255 - p[0]) as f64 / 255.0).sum::<f64>()
+    };
+    let (ours, theirs) = (bold / regular, hb(700) / hb(400));
+    assert!((ours / theirs - 1.0).abs() < 0.08, "ink 700/400: kerf {ours:.3}, hb-view {theirs:.3}");
+    assert!(
+        (by_axis / bold - 1.0).abs() < 0.01,
+        "--variations wght=700 {by_axis:.1} vs --weight 700 {bold:.1}"
+    );
+    assert!(
+        (italic / regular - 1.0).abs() < 0.05,
+        "a slant keeps the ink: {italic:.1} vs {regular:.1}"
+    );
+    let v = json(&["render", "--text", "x", "--variations", "ZZZZ=1,wght=700", "--json"]);
+    assert_eq!(v["ignored_axes"], serde_json::json!(["ZZZZ", "wght"]), "DejaVu Sans has no axes");
 }
