@@ -31,8 +31,11 @@ const COLOR_PAGE_BIT: u32 = 0x40000000u;
 // Set in a quad's layer when its texels are an LCD raster: three texels per
 // pixel (left, middle, right third), so the quad's width counts texels.
 const LCD_PAGE_BIT: u32 = 0x20000000u;
+// Set in a quad's layer when it is a solid rectangle (a decoration): every
+// pixel reads the one texel at its tex corner (a full one), its size is pixels.
+const SOLID_PAGE_BIT: u32 = 0x10000000u;
 // The texture array layer of a quad's layer field.
-const LAYER_MASK: u32 = 0x1fffffffu;
+const LAYER_MASK: u32 = 0x0fffffffu;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
 
 // Coverage correction so dark-on-light and light-on-dark text have the same

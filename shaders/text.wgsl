@@ -37,12 +37,15 @@ fn vs_main(in: Instance) -> Varyings {
     let px = vec2<f32>(in.pos) + corner * on_target;
     var out: Varyings;
     out.clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
-    out.uv = vec2<f32>(in.tex) + corner * size;
+    // A solid quad (a decoration) reads its one texel everywhere: pinned
+    // here, per vertex, so fragments do the same work as a glyph's.
+    let solid = (in.layer & SOLID_PAGE_BIT) != 0u;
+    out.uv = select(vec2<f32>(in.tex) + corner * size, vec2<f32>(in.tex) + vec2<f32>(0.5), solid);
     out.layer = in.layer;
     out.color = target_color(in.color);
     out.lum = color_luminance(in.color);
     out.tex_min = in.tex;
-    out.tex_max = in.tex + max(in.size, vec2<u32>(1u, 1u)) - vec2<u32>(1u, 1u);
+    out.tex_max = select(in.tex + max(in.size, vec2<u32>(1u, 1u)) - vec2<u32>(1u, 1u), in.tex, solid);
     return out;
 }
 

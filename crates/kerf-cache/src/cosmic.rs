@@ -4,6 +4,7 @@
 //! sight, once per font face: never parsed again per frame.
 
 use crate::cache::GlyphCache;
+use crate::decoration::Decoration;
 use crate::error::{FontError, GlyphError};
 use crate::font::{Font, FontLoading};
 use crate::instance::{FontStyle, Tag};
@@ -119,6 +120,72 @@ impl CosmicFonts {
         let f = styled.font;
         self.styled.insert((base, weight, italic), f);
         Ok(f)
+    }
+
+    /// Appends the decorations of `buffer`'s layout runs (underline, double
+    /// underline, strikethrough, overline: cosmic-text's `TextDecoration`
+    /// attributes) to `out`, offset by `(left, top)`, exactly where
+    /// cosmic-text's own renderer (`render_decoration`) puts them: across the
+    /// span's glyphs, at the positions and thicknesses of the font's `post`
+    /// and `OS/2` tables (cosmic-text reads them), thickness rounded up to
+    /// whole pixels, in the decoration's colour, else the span's, else
+    /// `default_color`. Draw them with the glyphs (kerf-wgpu:
+    /// `TextArea::with_decorations`).
+    pub fn decorations(
+        buffer: &cosmic_text::Buffer, (left, top): (f32, f32), default_color: [u8; 4],
+        out: &mut Vec<Decoration>,
+    ) {
+        let rgba = |c: Option<cosmic_text::Color>| c.map(|c| [c.r(), c.g(), c.b(), c.a()]);
+        for run in buffer.layout_runs() {
+            for span in run.decorations {
+                let glyphs = run.glyphs.get(span.glyph_range.clone()).unwrap_or(&[]);
+                // Min and max over the glyphs: right-to-left runs are stored reversed.
+                let x0 = glyphs.iter().map(|g| g.x).fold(f32::INFINITY, f32::min);
+                let x1 = glyphs.iter().map(|g| g.x + g.w).fold(f32::NEG_INFINITY, f32::max);
+                let width = x1 - x0;
+                if !(width >= 1.0 && x0.is_finite()) {
+                    continue;
+                }
+                let (px, d) = (span.font_size, &span.data);
+                let td = &d.text_decoration;
+                let span_color = rgba(span.color_opt).unwrap_or(default_color);
+                // cosmic-text's snapping: truncated edges, thickness rounded up.
+                let mut rect = |y: f32, thickness: f32, color: Option<cosmic_text::Color>| {
+                    let (x, y) = ((left + x0) as i32, (top + y) as i32);
+                    let color = rgba(color).unwrap_or(span_color);
+                    out.push(Decoration {
+                        x,
+                        y,
+                        width: width as u32,
+                        height: thickness as u32,
+                        color,
+                    });
+                };
+                let under = (d.underline_metrics.thickness * px).max(1.0).ceil();
+                let under_y = run.line_y - d.underline_metrics.offset * px;
+                match td.underline {
+                    cosmic_text::UnderlineStyle::None => {}
+                    cosmic_text::UnderlineStyle::Single => {
+                        rect(under_y, under, td.underline_color_opt)
+                    }
+                    cosmic_text::UnderlineStyle::Double => {
+                        // The second line a thickness below the first's bottom.
+                        rect(under_y, under, td.underline_color_opt);
+                        rect(under_y + 2.0 * under, under, td.underline_color_opt);
+                    }
+                }
+                if td.strikethrough {
+                    let t = (d.strikethrough_metrics.thickness * px).max(1.0).ceil();
+                    let y = run.line_y - d.strikethrough_metrics.offset * px;
+                    rect(y, t, td.strikethrough_color_opt);
+                }
+                if td.overline {
+                    // At the ascent, not above the line's top.
+                    let y = (run.line_y - d.ascent * px).max(run.line_top);
+                    rect(y, under, td.overline_color_opt);
+                }
+            }
+        }
     }
 
     /// Appends every glyph of `buffer`'s layout runs to `out`: pen positions on

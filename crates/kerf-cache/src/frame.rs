@@ -3,12 +3,15 @@
 
 use crate::cache::GlyphCache;
 use crate::color::run_subset;
+use crate::decoration::{Decoration, SOLID_SIDE};
 use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
+use crate::image::SOLID_SOURCE;
 use crate::image::{image_font, is_image_font, PositionedImage};
-use crate::key::{FontId, GlyphKey, ImageSourceId, RenderMode};
+use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::output::FrameOutput;
 use crate::request::{Anchor, PositionedReq};
+use crate::text::QuadFlags;
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
 use std::sync::atomic::Ordering;
 
@@ -82,6 +85,11 @@ impl GlyphCache {
         }
         out
     }
+}
+
+/// The key of the cache's solid texel block (decorations).
+fn solid_key() -> GlyphKey {
+    GlyphKey::image(SOLID_SOURCE, 0, GlyphSize(crate::key::SIZE_STEPS_PER_PX as u32))
 }
 
 impl std::fmt::Debug for Frame<'_> {
@@ -263,6 +271,70 @@ impl Frame<'_> {
         atlas.lookup(key, &cache.sources).map(GlyphEntry::on_color_page)
     }
 
+    /// Appends a [`QuadFlags::SOLID`](crate::QuadFlags::SOLID) quad for each of `decorations`
+    /// to `out` (a rectangle wider or taller than 65,535 px in several):
+    /// each reads the one full-coverage texel the cache keeps (looked up
+    /// like a glyph: placed on first use, protected while frames in flight
+    /// draw it). Empty rectangles are left out. An error (the atlas has no
+    /// room for the texel) appends nothing.
+    pub fn decorations(
+        &mut self, decorations: &[Decoration], out: &mut Vec<GlyphQuad>,
+    ) -> Result<(), GlyphError> {
+        if decorations.iter().all(|d| d.width == 0 || d.height == 0) {
+            return Ok(());
+        }
+        let (page, tex_x, tex_y) = self.solid_texel()?;
+        const MAX: u32 = u16::MAX as u32;
+        for d in decorations {
+            let mut y = 0;
+            while y < d.height {
+                let h = (d.height - y).min(MAX);
+                let mut x = 0;
+                while x < d.width {
+                    let w = (d.width - x).min(MAX);
+                    out.push(GlyphQuad {
+                        x: d.x.saturating_add(x as i32),
+                        y: d.y.saturating_add(y as i32),
+                        tex_x,
+                        tex_y,
+                        width: w as u16,
+                        height: h as u16,
+                        page,
+                        color: d.color,
+                        flags: QuadFlags::SOLID,
+                    });
+                    x += w;
+                }
+                y += h;
+            }
+        }
+        Ok(())
+    }
+
+    /// The page and texel a solid quad reads (full coverage, the centre of
+    /// a block the cache keeps: its neighbours are full too), looked up
+    /// like a glyph in this frame. For drawing sides that make their own
+    /// quads of [`Decoration`]s (kerf-wgpu's transformed text).
+    pub fn solid_texel(&mut self) -> Result<(u32, u16, u16), GlyphError> {
+        let e = self.lookup(solid_key())?;
+        let c = (SOLID_SIDE / 2) as u16;
+        Ok((e.page, e.x + c, e.y + c))
+    }
+
+    /// The decorations `text` asks for ([`TextSpec::underline`] and the
+    /// others), as [`layout`](Self::layout) draws them; none when it asks
+    /// none. For drawing sides that lay text out with
+    /// [`lay_out_glyphs`](Self::lay_out_glyphs).
+    pub fn text_decorations(&mut self, text: &TextSpec<'_>) -> Result<Vec<Decoration>, GlyphError> {
+        if text.decorations.is_empty() {
+            return Ok(Vec::new());
+        }
+        let size = self.cache.check_text(text)?;
+        let styled = self.cache.styled_fonts(text)?;
+        self.cache.lay_out(text, size.px(), false);
+        Ok(self.cache.decoration_lines(text, size.px(), &styled))
+    }
+
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
     /// An unknown font or invalid size is an error and changes nothing.
     pub fn layout(
@@ -304,6 +376,13 @@ impl Frame<'_> {
                 })
             });
         });
+        if !text.decorations.is_empty() {
+            let lines = cache.decoration_lines(text, px, &styled);
+            if let Err(reason) = self.decorations(&lines, out) {
+                let key = Some(solid_key());
+                self.cache.report.skipped.push(Skipped { index: usize::MAX, key, reason });
+            }
+        }
         Ok(())
     }
 

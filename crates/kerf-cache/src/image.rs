@@ -13,8 +13,14 @@ use crate::raster::GlyphImage;
 const IMAGE_BIT: u32 = 1 << 31;
 
 /// The most image sources of each kind (coverage, RGBA) one cache holds
-/// (the key has 15 bits for the source: one for the kind, 14 for the index).
-pub const MAX_IMAGE_SOURCES: usize = 1 << 14;
+/// (the key has 15 bits for the source: one for the kind, 14 for the
+/// index; the last coverage index is the cache's own solid texel, drawn by
+/// decorations).
+pub const MAX_IMAGE_SOURCES: usize = (1 << 14) - 1;
+
+/// The cache's own coverage "image": a block of full coverage that
+/// [`Decoration`](crate::Decoration) quads read ([`QuadFlags::SOLID`](crate::QuadFlags::SOLID)).
+pub(crate) const SOLID_SOURCE: ImageSourceId = ImageSourceId(MAX_IMAGE_SOURCES as u16);
 
 /// Renders the app's images on a cache miss. `Send + Sync` so a frame's
 /// misses can be rendered in parallel.

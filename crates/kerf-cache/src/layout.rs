@@ -4,6 +4,7 @@
 //! font has is drawn as the first font's missing-glyph box and reported.
 
 use crate::cache::GlyphCache;
+use crate::decoration::Decoration;
 use crate::error::GlyphError;
 use crate::key::FontId;
 use crate::text::TextSpec;
@@ -94,6 +95,36 @@ impl GlyphCache {
             pairs.push((f, styled));
         }
         Ok(pairs)
+    }
+
+    /// The decorations `text` asks for (laid out last by
+    /// [`lay_out`](Self::lay_out) at `px`), one of each kind per line: from
+    /// the line's first pen to its last glyph's advance, placed by the
+    /// spec's font's metrics, in its colour.
+    pub(crate) fn decoration_lines(
+        &self, text: &TextSpec<'_>, px: f32, styled: &[(FontId, FontId)],
+    ) -> Vec<Decoration> {
+        let Some(font) = self.sources.fonts.get(text.font) else { return Vec::new() };
+        let mut spans: Vec<(f32, f32, f32)> = Vec::new();
+        let mut last_line = f32::NAN;
+        self.line_pens(text, px, styled, |f, glyph, x, y| {
+            let end = x + self.sources.fonts.get(f).map_or(0.0, |font| font.advance(glyph, px));
+            match spans.last_mut() {
+                Some(s) if y == last_line => s.1 = s.1.max(end),
+                _ => spans.push((x, end, y)),
+            }
+            last_line = y;
+        });
+        let mut out = Vec::new();
+        for kind in text.decorations.kinds() {
+            let m = font.line_metrics(kind);
+            out.extend(
+                spans
+                    .iter()
+                    .filter_map(|&(x0, x1, y)| Decoration::line(m, x0, x1, y, px, text.color)),
+            );
+        }
+        out
     }
 
     /// Calls `f(font, glyph, pen_x, baseline_y)` for each glyph of the text

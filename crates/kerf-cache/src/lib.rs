@@ -84,6 +84,7 @@ mod config;
 #[cfg(feature = "cosmic-text")]
 mod cosmic;
 mod coverage;
+mod decoration;
 mod entry;
 mod error;
 mod evict;
@@ -128,6 +129,7 @@ pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
 pub use cosmic::CosmicFonts;
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
+pub use decoration::{Decoration, DecorationKind, Decorations, LineMetrics};
 pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
 pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};

@@ -3,6 +3,7 @@
 //! are loaded into the cache on first sight, once per font face.
 
 use crate::cache::GlyphCache;
+use crate::decoration::{Decoration, DecorationKind, LineMetrics};
 use crate::error::{FontError, GlyphError};
 use crate::instance::FontStyle;
 use crate::key::FontId;
@@ -97,6 +98,49 @@ impl ParleyFonts {
         let f = cache.add_instance(base, &style)?.font;
         self.styled.insert(key, f);
         Ok(f)
+    }
+
+    /// Appends the underlines and strikethroughs of `layout`'s glyph runs
+    /// (parley's `Style::underline` and `strikethrough`) to `out`, offset by
+    /// `(left, top)`: across each run, at the offset and thickness the style
+    /// gives, else the ones the run's face gives in its `post` and `OS/2`
+    /// tables ([`Font::line_metrics`](crate::Font::line_metrics)), in the
+    /// colour `color` gives the decoration's brush; edges snapped to whole
+    /// pixels. Draw them with the glyphs (kerf-wgpu:
+    /// `TextArea::with_decorations`). A font that fails to load is an error.
+    pub fn decorations<B: parley::Brush>(
+        &mut self, cache: &mut GlyphCache, layout: &parley::Layout<B>, (left, top): (f32, f32),
+        color: impl Fn(&B) -> [u8; 4], out: &mut Vec<Decoration>,
+    ) -> Result<(), FontError> {
+        for line in layout.lines() {
+            for item in line.items() {
+                let parley::PositionedLayoutItem::GlyphRun(run) = item else { continue };
+                let style = run.style();
+                if style.underline.is_none() && style.strikethrough.is_none() {
+                    continue;
+                }
+                let font = self.font(cache, run.run().font())?;
+                let Some(face) = cache.fonts().get(font) else { continue };
+                let px = run.run().font_size();
+                let (x0, x1) = (left + run.offset(), left + run.offset() + run.advance());
+                let y = top + run.baseline();
+                let kinds = [
+                    (&style.underline, DecorationKind::Underline),
+                    (&style.strikethrough, DecorationKind::Strikethrough),
+                ];
+                for (deco, kind) in kinds {
+                    let Some(d) = deco else { continue };
+                    let own = face.line_metrics(kind);
+                    let em = |v: Option<f32>| v.map(|v| v / px.max(f32::MIN_POSITIVE));
+                    let m = LineMetrics {
+                        top: em(d.offset).unwrap_or(own.top),
+                        thickness: em(d.size).unwrap_or(own.thickness),
+                    };
+                    out.extend(Decoration::line(m, x0, x1, y, px, color(&d.brush)));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Appends every glyph of `layout` (after `break_all_lines` and, if

@@ -5,11 +5,12 @@
 //! before any work is done.
 
 use crate::atlas::Render;
+use crate::decoration::SOLID_SIDE;
 use crate::error::{GlyphError, ImageSourceError, RasterError};
 use crate::font::FontRef;
 use crate::font::FontSet;
 use crate::geometry::Geometry;
-use crate::image::{ImageSource, MAX_IMAGE_SOURCES};
+use crate::image::{ImageSource, MAX_IMAGE_SOURCES, SOLID_SOURCE};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::raster::{GlyphImage, Rasterizer};
 use std::collections::HashMap;
@@ -185,6 +186,11 @@ impl Sources {
         let Some((source, id)) = key.image_parts() else {
             return Err(GlyphError::UnknownFont(key.font));
         };
+        if source == SOLID_SOURCE {
+            let side = SOLID_SIDE;
+            let pixels = vec![255; (side * side) as usize];
+            return Ok(GlyphImage { width: side, height: side, left: 0, bottom: 0, pixels });
+        }
         let list = if source.is_rgba() { &self.rgba_images } else { &self.images };
         let src =
             list.get(source.index() as usize).ok_or(GlyphError::UnknownImageSource(source))?;

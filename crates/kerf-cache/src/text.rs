@@ -1,5 +1,6 @@
 //! What a frame asks for (positioned glyphs, or strings to lay out) and what it gets back (quads).
 
+use crate::decoration::Decorations;
 use crate::error::GlyphError;
 use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey};
@@ -58,6 +59,9 @@ pub struct TextSpec<'a> {
     /// axes a font lacks are ignored and counted in
     /// [`FrameOutput::ignored_axes`](crate::FrameOutput::ignored_axes).
     pub variations: &'a [(Tag, f32)],
+    /// Lines drawn with the text (underline, strikethrough, overline), in
+    /// its colour, placed by the font's own metrics, over each laid-out line.
+    pub decorations: Decorations,
 }
 
 impl<'a> TextSpec<'a> {
@@ -76,7 +80,26 @@ impl<'a> TextSpec<'a> {
             weight: None,
             italic: false,
             variations: &[],
+            decorations: Decorations::default(),
         }
+    }
+
+    /// The same text underlined.
+    pub fn underline(mut self) -> Self {
+        self.decorations.underline = true;
+        self
+    }
+
+    /// The same text struck through.
+    pub fn strikethrough(mut self) -> Self {
+        self.decorations.strikethrough = true;
+        self
+    }
+
+    /// The same text overlined.
+    pub fn overline(mut self) -> Self {
+        self.decorations.overline = true;
+        self
     }
 
     /// The same text at weight `w` (CSS 1..=1000).
@@ -183,6 +206,12 @@ impl QuadFlags {
     /// The texels are an LCD raster: three coverage texels per pixel (left,
     /// middle, right third), so the quad is `width / 3` pixels wide.
     pub const LCD: QuadFlags = QuadFlags(2);
+    /// A solid rectangle (a [`Decoration`](crate::Decoration)): `width ×
+    /// height` pixels all at the coverage of the one texel at `(tex_x,
+    /// tex_y)` (a full one the cache keeps), in the quad's colour. A drawing
+    /// side reads that texel for every pixel (kerf-wgpu's vertex stage pins
+    /// the texel coordinate), and a clip keeps the texel where it is.
+    pub const SOLID: QuadFlags = QuadFlags(4);
     /// Inside a batch: a quad not filled yet (never handed out).
     pub(crate) const PLACEHOLDER: QuadFlags = QuadFlags(1 << 31);
 
@@ -192,7 +221,7 @@ impl QuadFlags {
         self.0 & other.0 == other.0
     }
 
-    /// The flags as bits (COLOR = 1, LCD = 2).
+    /// The flags as bits (COLOR = 1, LCD = 2, SOLID = 4).
     #[inline]
     pub fn bits(self) -> u32 {
         self.0
@@ -230,7 +259,9 @@ pub const COLOR_PAGE_BIT: u32 = 1 << 30;
 /// A glyph the frame could not draw, and why. The rest of the frame is drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skipped {
-    /// Index of the glyph in the `prepare` input (for `layout`, in the laid-out glyph sequence).
+    /// Index of the glyph in the `prepare` input (for `layout`, in the
+    /// laid-out glyph sequence); `usize::MAX` for a laid-out string's
+    /// decorations (the atlas had no room for the texel they read).
     pub index: usize,
     /// The glyph's key, when its size was valid.
     pub key: Option<GlyphKey>,

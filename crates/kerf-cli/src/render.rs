@@ -3,7 +3,7 @@
 //! enough for it, and/or a JSON account of every glyph drawn.
 
 use kerf_cache::cosmic_text::{
-    fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, Weight,
+    fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, UnderlineStyle, Weight,
 };
 use kerf_cache::{CacheConfig, ColorGlyphs, CosmicFonts};
 use kerf_wgpu::{
@@ -81,6 +81,12 @@ pub struct RenderArgs {
     /// (its advances); other axes change the outlines only.
     #[arg(long, value_name = "TAG=V[,TAG=V]")]
     pub variations: Option<String>,
+    /// Underline the text (at the font's `post` underline).
+    #[arg(long)]
+    pub underline: bool,
+    /// Strike the text through (at the font's `OS/2` strikeout).
+    #[arg(long)]
+    pub strikethrough: bool,
 }
 
 /// `--variations`: axis tags and values.
@@ -262,7 +268,13 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     // `wght` in --variations is that weight too.
     let wght = variations.iter().find(|(t, _)| t == b"wght").map(|v| v.1.clamp(1.0, 1000.0));
     let weight = wght.map_or(args.weight, |w| w.round() as u16);
-    let attrs = Attrs::new().family(Family::Name(&family)).weight(Weight(weight)).style(style);
+    let mut attrs = Attrs::new().family(Family::Name(&family)).weight(Weight(weight)).style(style);
+    if args.underline {
+        attrs = attrs.underline(UnderlineStyle::Single);
+    }
+    if args.strikethrough {
+        attrs = attrs.strikethrough();
+    }
     buffer.set_text(&text, &attrs, Shaping::Advanced, None);
     buffer.shape_until_scroll(&mut font_system, false);
     // Axes no loaded font has: ignored, said on stderr and in --json.
@@ -400,8 +412,11 @@ fn draw(
             &mut glyphs,
         )
         .map_err(|e| e.to_string())?;
+    let mut decorations = Vec::new();
+    CosmicFonts::decorations(buffer, (MARGIN, MARGIN), [r, g, b, 255], &mut decorations);
+    let area = TextArea::glyphs(&glyphs, 0.0, 0.0).with_decorations(&decorations);
     let report = renderer
-        .prepare(device, queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &viewport)
+        .prepare(device, queue, &mut atlas, &[area], &viewport)
         .map_err(|e| e.to_string())?;
     let fallback = unavailable.or(report.lcd_fallbacks.first().map(|f| f.1));
     let target = Offscreen::new(device, width, height, format).map_err(|e| e.to_string())?;

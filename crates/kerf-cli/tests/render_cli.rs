@@ -429,3 +429,35 @@ fn weight_variations_and_italic_reach_the_picture() {
     let v = json(&["render", "--text", "x", "--variations", "ZZZZ=1,wght=700", "--json"]);
     assert_eq!(v["ignored_axes"], serde_json::json!(["ZZZZ", "wght"]), "DejaVu Sans has no axes");
 }
+
+/// `--underline` and `--strikethrough` draw solid lines across the text.
+#[test]
+fn underline_and_strikethrough_are_solid_lines() {
+    let full_rows = |extra: &[&str]| {
+        let png = tmp(&format!("deco{}.png", extra.len()));
+        let mut args = vec!["render", "--text", "Underlined text", "--png", png.to_str().unwrap()];
+        args.extend(extra);
+        assert!(kerf(&args).status.success());
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let w = info.width as usize;
+        // Rows dark over the middle 80% of the picture's width.
+        buf[..info.buffer_size()]
+            .chunks(4 * w)
+            .enumerate()
+            .filter(|(_, row)| row[4 * (w / 10)..4 * (w * 9 / 10)].chunks(4).all(|p| p[0] < 40))
+            .map(|(y, _)| y)
+            .collect::<Vec<_>>()
+    };
+    assert!(full_rows(&[]).is_empty(), "plain text has no solid row");
+    let under = full_rows(&["--underline"]);
+    let both = full_rows(&["--underline", "--strikethrough"]);
+    assert!(!under.is_empty(), "an underline");
+    assert!(
+        both.len() > under.len() && both.iter().min() < under.iter().min(),
+        "{both:?} vs {under:?}"
+    );
+}

@@ -3,7 +3,7 @@
 //! glyphs into target pixels, and clipping quads to an area's bounds.
 
 use crate::transform::TextTransform;
-use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, QuadFlags, TextSpec};
+use kerf_cache::{Decoration, GlyphQuad, PositionedGlyph, PositionedImage, QuadFlags, TextSpec};
 
 /// Clip rectangle of a text area, in target pixels (half-open).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,11 @@ pub struct TextArea<'a> {
     /// marked transparent is drawn in grayscale by an LCD renderer (see
     /// [`over_transparent`](Self::over_transparent)).
     pub opaque_background: bool,
+    /// Solid rectangles drawn with the area (underlines and the like from a
+    /// shaper adapter: `CosmicFonts::decorations`, `ParleyFonts::decorations`),
+    /// in the area's coordinates like its glyphs, after them, in the same
+    /// draw. A [`TextSpec`]'s own decorations need none of this.
+    pub decorations: &'a [Decoration],
 }
 
 impl<'a> TextArea<'a> {
@@ -97,6 +102,7 @@ impl<'a> TextArea<'a> {
             bounds: TextBounds::default(),
             transform: None,
             opaque_background: true,
+            decorations: &[],
         }
     }
 
@@ -110,7 +116,14 @@ impl<'a> TextArea<'a> {
             bounds: TextBounds::default(),
             transform: None,
             opaque_background: true,
+            decorations: &[],
         }
+    }
+
+    /// The same area with these decorations (see [`decorations`](Self::decorations)).
+    pub fn with_decorations(mut self, decorations: &'a [Decoration]) -> Self {
+        self.decorations = decorations;
+        self
     }
 
     /// The same area drawn through `transform`.
@@ -129,6 +142,7 @@ impl<'a> TextArea<'a> {
             bounds: TextBounds::default(),
             transform: None,
             opaque_background: true,
+            decorations: &[],
         }
     }
 }
@@ -140,6 +154,12 @@ impl TextArea<'_> {
     pub(crate) fn place_glyph(&self, g: &PositionedGlyph) -> PositionedGlyph {
         let s = self.scale;
         PositionedGlyph { size: g.size * s, x: self.left + g.x * s, y: self.top + g.y * s, ..*g }
+    }
+
+    /// The area's decorations in target pixels, as [`place_glyph`](Self::place_glyph)
+    /// places glyphs (edges snapped again after scaling).
+    pub(crate) fn placed_decorations(&self) -> Vec<Decoration> {
+        self.decorations.iter().filter_map(|d| d.placed(self.left, self.top, self.scale)).collect()
     }
 
     /// An image of this area in target pixels, as [`place_glyph`](Self::place_glyph).
@@ -175,11 +195,13 @@ fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
     if cx0 >= cx1 || cy0 >= cy1 {
         return None;
     }
+    // A solid quad reads one texel wherever it is cut.
+    let moves = if q.flags.contains(QuadFlags::SOLID) { 0 } else { 1 };
     Some(GlyphQuad {
         x: cx0 as i32,
         y: cy0 as i32,
-        tex_x: q.tex_x + (cx0 - x0) as u16 * per_px,
-        tex_y: q.tex_y + (cy0 - y0) as u16,
+        tex_x: q.tex_x + (cx0 - x0) as u16 * per_px * moves,
+        tex_y: q.tex_y + (cy0 - y0) as u16 * moves,
         width: (cx1 - cx0) as u16 * per_px,
         height: (cy1 - cy0) as u16,
         ..*q

@@ -9,6 +9,11 @@ use kerf_cache::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
 /// per pixel); `common.wgsl`'s `LCD_PAGE_BIT`.
 pub const LCD_PAGE_BIT: u32 = 1 << 29;
 
+/// Set in a [`GlyphInstance::page`] when it is a solid rectangle (a
+/// decoration, [`QuadFlags::SOLID`]): its size is pixels, every one reading
+/// the texel at its tex corner; `common.wgsl`'s `SOLID_PAGE_BIT`.
+pub const SOLID_PAGE_BIT: u32 = 1 << 28;
+
 /// One glyph as the vertex shader reads it (one instance per glyph): where
 /// on the target, where in the atlas, which colour. 24 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -27,7 +32,8 @@ pub struct GlyphInstance {
     /// Height in texels.
     pub height: u16,
     /// The texture layer, with [`COLOR_PAGE_BIT`] for a layer of the colour
-    /// array and [`LCD_PAGE_BIT`] for an LCD raster.
+    /// array, [`LCD_PAGE_BIT`] for an LCD raster and [`SOLID_PAGE_BIT`] for a
+    /// solid rectangle.
     pub page: u32,
     /// Straight sRGB colour, RGBA.
     pub color: [u8; 4],
@@ -42,6 +48,9 @@ impl From<&GlyphQuad> for GlyphInstance {
         }
         if q.flags.contains(QuadFlags::LCD) {
             page |= LCD_PAGE_BIT;
+        }
+        if q.flags.contains(QuadFlags::SOLID) {
+            page |= SOLID_PAGE_BIT;
         }
         GlyphInstance {
             x: q.x,

@@ -117,10 +117,10 @@ pub use atlas::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
 pub use error::{AtlasError, FrameError, PrepareError, RenderError};
-pub use instance::{GlyphInstance, LCD_PAGE_BIT};
+pub use instance::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use kerf_cache::{
-    CacheConfig, FontId, GlyphCache, GlyphImage, ImageSourceId, PositionedGlyph, PositionedImage,
-    Skipped, TextSpec,
+    CacheConfig, Decoration, FontId, FontStyle, GlyphCache, GlyphImage, ImageSourceId,
+    PositionedGlyph, PositionedImage, Skipped, TextSpec,
 };
 pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};

@@ -279,6 +279,11 @@ impl TextRenderer {
         }
         let skips_before = frame.skipped().len();
         self.collect_aligned(frame, area, lcd);
+        if !area.decorations.is_empty() {
+            if let Err(reason) = frame.decorations(&area.placed_decorations(), &mut self.quads) {
+                collected.skipped.push(Skipped { index: usize::MAX, key: None, reason });
+            }
+        }
         // Glyphs too large for the whole atlas, even in tiles, are drawn
         // from a smaller raster, sampled up: never refused.
         let oversized = frame.take_skipped(skips_before, |s| {

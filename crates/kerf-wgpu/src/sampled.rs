@@ -7,7 +7,9 @@ use crate::area::{TextArea, TextContent};
 use crate::atlas::TextAtlas;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
-use kerf_cache::{GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped};
+use kerf_cache::{
+    Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
+};
 
 /// The transformed areas of the last `prepare`: their quads, one draw each.
 #[derive(Default)]
@@ -52,6 +54,9 @@ impl Transformed {
                 for (i, g) in self.positions[start..].iter().enumerate() {
                     sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
                 }
+                if let Ok(lines) = frame.text_decorations(&area.scaled(spec)) {
+                    self.push_decorations(frame, &lines, skipped);
+                }
             }
             TextContent::Glyphs(glyphs) => {
                 for (i, g) in glyphs.iter().enumerate() {
@@ -66,7 +71,32 @@ impl Transformed {
                 }
             }
         }
+        if !area.decorations.is_empty() {
+            self.push_decorations(frame, &area.placed_decorations(), skipped);
+        }
         self.push_draw(first, t, scissor);
+    }
+
+    /// Quads of `lines` (area pixels) sampling the cache's solid texel: one
+    /// texel, so every sample of the quad reads full coverage.
+    fn push_decorations(
+        &mut self, frame: &mut kerf_cache::Frame<'_>, lines: &[Decoration],
+        skipped: &mut Vec<Skipped>,
+    ) {
+        if lines.is_empty() {
+            return;
+        }
+        match frame.solid_texel() {
+            Ok((page, x, y)) => self.quads.extend(lines.iter().map(|d| SampledQuad {
+                pos: [d.x as f32, d.y as f32],
+                size: [d.width as f32, d.height as f32],
+                tex: [x, y],
+                tex_size: [1, 1],
+                page,
+                color: d.color,
+            })),
+            Err(reason) => skipped.push(Skipped { index: usize::MAX, key: None, reason }),
+        }
     }
 
     /// One draw of the quads pushed since `first`, through `t`, scissored to `scissor`.

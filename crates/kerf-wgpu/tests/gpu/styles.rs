@@ -1,5 +1,6 @@
-//! Font instances on the GPU: a synthetic oblique's slant and synthetic
-//! bold's extra ink, measured on read-backs of what the renderer drew.
+//! Typography on the GPU: a synthetic oblique's slant and synthetic bold's
+//! extra ink, and decorations (solid quads in the glyphs' draw), measured
+//! on read-backs of what the renderer drew.
 
 use super::common::*;
 use kerf_wgpu::*;
@@ -12,21 +13,27 @@ fn ink(img: &[u8]) -> Vec<f64> {
 /// Draws `spec(font)` (DejaVu Sans) in black on white into a `w × h`
 /// target, neutral correction (coverage as rasterized): the ink read back.
 fn draw(spec: impl Fn(FontId) -> TextSpec<'static>, w: u32, h: u32) -> Vec<f64> {
+    draw_area(|f| TextArea::text(spec(f), 0.0, 0.0), w, h).0
+}
+
+/// [`draw`] of any area: the ink, and the renderer's instances.
+fn draw_area(
+    area: impl Fn(FontId) -> TextArea<'static>, w: u32, h: u32,
+) -> (Vec<f64>, Vec<GlyphInstance>) {
     let (device, queue) = gpu();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let spec = spec(font);
+    let area = area(font);
     let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
-    let report = renderer
-        .prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 0.0, 0.0)], &vp)
-        .unwrap();
+    let report = renderer.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
     assert!(report.skipped.is_empty() && report.default_instance == 0);
     let target = Offscreen::new(&device, w, h, format).unwrap();
-    ink(&draw_and_read(&device, &queue, &renderer, &atlas, &target, wgpu::Color::WHITE))
+    let img = draw_and_read(&device, &queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
+    (ink(&img), renderer.instances().to_vec())
 }
 
 /// The least-squares slope of each inked row's centroid x against y (y down).
@@ -73,4 +80,64 @@ fn synthetic_bold_adds_ink_on_the_read_back() {
         "bold / regular ink {:.3}",
         bold / regular
     );
+}
+
+/// Rows of `ink` (width `w`) inked across `x0..x1` (every pixel at least 0.99).
+fn full_rows(ink: &[f64], w: usize, x0: usize, x1: usize) -> Vec<usize> {
+    ink.chunks(w)
+        .enumerate()
+        .filter(|(_, r)| r[x0..x1].iter().all(|&v| v > 0.99))
+        .map(|(y, _)| y)
+        .collect()
+}
+
+#[test]
+fn decorations_are_solid_rows_in_the_glyph_draw() {
+    let spec = |f| TextSpec::new("Underlined", f, 24.0).at(10.0, 10.0).underline().strikethrough();
+    let (ink, instances) = draw_area(|f| TextArea::text(spec(f), 0.0, 0.0), 200, 50);
+    let solid: Vec<&GlyphInstance> =
+        instances.iter().filter(|i| i.page & SOLID_PAGE_BIT != 0).collect();
+    assert_eq!(solid.len(), 2, "underline and strikethrough, in the one instance buffer");
+    for s in &solid {
+        let rows = full_rows(&ink, 200, s.x as usize, (s.x + s.width as i32) as usize);
+        let want: Vec<usize> = (s.y as usize..(s.y + s.height as i32) as usize).collect();
+        assert!(
+            want.iter().all(|y| rows.contains(y)),
+            "rows {want:?} solid across; full rows {rows:?}"
+        );
+    }
+    // Clipped through the middle: what is left is still solid (the texel stays).
+    let u = solid[0];
+    let bounds = TextBounds { left: u.x + 20, top: 0, right: 120, bottom: 50 };
+    let (clipped, _) =
+        draw_area(|f| TextArea { bounds, ..TextArea::text(spec(f), 0.0, 0.0) }, 200, 50);
+    let rows = full_rows(&clipped, 200, (u.x + 20) as usize, 120);
+    assert!(rows.contains(&(u.y as usize)), "clipped underline solid: rows {rows:?}");
+    assert!(clipped.chunks(200).all(|r| r[..(u.x + 20) as usize].iter().all(|&v| v < 0.01)));
+    // Through a transform (the sampled path) the line is as solid.
+    let (moved, _) = draw_area(
+        |f| {
+            TextArea::text(spec(f), 0.0, 0.0)
+                .transformed(TextTransform::Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]))
+        },
+        200,
+        50,
+    );
+    let rows = full_rows(&moved, 200, (u.x + 1) as usize, (u.x + u.width as i32 - 1) as usize);
+    assert!(rows.contains(&(u.y as usize)), "transformed underline: rows {rows:?}");
+}
+
+#[test]
+fn shaper_decorations_draw_with_an_area() {
+    static DECO: [Decoration; 1] =
+        [Decoration { x: 5, y: 30, width: 100, height: 3, color: [0, 0, 0, 255] }];
+    let deco = &DECO;
+    let (ink, _) = draw_area(
+        |f| TextArea::text(TextSpec::new("x", f, 12.0), 2.0, 1.0).with_decorations(deco),
+        200,
+        50,
+    );
+    // Offset by the area's (2, 1).
+    assert_eq!(full_rows(&ink, 200, 7, 107), vec![31, 32, 33]);
+    assert!(ink.chunks(200).skip(25).all(|r| r[6] < 0.01 && r[107] < 0.01), "no wider");
 }
