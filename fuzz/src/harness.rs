@@ -497,13 +497,41 @@ pub fn cache_frames(data: &[u8]) {
                             let text: String = (0..(b.u8() % 8))
                                 .map(|_| char::from_u32(b.u16() as u32).unwrap_or('?'))
                                 .collect();
-                            let _ = frame.layout(
-                                &TextSpec {
-                                    max_width: Some(f32::from_bits(b.u32())),
-                                    ..TextSpec::new(&text, font, b.px())
-                                },
-                                &mut quads,
-                            );
+                            // Styles, decorations and effects, sizes from raw bits
+                            // (NaN, infinities, out of range and fine ones).
+                            let variations = [(*b"wght", f32::from_bits(b.u32()))];
+                            let mut spec = TextSpec {
+                                max_width: Some(f32::from_bits(b.u32())),
+                                ..TextSpec::new(&text, font, b.px())
+                            };
+                            let flags = b.u8();
+                            if flags & 1 != 0 {
+                                spec = spec.weight(b.u16() as f32 % 1200.0);
+                            }
+                            if flags & 2 != 0 {
+                                spec = spec.italic().variations(&variations);
+                            }
+                            if flags & 4 != 0 {
+                                spec = spec.underline().strikethrough().overline();
+                            }
+                            if flags & 8 != 0 {
+                                let width = if flags & 16 != 0 {
+                                    f32::from_bits(b.u32())
+                                } else {
+                                    b.u8() as f32 / 16.0
+                                };
+                                spec = spec.outline(width, [b.u8(); 4]);
+                            }
+                            if flags & 32 != 0 {
+                                let blur = if flags & 64 != 0 {
+                                    f32::from_bits(b.u32())
+                                } else {
+                                    b.u8() as f32 / 8.0
+                                };
+                                spec =
+                                    spec.shadow((b.u8() as f32 - 128.0, b.px()), blur, [b.u8(); 4]);
+                            }
+                            let _ = frame.layout(&spec, &mut quads);
                         }
                     }
                 }

@@ -6,6 +6,7 @@
 
 use crate::atlas::Atlas;
 use crate::config::CacheConfig;
+use crate::effect::GlyphEffect;
 use crate::entry::{GlyphEntry, GlyphTile};
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError};
 use crate::font::{Font, FontRef, FontSet};
@@ -160,6 +161,29 @@ impl GlyphCache {
         Ok(StyledFont { font, ignored_axes })
     }
 
+    /// The font whose glyphs are `effect` made of font `font`'s glyphs (an
+    /// outline or a shadow, see [`GlyphEffect`]): each of its glyphs a key of
+    /// its own, made on a miss from the glyph's coverage, cached, evicted
+    /// and made again like any glyph. Draw it under the glyphs in the
+    /// effect's colour (a shadow moved by its offset): [`TextSpec::outline`]
+    /// and [`TextSpec::shadow`] do that, as kerf-wgpu's `TextArea` effects
+    /// do for shaped glyphs. Colour glyphs (emoji) get no effect. The same
+    /// effect of the same font gives the same id; an unknown font is an
+    /// error and changes nothing.
+    ///
+    /// ```
+    /// use kerf_cache::{CacheConfig, GlyphCache, GlyphEffect};
+    /// let mut cache = GlyphCache::new(CacheConfig::default())?;
+    /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+    /// let outline = cache.add_effect(font, GlyphEffect::outline(2.0)?)?;
+    /// assert_eq!(cache.add_effect(font, GlyphEffect::outline(2.0)?)?, outline);
+    /// assert_eq!(cache.fonts().get(outline).unwrap().effect(), Some(GlyphEffect::outline(2.0)?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_effect(&mut self, font: FontId, effect: GlyphEffect) -> Result<FontId, GlyphError> {
+        self.sources.fonts.effect(font, effect)
+    }
+
     /// Adds a source of the app's own coverage images (icons, rasterized SVG; RGBA
     /// ones: [`add_rgba_image_source`](Self::add_rgba_image_source)): on a
     /// miss the cache asks it to render the image, then caches, draws, evicts
@@ -311,7 +335,8 @@ impl GlyphCache {
     }
 
     /// Checks what [`Frame::layout`](crate::Frame::layout) would refuse for `text` (unknown font,
-    /// invalid size) without starting a frame; the quantised size when valid.
+    /// invalid size, a non-finite weight or axis value, an effect out of
+    /// range) without starting a frame; the quantised size when valid.
     pub fn check_text(&self, text: &TextSpec<'_>) -> Result<GlyphSize, GlyphError> {
         let size = self.size_of(text.size)?;
         for &f in std::iter::once(&text.font).chain(text.fallback) {
@@ -320,6 +345,11 @@ impl GlyphCache {
             // kerf's layout is fontdue's: a lazy face is parsed now.
             font.fontdue().map_err(|error| GlyphError::Font { font: f, error })?;
         }
+        let style_error = |error| GlyphError::Style { font: text.font, error };
+        if let Some(style) = text.style() {
+            style.check().map_err(style_error)?;
+        }
+        text.effects.layers().map_err(style_error)?;
         Ok(size)
     }
 

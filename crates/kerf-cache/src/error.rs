@@ -111,6 +111,14 @@ pub enum StyleError {
     /// The face's tables could not be read.
     #[error("the face's tables could not be read")]
     BadFont,
+    /// An outline width or shadow blur out of range.
+    #[error("{what} {value} px is out of range (outline width in (0, 64], blur in [0, 64])")]
+    EffectSize {
+        /// Which size.
+        what: &'static str,
+        /// Its value.
+        value: f32,
+    },
 }
 
 /// Why an image source could not be added. The cache is unchanged.

@@ -1,5 +1,6 @@
 //! Loaded fonts.
 
+use crate::effect::GlyphEffect;
 use crate::error::{FontError, GlyphError, StyleError};
 use crate::instance::{FontStyle, Instance, Resolved};
 use crate::key::FontId;
@@ -43,6 +44,8 @@ pub struct Font {
     face: Arc<Face>,
     /// The instance drawn (`None`: the face as it is).
     instance: Option<Arc<Instance>>,
+    /// The effect made of its glyphs' coverage (`None`: the glyphs).
+    effect: Option<GlyphEffect>,
 }
 
 struct Face {
@@ -126,7 +129,7 @@ impl Font {
             fontdue: OnceLock::new(),
             outlines: AtomicU64::new(0),
         };
-        let font = Font { face: Arc::new(face), instance: None };
+        let font = Font { face: Arc::new(face), instance: None, effect: None };
         if !lazy {
             font.fontdue()?;
         }
@@ -268,7 +271,17 @@ impl Font {
     /// face as it is for the default instance).
     pub fn with_instance(&self, instance: Instance) -> Font {
         let instance = (!instance.is_default()).then(|| Arc::new(instance));
-        Font { face: Arc::clone(&self.face), instance }
+        Font { face: Arc::clone(&self.face), instance, effect: None }
+    }
+
+    /// The effect this font's glyphs are made with (`None`: the glyphs).
+    pub fn effect(&self) -> Option<GlyphEffect> {
+        self.effect
+    }
+
+    /// This font (instance included) with `effect` made of its glyphs.
+    pub fn with_effect(&self, effect: GlyphEffect) -> Font {
+        Font { effect: Some(effect), ..self.clone() }
     }
 }
 
@@ -367,6 +380,10 @@ pub struct FontSet {
     bases: Vec<FontId>,
     /// The instances made so far, by base and instance.
     instances: std::collections::HashMap<(FontId, Instance), FontId>,
+    /// Each font without its effect (its own id for a font without one).
+    plain: Vec<FontId>,
+    /// The effect fonts made so far, by plain font and effect.
+    effects: std::collections::HashMap<(FontId, GlyphEffect), FontId>,
 }
 
 impl FontSet {
@@ -376,6 +393,7 @@ impl FontSet {
         let id = FontId(u32::try_from(n).map_err(|_| FontError::TooManyFonts(n))?);
         self.fonts.push(font);
         self.bases.push(id);
+        self.plain.push(id);
         Ok(id)
     }
 
@@ -405,6 +423,23 @@ impl FontSet {
         Ok((made, ignored_axes))
     }
 
+    /// The font drawing `effect` of font `id`'s glyphs (an instance's
+    /// included; asked of an effect font, of its plain font: effects do not
+    /// stack): made on the first ask, the same id after. Unknown ids are
+    /// an error; the set is unchanged after it.
+    pub fn effect(&mut self, id: FontId, effect: GlyphEffect) -> Result<FontId, GlyphError> {
+        let plain = *self.plain.get(id.0 as usize).ok_or(GlyphError::UnknownFont(id))?;
+        if let Some(&known) = self.effects.get(&(plain, effect)) {
+            return Ok(known);
+        }
+        let font = self.fonts[plain.0 as usize].with_effect(effect);
+        let made = self.push(font).map_err(|e| GlyphError::Font { font: id, error: e })?;
+        self.bases[made.0 as usize] = self.bases[plain.0 as usize];
+        self.plain[made.0 as usize] = plain;
+        self.effects.insert((plain, effect), made);
+        Ok(made)
+    }
+
     /// The face font `id` draws an instance of (`id` itself for a face).
     pub fn base(&self, id: FontId) -> Option<FontId> {
         self.bases.get(id.0 as usize).copied()
@@ -415,7 +450,7 @@ impl FontSet {
     /// kerf-cache's `swash` feature is on.
     #[inline]
     pub fn is_color_glyph(&self, id: FontId, glyph: u16) -> bool {
-        matches!(self.get(id), Some(f) if f.face.color.as_ref().is_some_and(|c| c.contains(glyph)))
+        matches!(self.get(id), Some(f) if f.effect.is_none() && f.face.color.as_ref().is_some_and(|c| c.contains(glyph)))
     }
 
     /// True when font `id` has colour glyphs.

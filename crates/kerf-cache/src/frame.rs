@@ -4,6 +4,7 @@
 use crate::cache::GlyphCache;
 use crate::color::run_subset;
 use crate::decoration::{Decoration, SOLID_SIDE};
+use crate::effect::GlyphEffect;
 use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
 use crate::image::SOLID_SOURCE;
@@ -321,6 +322,13 @@ impl Frame<'_> {
         Ok((e.page, e.x + c, e.y + c))
     }
 
+    /// The font drawing `effect` of font `font`'s glyphs
+    /// ([`GlyphCache::add_effect`]), for drawing sides that draw effects of
+    /// positioned glyphs.
+    pub fn effect_font(&mut self, font: FontId, effect: GlyphEffect) -> Result<FontId, GlyphError> {
+        self.cache.add_effect(font, effect)
+    }
+
     /// The decorations `text` asks for ([`TextSpec::underline`] and the
     /// others), as [`layout`](Self::layout) draws them; none when it asks
     /// none. For drawing sides that lay text out with
@@ -357,9 +365,29 @@ impl Frame<'_> {
     ) -> Result<(), GlyphError> {
         let size = self.cache.check_text(text)?;
         let styled = self.cache.styled_fonts(text)?;
+        let layers = self.cache.effect_layers(text, &styled)?;
         let cache = &mut *self.cache;
         let px = size.px();
         cache.lay_out(text, px, true);
+        // Under the text: its shadow, then its outline (grayscale coverage
+        // keys, whatever the text's own mode), each in its colour.
+        let effect_mode = cache.render_mode();
+        for ((_, color, (dx, dy)), map) in &layers {
+            cache.run_requests(out, effect_mode, |cache, reqs| {
+                cache.line_pens(text, px, &styled, |font, glyph, x, y| {
+                    let font = map.iter().find(|p| p.0 == font).map_or(font, |p| p.1);
+                    reqs.push(PositionedReq {
+                        font,
+                        glyph,
+                        size: px,
+                        x: x + dx,
+                        y: y + dy,
+                        color: *color,
+                        anchor: Anchor::Pen,
+                    })
+                });
+            });
+        }
         // Every glyph at its pen on its line's baseline, placed by the
         // rasterizer's own bearings (as `positions` and shaped text place
         // them): fontdue's layout gives the lines, not the bitmap boxes.

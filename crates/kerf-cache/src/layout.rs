@@ -5,10 +5,14 @@
 
 use crate::cache::GlyphCache;
 use crate::decoration::Decoration;
+use crate::effect::Layer;
 use crate::error::GlyphError;
 use crate::key::FontId;
 use crate::text::TextSpec;
 use fontdue::layout::{LayoutSettings, TextStyle};
+
+/// Pairs of fonts: each font a text draws in, and the font it maps to.
+pub(crate) type FontMap = Vec<(FontId, FontId)>;
 
 impl GlyphCache {
     /// Resets fontdue's layout and appends `text` at `px` (already checked),
@@ -95,6 +99,32 @@ impl GlyphCache {
             pairs.push((f, styled));
         }
         Ok(pairs)
+    }
+
+    /// `text`'s effect layers (shadow, outline), each with the effect font
+    /// of every font the text draws in (`styled`'s instances, or its fonts):
+    /// validated before any font is made.
+    pub(crate) fn effect_layers(
+        &mut self, text: &TextSpec<'_>, styled: &[(FontId, FontId)],
+    ) -> Result<Vec<(Layer, FontMap)>, GlyphError> {
+        if text.effects.is_empty() {
+            return Ok(Vec::new());
+        }
+        let layers =
+            text.effects.layers().map_err(|error| GlyphError::Style { font: text.font, error })?;
+        let drawn: Vec<FontId> = std::iter::once(text.font)
+            .chain(text.fallback.iter().copied())
+            .map(|f| styled.iter().find(|p| p.0 == f).map_or(f, |p| p.1))
+            .collect();
+        let mut out = Vec::new();
+        for layer in layers {
+            let mut map = Vec::with_capacity(drawn.len());
+            for &f in &drawn {
+                map.push((f, self.sources.fonts.effect(f, layer.0)?));
+            }
+            out.push((layer, map));
+        }
+        Ok(out)
     }
 
     /// The decorations `text` asks for (laid out last by

@@ -85,6 +85,7 @@ mod config;
 mod cosmic;
 mod coverage;
 mod decoration;
+mod effect;
 mod entry;
 mod error;
 mod evict;
@@ -130,6 +131,7 @@ pub use cosmic::CosmicFonts;
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
 pub use decoration::{Decoration, DecorationKind, Decorations, LineMetrics};
+pub use effect::{Effects, GlyphEffect, Outline, Shadow, EFFECT_STEPS_PER_PX, MAX_EFFECT_PX};
 pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
 pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};

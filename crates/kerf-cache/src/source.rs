@@ -96,9 +96,28 @@ impl Sources {
         if key.glyph >= count {
             return Err(GlyphError::GlyphOutOfRange { font: key.font, glyph: key.glyph, count });
         }
+        if font.font.effect().is_some() && key.mode == RenderMode::Lcd {
+            // Effects are grayscale coverage: drawn by the grayscale path.
+            return Err(RasterError::UnsupportedMode(RenderMode::Lcd).into());
+        }
         let (w, h) = self.rasterizer.measure(font, key)?;
+        let grow = font.font.effect().map_or(0, |e| 2 * e.reach());
+        let (w, h) = if w == 0 || h == 0 {
+            (w, h)
+        } else {
+            (w.saturating_add(grow), h.saturating_add(grow))
+        };
         geometry.check_fits(w, h)?;
         Ok(font)
+    }
+
+    /// A rasterizer's bitmap of `key` in `font` as the cache keeps it: its
+    /// font's effect made of it, empty edges trimmed.
+    fn finished(font: FontRef<'_>, image: GlyphImage, mode: RenderMode) -> GlyphImage {
+        match font.font.effect() {
+            Some(e) => trimmed(e.apply(&image), mode),
+            None => trimmed(image, mode),
+        }
     }
 
     /// [`rasterize_key`](Self::rasterize_key) for each of `keys`, on rayon's
@@ -153,7 +172,7 @@ impl Sources {
         let mut images = self.rasterizer.rasterize_offsets(font, &ok).into_iter();
         for (r, key) in out.iter_mut().filter(|r| r.is_ok()).zip(&ok) {
             let image = images.next().unwrap_or(Err(RasterError::Panicked));
-            *r = image.map(|i| trimmed(i, key.mode)).map_err(GlyphError::from);
+            *r = image.map(|i| Sources::finished(font, i, key.mode)).map_err(GlyphError::from);
         }
         out
     }
@@ -172,11 +191,11 @@ impl Sources {
                 let inner = GlyphKey { mode: RenderMode::Coverage, subpixel_x: 0, ..*key };
                 let font = self.check_key(&inner, geometry)?;
                 let image = self.rasterizer.rasterize(font, &inner)?;
-                Ok(with_border(trimmed(image, inner.mode)))
+                Ok(with_border(Sources::finished(font, image, inner.mode)))
             }
             _ => {
                 let font = self.check_key(key, geometry)?;
-                Ok(trimmed(self.rasterizer.rasterize(font, key)?, key.mode))
+                Ok(Sources::finished(font, self.rasterizer.rasterize(font, key)?, key.mode))
             }
         }
     }

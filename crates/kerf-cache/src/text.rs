@@ -1,6 +1,7 @@
 //! What a frame asks for (positioned glyphs, or strings to lay out) and what it gets back (quads).
 
 use crate::decoration::Decorations;
+use crate::effect::{Effects, Outline, Shadow};
 use crate::error::GlyphError;
 use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey};
@@ -62,6 +63,8 @@ pub struct TextSpec<'a> {
     /// Lines drawn with the text (underline, strikethrough, overline), in
     /// its colour, placed by the font's own metrics, over each laid-out line.
     pub decorations: Decorations,
+    /// An outline and a shadow drawn under the text (see [`Effects`]).
+    pub effects: Effects,
 }
 
 impl<'a> TextSpec<'a> {
@@ -81,7 +84,21 @@ impl<'a> TextSpec<'a> {
             italic: false,
             variations: &[],
             decorations: Decorations::default(),
+            effects: Effects::default(),
         }
+    }
+
+    /// The same text with an outline `width` px wide in `color` under it.
+    pub fn outline(mut self, width: f32, color: [u8; 4]) -> Self {
+        self.effects.outline = Some(Outline { width, color });
+        self
+    }
+
+    /// The same text with a shadow under it: moved by `offset` px, blurred
+    /// by radius `blur` px, in `color`.
+    pub fn shadow(mut self, offset: (f32, f32), blur: f32, color: [u8; 4]) -> Self {
+        self.effects.shadow = Some(Shadow { offset, blur, color });
+        self
     }
 
     /// The same text underlined.

@@ -15,8 +15,16 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Empty pixels around the text.
+/// Empty pixels around the text (more where effects reach out: see [`margin`]).
 const MARGIN: f32 = 8.0;
+
+/// The margin around the text: [`MARGIN`] plus how far its outline and
+/// shadow reach (a Gaussian's 3σ past its offset).
+fn margin(e: &kerf_cache::Effects) -> f32 {
+    let outline = e.outline.map_or(0.0, |o| o.width);
+    let shadow = e.shadow.map_or(0.0, |s| s.offset.0.abs().max(s.offset.1.abs()) + 1.5 * s.blur);
+    MARGIN + outline.max(shadow).ceil()
+}
 
 /// Arguments of `kerf render`.
 #[derive(clap::Args, Debug)]
@@ -87,6 +95,44 @@ pub struct RenderArgs {
     /// Strike the text through (at the font's `OS/2` strikeout).
     #[arg(long)]
     pub strikethrough: bool,
+    /// An outline this many pixels wide under the text (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub outline_width: f32,
+    /// The outline's colour, RRGGBB.
+    #[arg(long, default_value = "ffffff", value_parser = parse_rgb)]
+    pub outline_color: [u8; 3],
+    /// A shadow under the text, moved by `DX,DY` pixels.
+    #[arg(long, value_name = "DX,DY")]
+    pub shadow_offset: Option<String>,
+    /// The shadow's blur radius in pixels (with --shadow-offset).
+    #[arg(long, default_value_t = 0.0)]
+    pub shadow_blur: f32,
+    /// The shadow's colour, RRGGBB.
+    #[arg(long, default_value = "808080", value_parser = parse_rgb)]
+    pub shadow_color: [u8; 3],
+}
+
+/// The effects the arguments ask for, checked.
+fn effects(args: &RenderArgs) -> Result<kerf_cache::Effects, String> {
+    let mut e = kerf_cache::Effects::default();
+    if args.outline_width != 0.0 {
+        let [r, g, b] = args.outline_color;
+        e.outline = Some(kerf_cache::Outline { width: args.outline_width, color: [r, g, b, 255] });
+    }
+    if let Some(offset) = &args.shadow_offset {
+        let (dx, dy) = offset
+            .split_once(',')
+            .and_then(|(x, y)| Some((x.trim().parse::<f32>().ok()?, y.trim().parse::<f32>().ok()?)))
+            .ok_or_else(|| format!("--shadow-offset `{offset}` is not DX,DY"))?;
+        let [r, g, b] = args.shadow_color;
+        e.shadow = Some(kerf_cache::Shadow {
+            offset: (dx, dy),
+            blur: args.shadow_blur,
+            color: [r, g, b, 255],
+        });
+    }
+    e.layers().map_err(|err| format!("--outline-width/--shadow-*: {err}"))?;
+    Ok(e)
 }
 
 /// `--variations`: axis tags and values.
@@ -249,6 +295,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     }
     let variations = parse_variations(args.variations.as_deref().unwrap_or(""))
         .map_err(|e| format!("--variations: {e}"))?;
+    let effects = effects(args)?;
+    let margin = margin(&effects);
     config(args).validate().map_err(|e| format!("--subpixel-bins: {e}"))?;
     correction(args).validate().map_err(|e| format!("--gamma/--contrast: {e}"))?;
     let text = match (&args.text, &args.text_file) {
@@ -307,7 +355,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             if g.glyph_id == 0 {
                 missing.extend(run.text.get(g.start..g.end).unwrap_or("").chars().map(u32::from));
             }
-            let (x, y) = CosmicFonts::pen(&run, g, (MARGIN, MARGIN));
+            let (x, y) = CosmicFonts::pen(&run, g, (margin, margin));
             let face = match colour.entry(g.font_id) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
@@ -327,11 +375,12 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         }
     }
     let (width, height) =
-        ((w + 2.0 * MARGIN).ceil().max(1.0) as u32, (h + 2.0 * MARGIN).ceil().max(1.0) as u32);
+        ((w + 2.0 * margin).ceil().max(1.0) as u32, (h + 2.0 * margin).ceil().max(1.0) as u32);
 
     let mut lcd_fallback = None;
     if let Some(path) = &args.png {
-        let (pixels, fallback) = draw(&font_system, &buffer, args, &variations, width, height)?;
+        let look = Look { variations: variations.clone(), effects, margin };
+        let (pixels, fallback) = draw(&font_system, &buffer, args, &look, width, height)?;
         if let Some(reason) = fallback {
             eprintln!("kerf render: --lcd drawn in grayscale ({reason:?})");
             lcd_fallback = Some(format!("{reason:?}"));
@@ -377,9 +426,17 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
 
 /// Draws the buffer through kerf-wgpu on a `width × height` sRGB target;
 /// the pixels, and why LCD text was drawn in grayscale if it was.
+/// What the text looks like beyond its attributes: axis values, effects,
+/// and the margin they leave around it.
+struct Look {
+    variations: Vec<(kerf_cache::Tag, f32)>,
+    effects: kerf_cache::Effects,
+    margin: f32,
+}
+
 fn draw(
-    font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs,
-    variations: &[(kerf_cache::Tag, f32)], width: u32, height: u32,
+    font_system: &FontSystem, buffer: &Buffer, args: &RenderArgs, look: &Look, width: u32,
+    height: u32,
 ) -> Result<(Vec<u8>, Option<kerf_wgpu::GrayscaleReason>), String> {
     let gpu = kerf_wgpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
@@ -399,7 +456,8 @@ fn draw(
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, width, height);
     viewport.set_correction(queue, correction(args)).map_err(|e| e.to_string())?;
-    let mut fonts = CosmicFonts::new().variations(variations);
+    let margin = look.margin;
+    let mut fonts = CosmicFonts::new().variations(&look.variations);
     let mut glyphs = Vec::new();
     let [r, g, b] = args.color;
     fonts
@@ -407,14 +465,15 @@ fn draw(
             atlas.cache_mut(),
             font_system,
             buffer,
-            (MARGIN, MARGIN),
+            (margin, margin),
             [r, g, b, 255],
             &mut glyphs,
         )
         .map_err(|e| e.to_string())?;
     let mut decorations = Vec::new();
-    CosmicFonts::decorations(buffer, (MARGIN, MARGIN), [r, g, b, 255], &mut decorations);
-    let area = TextArea::glyphs(&glyphs, 0.0, 0.0).with_decorations(&decorations);
+    CosmicFonts::decorations(buffer, (margin, margin), [r, g, b, 255], &mut decorations);
+    let mut area = TextArea::glyphs(&glyphs, 0.0, 0.0).with_decorations(&decorations);
+    area.effects = look.effects;
     let report = renderer
         .prepare(device, queue, &mut atlas, &[area], &viewport)
         .map_err(|e| e.to_string())?;

@@ -213,6 +213,10 @@ fn bad_input_is_a_one_line_error() {
         vec!["render", "--text", "x", "--variations", "wght=NaN"],
         vec!["render", "--text", "x", "--variations", "wg=700"],
         vec!["render", "--text", "x", "--variations", "wght"],
+        vec!["render", "--text", "x", "--outline-width", "NaN"],
+        vec!["render", "--text", "x", "--outline-width", "100"],
+        vec!["render", "--text", "x", "--shadow-offset", "3"],
+        vec!["render", "--text", "x", "--shadow-offset", "1,1", "--shadow-blur=-1"],
     ] {
         let out = kerf(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -460,4 +464,54 @@ fn underline_and_strikethrough_are_solid_lines() {
         both.len() > under.len() && both.iter().min() < under.iter().min(),
         "{both:?} vs {under:?}"
     );
+}
+
+/// `--outline-*` and `--shadow-*` draw under the text, in their colours,
+/// and the picture grows to hold them.
+#[test]
+fn outline_and_shadow_draw_under_the_text() {
+    let draw = |name: &str, extra: &[&str]| {
+        let png = tmp(name);
+        let mut args = vec!["render", "--text", "Hi", "--size", "48", "--color", "0000ff", "--png"];
+        let path = png.to_string_lossy().into_owned();
+        args.push(&path);
+        args.extend(extra);
+        assert!(kerf(&args).status.success());
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        (
+            info.width,
+            buf[..info.buffer_size()].chunks(4).map(|p| [p[0], p[1], p[2]]).collect::<Vec<_>>(),
+        )
+    };
+    let (w0, plain) = draw("plain.png", &[]);
+    let (w1, fx) = draw(
+        "fx.png",
+        &[
+            "--outline-width",
+            "3",
+            "--outline-color",
+            "ff0000",
+            "--shadow-offset",
+            "6,6",
+            "--shadow-blur",
+            "2",
+            "--shadow-color",
+            "00ff00",
+        ],
+    );
+    assert!(w1 > w0, "the picture grows for the effects: {w0} → {w1}");
+    let count = |img: &[[u8; 3]], f: fn(&[u8; 3]) -> bool| img.iter().filter(|p| f(p)).count();
+    let red = |p: &[u8; 3]| p[0] > 200 && p[1] < 80 && p[2] < 80;
+    let green = |p: &[u8; 3]| p[1] > 150 && p[0] < 120 && p[2] < 120;
+    let blue = |p: &[u8; 3]| p[2] > 200 && p[0] < 80 && p[1] < 80;
+    assert_eq!(count(&plain, red) + count(&plain, green), 0);
+    assert!(count(&fx, red) > 100, "an outline");
+    assert!(count(&fx, green) > 20, "a shadow peeking out");
+    // The text stays on top: as much solid blue as without effects (±10%).
+    let (b0, b1) = (count(&plain, blue) as f64, count(&fx, blue) as f64);
+    assert!((b1 / b0 - 1.0).abs() < 0.1, "blue {b0} vs {b1}");
 }

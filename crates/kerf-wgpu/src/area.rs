@@ -3,7 +3,10 @@
 //! glyphs into target pixels, and clipping quads to an area's bounds.
 
 use crate::transform::TextTransform;
-use kerf_cache::{Decoration, GlyphQuad, PositionedGlyph, PositionedImage, QuadFlags, TextSpec};
+use kerf_cache::{
+    Decoration, Effects, GlyphQuad, Outline, PositionedGlyph, PositionedImage, QuadFlags, Shadow,
+    TextSpec,
+};
 
 /// Clip rectangle of a text area, in target pixels (half-open).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +72,56 @@ pub struct TextArea<'a> {
     /// in the area's coordinates like its glyphs, after them, in the same
     /// draw. A [`TextSpec`]'s own decorations need none of this.
     pub decorations: &'a [Decoration],
+    /// An outline and a shadow under the area's glyphs (in its units:
+    /// scaled with it). A [`TextSpec`]'s own effects win over the area's;
+    /// images get none.
+    pub effects: Effects,
+}
+
+/// `e` with its sizes and offsets scaled by `s`.
+pub(crate) fn scaled_effects(e: &Effects, s: f32) -> Effects {
+    Effects {
+        outline: e.outline.map(|o| Outline { width: o.width * s, ..o }),
+        shadow: e.shadow.map(|sh| Shadow {
+            offset: (sh.offset.0 * s, sh.offset.1 * s),
+            blur: sh.blur * s,
+            ..sh
+        }),
+    }
+}
+
+/// The effect layers under `glyphs` (target pixels; shadow, then outline):
+/// the same glyphs in each effect's font, moved by its offset, in its
+/// colour. `effects` is checked already; a font the cache cannot make an
+/// effect of is reported in `skipped`.
+pub(crate) fn effect_layers(
+    frame: &mut kerf_cache::Frame<'_>, glyphs: &[PositionedGlyph], effects: &Effects,
+    skipped: &mut Vec<kerf_cache::Skipped>,
+) -> Vec<Vec<PositionedGlyph>> {
+    let Ok(layers) = effects.layers() else { return Vec::new() };
+    let mut out = Vec::with_capacity(layers.len());
+    for (effect, color, (dx, dy)) in layers {
+        let mut fonts: Vec<(kerf_cache::FontId, kerf_cache::FontId)> = Vec::new();
+        let mut layer = Vec::with_capacity(glyphs.len());
+        for (i, g) in glyphs.iter().enumerate() {
+            let font = match fonts.iter().find(|p| p.0 == g.font) {
+                Some(p) => p.1,
+                None => match frame.effect_font(g.font, effect) {
+                    Ok(f) => {
+                        fonts.push((g.font, f));
+                        f
+                    }
+                    Err(reason) => {
+                        skipped.push(kerf_cache::Skipped { index: i, key: None, reason });
+                        continue;
+                    }
+                },
+            };
+            layer.push(PositionedGlyph { font, x: g.x + dx, y: g.y + dy, color, ..*g });
+        }
+        out.push(layer);
+    }
+    out
 }
 
 impl<'a> TextArea<'a> {
@@ -81,13 +134,16 @@ impl<'a> TextArea<'a> {
 
     /// `spec` placed in this area: offset by `left`/`top`, sizes and
     /// positions scaled by `scale`.
+    /// The spec's own effects, else the area's, scaled with it.
     pub(crate) fn scaled(&self, spec: &TextSpec<'a>) -> TextSpec<'a> {
         let s = self.scale;
+        let effects = if spec.effects.is_empty() { self.effects } else { spec.effects };
         TextSpec {
             size: spec.size * s,
             x: self.left + spec.x * s,
             y: self.top + spec.y * s,
             max_width: spec.max_width.map(|w| w * s),
+            effects: scaled_effects(&effects, s),
             ..*spec
         }
     }
@@ -103,6 +159,7 @@ impl<'a> TextArea<'a> {
             transform: None,
             opaque_background: true,
             decorations: &[],
+            effects: Effects::default(),
         }
     }
 
@@ -117,12 +174,26 @@ impl<'a> TextArea<'a> {
             transform: None,
             opaque_background: true,
             decorations: &[],
+            effects: Effects::default(),
         }
     }
 
     /// The same area with these decorations (see [`decorations`](Self::decorations)).
     pub fn with_decorations(mut self, decorations: &'a [Decoration]) -> Self {
         self.decorations = decorations;
+        self
+    }
+
+    /// The same area with an outline `width` px wide in `color` under its glyphs.
+    pub fn with_outline(mut self, width: f32, color: [u8; 4]) -> Self {
+        self.effects.outline = Some(Outline { width, color });
+        self
+    }
+
+    /// The same area with a shadow under its glyphs: moved by `offset` px,
+    /// blurred by radius `blur` px, in `color`.
+    pub fn with_shadow(mut self, offset: (f32, f32), blur: f32, color: [u8; 4]) -> Self {
+        self.effects.shadow = Some(Shadow { offset, blur, color });
         self
     }
 
@@ -143,6 +214,7 @@ impl<'a> TextArea<'a> {
             transform: None,
             opaque_background: true,
             decorations: &[],
+            effects: Effects::default(),
         }
     }
 }

@@ -41,6 +41,15 @@ pub enum PrepareError {
         /// What is wrong with it.
         error: kerf_cache::GlyphError,
     },
+    /// A text area's effects (outline width, shadow blur or offset) are out
+    /// of range or not finite.
+    #[error("text area {area}: {error}")]
+    Effects {
+        /// Index of the offending area.
+        area: usize,
+        /// What is wrong with them.
+        error: kerf_cache::StyleError,
+    },
     /// A text area's transform has non-finite numbers or is degenerate.
     #[error("text area {area}: the transform must be finite and invertible (raster_scale > 0)")]
     Transform {

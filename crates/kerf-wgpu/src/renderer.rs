@@ -1,7 +1,9 @@
 //! TextRenderer: turns text areas into glyph instances and draws them
 //! (`prepare` in three phases: check, collect, upload; then `render`).
 
-use crate::area::{clip_all, scissor, TextArea, TextBounds, TextContent};
+use crate::area::{
+    clip_all, effect_layers, scaled_effects, scissor, TextArea, TextBounds, TextContent,
+};
 use crate::atlas::TextAtlas;
 use crate::error::{PrepareError, RenderError};
 use crate::instance::{sync, GlyphInstance};
@@ -230,6 +232,9 @@ impl TextRenderer {
                     .check_text(&area.scaled(spec))
                     .map_err(|error| PrepareError::Area { area: i, error })?;
             }
+            scaled_effects(&area.effects, area.scale)
+                .layers()
+                .map_err(|error| PrepareError::Effects { area: i, error })?;
         }
         Ok(())
     }
@@ -278,7 +283,7 @@ impl TextRenderer {
             return;
         }
         let skips_before = frame.skipped().len();
-        self.collect_aligned(frame, area, lcd);
+        self.collect_aligned(frame, area, lcd, &mut collected.skipped);
         if !area.decorations.is_empty() {
             if let Err(reason) = frame.decorations(&area.placed_decorations(), &mut self.quads) {
                 collected.skipped.push(Skipped { index: usize::MAX, key: None, reason });
@@ -301,6 +306,7 @@ impl TextRenderer {
     /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`.
     fn collect_aligned(
         &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, lcd: bool,
+        skipped: &mut Vec<Skipped>,
     ) {
         let quads = &mut self.quads;
         let start = quads.len();
@@ -317,6 +323,20 @@ impl TextRenderer {
                 let placed: Vec<PositionedImage> =
                     images.iter().map(|g| area.place_image(g)).collect();
                 frame.prepare_images(&placed, quads);
+            }
+            TextContent::Glyphs(glyphs) if !area.effects.is_empty() => {
+                // Under the glyphs: their effect layers, in grayscale.
+                let placed: Vec<PositionedGlyph> =
+                    glyphs.iter().map(|g| area.place_glyph(g)).collect();
+                let effects = scaled_effects(&area.effects, area.scale);
+                for layer in effect_layers(frame, &placed, &effects, skipped) {
+                    frame.prepare(&layer, quads);
+                }
+                if lcd {
+                    frame.prepare_lcd(&placed, quads);
+                } else {
+                    frame.prepare(&placed, quads);
+                }
             }
             TextContent::Glyphs(glyphs) => {
                 // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,

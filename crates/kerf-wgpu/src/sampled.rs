@@ -3,7 +3,7 @@
 //! from a smaller raster sampled up. Each gets its own draw, with its
 //! transform as a dynamic-offset uniform.
 
-use crate::area::{TextArea, TextContent};
+use crate::area::{effect_layers, scaled_effects, TextArea, TextContent};
 use crate::atlas::TextAtlas;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
@@ -50,18 +50,33 @@ impl Transformed {
                 // Pens on the baseline; characters no font has are reported,
                 // as for untransformed text. (Checked before: cannot fail.)
                 let start = self.positions.len();
-                let _ = frame.lay_out_glyphs(&area.scaled(spec), &mut self.positions);
-                for (i, g) in self.positions[start..].iter().enumerate() {
+                let spec = area.scaled(spec);
+                let _ = frame.lay_out_glyphs(&spec, &mut self.positions);
+                let glyphs = self.positions.split_off(start);
+                for layer in effect_layers(frame, &glyphs, &spec.effects, skipped) {
+                    for (i, g) in layer.iter().enumerate() {
+                        sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                    }
+                }
+                for (i, g) in glyphs.iter().enumerate() {
                     sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
                 }
-                if let Ok(lines) = frame.text_decorations(&area.scaled(spec)) {
+                self.positions.extend(glyphs);
+                if let Ok(lines) = frame.text_decorations(&spec) {
                     self.push_decorations(frame, &lines, skipped);
                 }
             }
             TextContent::Glyphs(glyphs) => {
-                for (i, g) in glyphs.iter().enumerate() {
-                    let g = area.place_glyph(g);
-                    sampled_glyph(frame, &g, raster, max_px, &mut self.quads, i, skipped);
+                let placed: Vec<PositionedGlyph> =
+                    glyphs.iter().map(|g| area.place_glyph(g)).collect();
+                let effects = scaled_effects(&area.effects, area.scale);
+                for layer in effect_layers(frame, &placed, &effects, skipped) {
+                    for (i, g) in layer.iter().enumerate() {
+                        sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                    }
+                }
+                for (i, g) in placed.iter().enumerate() {
+                    sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
                 }
             }
             TextContent::Images(images) => {

@@ -141,3 +141,88 @@ fn shaper_decorations_draw_with_an_area() {
     assert_eq!(full_rows(&ink, 200, 7, 107), vec![31, 32, 33]);
     assert!(ink.chunks(200).skip(25).all(|r| r[6] < 0.01 && r[107] < 0.01), "no wider");
 }
+
+/// Per-pixel RGB of a read-back over white, and which pixels are mostly `channel`.
+fn draw_rgb(area: impl Fn(FontId) -> TextArea<'static>, w: u32, h: u32) -> Vec<[u8; 3]> {
+    let (device, queue) = gpu();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let report = renderer.prepare(&device, &queue, &mut atlas, &[area(font)], &vp).unwrap();
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
+    let img = draw_and_read(&device, &queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
+    img.chunks(4).map(|p| [p[0], p[1], p[2]]).collect()
+}
+
+#[test]
+fn an_outline_ring_and_a_shadow_on_the_read_back() {
+    // Black 'l' with a red outline 3 px wide: along a row through the stem,
+    // red pixels on each side of the black ones, 3 each (±1 for the rims).
+    let (w, h) = (120u32, 100u32);
+    let px = draw_rgb(
+        |f| {
+            TextArea::text(
+                TextSpec::new("l", f, 64.0).at(50.0, 10.0).outline(3.0, [255, 0, 0, 255]),
+                0.0,
+                0.0,
+            )
+        },
+        w,
+        h,
+    );
+    let row = &px[50 * w as usize..51 * w as usize];
+    let black: Vec<usize> = (0..w as usize).filter(|&x| row[x][0] < 60).collect();
+    let red: Vec<usize> = (0..w as usize).filter(|&x| row[x][0] > 200 && row[x][1] < 60).collect();
+    let (b0, b1) = (black[0], *black.last().unwrap());
+    let left = red.iter().filter(|&&x| x < b0).count();
+    let right = red.iter().filter(|&&x| x > b1).count();
+    assert!(
+        (2..=4).contains(&left) && (2..=4).contains(&right),
+        "ring {left} | {right} px around {b0}..{b1}"
+    );
+    // The same through a transformed area (the sampled path).
+    let moved = draw_rgb(
+        |f| {
+            TextArea::text(TextSpec::new("l", f, 64.0).at(50.0, 10.0), 0.0, 0.0)
+                .with_outline(3.0, [255, 0, 0, 255])
+                .transformed(TextTransform::IDENTITY)
+        },
+        w,
+        h,
+    );
+    let row = &moved[50 * w as usize..51 * w as usize];
+    assert!(
+        row.iter().filter(|p| p[0] > 200 && p[1] < 60).count() >= 4,
+        "transformed outline drawn"
+    );
+
+    // A shadow alone (the text itself transparent): its ink's centroid sits
+    // at the offset from the plain text's.
+    let ink_centroid = |img: &[[u8; 3]]| {
+        let (mut m, mut x, mut y) = (0.0, 0.0, 0.0);
+        for (i, p) in img.iter().enumerate() {
+            let v = (255 - p[2]) as f64 / 255.0;
+            m += v;
+            x += v * (i % w as usize) as f64;
+            y += v * (i / w as usize) as f64;
+        }
+        (x / m, y / m)
+    };
+    let plain =
+        draw_rgb(|f| TextArea::text(TextSpec::new("Ho", f, 40.0).at(20.0, 20.0), 0.0, 0.0), w, h);
+    let shadow = draw_rgb(
+        |f| {
+            let spec = TextSpec::new("Ho", f, 40.0).at(20.0, 20.0).color([0, 0, 0, 0]);
+            TextArea::text(spec.shadow((6.0, 4.0), 3.0, [0, 0, 0, 255]), 0.0, 0.0)
+        },
+        w,
+        h,
+    );
+    let (a, b) = (ink_centroid(&plain), ink_centroid(&shadow));
+    assert!((b.0 - a.0 - 6.0).abs() < 0.3 && (b.1 - a.1 - 4.0).abs() < 0.3, "{a:?} → {b:?}");
+}

@@ -1,0 +1,196 @@
+//! Effects cached in the atlas: an outline's ring is as wide as asked, a
+//! shadow lands at its offset and spreads by its blur (a Gaussian of
+//! standard deviation σ adds σ² to the ink's variance: a fact of the
+//! convolution, not of kerf's code), each effect glyph is a key of its own
+//! that is evicted and made again, and bad sizes are refused.
+
+use kerf_cache::*;
+use proptest::prelude::*;
+
+const W: usize = 200;
+const H: usize = 120;
+
+/// The ink of the quads of colour `color` composited from the pages.
+fn ink_of(c: &GlyphCache, quads: &[GlyphQuad], color: [u8; 4]) -> Vec<f64> {
+    let mut canvas = vec![0f64; W * H];
+    for q in quads.iter().filter(|q| q.color == color) {
+        let page = &c.pages()[q.page as usize];
+        let side = page.side() as usize;
+        for row in 0..q.height as usize {
+            for col in 0..q.width as usize {
+                let (x, y) = ((q.x + col as i32) as usize, (q.y + row as i32) as usize);
+                let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col];
+                let d = &mut canvas[y * W + x];
+                *d = (*d + v as f64 / 255.0).min(1.0);
+            }
+        }
+    }
+    canvas
+}
+
+/// Mass, centroid and variance along x and y of an ink canvas.
+fn moments(ink: &[f64]) -> (f64, (f64, f64), (f64, f64)) {
+    let mass: f64 = ink.iter().sum();
+    let (mut mx, mut my) = (0.0, 0.0);
+    for (i, &v) in ink.iter().enumerate() {
+        mx += v * ((i % W) as f64 + 0.5);
+        my += v * ((i / W) as f64 + 0.5);
+    }
+    let (mx, my) = (mx / mass, my / mass);
+    let (mut vx, mut vy) = (0.0, 0.0);
+    for (i, &v) in ink.iter().enumerate() {
+        vx += v * ((i % W) as f64 + 0.5 - mx).powi(2);
+        vy += v * ((i / W) as f64 + 0.5 - my).powi(2);
+    }
+    (mass, (mx, my), (vx / mass, vy / mass))
+}
+
+const FILL: [u8; 4] = [0, 0, 0, 255];
+const OUTLINE: [u8; 4] = [255, 0, 0, 255];
+const SHADOW: [u8; 4] = [0, 0, 255, 128];
+
+fn draw(spec: impl Fn(FontId) -> TextSpec<'static>) -> (GlyphCache, Vec<GlyphQuad>, FrameOutput) {
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let mut quads = Vec::new();
+    let mut frame = cache.begin_frame();
+    frame.layout(&spec(font), &mut quads).unwrap();
+    let out = frame.finish();
+    (cache, quads, out)
+}
+
+#[test]
+fn an_outline_ring_is_as_wide_as_asked() {
+    for width in [1.0f32, 2.5, 4.0] {
+        let (cache, quads, out) = draw(|f| {
+            TextSpec::new("l", f, 64.0).at(60.0, 20.0).outline(width, OUTLINE).color(FILL)
+        });
+        assert!(out.skipped.is_empty());
+        // Shadow, outline, fill: the outline quad comes first.
+        assert_eq!(quads.iter().map(|q| q.color).collect::<Vec<_>>(), vec![OUTLINE, FILL]);
+        let (fill, ring) = (ink_of(&cache, &quads, FILL), ink_of(&cache, &quads, OUTLINE));
+        // A row through the stem: the outline's ink spans the fill's plus
+        // `width` on each side.
+        let y = 60;
+        let span = |c: &[f64]| c[y * W..(y + 1) * W].iter().sum::<f64>();
+        let grown = span(&ring) - span(&fill);
+        assert!(
+            (grown - 2.0 * width as f64).abs() < 0.35,
+            "width {width}: grew {grown:.2} px a row"
+        );
+        // And it lies under the glyph everywhere the glyph is.
+        assert!(fill.iter().zip(&ring).all(|(f, r)| *r >= *f - 0.02));
+    }
+}
+
+#[test]
+fn a_shadow_lands_at_its_offset_and_spreads_by_its_blur() {
+    for blur in [0.0f32, 3.0, 6.0] {
+        let (cache, quads, _) = draw(|f| {
+            TextSpec::new("Hoax", f, 40.0)
+                .at(30.0, 20.0)
+                .shadow((7.0, 5.0), blur, SHADOW)
+                .color(FILL)
+        });
+        let (m0, c0, v0) = moments(&ink_of(&cache, &quads, FILL));
+        let (m1, c1, v1) = moments(&ink_of(&cache, &quads, SHADOW));
+        assert!(
+            (m1 / m0 - 1.0).abs() < 0.01,
+            "blur {blur}: a blur keeps the ink ({m1:.1} vs {m0:.1})"
+        );
+        assert!(
+            (c1.0 - c0.0 - 7.0).abs() < 0.3 && (c1.1 - c0.1 - 5.0).abs() < 0.3,
+            "offset {c0:?} → {c1:?}"
+        );
+        let sigma2 = (blur as f64 / 2.0).powi(2);
+        for (a, b) in [(v0.0, v1.0), (v0.1, v1.1)] {
+            assert!(
+                (b - a - sigma2).abs() < 0.15 + 0.1 * sigma2,
+                "blur {blur}: variance {a:.2} → {b:.2}, σ² {sigma2}"
+            );
+        }
+    }
+}
+
+#[test]
+fn effect_glyphs_are_keys_of_their_own_evicted_and_made_again() {
+    let config = CacheConfig { page_size: 128, max_pages: 1, ..CacheConfig::default() };
+    let mut cache = GlyphCache::new(config).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let spec =
+        |t| TextSpec::new(t, font, 24.0).outline(2.0, OUTLINE).shadow((2.0, 2.0), 2.0, SHADOW);
+    let mut quads = Vec::new();
+    let mut frame = cache.begin_frame();
+    frame.layout(&spec("ab"), &mut quads).unwrap();
+    frame.finish();
+    assert_eq!(cache.len(), 6, "a, b, their outlines and shadows");
+    // Churn through other text until the first glyphs are evicted.
+    let mut evicted = 0;
+    for word in ["cdefg", "hijkl", "mnopq", "rstuv", "wxyz0", "12345"] {
+        let mut frame = cache.begin_frame();
+        quads.clear();
+        frame.layout(&spec(word), &mut quads).unwrap();
+        evicted += frame.finish().evictions;
+        cache.check_invariants().unwrap();
+    }
+    assert!(evicted > 0);
+    let mut frame = cache.begin_frame();
+    quads.clear();
+    frame.layout(&spec("ab"), &mut quads).unwrap();
+    let out = frame.finish();
+    assert!(out.hits < out.lookups, "made again");
+    assert_eq!(quads.len(), 6);
+    cache.check_invariants().unwrap();
+}
+
+#[test]
+fn bad_effects_are_refused_and_change_nothing() {
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let fonts = cache.fonts().len();
+    let mut quads = Vec::new();
+    let mut frame = cache.begin_frame();
+    for bad in [
+        TextSpec::new("x", font, 20.0).outline(f32::NAN, OUTLINE),
+        TextSpec::new("x", font, 20.0).outline(0.0, OUTLINE),
+        TextSpec::new("x", font, 20.0).outline(500.0, OUTLINE),
+        TextSpec::new("x", font, 20.0).shadow((f32::INFINITY, 0.0), 1.0, SHADOW),
+        TextSpec::new("x", font, 20.0).shadow((1.0, 1.0), -2.0, SHADOW),
+    ] {
+        assert!(matches!(frame.layout(&bad, &mut quads), Err(GlyphError::Style { .. })));
+    }
+    let out = frame.finish();
+    assert!(quads.is_empty() && out.lookups == 0 && out.uploads.is_empty());
+    assert_eq!(cache.fonts().len(), fonts);
+    assert!(cache.is_empty());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Dilation never takes coverage away and never reaches past its width;
+    /// a blur keeps the ink.
+    #[test]
+    fn effects_keep_their_invariants(
+        w in 1u32..12, h in 1u32..12, seed in any::<u64>(), width in 0.5f32..5.0, blur in 0.0f32..6.0,
+    ) {
+        let mut s = seed | 1;
+        let pixels: Vec<u8> = (0..w * h).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; (s % 256) as u8 }).collect();
+        let src = GlyphImage { width: w, height: h, left: 0, bottom: 0, pixels };
+        let e = GlyphEffect::outline(width).unwrap();
+        let out = e.apply(&src);
+        let r = e.reach() as usize;
+        let ow = out.width as usize;
+        for y in 0..h as usize {
+            for x in 0..w as usize {
+                prop_assert!(out.pixels[(y + r) * ow + x + r] >= src.pixels[y * w as usize + x]);
+            }
+        }
+        // The outermost ring of the padding is out of reach.
+        let last = out.pixels.len() - ow;
+        prop_assert!(out.pixels[..ow].iter().chain(&out.pixels[last..]).all(|&v| v == 0));
+        let b = GlyphEffect::shadow(blur).unwrap().apply(&src);
+        let ink = |p: &[u8]| p.iter().map(|&v| v as f64).sum::<f64>();
+        let (before, after) = (ink(&src.pixels), ink(&b.pixels));
+        prop_assert!((after - before).abs() <= 0.5 * b.pixels.len() as f64 + 0.01 * before);
+    }
+}
