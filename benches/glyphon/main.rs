@@ -24,6 +24,7 @@ mod memory;
 mod multiscript;
 mod peak_rss;
 mod scene;
+mod styles;
 mod zoom;
 
 use scene::Shaped;
@@ -595,7 +596,8 @@ criterion_group!(
     multiscript_case,
     frame_case,
     frame::frame_scenes_case,
-    zoom::zoom_case
+    zoom::zoom_case,
+    styles::styles_case
 );
 
 fn main() {
