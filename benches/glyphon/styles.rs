@@ -76,6 +76,8 @@ pub(crate) fn styles_case(c: &mut Criterion) {
     bench_frames(&mut g, "kerf", queue, true, || {
         kerf_styled_frame(device, queue, &mut k, &mut fonts, &fs, &text, &mut glyphs);
     });
+    // The floor both rows pay: the timed submit alone.
+    bench_frames(&mut g, "submit-only", queue, true, || {});
     glyphon_warm(&mut g, device, queue, &mut fs, &text, true);
     g.finish();
 
