@@ -27,7 +27,7 @@ mod content;
 use cli::{count_ink, parse_args, save_png, screenshot, srgb_clear, Args};
 use content::{color_icon, document, icon, Line};
 use kerf::cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
-use kerf::cache::{Algorithm, CosmicFonts, PositionedGlyph, COLOR_PAGE_BIT};
+use kerf::cache::{Algorithm, CosmicFonts, Decoration, PositionedGlyph, COLOR_PAGE_BIT};
 use kerf::gpu::{
     wgpu, AtlasViewer, CacheConfig, FontId, ImageSourceId, PositionedImage, TextArea, TextAtlas,
     TextBounds, TextRenderer, TextSpec, TextTransform, ViewOptions, Viewport,
@@ -103,7 +103,13 @@ struct Scene {
     color_icons: ImageSourceId,
     /// The multi-script band, shaped once: pens relative to the band's corner.
     world: Vec<PositionedGlyph>,
+    /// Inter (a variable font, Debian's fonts-inter-variable) where installed.
+    inter: Option<FontId>,
 }
+
+/// Inter, whose `wght` axis the demo sweeps.
+const INTER: (&str, &str) =
+    ("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", "fonts-inter-variable");
 
 /// Shapes [`WORLD_TEXT`] with cosmic-text (DejaVu Sans, then the system
 /// fonts found) and loads its faces into the atlas: positioned glyphs.
@@ -156,7 +162,14 @@ impl Scene {
         let viewport = Viewport::new(&gfx.device, &atlas);
         let viewer = AtlasViewer::new(&gfx.device, &atlas, format);
         let world = shape_world(&mut atlas)?;
-        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons, color_icons, world })
+        let inter = match std::fs::read(INTER.0) {
+            Ok(bytes) => Some(atlas.add_font(bytes).map_err(|e| e.to_string())?),
+            Err(_) => {
+                eprintln!("demo: {} not found (Debian's {}): no weight sweep", INTER.0, INTER.1);
+                None
+            }
+        };
+        Ok(Scene { atlas, renderer, viewport, viewer, fonts, icons, color_icons, world, inter })
     }
 
     /// After a device loss: the same cache, GPU objects made anew on the new device.
@@ -354,6 +367,8 @@ impl App {
         let doc_right = if self.show_atlas { w * 0.5 } else { w };
         // Text areas: the visible lines, and the HUD.
         let hud = self.hud_text();
+        // A box behind the typography panel (a solid quad of kerf's own).
+        let backdrop: [Decoration; 1];
         let mut areas: Vec<TextArea<'_>> = Vec::new();
         let Some(scene) = &self.scene else { return Ok(()) };
         let fonts = scene.fonts;
@@ -380,7 +395,10 @@ impl App {
         // A heading that turns and zooms (a transformed area), and a row of icons.
         let t = self.frames as f32;
         let (hx, hy) = (doc_right - 190.0, HUD_HEIGHT + 70.0);
-        let heading = TextSpec::new("kerf", fonts[2], 44.0).color([30, 70, 160, 255]);
+        let heading = TextSpec::new("kerf", fonts[2], 44.0)
+            .color([30, 70, 160, 255])
+            .outline(2.0, [255, 255, 255, 255])
+            .shadow((3.0, 4.0), 4.0, [0, 0, 40, 140]);
         let zoom = 1.0 + 0.45 * (t * 0.021).sin();
         let turn = TextTransform::rotation_about(0.35 * (t * 0.013).sin(), hx + 50.0, hy + 25.0);
         let TextTransform::Affine([a, b, c, d, e, f]) = turn else { unreachable!() };
@@ -394,6 +412,32 @@ impl App {
             f * zoom + zy * (1.0 - zoom),
         ]);
         areas.push(TextArea::text(heading, hx, hy).transformed(transform));
+        // A weight sweeping 100 → 900 on Inter's wght axis (in steps of 50:
+        // 17 instances, each cached like a font), and decorated text.
+        let (sx, sy) = (doc_right - 330.0, HUD_HEIGHT + 150.0);
+        let bg = [(BG[0] * 255.0) as u8, (BG[1] * 255.0) as u8, (BG[2] * 255.0) as u8, 255];
+        let (bx, by) = (sx as i32 - 12, sy as i32 - 10);
+        backdrop = [Decoration { x: bx, y: by, width: 320, height: 110, color: bg }];
+        areas.push(TextArea::glyphs(&[], 0.0, 0.0).with_decorations(&backdrop));
+        if let Some(inter) = scene.inter {
+            let weight = 500.0 - 400.0 * (t * 0.02).cos();
+            let spec = TextSpec::new("Variable weight", inter, 26.0)
+                .weight((weight / 50.0).round() * 50.0)
+                .color([20, 20, 20, 255]);
+            areas.push(TextArea::text(spec, sx, sy));
+        }
+        let decorated = TextSpec::new("underlined, struck through", fonts[0], 16.0)
+            .underline()
+            .color([90, 30, 110, 255]);
+        areas.push(TextArea::text(decorated, sx, sy + 40.0));
+        areas.push(TextArea::text(
+            TextSpec::new("strikethrough and overline", fonts[1], 16.0)
+                .strikethrough()
+                .overline()
+                .color([110, 60, 20, 255]),
+            sx,
+            sy + 64.0,
+        ));
         // Seven tinted coverage icons, then the same shapes in colour (RGBA, untinted).
         let icons: Vec<PositionedImage> = (0..14)
             .map(|i| PositionedImage {
