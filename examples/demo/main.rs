@@ -368,7 +368,10 @@ impl App {
         // Text areas: the visible lines, and the HUD.
         let hud = self.hud_text();
         // A box behind the typography panel (a solid quad of kerf's own).
-        let backdrop: [Decoration; 1];
+        let (sx, sy) = (doc_right - 330.0, HUD_HEIGHT + 150.0);
+        let bg = [(BG[0] * 255.0) as u8, (BG[1] * 255.0) as u8, (BG[2] * 255.0) as u8, 255];
+        let (bx, by) = (sx as i32 - 12, sy as i32 - 10);
+        let backdrop = [Decoration { x: bx, y: by, width: 320, height: 110, color: bg }];
         let mut areas: Vec<TextArea<'_>> = Vec::new();
         let Some(scene) = &self.scene else { return Ok(()) };
         let fonts = scene.fonts;
@@ -414,10 +417,6 @@ impl App {
         areas.push(TextArea::text(heading, hx, hy).transformed(transform));
         // A weight sweeping 100 → 900 on Inter's wght axis (in steps of 50:
         // 17 instances, each cached like a font), and decorated text.
-        let (sx, sy) = (doc_right - 330.0, HUD_HEIGHT + 150.0);
-        let bg = [(BG[0] * 255.0) as u8, (BG[1] * 255.0) as u8, (BG[2] * 255.0) as u8, 255];
-        let (bx, by) = (sx as i32 - 12, sy as i32 - 10);
-        backdrop = [Decoration { x: bx, y: by, width: 320, height: 110, color: bg }];
         areas.push(TextArea::glyphs(&[], 0.0, 0.0).with_decorations(&backdrop));
         if let Some(inter) = scene.inter {
             let weight = 500.0 - 400.0 * (t * 0.02).cos();
