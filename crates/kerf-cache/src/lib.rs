@@ -100,6 +100,7 @@ mod layout;
 mod lcd;
 mod lookup;
 mod memo;
+mod morph;
 mod outline;
 mod output;
 mod page;
