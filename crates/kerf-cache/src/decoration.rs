@@ -114,41 +114,41 @@ impl Decoration {
     pub fn line(
         metrics: LineMetrics, x0: f32, x1: f32, baseline_y: f32, px: f32, color: [u8; 4],
     ) -> Option<Decoration> {
-        let (left, right) = (x0.min(x1).round(), x0.max(x1).round());
-        let top = (baseline_y - metrics.top * px).round();
-        let thickness = (metrics.thickness * px).round().max(1.0);
-        let finite = [left, right, top, thickness].iter().all(|v| v.is_finite());
-        let fits = |v: f32| v.abs() < i32::MAX as f32 / 2.0;
-        if !finite || right <= left || !fits(left) || !fits(right) || !fits(top) || !fits(thickness)
-        {
+        let (left, right) = (x0.min(x1), x0.max(x1));
+        let top = baseline_y - metrics.top * px;
+        Decoration::snapped(left, right, top, metrics.thickness * px, color)
+    }
+
+    /// The same rectangle moved by `(dx, dy)` and scaled by `scale` about
+    /// the origin (an area's offset and scale), edges snapped again.
+    pub fn placed(&self, dx: f32, dy: f32, scale: f32) -> Option<Decoration> {
+        let x0 = dx + self.x as f32 * scale;
+        let x1 = dx + (self.x as f32 + self.width as f32) * scale;
+        Decoration::snapped(
+            x0,
+            x1,
+            dy + self.y as f32 * scale,
+            self.height as f32 * scale,
+            self.color,
+        )
+    }
+
+    /// The rectangle from `left` to `right`, `height` tall below `top`, its
+    /// edges rounded to whole pixels and at least a pixel tall; `None` when
+    /// empty, not finite, or beyond the pixel range.
+    fn snapped(left: f32, right: f32, top: f32, height: f32, color: [u8; 4]) -> Option<Decoration> {
+        let (left, right, top, height) =
+            (left.round(), right.round(), top.round(), height.round().max(1.0));
+        let fits = |v: f32| v.is_finite() && v.abs() < i32::MAX as f32 / 2.0;
+        if !(fits(left) && fits(right) && fits(top) && fits(height)) || right <= left {
             return None;
         }
         Some(Decoration {
             x: left as i32,
             y: top as i32,
             width: (right - left) as u32,
-            height: thickness as u32,
+            height: height as u32,
             color,
-        })
-    }
-
-    /// The same rectangle moved by `(dx, dy)` and scaled by `scale` about
-    /// the origin (an area's offset and scale), edges snapped again.
-    pub fn placed(&self, dx: f32, dy: f32, scale: f32) -> Option<Decoration> {
-        let x0 = (dx + self.x as f32 * scale).round();
-        let x1 = (dx + (self.x as f32 + self.width as f32) * scale).round();
-        let y0 = (dy + self.y as f32 * scale).round();
-        let h = (self.height as f32 * scale).round().max(1.0);
-        let fits = |v: f32| v.is_finite() && v.abs() < i32::MAX as f32 / 2.0;
-        if !(fits(x0) && fits(x1) && fits(y0) && fits(h)) || x1 <= x0 {
-            return None;
-        }
-        Some(Decoration {
-            x: x0 as i32,
-            y: y0 as i32,
-            width: (x1 - x0) as u32,
-            height: h as u32,
-            ..*self
         })
     }
 }

@@ -5,6 +5,9 @@
 //! that is evicted and made again, and bad sizes are refused.
 
 use kerf_cache::*;
+
+mod canvas;
+use canvas::composite;
 use proptest::prelude::*;
 
 const W: usize = 200;
@@ -12,20 +15,8 @@ const H: usize = 120;
 
 /// The ink of the quads of colour `color` composited from the pages.
 fn ink_of(c: &GlyphCache, quads: &[GlyphQuad], color: [u8; 4]) -> Vec<f64> {
-    let mut canvas = vec![0f64; W * H];
-    for q in quads.iter().filter(|q| q.color == color) {
-        let page = &c.pages()[q.page as usize];
-        let side = page.side() as usize;
-        for row in 0..q.height as usize {
-            for col in 0..q.width as usize {
-                let (x, y) = ((q.x + col as i32) as usize, (q.y + row as i32) as usize);
-                let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col];
-                let d = &mut canvas[y * W + x];
-                *d = (*d + v as f64 / 255.0).min(1.0);
-            }
-        }
-    }
-    canvas
+    let mine: Vec<GlyphQuad> = quads.iter().filter(|q| q.color == color).copied().collect();
+    composite(c, &mine, W, H).into_iter().map(f64::from).collect()
 }
 
 /// Mass, centroid and variance along x and y of an ink canvas.

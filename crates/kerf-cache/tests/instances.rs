@@ -4,6 +4,9 @@
 //! at the same weights, swash's emboldening, and the slant the spec asks.
 
 use kerf_cache::*;
+
+mod canvas;
+use canvas::composite;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
@@ -47,29 +50,6 @@ fn hb_view_ink(font: &std::path::Path, text: &str, px: f32, variations: &str) ->
     let channels = info.color_type.samples();
     // Black on white: ink is what is not white (the first channel).
     buf[..info.buffer_size()].chunks(channels).map(|p| (255 - p[0]) as f64 / 255.0).sum()
-}
-
-/// Composites quads onto a coverage canvas from the cache's pages (texel
-/// for pixel, coverage added and clamped), as the GPU draws them.
-fn composite(c: &GlyphCache, quads: &[GlyphQuad], w: usize, h: usize) -> Vec<f32> {
-    let mut canvas = vec![0f32; w * h];
-    for q in quads {
-        let page = &c.pages()[q.page as usize];
-        let side = page.side() as usize;
-        for row in 0..q.height as usize {
-            for col in 0..q.width as usize {
-                let (x, y) = (q.x + col as i32, q.y + row as i32);
-                assert!(
-                    x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h,
-                    "{q:?} off canvas"
-                );
-                let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col];
-                let d = &mut canvas[y as usize * w + x as usize];
-                *d = (*d + v as f32 / 255.0).min(1.0);
-            }
-        }
-    }
-    canvas
 }
 
 const W: usize = 640;

@@ -4,6 +4,9 @@
 
 use kerf_cache::*;
 
+mod canvas;
+use canvas::composite;
+
 mod shaping;
 
 fn cache_with_bins(bins: u32) -> (GlyphCache, FontId) {
@@ -16,31 +19,6 @@ fn cache_with_bins(bins: u32) -> (GlyphCache, FontId) {
     .expect("valid config");
     let f = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans loads");
     (c, f)
-}
-
-/// Composites quads onto a `w × h` coverage canvas from the cache's pages
-/// (what the GPU draws: texel for pixel, coverage added and clamped).
-fn composite(c: &GlyphCache, quads: &[GlyphQuad], w: usize, h: usize) -> Vec<f32> {
-    let mut canvas = vec![0f32; w * h];
-    for q in quads {
-        let page = &c.pages()[q.page as usize];
-        let side = page.side() as usize;
-        for row in 0..q.height as usize {
-            for col in 0..q.width as usize {
-                let (x, y) = (q.x + col as i32, q.y + row as i32);
-                assert!(
-                    x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h,
-                    "quad {q:?} leaves the canvas"
-                );
-                let v = page.pixels()[(q.tex_y as usize + row) * side + q.tex_x as usize + col]
-                    as f32
-                    / 255.0;
-                let d = &mut canvas[y as usize * w + x as usize];
-                *d = (*d + v).min(1.0);
-            }
-        }
-    }
-    canvas
 }
 
 /// The ink centroid (x) of each stem of a run of `l`s: columns are split

@@ -37,6 +37,16 @@ fn lohit() -> String {
     p.to_string()
 }
 
+/// A PNG's header and its pixels.
+fn read_png(path: impl AsRef<std::path::Path>) -> (png::OutputInfo, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap();
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info, buf)
+}
+
 fn json(args: &[&str]) -> serde_json::Value {
     let out = kerf(args);
     assert!(out.status.success(), "kerf {args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -124,10 +134,7 @@ fn the_png_is_the_text_with_a_margin() {
         png.to_str().unwrap(),
         "--json",
     ]);
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
+    let (info, buf) = read_png(&png);
     assert_eq!(
         (info.width as u64, info.height as u64),
         (v["width"].as_u64().unwrap(), v["height"].as_u64().unwrap())
@@ -291,10 +298,7 @@ fn sizes_beyond_a_page_are_drawn_in_tiles() {
     let png = tmp("big.png");
     let out = kerf(&["render", "--text", "H", "--size", "1100", "--png", png.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
+    let (info, buf) = read_png(&png);
     assert!(info.height > 1100, "{}x{}", info.width, info.height);
     let px = info.line_size / info.width as usize;
     // DejaVu's H is 0.73 em tall: rows with ink span about 800 px.
@@ -354,10 +358,7 @@ fn a_closed_stdout_ends_quietly() {
 /// Linear coverage (0..1) of black text on white in an 8-bit sRGB PNG,
 /// summed: the text's ink.
 fn png_ink(path: &std::path::Path) -> f64 {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
+    let (info, buf) = read_png(path);
     let channels = info.color_type.samples();
     let linear = |v: u8| {
         let c = v as f64 / 255.0;
@@ -412,11 +413,7 @@ fn weight_variations_and_italic_reach_the_picture() {
             .expect("hb-view: install the Debian package libharfbuzz-bin");
         assert!(status.success());
         // hb-view writes plain 8-bit gray (no sRGB curve): its values are coverage.
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut buf).unwrap();
+        let (info, buf) = read_png(&png);
         let n = info.color_type.samples();
         buf[..info.buffer_size()].chunks(n).map(|p| (255 - p[0]) as f64 / 255.0).sum::<f64>()
     };
@@ -442,11 +439,7 @@ fn underline_and_strikethrough_are_solid_lines() {
         let mut args = vec!["render", "--text", "Underlined text", "--png", png.to_str().unwrap()];
         args.extend(extra);
         assert!(kerf(&args).status.success());
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut buf).unwrap();
+        let (info, buf) = read_png(&png);
         let w = info.width as usize;
         // Rows dark over the middle 80% of the picture's width.
         buf[..info.buffer_size()]
@@ -477,11 +470,7 @@ fn outline_and_shadow_draw_under_the_text() {
         args.push(&path);
         args.extend(extra);
         assert!(kerf(&args).status.success());
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut buf).unwrap();
+        let (info, buf) = read_png(&png);
         (
             info.width,
             buf[..info.buffer_size()].chunks(4).map(|p| [p[0], p[1], p[2]]).collect::<Vec<_>>(),
