@@ -9,6 +9,7 @@
 //! cycle's sizes need several times that, so neither side keeps a cycle.
 
 use super::*;
+use kerf::gpu::ZoomPolicy;
 
 /// Frames of a zoom cycle.
 const FRAMES: usize = 240;
@@ -37,12 +38,19 @@ pub(crate) fn zoom_case(c: &mut Criterion) {
     let per_frame = frames.iter().map(Vec::len).sum::<usize>() / FRAMES;
     let mut g = c.benchmark_group("prepare_zoom");
     g.throughput(Throughput::Elements(per_frame as u64));
-    let mut i = 0usize;
-    bench_frames(&mut g, "kerf", queue, true, || {
-        let areas = [TextArea::glyphs(&frames[i % FRAMES], 0.0, 0.0)];
-        black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
-        i += 1;
-    });
+    // kerf's default zoom policy (size steps while the size moves), and
+    // every frame exact (every glyph misses, as glyphon's).
+    for (name, policy) in [("kerf", ZoomPolicy::default()), ("kerf-exact", ZoomPolicy::Exact)] {
+        k.renderer.set_zoom_policy(policy);
+        let mut i = 0usize;
+        bench_frames(&mut g, name, queue, true, || {
+            let areas = [TextArea::glyphs(&frames[i % FRAMES], 0.0, 0.0)];
+            black_box(
+                k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap(),
+            );
+            i += 1;
+        });
+    }
     let mut gl = glyphon_side(device, queue);
     let mut j = 0usize;
     bench_frames(&mut g, "glyphon", queue, true, || {

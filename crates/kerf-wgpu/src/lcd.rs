@@ -43,4 +43,7 @@ pub enum GrayscaleReason {
     /// The area is transformed: its glyphs are sampled with filtering, and
     /// stripes would not line up with the display's.
     Transformed,
+    /// The area's size is moving ([`ZoomPolicy`](crate::ZoomPolicy)): drawn
+    /// from size steps, sampled, until it rests.
+    Zooming,
 }

@@ -111,6 +111,7 @@ mod scatter;
 mod transform;
 mod viewer;
 mod viewport;
+mod zoom;
 
 pub use area::{TextArea, TextBounds, TextContent};
 pub use atlas::{GpuStats, TextAtlas};
@@ -130,3 +131,4 @@ pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use viewport::Viewport;
 pub use wgpu;
+pub use zoom::ZoomPolicy;

@@ -9,9 +9,10 @@ use crate::error::{PrepareError, RenderError};
 use crate::instance::{sync, GlyphInstance};
 use crate::lcd::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
-use crate::sampled::{draw_oversized, Transformed};
+use crate::sampled::{draw_oversized, Raster, Transformed};
 use crate::transform::{SampledQuad, TextTransform};
 use crate::viewport::Viewport;
+use crate::zoom::{ZoomPolicy, ZoomTracker};
 use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, Skipped};
 
 /// What one `prepare` did.
@@ -90,6 +91,9 @@ pub struct TextRenderer {
     /// the device can blend per channel.
     antialiasing: Antialiasing,
     lcd_pipeline: Option<wgpu::RenderPipeline>,
+    /// How areas whose size moves are drawn, and their sizes last time.
+    zoom: ZoomPolicy,
+    zoom_sizes: ZoomTracker,
 }
 
 impl std::fmt::Debug for TextRenderer {
@@ -130,6 +134,8 @@ impl TextRenderer {
             },
             target_size: None,
             antialiasing: Antialiasing::Grayscale,
+            zoom: ZoomPolicy::default(),
+            zoom_sizes: ZoomTracker::default(),
             lcd_pipeline: None,
         }
     }
@@ -152,6 +158,19 @@ impl TextRenderer {
             }
         };
         self.lcd_unavailable()
+    }
+
+    /// How areas whose size changes from one `prepare` to the next are drawn
+    /// (default [`ZoomPolicy::Steps`]: from cached size steps while the size
+    /// moves, exactly once it rests). Areas are matched between frames by
+    /// their index in the `prepare` call.
+    pub fn set_zoom_policy(&mut self, policy: ZoomPolicy) {
+        self.zoom = policy;
+    }
+
+    /// The zoom policy ([`set_zoom_policy`](Self::set_zoom_policy)).
+    pub fn zoom_policy(&self) -> ZoomPolicy {
+        self.zoom
     }
 
     /// The anti-aliasing asked for with [`set_antialiasing`](Self::set_antialiasing).
@@ -184,9 +203,11 @@ impl TextRenderer {
         self.transformed.clear();
         let mut collected = Collected::default();
         let mut frame = atlas.cache_frame();
+        self.zoom_sizes.begin();
         for (n, area) in texts.iter().enumerate() {
             self.collect(&mut frame, n, area, viewport.size(), &mut collected);
         }
+        self.zoom_sizes.end();
         let mut out = frame.finish();
         out.skipped.extend(collected.skipped);
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
@@ -241,7 +262,9 @@ impl TextRenderer {
 
     /// Whether area `n` is drawn with LCD anti-aliasing; when LCD is asked
     /// for and this area cannot have it, why (recorded in `collected`).
-    fn lcd_for(&self, n: usize, area: &TextArea<'_>, collected: &mut Collected) -> bool {
+    fn lcd_for(
+        &self, n: usize, area: &TextArea<'_>, zooming: bool, collected: &mut Collected,
+    ) -> bool {
         if !matches!(self.antialiasing, Antialiasing::Lcd(_)) {
             return false;
         }
@@ -249,6 +272,7 @@ impl TextRenderer {
         let fallback = match (&area.content, area.transform) {
             (TextContent::Images(_), _) => None,
             (_, Some(_)) => Some(GrayscaleReason::Transformed),
+            _ if zooming => Some(GrayscaleReason::Zooming),
             _ if unavailable.is_some() => unavailable,
             _ if !area.opaque_background => Some(GrayscaleReason::TransparentBackground),
             _ => None,
@@ -267,18 +291,21 @@ impl TextRenderer {
         target: (u32, u32), collected: &mut Collected,
     ) {
         let start = self.quads.len();
-        let lcd = self.lcd_for(n, area, collected);
+        let zooming = self.zoom_sizes.zooming(n, area)
+            && self.zoom != ZoomPolicy::Exact
+            && area.transform.is_none();
+        let lcd = self.lcd_for(n, area, zooming, collected);
         let max_px = frame.cache().config().max_glyph_px;
-        if let Some(t) = area.transform {
+        let sampled = match area.transform {
+            Some(t) => Some((t, Raster::Scale(t.raster_scale()))),
+            // A zooming area: its size steps, sampled, in place.
+            None if zooming => Some((TextTransform::IDENTITY, Raster::Steps(self.zoom))),
+            None => None,
+        };
+        if let Some((t, raster)) = sampled {
             let skipped = &mut collected.skipped;
-            self.transformed.collect(
-                frame,
-                area,
-                &t,
-                max_px,
-                scissor(&area.bounds, target),
-                skipped,
-            );
+            let clip = scissor(&area.bounds, target);
+            self.transformed.collect(frame, area, &t, raster, max_px, clip, skipped);
             collected.spans.push((start, start, area.bounds));
             return;
         }

@@ -7,6 +7,7 @@ use crate::area::{effect_layers, scaled_effects, TextArea, TextContent};
 use crate::atlas::TextAtlas;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+use crate::zoom::ZoomPolicy;
 use kerf_cache::{
     Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
 };
@@ -41,10 +42,9 @@ impl Transformed {
     /// size, and their draw through `t`, scissored to `scissor`.
     pub(crate) fn collect(
         &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, t: &TextTransform,
-        max_px: f32, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
+        raster: Raster, max_px: f32, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
     ) {
         let first = self.quads.len() as u32;
-        let raster = t.raster_scale();
         match &area.content {
             TextContent::Text(spec) => {
                 // Pens on the baseline; characters no font has are reported,
@@ -178,8 +178,22 @@ impl Transformed {
 
 /// The raster size for a glyph of `px` area pixels drawn `raster` target
 /// pixels per area pixel: its on-screen size, within the limit.
-fn raster_px(px: f32, raster: f32, max_px: f32) -> f32 {
-    (px * raster).min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
+fn raster_px(px: f32, raster: Raster, max_px: f32) -> f32 {
+    let px = match raster {
+        Raster::Scale(s) => px * s,
+        Raster::Steps(policy) => policy.step_px(px),
+    };
+    px.min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
+}
+
+/// The size a sampled glyph is rasterized at: its on-screen size (its size
+/// times a transform's largest stretch), or a zooming area's size step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Raster {
+    /// Size times this.
+    Scale(f32),
+    /// The size step of a [`ZoomPolicy`] nearest the size.
+    Steps(ZoomPolicy),
 }
 
 /// Appends the quads of one cached entry (its tiles, for a glyph larger than
@@ -218,7 +232,7 @@ fn push_sampled(
 
 /// Looks up one glyph of a transformed area at its raster size and appends its quads.
 fn sampled_glyph(
-    frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: f32, max_px: f32,
+    frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: Raster, max_px: f32,
     out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
 ) {
     let r = raster_px(g.size, raster, max_px);
@@ -235,7 +249,7 @@ fn sampled_glyph(
 
 /// Looks up one image of a transformed area at its raster size and appends its quads.
 fn sampled_image(
-    frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: f32, max_px: f32,
+    frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: Raster, max_px: f32,
     out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
 ) {
     let r = raster_px(g.size, raster, max_px);
@@ -278,7 +292,15 @@ pub(crate) fn draw_oversized(
                 };
                 let Some(set) = set else { continue };
                 let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
-                sampled_image(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
+                sampled_image(
+                    frame,
+                    &g,
+                    Raster::Scale(f),
+                    max_px,
+                    &mut tr.quads,
+                    sk.index,
+                    skipped,
+                );
             }
             content => {
                 let g = match content {
@@ -290,7 +312,15 @@ pub(crate) fn draw_oversized(
                 let Some(g) = g else { continue };
                 let f = (budget(frame.cache().coverage_pages()) / 4.0 / area_texels).sqrt().min(1.0)
                     as f32;
-                sampled_glyph(frame, &g, f, max_px, &mut tr.quads, sk.index, skipped);
+                sampled_glyph(
+                    frame,
+                    &g,
+                    Raster::Scale(f),
+                    max_px,
+                    &mut tr.quads,
+                    sk.index,
+                    skipped,
+                );
             }
         }
     }

@@ -5,6 +5,7 @@
 mod common;
 mod lcd;
 mod styles;
+mod zoom;
 
 use common::*;
 use kerf_wgpu::*;

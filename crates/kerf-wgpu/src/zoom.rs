@@ -1,0 +1,112 @@
+//! The zoom policy: an area whose size changes from one `prepare` to the
+//! next (pinch-zoom, an animated size) is drawn from cached size steps
+//! through the sampled path, so a zoom costs a few rasters per step instead
+//! of every glyph at every frame's size; once its size rests, it is drawn
+//! exactly again (texel for pixel, as if it had never zoomed).
+
+use crate::area::{TextArea, TextContent};
+
+/// How areas whose size changes between frames are drawn
+/// ([`TextRenderer::set_zoom_policy`](crate::TextRenderer::set_zoom_policy)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoomPolicy {
+    /// Every frame at its exact size (every glyph misses while the size moves).
+    Exact,
+    /// While an area's size differs from its size at the last `prepare`,
+    /// each glyph is drawn from a raster at the nearest of `per_octave`
+    /// geometric size steps per doubling, scaled to its size with filtering
+    /// (at most 2^(1/(2·per_octave)) off: 4.4% with 8 steps); at rest, exact.
+    Steps {
+        /// Size steps per doubling (1 to 64).
+        per_octave: u32,
+    },
+}
+
+impl Default for ZoomPolicy {
+    /// [`ZoomPolicy::Steps`] with 8 steps an octave: the frame after the
+    /// size stops moving is exact rendering, so nothing at rest changes.
+    fn default() -> Self {
+        ZoomPolicy::Steps { per_octave: 8 }
+    }
+}
+
+impl ZoomPolicy {
+    /// The size step nearest `px` (the exact size with [`ZoomPolicy::Exact`]).
+    pub fn step_px(self, px: f32) -> f32 {
+        match self {
+            ZoomPolicy::Exact => px,
+            ZoomPolicy::Steps { per_octave } => {
+                let k = per_octave.clamp(1, 64) as f32;
+                if !(px.is_finite() && px > 0.0) {
+                    return px;
+                }
+                ((px.log2() * k).round() / k).exp2()
+            }
+        }
+    }
+}
+
+/// What each area's size was at the last `prepare`, by area index.
+#[derive(Debug, Default)]
+pub(crate) struct ZoomTracker {
+    last: Vec<f32>,
+    next: Vec<f32>,
+}
+
+impl ZoomTracker {
+    /// Starts a `prepare`.
+    pub(crate) fn begin(&mut self) {
+        self.next.clear();
+    }
+
+    /// True when area `n` (the `n`th of this `prepare`) is zooming: its size
+    /// differs from area `n`'s at the last `prepare`. Records its size.
+    pub(crate) fn zooming(&mut self, n: usize, area: &TextArea<'_>) -> bool {
+        let size = size_of(area);
+        if self.next.len() <= n {
+            self.next.resize(n + 1, 0.0);
+        }
+        self.next[n] = size;
+        self.last.get(n).is_some_and(|&last| last > 0.0 && size > 0.0 && last != size)
+    }
+
+    /// Ends a `prepare`: its sizes become the last ones.
+    pub(crate) fn end(&mut self) {
+        std::mem::swap(&mut self.last, &mut self.next);
+    }
+}
+
+/// An area's size for the policy: its text's size (a spec's, or its first
+/// glyph's or image's) times its scale; 0 when it has none.
+fn size_of(area: &TextArea<'_>) -> f32 {
+    let size = match &area.content {
+        TextContent::Text(spec) => spec.size,
+        TextContent::Glyphs(g) => g.first().map_or(0.0, |g| g.size),
+        TextContent::Images(i) => i.first().map_or(0.0, |i| i.size),
+    };
+    let s = size * area.scale;
+    if s.is_finite() {
+        s
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_geometric_and_near() {
+        let p = ZoomPolicy::Steps { per_octave: 8 };
+        assert_eq!(p.step_px(16.0), 16.0);
+        assert_eq!(p.step_px(32.0), 32.0);
+        for px in [9.0f32, 12.3, 17.0, 50.0, 95.5] {
+            let s = p.step_px(px);
+            assert!((s / px).log2().abs() <= 1.0 / 16.0 + 1e-6, "{px} → {s}");
+        }
+        // Sizes between two steps share one.
+        assert_eq!(p.step_px(16.1), p.step_px(16.2));
+        assert_eq!(ZoomPolicy::Exact.step_px(16.1), 16.1);
+    }
+}
