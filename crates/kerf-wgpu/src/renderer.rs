@@ -305,7 +305,7 @@ impl TextRenderer {
         if let Some((t, raster)) = sampled {
             let skipped = &mut collected.skipped;
             let clip = scissor(&area.bounds, target);
-            self.transformed.collect(frame, area, &t, raster, max_px, clip, skipped);
+            self.transformed.collect(frame, area, &t, raster, clip, skipped);
             collected.spans.push((start, start, area.bounds));
             return;
         }

@@ -42,9 +42,10 @@ impl Transformed {
     /// size, and their draw through `t`, scissored to `scissor`.
     pub(crate) fn collect(
         &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, t: &TextTransform,
-        raster: Raster, max_px: f32, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
+        raster: Raster, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
     ) {
         let first = self.quads.len() as u32;
+        let max_px = frame.cache().config().max_glyph_px;
         match &area.content {
             TextContent::Text(spec) => {
                 // Pens on the baseline; characters no font has are reported,
