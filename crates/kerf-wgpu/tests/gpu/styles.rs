@@ -226,3 +226,50 @@ fn an_outline_ring_and_a_shadow_on_the_read_back() {
     let (a, b) = (ink_centroid(&plain), ink_centroid(&shadow));
     assert!((b.0 - a.0 - 6.0).abs() < 0.3 && (b.1 - a.1 - 4.0).abs() < 0.3, "{a:?} → {b:?}");
 }
+
+/// Bold and italic with LCD anti-aliasing and through a transform: the
+/// instance reaches both paths (heavier than regular, and an italic stem
+/// leans as much under an identity transform as without).
+#[test]
+fn instances_reach_lcd_and_transformed_text() {
+    let (device, queue) = gpu();
+    if !device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING) {
+        eprintln!("no dual-source blending here: the LCD half is skipped");
+    }
+    let draw_lcd = |bold: bool| {
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+        let font = atlas.add_font(sans()).unwrap();
+        let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        let aa = Antialiasing::Lcd(SubpixelOrder::Rgb);
+        let lcd = renderer.set_antialiasing(&device, &atlas, aa).is_none();
+        let mut vp = Viewport::new(&device, &atlas);
+        vp.update(&queue, 240, 40);
+        vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+        let mut spec = TextSpec::new("Hamburgefonstiv", font, 20.0).at(4.0, 4.0);
+        if bold {
+            spec = spec.weight(700.0);
+        }
+        let report = renderer
+            .prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 0.0, 0.0)], &vp)
+            .unwrap();
+        assert!(report.skipped.is_empty() && report.default_instance == 0);
+        let target = Offscreen::new(&device, 240, 40, format).unwrap();
+        let img = draw_and_read(&device, &queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
+        (lcd, ink(&img).iter().sum::<f64>())
+    };
+    let ((lcd, regular), (_, bold)) = (draw_lcd(false), draw_lcd(true));
+    assert!(bold / regular > 1.25, "LCD {lcd}: bold / regular ink {:.3}", bold / regular);
+    let spec = |f| TextSpec::new("l", f, 64.0).at(30.25, 8.0).italic();
+    let plain = lean(&draw(spec, 128, 96), 128);
+    let moved = lean(
+        &draw_area(
+            |f| TextArea::text(spec(f), 0.0, 0.0).transformed(TextTransform::IDENTITY),
+            128,
+            96,
+        )
+        .0,
+        128,
+    );
+    assert!((moved - plain).abs() < 0.01, "transformed italic leans {moved:.4}, plain {plain:.4}");
+}
