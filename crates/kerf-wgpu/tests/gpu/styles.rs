@@ -203,15 +203,22 @@ fn an_outline_ring_and_a_shadow_on_the_read_back() {
 
     // A shadow alone (the text itself transparent): its ink's centroid sits
     // at the offset from the plain text's.
+    // Centroid and variance (x, y) of the ink (coverage, neutral correction).
     let ink_centroid = |img: &[[u8; 3]]| {
-        let (mut m, mut x, mut y) = (0.0, 0.0, 0.0);
-        for (i, p) in img.iter().enumerate() {
-            let v = (255 - p[2]) as f64 / 255.0;
-            m += v;
-            x += v * (i % w as usize) as f64;
-            y += v * (i / w as usize) as f64;
+        let ink: Vec<f64> = img.iter().map(|p| (255 - p[2]) as f64 / 255.0).collect();
+        let m: f64 = ink.iter().sum();
+        let at = |i: usize| ((i % w as usize) as f64, (i / w as usize) as f64);
+        let (mut x, mut y) = (0.0, 0.0);
+        for (i, v) in ink.iter().enumerate() {
+            x += v * at(i).0 / m;
+            y += v * at(i).1 / m;
         }
-        (x / m, y / m)
+        let (mut vx, mut vy) = (0.0, 0.0);
+        for (i, v) in ink.iter().enumerate() {
+            vx += v * (at(i).0 - x).powi(2) / m;
+            vy += v * (at(i).1 - y).powi(2) / m;
+        }
+        (x, y, vx, vy)
     };
     let plain =
         draw_rgb(|f| TextArea::text(TextSpec::new("Ho", f, 40.0).at(20.0, 20.0), 0.0, 0.0), w, h);
@@ -225,6 +232,10 @@ fn an_outline_ring_and_a_shadow_on_the_read_back() {
     );
     let (a, b) = (ink_centroid(&plain), ink_centroid(&shadow));
     assert!((b.0 - a.0 - 6.0).abs() < 0.3 && (b.1 - a.1 - 4.0).abs() < 0.3, "{a:?} → {b:?}");
+    // Blur radius 3: σ = 1.5, and a Gaussian adds σ² = 2.25 to the variance.
+    for (va, vb) in [(a.2, b.2), (a.3, b.3)] {
+        assert!((vb - va - 2.25).abs() < 0.6, "variance {va:.2} → {vb:.2}, expected +2.25");
+    }
 }
 
 /// Bold and italic with LCD anti-aliasing and through a transform: the
