@@ -162,8 +162,10 @@ impl TextRenderer {
 
     /// How areas whose size changes from one `prepare` to the next are drawn
     /// (default [`ZoomPolicy::Steps`]: from cached size steps while the size
-    /// moves, exactly once it rests). Areas are matched between frames by
-    /// their index in the `prepare` call.
+    /// moves, exactly once it rests). An area zooms when it shows the same
+    /// content (string and font, glyph ids, images) as the area at its index
+    /// in the last `prepare` call, at another size; other content there (a
+    /// scrolled list, a new string) is drawn exactly.
     pub fn set_zoom_policy(&mut self, policy: ZoomPolicy) {
         self.zoom = policy;
     }

@@ -1,8 +1,9 @@
-//! The zoom policy: an area whose size changes from one `prepare` to the
-//! next (pinch-zoom, an animated size) is drawn from cached size steps
-//! through the sampled path, so a zoom costs a few rasters per step instead
-//! of every glyph at every frame's size; once its size rests, it is drawn
-//! exactly again (texel for pixel, as if it had never zoomed).
+//! The zoom policy: an area that shows the same content as at the last
+//! `prepare` at another size (pinch-zoom, an animated size) is drawn from
+//! cached size steps through the sampled path, so a zoom costs a few
+//! rasters per step instead of every glyph at every frame's size; once its
+//! size rests, it is drawn exactly again (texel for pixel, as if it had
+//! never zoomed).
 
 use crate::area::{TextArea, TextContent};
 
@@ -12,8 +13,8 @@ use crate::area::{TextArea, TextContent};
 pub enum ZoomPolicy {
     /// Every frame at its exact size (every glyph misses while the size moves).
     Exact,
-    /// While an area's size differs from its size at the last `prepare`,
-    /// each glyph is drawn from a raster at the nearest of `per_octave`
+    /// While an area shows what it showed at the last `prepare` at another
+    /// size, each glyph is drawn from a raster at the nearest of `per_octave`
     /// geometric size steps per doubling, scaled to its size with filtering
     /// (at most 2^(1/(2·per_octave)) off: 4.4% with 8 steps); at rest, exact.
     Steps {
@@ -46,11 +47,12 @@ impl ZoomPolicy {
     }
 }
 
-/// What each area's size was at the last `prepare`, by area index.
+/// What each area showed at the last `prepare`, by area index: its
+/// content's signature and its size.
 #[derive(Debug, Default)]
 pub(crate) struct ZoomTracker {
-    last: Vec<f32>,
-    next: Vec<f32>,
+    last: Vec<(u64, f32)>,
+    next: Vec<(u64, f32)>,
 }
 
 impl ZoomTracker {
@@ -59,21 +61,53 @@ impl ZoomTracker {
         self.next.clear();
     }
 
-    /// True when area `n` (the `n`th of this `prepare`) is zooming: its size
-    /// differs from area `n`'s at the last `prepare`. Records its size.
+    /// True when area `n` (the `n`th of this `prepare`) is zooming: it shows
+    /// what area `n` showed at the last `prepare` (the same text, glyphs or
+    /// images, whatever their positions) at another size. Another content
+    /// at index `n` (a scrolled list, a new string) is not a zoom. Records
+    /// what it shows.
     pub(crate) fn zooming(&mut self, n: usize, area: &TextArea<'_>) -> bool {
-        let size = size_of(area);
+        let now = (signature(area), size_of(area));
         if self.next.len() <= n {
-            self.next.resize(n + 1, 0.0);
+            self.next.resize(n + 1, (0, 0.0));
         }
-        self.next[n] = size;
-        self.last.get(n).is_some_and(|&last| last > 0.0 && size > 0.0 && last != size)
+        self.next[n] = now;
+        self.last
+            .get(n)
+            .is_some_and(|&(sig, size)| sig == now.0 && size > 0.0 && now.1 > 0.0 && size != now.1)
     }
 
     /// Ends a `prepare`: its sizes become the last ones.
     pub(crate) fn end(&mut self) {
         std::mem::swap(&mut self.last, &mut self.next);
     }
+}
+
+/// What an area shows, whatever its size and place: a hash (FNV-1a) of its
+/// kind and its string and font, or its glyphs' fonts and ids, or its
+/// images' sources and ids.
+fn signature(area: &TextArea<'_>) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |v: u64| {
+        h ^= v;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    match &area.content {
+        TextContent::Text(spec) => {
+            eat(1);
+            eat(u64::from(spec.font.index()));
+            spec.text.bytes().for_each(|b| eat(u64::from(b)));
+        }
+        TextContent::Glyphs(glyphs) => {
+            eat(2);
+            glyphs.iter().for_each(|g| eat(u64::from(g.font.index()) << 16 | u64::from(g.glyph)));
+        }
+        TextContent::Images(images) => {
+            eat(3);
+            images.iter().for_each(|i| eat(u64::from(i.source.index()) << 32 | u64::from(i.id)));
+        }
+    }
+    h
 }
 
 /// An area's size for the policy: its text's size (a spec's, or its first

@@ -85,3 +85,29 @@ fn a_zoom_draws_from_size_steps_and_rests_exactly() {
     let (reference, _) = fresh.frame(last);
     assert!(rest == reference, "the resting frame equals exact rendering texel for texel");
 }
+
+#[test]
+fn other_content_at_the_same_place_is_not_a_zoom() {
+    let mut s = side(ZoomPolicy::default());
+    let mut draw = |text: &'static str, px: f32| {
+        let spec = TextSpec::new(text, s.font, px).at(8.0, 8.0);
+        let report = s
+            .renderer
+            .prepare(
+                &s.device,
+                &s.queue,
+                &mut s.atlas,
+                &[TextArea::text(spec, 0.0, 0.0)],
+                &s.viewport,
+            )
+            .unwrap();
+        (report.instances, s.renderer.transformed_instances().len())
+    };
+    draw("a heading", 28.0);
+    // Another line scrolled into index 0 at another size: exact.
+    let (exact, sampled) = draw("a body line", 14.0);
+    assert!(exact > 0 && sampled == 0);
+    // The same line resized: a zoom.
+    let (exact, sampled) = draw("a body line", 15.0);
+    assert!(exact == 0 && sampled > 0);
+}
