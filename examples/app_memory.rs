@@ -16,6 +16,8 @@
 mod peak_rss;
 #[path = "../benches/glyphon/scene.rs"]
 mod scene;
+#[path = "demo/surface.rs"]
+mod surface;
 
 use kerf::gpu::{wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, Viewport};
 use std::sync::Arc;
@@ -84,19 +86,9 @@ impl App {
         let (device, queue) =
             kerf::gpu::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
                 .map_err(|e| e.to_string())?;
-        let caps = surface.get_capabilities(&adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.is_srgb())
-            .or(caps.formats.first().copied())
-            .ok_or("the surface has no formats")?;
         let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
-            .ok_or("the surface does not work with this adapter")?;
-        config.format = format;
+        let config = surface::surface_config(&surface, &adapter, size)?;
+        let format = config.format;
         surface.configure(&device, &config);
         let ms = wgpu::MultisampleState::default();
         let side = match self.side_name.as_str() {

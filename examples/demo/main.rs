@@ -23,6 +23,7 @@
 
 mod cli;
 mod content;
+mod surface;
 
 use cli::{count_ink, parse_args, save_png, screenshot, srgb_clear, Args};
 use content::{color_icon, document, icon, Line};
@@ -248,19 +249,8 @@ impl App {
         println!("adapter: {} ({:?})", info.name, info.backend);
         let lost = Arc::new(AtomicBool::new(false));
         let (device, queue) = Gfx::device(&adapter, &lost)?;
-        let caps = surface.get_capabilities(&adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.is_srgb())
-            .or(caps.formats.first().copied())
-            .ok_or("surface has no formats")?;
         let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
-            .ok_or("the surface does not work with this adapter")?;
-        config.format = format;
+        let mut config = surface::surface_config(&surface, &adapter, size)?;
         config.present_mode = wgpu::PresentMode::AutoVsync;
         config.desired_maximum_frame_latency = 2;
         let mut gfx = Gfx { surface, adapter, device, queue, config, lost };

@@ -210,10 +210,8 @@ impl CosmicFonts {
                     Some((s, f)) if s == seen => f,
                     _ => {
                         let base = self.font(cache, fonts, g.font_id)?;
-                        let f = self.instance(cache, base, g).map_err(|e| match e {
-                            GlyphError::Font { error, .. } => error,
-                            other => FontError::Malformed(other.to_string()),
-                        })?;
+                        let f =
+                            self.instance(cache, base, g).map_err(GlyphError::into_font_error)?;
                         last = Some((seen, f));
                         f
                     }

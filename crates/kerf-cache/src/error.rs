@@ -94,6 +94,20 @@ pub enum GlyphError {
     },
 }
 
+impl GlyphError {
+    /// This error as a font error, for the shaper adapters, whose glyph
+    /// conversion reports [`FontError`]s: a font's own error as it is, any
+    /// other (a style the face cannot take) as a malformed font with the
+    /// message.
+    #[cfg(any(feature = "cosmic-text", feature = "parley"))]
+    pub(crate) fn into_font_error(self) -> FontError {
+        match self {
+            GlyphError::Font { error, .. } => error,
+            other => FontError::Malformed(other.to_string()),
+        }
+    }
+}
+
 /// Why a [`FontStyle`](crate::FontStyle) was refused. The cache is unchanged.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum StyleError {

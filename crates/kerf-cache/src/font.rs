@@ -224,21 +224,26 @@ impl Font {
     /// Glyph `glyph`'s horizontal advance at `px` pixels per em, exact (0
     /// for a glyph the font has no advance for); an instance's at its
     /// variation coordinates (HVAR), synthesis leaving advances as they are.
+    /// Many advances: [`advances`](Self::advances) reads the tables once.
     pub fn advance(&self, glyph: u16, px: f32) -> f32 {
-        if let Some(f) = self.eager_fontdue() {
-            return f
-                .metrics_indexed(glyph.min(f.glyph_count().saturating_sub(1)), px)
-                .advance_width;
-        }
-        let units = ttf_parser::Face::parse(self.bytes(), self.face.collection_index)
-            .ok()
-            .and_then(|mut f| {
-                for (tag, v) in self.instance().map_or(&[][..], |i| i.variations()) {
-                    f.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
-                }
-                f.glyph_hor_advance(ttf_parser::GlyphId(glyph))
-            });
-        units.map_or(0.0, |u| f32::from(u) * px / f32::from(self.face.units_per_em.max(1)))
+        self.advances().get(glyph, px)
+    }
+
+    /// A reader of this font's advances with its tables parsed once (and an
+    /// instance's coordinates set once), for a run of glyphs.
+    pub(crate) fn advances(&self) -> Advances<'_> {
+        let face = match self.eager_fontdue() {
+            Some(_) => None,
+            None => ttf_parser::Face::parse(self.bytes(), self.face.collection_index).ok().map(
+                |mut f| {
+                    for (tag, v) in self.instance().map_or(&[][..], |i| i.variations()) {
+                        f.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+                    }
+                    f
+                },
+            ),
+        };
+        Advances { font: self, face }
     }
 
     /// A handle naming this face without keeping it alive.
@@ -282,6 +287,28 @@ impl Font {
     /// This font (instance included) with `effect` made of its glyphs.
     pub fn with_effect(&self, effect: GlyphEffect) -> Font {
         Font { effect: Some(effect), ..self.clone() }
+    }
+}
+
+/// A font's advances, its tables parsed once ([`Font::advances`]).
+pub(crate) struct Advances<'a> {
+    font: &'a Font,
+    /// The parsed tables at the instance's coordinates; `None` for an eager
+    /// face (fontdue's metrics) or tables that cannot be read.
+    face: Option<ttf_parser::Face<'a>>,
+}
+
+impl Advances<'_> {
+    /// See [`Font::advance`].
+    pub(crate) fn get(&self, glyph: u16, px: f32) -> f32 {
+        if let Some(f) = self.font.eager_fontdue() {
+            return f
+                .metrics_indexed(glyph.min(f.glyph_count().saturating_sub(1)), px)
+                .advance_width;
+        }
+        let units =
+            self.face.as_ref().and_then(|f| f.glyph_hor_advance(ttf_parser::GlyphId(glyph)));
+        units.map_or(0.0, |u| f32::from(u) * px / f32::from(self.font.face.units_per_em.max(1)))
     }
 }
 
@@ -384,7 +411,14 @@ pub struct FontSet {
     plain: Vec<FontId>,
     /// The effect fonts made so far, by plain font and effect.
     effects: std::collections::HashMap<(FontId, GlyphEffect), FontId>,
+    /// The styles asked lately and their answers ([`instance`](Self::instance)):
+    /// a styled string laid out every frame resolves its style once, not
+    /// once a frame (resolving reads the face's tables).
+    asked: Vec<(FontId, FontStyle, FontId, Vec<crate::instance::Tag>)>,
 }
+
+/// How many recent style answers [`FontSet`] keeps.
+const ASKED: usize = 64;
 
 impl FontSet {
     /// Adds a parsed font and returns its id.
@@ -406,6 +440,22 @@ impl FontSet {
     pub fn instance(
         &mut self, id: FontId, style: &FontStyle,
     ) -> Result<(FontId, Vec<crate::instance::Tag>), GlyphError> {
+        if let Some((_, _, font, ignored)) = self.asked.iter().find(|a| a.0 == id && a.1 == *style)
+        {
+            return Ok((*font, ignored.clone()));
+        }
+        let answer = self.resolve_instance(id, style)?;
+        if self.asked.len() >= ASKED {
+            self.asked.clear();
+        }
+        self.asked.push((id, style.clone(), answer.0, answer.1.clone()));
+        Ok(answer)
+    }
+
+    /// [`instance`](Self::instance), without the memo of recent answers.
+    fn resolve_instance(
+        &mut self, id: FontId, style: &FontStyle,
+    ) -> Result<(FontId, Vec<crate::instance::Tag>), GlyphError> {
         let base = *self.bases.get(id.0 as usize).ok_or(GlyphError::UnknownFont(id))?;
         let face = &self.fonts[base.0 as usize];
         let Resolved { instance, ignored_axes } =
@@ -413,13 +463,14 @@ impl FontSet {
         if instance.is_default() {
             return Ok((base, ignored_axes));
         }
-        if let Some(&known) = self.instances.get(&(base, instance.clone())) {
+        let key = (base, instance);
+        if let Some(&known) = self.instances.get(&key) {
             return Ok((known, ignored_axes));
         }
-        let font = face.with_instance(instance.clone());
+        let font = face.with_instance(key.1.clone());
         let made = self.push(font).map_err(|e| GlyphError::Font { font: id, error: e })?;
         self.bases[made.0 as usize] = base;
-        self.instances.insert((base, instance), made);
+        self.instances.insert(key, made);
         Ok((made, ignored_axes))
     }
 

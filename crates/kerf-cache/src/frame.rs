@@ -330,17 +330,22 @@ impl Frame<'_> {
     }
 
     /// The decorations `text` asks for ([`TextSpec::underline`] and the
-    /// others), as [`layout`](Self::layout) draws them; none when it asks
-    /// none. For drawing sides that lay text out with
-    /// [`lay_out_glyphs`](Self::lay_out_glyphs).
-    pub fn text_decorations(&mut self, text: &TextSpec<'_>) -> Result<Vec<Decoration>, GlyphError> {
+    /// others), as [`layout`](Self::layout) draws them, over `glyphs`: what
+    /// [`lay_out_glyphs`](Self::lay_out_glyphs) laid out for `text` (for
+    /// drawing sides that place those glyphs themselves). None when `text`
+    /// asks none.
+    pub fn text_decorations(
+        &self, text: &TextSpec<'_>, glyphs: &[PositionedGlyph],
+    ) -> Vec<Decoration> {
         if text.decorations.is_empty() {
-            return Ok(Vec::new());
+            return Vec::new();
         }
-        let size = self.cache.check_text(text)?;
-        let styled = self.cache.styled_fonts(text)?;
-        self.cache.lay_out(text, size.px(), false);
-        Ok(self.cache.decoration_lines(text, size.px(), &styled))
+        let Some(g) = glyphs.first() else { return Vec::new() };
+        self.cache.decoration_lines(
+            text,
+            g.size,
+            glyphs.iter().map(|g| (g.font, g.glyph, g.x, g.y)),
+        )
     }
 
     /// Lays `text` out with fontdue's layout and appends its quads to `out`.
@@ -369,47 +374,48 @@ impl Frame<'_> {
         let cache = &mut *self.cache;
         let px = size.px();
         cache.lay_out(text, px, true);
+        // Every glyph at its pen on its line's baseline, placed by the
+        // rasterizer's own bearings (as `positions` and shaped text place
+        // them): fontdue's layout gives the lines, not the bitmap boxes. The
+        // pens are read once; effect layers and decorations reuse them.
+        let mut reqs = std::mem::take(&mut cache.buffers.requests);
+        reqs.clear();
+        cache.line_pens(text, px, &styled, |font, glyph, x, y| {
+            reqs.push(PositionedReq {
+                font,
+                glyph,
+                size: px,
+                x,
+                y,
+                color: text.color,
+                anchor: Anchor::Pen,
+            })
+        });
         // Under the text: its shadow, then its outline (grayscale coverage
         // keys, whatever the text's own mode), each in its colour.
         let effect_mode = cache.render_mode();
+        let mut layer = Vec::new();
         for ((_, color, (dx, dy)), map) in &layers {
-            cache.run_requests(out, effect_mode, |cache, reqs| {
-                cache.line_pens(text, px, &styled, |font, glyph, x, y| {
-                    let font = map.iter().find(|p| p.0 == font).map_or(font, |p| p.1);
-                    reqs.push(PositionedReq {
-                        font,
-                        glyph,
-                        size: px,
-                        x: x + dx,
-                        y: y + dy,
-                        color: *color,
-                        anchor: Anchor::Pen,
-                    })
-                });
-            });
+            layer.clear();
+            layer.extend(reqs.iter().map(|r| PositionedReq {
+                font: map.iter().find(|p| p.0 == r.font).map_or(r.font, |p| p.1),
+                x: r.x + dx,
+                y: r.y + dy,
+                color: *color,
+                ..*r
+            }));
+            cache.run_slice(&layer, out, effect_mode);
         }
-        // Every glyph at its pen on its line's baseline, placed by the
-        // rasterizer's own bearings (as `positions` and shaped text place
-        // them): fontdue's layout gives the lines, not the bitmap boxes.
-        cache.run_requests(out, mode, |cache, reqs| {
-            cache.line_pens(text, px, &styled, |font, glyph, x, y| {
-                reqs.push(PositionedReq {
-                    font,
-                    glyph,
-                    size: px,
-                    x,
-                    y,
-                    color: text.color,
-                    anchor: Anchor::Pen,
-                })
-            });
-        });
-        if !text.decorations.is_empty() {
-            let lines = cache.decoration_lines(text, px, &styled);
-            if let Err(reason) = self.decorations(&lines, out) {
-                let key = Some(solid_key());
-                self.cache.report.skipped.push(Skipped { index: usize::MAX, key, reason });
-            }
+        cache.run_slice(&reqs, out, mode);
+        let lines = if text.decorations.is_empty() {
+            Vec::new()
+        } else {
+            cache.decoration_lines(text, px, reqs.iter().map(|r| (r.font, r.glyph, r.x, r.y)))
+        };
+        cache.buffers.requests = reqs;
+        if let Err(reason) = self.decorations(&lines, out) {
+            let key = Some(solid_key());
+            self.cache.report.skipped.push(Skipped { index: usize::MAX, key, reason });
         }
         Ok(())
     }

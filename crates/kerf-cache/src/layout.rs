@@ -7,6 +7,7 @@ use crate::cache::GlyphCache;
 use crate::decoration::Decoration;
 use crate::effect::Layer;
 use crate::error::GlyphError;
+use crate::font::Advances;
 use crate::key::FontId;
 use crate::text::TextSpec;
 use fontdue::layout::{LayoutSettings, TextStyle};
@@ -127,24 +128,30 @@ impl GlyphCache {
         Ok(out)
     }
 
-    /// The decorations `text` asks for (laid out last by
-    /// [`lay_out`](Self::lay_out) at `px`), one of each kind per line: from
-    /// the line's first pen to its last glyph's advance, placed by the
-    /// spec's font's metrics, in its colour.
+    /// The decorations `text` asks for, one of each kind per line of its
+    /// laid-out `pens` (font, glyph, pen x, baseline y, in text order): from
+    /// the line's first pen to its last glyph's advance (one advance read a
+    /// line), placed by the spec's font's metrics, in its colour.
     pub(crate) fn decoration_lines(
-        &self, text: &TextSpec<'_>, px: f32, styled: &[(FontId, FontId)],
+        &self, text: &TextSpec<'_>, px: f32,
+        pens: impl IntoIterator<Item = (FontId, u16, f32, f32)>,
     ) -> Vec<Decoration> {
-        let Some(font) = self.sources.fonts.get(text.font) else { return Vec::new() };
-        let mut spans: Vec<(f32, f32, f32)> = Vec::new();
-        let mut last_line = f32::NAN;
-        self.line_pens(text, px, styled, |f, glyph, x, y| {
-            let end = x + self.sources.fonts.get(f).map_or(0.0, |font| font.advance(glyph, px));
-            match spans.last_mut() {
-                Some(s) if y == last_line => s.1 = s.1.max(end),
-                _ => spans.push((x, end, y)),
+        let fonts = &self.sources.fonts;
+        let Some(font) = fonts.get(text.font) else { return Vec::new() };
+        // (first pen, last glyph's font, glyph and pen, baseline) per line.
+        let mut lines: Vec<(f32, FontId, u16, f32, f32)> = Vec::new();
+        for (f, glyph, x, y) in pens {
+            match lines.last_mut() {
+                Some(l) if l.4 == y => (l.1, l.2, l.3) = (f, glyph, x),
+                _ => lines.push((x, f, glyph, x, y)),
             }
-            last_line = y;
-        });
+        }
+        let spans: Vec<(f32, f32, f32)> = lines
+            .iter()
+            .map(|&(x0, f, glyph, x, y)| {
+                (x0, x + fonts.get(f).map_or(0.0, |font| font.advance(glyph, px)), y)
+            })
+            .collect();
         let mut out = Vec::new();
         for kind in text.decorations.kinds() {
             let m = font.line_metrics(kind);
@@ -178,13 +185,21 @@ impl GlyphCache {
         let fonts = &self.sources.fonts;
         let instance_of =
             |font: FontId| styled.iter().find(|&&(f, _)| f == font).map_or(font, |&(_, s)| s);
-        let advance = |font: FontId, drawn: FontId, glyph: u16| {
-            let varied = fonts
+        // An instance with variations advances by its own advances: each
+        // such font's tables are read once for the whole text.
+        let mut varied: Vec<(FontId, Advances<'_>)> = Vec::new();
+        let mut advance = |font: FontId, drawn: FontId, glyph: u16| {
+            if let Some((_, a)) = varied.iter().find(|(f, _)| *f == drawn) {
+                return a.get(glyph, px);
+            }
+            let instance = fonts
                 .get(drawn)
-                .and_then(|f| f.instance())
-                .is_some_and(|i| !i.variations().is_empty());
-            if varied {
-                return fonts.get(drawn).map_or(0.0, |f| f.advance(glyph, px));
+                .filter(|f| f.instance().is_some_and(|i| !i.variations().is_empty()));
+            if let Some(f) = instance {
+                let a = f.advances();
+                let v = a.get(glyph, px);
+                varied.push((drawn, a));
+                return v;
             }
             let parsed = fonts.get(font).and_then(|f| f.fontdue().ok());
             parsed.map_or(0.0, |fd| fd.metrics_indexed(glyph, px).advance_width)

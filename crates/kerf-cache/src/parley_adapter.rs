@@ -75,12 +75,13 @@ impl ParleyFonts {
     pub fn instance(
         &mut self, cache: &mut GlyphCache, base: FontId, run: &parley::Run<'_, impl parley::Brush>,
     ) -> Result<FontId, GlyphError> {
-        let coords: Vec<i16> = run.normalized_coords().iter().map(|c| c.to_bits()).collect();
         let synthesis = run.synthesis();
         let (embolden, skew) = (synthesis.embolden(), synthesis.skew().unwrap_or(0.0));
-        if coords.iter().all(|&c| c == 0) && !embolden && skew == 0.0 {
+        let default = run.normalized_coords().iter().all(|c| c.to_bits() == 0);
+        if default && !embolden && skew == 0.0 {
             return Ok(base);
         }
+        let coords: Vec<i16> = run.normalized_coords().iter().map(|c| c.to_bits()).collect();
         let key = (base, coords, embolden, skew.to_bits());
         if let Some(&f) = self.styled.get(&key) {
             return Ok(f);
@@ -157,10 +158,8 @@ impl ParleyFonts {
             for item in line.items() {
                 let parley::PositionedLayoutItem::GlyphRun(run) = item else { continue };
                 let base = self.font(cache, run.run().font())?;
-                let font = self.instance(cache, base, run.run()).map_err(|e| match e {
-                    GlyphError::Font { error, .. } => error,
-                    other => FontError::Malformed(other.to_string()),
-                })?;
+                let font =
+                    self.instance(cache, base, run.run()).map_err(GlyphError::into_font_error)?;
                 let size = run.run().font_size();
                 let rgba = color(&run.style().brush);
                 // OpenType glyph ids are 16-bit; parley widens them to u32.

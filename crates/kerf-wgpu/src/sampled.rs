@@ -62,10 +62,9 @@ impl Transformed {
                 for (i, g) in glyphs.iter().enumerate() {
                     sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
                 }
+                let lines = frame.text_decorations(&spec, &glyphs);
+                self.push_decorations(frame, &lines, skipped);
                 self.positions.extend(glyphs);
-                if let Ok(lines) = frame.text_decorations(&spec) {
-                    self.push_decorations(frame, &lines, skipped);
-                }
             }
             TextContent::Glyphs(glyphs) => {
                 let placed: Vec<PositionedGlyph> =

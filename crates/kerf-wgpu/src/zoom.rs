@@ -65,16 +65,25 @@ impl ZoomTracker {
     /// what area `n` showed at the last `prepare` (the same text, glyphs or
     /// images, whatever their positions) at another size. Another content
     /// at index `n` (a scrolled list, a new string) is not a zoom. Records
-    /// what it shows.
+    /// what it shows. The content is hashed only when the size moved (or
+    /// index `n` is new): a frame at rest reads no text; at rest it keeps
+    /// the hash it had.
     pub(crate) fn zooming(&mut self, n: usize, area: &TextArea<'_>) -> bool {
-        let now = (signature(area), size_of(area));
+        let size = size_of(area);
+        let last = self.last.get(n).copied();
+        let (now, zooming) = match last {
+            Some((sig, last_size)) if last_size == size => ((sig, size), false),
+            Some((sig, last_size)) => {
+                let now = signature(area);
+                ((now, size), now == sig && last_size > 0.0 && size > 0.0)
+            }
+            None => ((signature(area), size), false),
+        };
         if self.next.len() <= n {
             self.next.resize(n + 1, (0, 0.0));
         }
         self.next[n] = now;
-        self.last
-            .get(n)
-            .is_some_and(|&(sig, size)| sig == now.0 && size > 0.0 && now.1 > 0.0 && size != now.1)
+        zooming
     }
 
     /// Ends a `prepare`: its sizes become the last ones.
