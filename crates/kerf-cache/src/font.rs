@@ -224,7 +224,7 @@ impl Font {
     /// Glyph `glyph`'s horizontal advance at `px` pixels per em, exact (0
     /// for a glyph the font has no advance for); an instance's at its
     /// variation coordinates (HVAR), synthesis leaving advances as they are.
-    /// Many advances: [`advances`](Self::advances) reads the tables once.
+    /// (kerf's own layout reads many advances with the tables parsed once.)
     pub fn advance(&self, glyph: u16, px: f32) -> f32 {
         self.advances().get(glyph, px)
     }
