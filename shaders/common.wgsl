@@ -10,10 +10,13 @@ struct Viewport {
     gamma: f32,
     contrast: f32,
     _pad2: vec2<f32>,
-    // The correction at coverage i/255 (i = 0..255, four a vec4), for dark
-    // text (luminance 0) and light text (luminance 1): correct_coverage is
-    // linear in the luminance, so a texel's correction is one mix of two
-    // table entries. Written by kerf-wgpu from TextCorrection::apply.
+};
+
+// The correction at coverage i/255 (i = 0..255, four a vec4), for dark text
+// (luminance 0) and light text (luminance 1): correct_coverage is linear in
+// the luminance, so a texel's correction is one mix of two table entries.
+// Written by kerf-wgpu from TextCorrection::apply.
+struct CorrectionTables {
     dark: array<vec4<f32>, 64>,
     light: array<vec4<f32>, 64>,
 };
@@ -37,6 +40,12 @@ const SOLID_PAGE_BIT: u32 = 0x10000000u;
 // The texture array layer of a quad's layer field.
 const LAYER_MASK: u32 = 0x0fffffffu;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
+// A read-only storage buffer: every fragment indexes it by its own coverage,
+// and a GPU serves such scattered reads from its caches, where a uniform
+// buffer's are served one address at a time (NVIDIA's constant bank).
+// Devices without storage buffers in the fragment stage (WebGL2) get the
+// same tables as a uniform: kerf-wgpu rewrites this line for them.
+@group(1) @binding(1) var<storage, read> tables: CorrectionTables;
 
 // Coverage correction so dark-on-light and light-on-dark text have the same
 // weight (docs/cache.md, "Gamma and contrast"; kerf-wgpu's
@@ -78,11 +87,11 @@ fn color_luminance(color: vec4<f32>) -> f32 {
 }
 
 // The correction of an exact texel coverage (k/255, read with textureLoad)
-// for text of luminance `lum`: two entries of the viewport's tables, mixed.
+// for text of luminance `lum`: two entries of the correction tables, mixed.
 fn corrected(coverage: f32, lum: f32) -> f32 {
     let i = u32(clamp(coverage, 0.0, 1.0) * 255.0 + 0.5);
-    let dark = viewport.dark[i >> 2u][i & 3u];
-    let light = viewport.light[i >> 2u][i & 3u];
+    let dark = tables.dark[i >> 2u][i & 3u];
+    let light = tables.light[i >> 2u][i & 3u];
     return clamp(mix(dark, light, lum), 0.0, 1.0);
 }
 

@@ -2,14 +2,21 @@
 //! window-sized offscreen target and draws the text, the submit, and the
 //! wait until the GPU is done. The same warm paragraph for kerf and glyphon,
 //! and a pass with no text (the floor both pay).
+//!
+//! The `*-cpu` rows time the same frames up to the return of the submit:
+//! everything the app's thread does (conversion, prepare, encoding, submit),
+//! the wait for the GPU left out of the timing but still made every frame.
+//! Where the GPU is fast (a real one) this is what bounds the frame.
 
 use super::*;
+use std::time::{Duration, Instant};
 
-/// One frame's pass: clear `target`, `draw` into it, submit, wait for the GPU.
+/// One frame's pass: clear `target`, `draw` into it, submit, wait for the
+/// GPU. Returns when the submit returned (the wait is not in it).
 pub(crate) fn pass_and_wait(
     device: &wgpu::Device, queue: &wgpu::Queue, target: &wgpu::TextureView,
     draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
-) {
+) -> Instant {
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -28,7 +35,20 @@ pub(crate) fn pass_and_wait(
         draw(&mut pass);
     }
     queue.submit([encoder.finish()]);
+    let submitted = Instant::now();
     device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    submitted
+}
+
+/// Criterion's timing of `frame` run `iters` times, counting each frame from
+/// its start to the instant it returns (its submit): the app thread's side.
+pub(crate) fn cpu_side(iters: u64, mut frame: impl FnMut() -> Instant) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let start = Instant::now();
+        total += frame().saturating_duration_since(start);
+    }
+    total
 }
 
 /// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
@@ -45,10 +65,10 @@ pub(crate) fn cosmic_glyphs(
 pub(crate) fn kerf_frame_drawn(
     device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph],
     target: &wgpu::TextureView,
-) {
+) -> Instant {
     let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
     k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-    pass_and_wait(device, queue, target, |pass| k.renderer.render(&k.atlas, pass).unwrap());
+    pass_and_wait(device, queue, target, |pass| k.renderer.render(&k.atlas, pass).unwrap())
 }
 
 /// One whole glyphon frame: every buffer of `text` prepared, drawn into
@@ -56,13 +76,14 @@ pub(crate) fn kerf_frame_drawn(
 pub(crate) fn glyphon_frame_drawn(
     device: &wgpu::Device, queue: &wgpu::Queue, gl: &mut Glyphon, fs: &mut FontSystem,
     text: &Shaped, target: &wgpu::TextureView,
-) {
+) -> Instant {
     let areas = glyphon_areas(text, 0..text.buffers.len(), 0.0);
     gl.prepare(device, queue, fs, areas);
-    pass_and_wait(device, queue, target, |pass| {
+    let submitted = pass_and_wait(device, queue, target, |pass| {
         gl.renderer.render(&gl.atlas, &gl.viewport, pass).unwrap()
     });
     gl.atlas.trim();
+    submitted
 }
 
 /// `frame_paragraph`: the warm paragraph drawn whole, kerf (default
@@ -84,6 +105,18 @@ pub(crate) fn frame_case(c: &mut Criterion) {
     });
     g.bench_function("glyphon", |b| {
         b.iter(|| glyphon_frame_drawn(device, queue, &mut gl, &mut fs, &para, &target.view))
+    });
+    g.bench_function("kerf-cpu", |b| {
+        b.iter_custom(|n| {
+            cpu_side(n, || kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view))
+        })
+    });
+    g.bench_function("glyphon-cpu", |b| {
+        b.iter_custom(|n| {
+            cpu_side(n, || {
+                glyphon_frame_drawn(device, queue, &mut gl, &mut fs, &para, &target.view)
+            })
+        })
     });
     g.finish();
 }
@@ -108,15 +141,24 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     let mut gl = glyphon_side(device, queue);
     let mut g = c.benchmark_group("frame_multiscript");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    g.bench_function("kerf", |b| {
-        b.iter(|| {
-            glyphs.clear();
-            cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
-            kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view)
-        })
+    let mut kerf_frame = |k: &mut Kerf, glyphs: &mut Vec<PositionedGlyph>| {
+        glyphs.clear();
+        cosmic_glyphs(k, &mut fonts, &fs, &text, glyphs);
+        kerf_frame_drawn(device, queue, k, glyphs, &target.view)
+    };
+    g.bench_function("kerf", |b| b.iter(|| kerf_frame(&mut k, &mut glyphs)));
+    g.bench_function("kerf-cpu", |b| {
+        b.iter_custom(|n| cpu_side(n, || kerf_frame(&mut k, &mut glyphs)))
     });
     g.bench_function("glyphon", |b| {
         b.iter(|| glyphon_frame_drawn(device, queue, &mut gl, &mut fs, &text, &target.view))
+    });
+    g.bench_function("glyphon-cpu", |b| {
+        b.iter_custom(|n| {
+            cpu_side(n, || {
+                glyphon_frame_drawn(device, queue, &mut gl, &mut fs, &text, &target.view)
+            })
+        })
     });
     g.finish();
 
@@ -145,39 +187,40 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
         .collect();
     let mut g = c.benchmark_group("frame_eight");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
-    g.bench_function("kerf", |b| {
-        b.iter(|| {
-            for ((r, range), out) in kerf_renderers.iter_mut().zip(&parts).zip(&mut part_glyphs) {
-                out.clear();
-                for (buf, top) in &text.buffers[range.clone()] {
-                    let cache = k.atlas.cache_mut();
-                    fonts.glyphs(cache, &fs, buf, (0.0, *top), [0, 0, 0, 255], out).unwrap();
-                }
-                let areas = [TextArea::glyphs(out, 0.0, 0.0)];
-                r.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+    let mut kerf_eight = || {
+        for ((r, range), out) in kerf_renderers.iter_mut().zip(&parts).zip(&mut part_glyphs) {
+            out.clear();
+            for (buf, top) in &text.buffers[range.clone()] {
+                let cache = k.atlas.cache_mut();
+                fonts.glyphs(cache, &fs, buf, (0.0, *top), [0, 0, 0, 255], out).unwrap();
             }
-            pass_and_wait(device, queue, &target.view, |pass| {
-                for r in &kerf_renderers {
-                    r.render(&k.atlas, pass).unwrap();
-                }
-            });
-        })
-    });
-    g.bench_function("glyphon", |b| {
-        b.iter(|| {
-            for (r, range) in glyphon_renderers.iter_mut().zip(&parts) {
-                // This renderer's turn on the shared atlas.
-                std::mem::swap(&mut gl.renderer, r);
-                gl.prepare(device, queue, &mut fs, glyphon_areas(&text, range.clone(), 0.0));
-                std::mem::swap(&mut gl.renderer, r);
+            let areas = [TextArea::glyphs(out, 0.0, 0.0)];
+            r.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+        }
+        pass_and_wait(device, queue, &target.view, |pass| {
+            for r in &kerf_renderers {
+                r.render(&k.atlas, pass).unwrap();
             }
-            pass_and_wait(device, queue, &target.view, |pass| {
-                for r in &glyphon_renderers {
-                    r.render(&gl.atlas, &gl.viewport, pass).unwrap();
-                }
-            });
-            gl.atlas.trim();
         })
-    });
+    };
+    g.bench_function("kerf", |b| b.iter(&mut kerf_eight));
+    g.bench_function("kerf-cpu", |b| b.iter_custom(|n| cpu_side(n, &mut kerf_eight)));
+    let mut glyphon_eight = || {
+        for (r, range) in glyphon_renderers.iter_mut().zip(&parts) {
+            // This renderer's turn on the shared atlas.
+            std::mem::swap(&mut gl.renderer, r);
+            gl.prepare(device, queue, &mut fs, glyphon_areas(&text, range.clone(), 0.0));
+            std::mem::swap(&mut gl.renderer, r);
+        }
+        let submitted = pass_and_wait(device, queue, &target.view, |pass| {
+            for r in &glyphon_renderers {
+                r.render(&gl.atlas, &gl.viewport, pass).unwrap();
+            }
+        });
+        gl.atlas.trim();
+        submitted
+    };
+    g.bench_function("glyphon", |b| b.iter(&mut glyphon_eight));
+    g.bench_function("glyphon-cpu", |b| b.iter_custom(|n| cpu_side(n, &mut glyphon_eight)));
     g.finish();
 }

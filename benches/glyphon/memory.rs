@@ -37,7 +37,9 @@ pub(crate) fn run(side: &str) {
                 );
             }
         }
-        _ => crate::frame::pass_and_wait(device, queue, &target.view, |_| {}),
+        _ => {
+            crate::frame::pass_and_wait(device, queue, &target.view, |_| {});
+        }
     }
     println!("{side}: peak RSS {} KiB", peak_rss_kib());
 }

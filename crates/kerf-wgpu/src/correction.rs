@@ -5,10 +5,13 @@
 
 use thiserror::Error;
 
-/// Bytes of the viewport uniform the shaders read (size, depth, correction).
-/// Bytes of the viewport uniform (common.wgsl's `Viewport`): eight floats,
-/// then the two correction tables of 256 floats each.
-pub(crate) const VIEWPORT_UNIFORM_BYTES: u64 = (8 + 2 * 256) * 4;
+/// Bytes of the viewport uniform (common.wgsl's `Viewport`): eight floats
+/// (size, depth, correction settings).
+pub(crate) const VIEWPORT_UNIFORM_BYTES: u64 = 8 * 4;
+
+/// Bytes of the correction tables (common.wgsl's `CorrectionTables`): two
+/// tables of 256 floats, dark text's then light text's.
+pub(crate) const CORRECTION_TABLE_BYTES: u64 = 2 * 256 * 4;
 
 /// How glyph coverage is corrected before blending. Set per target with
 /// [`Viewport::set_correction`](crate::Viewport::set_correction).

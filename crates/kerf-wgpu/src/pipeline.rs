@@ -21,6 +21,21 @@ pub const LCD_SHADER: &str = concat!(
     include_str!("../shaders/text_lcd.wgsl")
 );
 
+/// The declaration of the correction tables in common.wgsl.
+const STORAGE_TABLES: &str = "var<storage, read> tables: CorrectionTables;";
+
+/// `wgsl` (one of kerf's shaders, which declare the correction tables as a
+/// read-only storage buffer) for a device with storage buffers in the
+/// fragment stage (`storage`), or with the tables as a uniform for one
+/// without (WebGL2): the same tables, the same reads.
+pub(crate) fn tables_as(wgsl: &'static str, storage: bool) -> std::borrow::Cow<'static, str> {
+    if storage {
+        wgsl.into()
+    } else {
+        wgsl.replace(STORAGE_TABLES, "var<uniform> tables: CorrectionTables;").into()
+    }
+}
+
 /// Per-channel blending of LCD text: `dst = src0 + dst * (1 - src1)`.
 const LCD_BLEND: wgpu::BlendState = wgpu::BlendState {
     color: wgpu::BlendComponent {
@@ -56,6 +71,9 @@ pub(crate) struct Shared {
     pub shader: wgpu::ShaderModule,
     pub atlas_layout: wgpu::BindGroupLayout,
     pub viewport_layout: wgpu::BindGroupLayout,
+    /// True when the correction tables are a storage buffer (the device has
+    /// storage buffers in the fragment stage); false: a uniform buffer.
+    pub storage_tables: bool,
     pub pipeline_layout: wgpu::PipelineLayout,
     pub pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
     /// Transformed text: shader, filterable atlas layout (texture + sampler),
@@ -74,9 +92,11 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub fn new(device: &wgpu::Device) -> Shared {
+        let storage_tables = crate::scatter::supported(device);
+        let source = |wgsl: &'static str| wgpu::ShaderSource::Wgsl(tables_as(wgsl, storage_tables));
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kerf glyph shader"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+            source: source(SHADER),
         });
         let texture_entry = |binding, filterable| wgpu::BindGroupLayoutEntry {
             binding,
@@ -95,18 +115,36 @@ impl Shared {
         });
         let viewport_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("kerf viewport layout"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: wgpu::BufferSize::new(
-                        crate::correction::VIEWPORT_UNIFORM_BYTES,
-                    ),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(
+                            crate::correction::VIEWPORT_UNIFORM_BYTES,
+                        ),
+                    },
+                    count: None,
                 },
-                count: None,
-            }],
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: if storage_tables {
+                            wgpu::BufferBindingType::Storage { read_only: true }
+                        } else {
+                            wgpu::BufferBindingType::Uniform
+                        },
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(
+                            crate::correction::CORRECTION_TABLE_BYTES,
+                        ),
+                    },
+                    count: None,
+                },
+            ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("kerf pipeline layout"),
@@ -115,7 +153,7 @@ impl Shared {
         });
         let sampled_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kerf transformed glyph shader"),
-            source: wgpu::ShaderSource::Wgsl(TRANSFORMED_SHADER.into()),
+            source: source(TRANSFORMED_SHADER),
         });
         let sampled_atlas_layout =
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -164,7 +202,7 @@ impl Shared {
             device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING).then(|| {
                 device.create_shader_module(wgpu::ShaderModuleDescriptor {
                     label: Some("kerf LCD glyph shader"),
-                    source: wgpu::ShaderSource::Wgsl(LCD_SHADER.into()),
+                    source: source(LCD_SHADER),
                 })
             });
         Shared {
@@ -173,6 +211,7 @@ impl Shared {
             shader,
             atlas_layout,
             viewport_layout,
+            storage_tables,
             pipeline_layout,
             pipelines: Mutex::new(HashMap::new()),
             sampled_shader,

@@ -56,7 +56,10 @@ impl AtlasViewer {
     ) -> AtlasViewer {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kerf atlas view shader"),
-            source: wgpu::ShaderSource::Wgsl(ATLAS_VIEW_SHADER.into()),
+            source: wgpu::ShaderSource::Wgsl(crate::pipeline::tables_as(
+                ATLAS_VIEW_SHADER,
+                atlas.shared.storage_tables,
+            )),
         });
         let attributes =
             wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Uint32, 3 => Uint32];

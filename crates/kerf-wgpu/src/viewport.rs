@@ -2,11 +2,16 @@
 //! shaders read (bind group 1 of every kerf pipeline).
 
 use crate::atlas::TextAtlas;
-use crate::correction::{CorrectionError, TextCorrection, VIEWPORT_UNIFORM_BYTES};
+use crate::correction::{
+    CorrectionError, TextCorrection, CORRECTION_TABLE_BYTES, VIEWPORT_UNIFORM_BYTES,
+};
 
 /// The target's size and text correction, as a uniform the shaders read.
 pub struct Viewport {
     buffer: wgpu::Buffer,
+    /// The correction's tables (a read-only storage buffer, or a uniform
+    /// where the device has no storage buffers in the fragment stage).
+    tables: wgpu::Buffer,
     pub(crate) bind_group: wgpu::BindGroup,
     size: (u32, u32),
     correction: TextCorrection,
@@ -27,23 +32,34 @@ impl Viewport {
     pub fn new(device: &wgpu::Device, atlas: &TextAtlas) -> Viewport {
         // Written at creation, so a viewport drawn before `update` still has
         // a valid correction (and a 1×1 size).
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("kerf viewport uniforms"),
-            size: VIEWPORT_UNIFORM_BYTES,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: true,
-        });
-        let initial = uniform_data((1, 1), TextCorrection::DEFAULT);
-        if let Ok(mut view) = buffer.slice(..).get_mapped_range_mut() {
-            view.copy_from_slice(bytemuck::cast_slice(&initial));
-        }
-        buffer.unmap();
+        let buffer = mapped_buffer(
+            device,
+            "kerf viewport uniforms",
+            wgpu::BufferUsages::UNIFORM,
+            &uniform_head((1, 1), TextCorrection::DEFAULT),
+        );
+        debug_assert_eq!(buffer.size(), VIEWPORT_UNIFORM_BYTES);
+        let usage = if atlas.shared.storage_tables {
+            wgpu::BufferUsages::STORAGE
+        } else {
+            wgpu::BufferUsages::UNIFORM
+        };
+        let tables = mapped_buffer(
+            device,
+            "kerf correction tables",
+            usage,
+            &tables_data(TextCorrection::DEFAULT),
+        );
+        debug_assert_eq!(tables.size(), CORRECTION_TABLE_BYTES);
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("kerf viewport bind group"),
             layout: &atlas.shared.viewport_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: tables.as_entire_binding() },
+            ],
         });
-        Viewport { buffer, bind_group, size: (1, 1), correction: TextCorrection::DEFAULT }
+        Viewport { buffer, tables, bind_group, size: (1, 1), correction: TextCorrection::DEFAULT }
     }
 
     /// Sets the target size in pixels (zero sides are treated as 1).
@@ -68,16 +84,17 @@ impl Viewport {
         self.correction
     }
 
-    /// Writes the uniform: its first eight floats (size, correction
-    /// settings), and with `tables` the correction's tables too (only when
-    /// the correction changes: a resize writes 32 bytes).
+    /// Writes the uniform (size, correction settings: 32 bytes), and with
+    /// `tables` the correction's tables too (only when the correction changes).
     fn write(&self, queue: &wgpu::Queue, tables: bool) {
+        let head = uniform_head(self.size, self.correction);
+        queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&head));
         if tables {
-            let data = uniform_data(self.size, self.correction);
-            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&data));
-        } else {
-            let head = uniform_head(self.size, self.correction);
-            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&head));
+            queue.write_buffer(
+                &self.tables,
+                0,
+                bytemuck::cast_slice(&tables_data(self.correction)),
+            );
         }
     }
 
@@ -87,15 +104,28 @@ impl Viewport {
     }
 }
 
-/// The viewport uniform (common.wgsl's `Viewport`): size, depth, padding,
-/// gamma, contrast, padding, then the correction's tables for dark and light
-/// text ([`TextCorrection::tables`]).
-fn uniform_data(size: (u32, u32), c: TextCorrection) -> Vec<f32> {
-    let mut data = uniform_head(size, c).to_vec();
+/// A buffer of `usage` (and `COPY_DST`) holding `data`.
+fn mapped_buffer(
+    device: &wgpu::Device, label: &str, usage: wgpu::BufferUsages, data: &[f32],
+) -> wgpu::Buffer {
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: std::mem::size_of_val(data) as u64,
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: true,
+    });
+    if let Ok(mut view) = buffer.slice(..).get_mapped_range_mut() {
+        view.copy_from_slice(bytemuck::cast_slice(data));
+    }
+    buffer.unmap();
+    buffer
+}
+
+/// The correction tables (common.wgsl's `CorrectionTables`): dark text's,
+/// then light text's ([`TextCorrection::tables`]).
+fn tables_data(c: TextCorrection) -> Vec<f32> {
     let (dark, light) = c.tables();
-    data.extend_from_slice(&dark);
-    data.extend_from_slice(&light);
-    data
+    [dark, light].concat()
 }
 
 /// The uniform's first eight floats: size, depth, padding, gamma, contrast, padding.

@@ -8,6 +8,23 @@ pub fn gpu() -> (wgpu::Device, wgpu::Queue) {
     headless_device().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A device like WebGL2's in one respect: no storage buffers in any shader
+/// stage (the adapter's other limits), so kerf falls back to uniform
+/// correction tables and dirty-rectangle uploads.
+pub fn gpu_without_storage_buffers() -> (wgpu::Device, wgpu::Queue) {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+        .unwrap_or_else(|e| panic!("{}", NoAdapter(e.to_string())));
+    let limits = wgpu::Limits {
+        max_storage_buffers_per_shader_stage: 0,
+        max_storage_buffer_binding_size: 0,
+        ..adapter.limits()
+    };
+    let desc = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
+    block_on(adapter.request_device(&desc)).expect("a device with fewer limits")
+}
+
 pub fn sans() -> Vec<u8> {
     dejavu::sans::regular().to_vec()
 }

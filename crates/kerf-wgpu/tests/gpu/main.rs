@@ -146,7 +146,14 @@ type Line<'a> = ([u8; 4], &'a str, f32, (f32, f32));
 fn composite_case(
     format: wgpu::TextureFormat, correction: TextCorrection, bg8: [u8; 4], texts: &[Line<'_>],
 ) -> (i32, usize) {
-    let (device, queue) = gpu();
+    composite_on(gpu(), format, correction, bg8, texts)
+}
+
+/// [`composite_case`] on the device given.
+fn composite_on(
+    (device, queue): (wgpu::Device, wgpu::Queue), format: wgpu::TextureFormat,
+    correction: TextCorrection, bg8: [u8; 4], texts: &[Line<'_>],
+) -> (i32, usize) {
     let mut atlas =
         TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
@@ -276,6 +283,24 @@ fn corrected_text_is_within_one_level_of_the_cpu_correction() {
             assert!(worst <= 1, "{format:?} {fg:?} on {bg:?}: worst channel difference {worst}");
             assert!(inked > 100, "{format:?} {fg:?} on {bg:?}: {inked} inked pixels");
         }
+    }
+}
+
+/// The same on a device without storage buffers (WebGL2 has none): the
+/// correction tables are a uniform there, the reads and results the same.
+#[test]
+fn corrected_text_without_storage_buffers_is_within_one_level() {
+    for (bg, fg) in [([245, 245, 240, 255], [15, 15, 20, 255]), ([18, 20, 28, 255], [250; 4])] {
+        let texts = [(fg, "Kerf: gyq ÆØ", 20.0, (4.0, 8.0))];
+        let (worst, inked) = composite_on(
+            gpu_without_storage_buffers(),
+            wgpu::TextureFormat::Rgba8UnormSrgb,
+            TextCorrection::DEFAULT,
+            bg,
+            &texts,
+        );
+        assert!(worst <= 1, "{fg:?} on {bg:?}: worst channel difference {worst}");
+        assert!(inked > 100, "{fg:?} on {bg:?}: {inked} inked pixels");
     }
 }
 
