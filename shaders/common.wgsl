@@ -12,15 +12,6 @@ struct Viewport {
     _pad2: vec2<f32>,
 };
 
-// The correction at coverage i/255 (i = 0..255, four a vec4), for dark text
-// (luminance 0) and light text (luminance 1): correct_coverage is linear in
-// the luminance, so a texel's correction is one mix of two table entries.
-// Written by kerf-wgpu from TextCorrection::apply.
-struct CorrectionTables {
-    dark: array<vec4<f32>, 64>,
-    light: array<vec4<f32>, 64>,
-};
-
 // True for pipelines drawing into an sRGB target (set per pipeline): colours
 // are then written in linear light.
 override SRGB_TARGET: bool = false;
@@ -40,12 +31,21 @@ const SOLID_PAGE_BIT: u32 = 0x10000000u;
 // The texture array layer of a quad's layer field.
 const LAYER_MASK: u32 = 0x0fffffffu;
 @group(1) @binding(0) var<uniform> viewport: Viewport;
+// The correction at coverage i/255 for dark text (luminance 0) at [i] and
+// light text (luminance 1) at [256 + i], i = 0..255: correct_coverage is
+// linear in the luminance, so a texel's correction is one mix of two table
+// entries. Written by kerf-wgpu from TextCorrection::apply.
 // A read-only storage buffer: every fragment indexes it by its own coverage,
 // and a GPU serves such scattered reads from its caches, where a uniform
 // buffer's are served one address at a time (NVIDIA's constant bank).
 // Devices without storage buffers in the fragment stage (WebGL2) get the
-// same tables as a uniform: kerf-wgpu rewrites this line for them.
-@group(1) @binding(1) var<storage, read> tables: CorrectionTables;
+// same tables as a uniform of vec4s: kerf-wgpu swaps these lines for them.
+// tables: begin
+@group(1) @binding(1) var<storage, read> tables: array<f32, 512>;
+fn table(i: u32) -> f32 {
+    return tables[i];
+}
+// tables: end
 
 // Coverage correction so dark-on-light and light-on-dark text have the same
 // weight (docs/cache.md, "Gamma and contrast"; kerf-wgpu's
@@ -90,8 +90,8 @@ fn color_luminance(color: vec4<f32>) -> f32 {
 // for text of luminance `lum`: two entries of the correction tables, mixed.
 fn corrected(coverage: f32, lum: f32) -> f32 {
     let i = u32(clamp(coverage, 0.0, 1.0) * 255.0 + 0.5);
-    let dark = tables.dark[i >> 2u][i & 3u];
-    let light = tables.light[i >> 2u][i & 3u];
+    let dark = table(i);
+    let light = table(256u + i);
     return clamp(mix(dark, light, lum), 0.0, 1.0);
 }
 

@@ -9,7 +9,7 @@ use thiserror::Error;
 /// (size, depth, correction settings).
 pub(crate) const VIEWPORT_UNIFORM_BYTES: u64 = 8 * 4;
 
-/// Bytes of the correction tables (common.wgsl's `CorrectionTables`): two
+/// Bytes of the correction tables (common.wgsl's `tables`): two
 /// tables of 256 floats, dark text's then light text's.
 pub(crate) const CORRECTION_TABLE_BYTES: u64 = 2 * 256 * 4;
 

@@ -21,18 +21,28 @@ pub const LCD_SHADER: &str = concat!(
     include_str!("../shaders/text_lcd.wgsl")
 );
 
-/// The declaration of the correction tables in common.wgsl.
-const STORAGE_TABLES: &str = "var<storage, read> tables: CorrectionTables;";
+/// The correction tables' lines in common.wgsl, as written (a read-only
+/// storage buffer) and for devices without storage buffers in the fragment
+/// stage (a uniform: arrays of it have a 16-byte stride, so vec4s).
+const TABLES_BEGIN: &str = "// tables: begin\n";
+const TABLES_END: &str = "// tables: end\n";
+const UNIFORM_TABLES: &str = "@group(1) @binding(1) var<uniform> tables: array<vec4<f32>, 128>;
+fn table(i: u32) -> f32 {
+    return tables[i >> 2u][i & 3u];
+}
+";
 
 /// `wgsl` (one of kerf's shaders, which declare the correction tables as a
-/// read-only storage buffer) for a device with storage buffers in the
-/// fragment stage (`storage`), or with the tables as a uniform for one
-/// without (WebGL2): the same tables, the same reads.
+/// read-only storage buffer) as it is for a device with storage buffers in
+/// the fragment stage (`storage`), or with the tables as a uniform for one
+/// without (WebGL2): the same tables, the same values read.
 pub(crate) fn tables_as(wgsl: &'static str, storage: bool) -> std::borrow::Cow<'static, str> {
-    if storage {
-        wgsl.into()
-    } else {
-        wgsl.replace(STORAGE_TABLES, "var<uniform> tables: CorrectionTables;").into()
+    match (storage, wgsl.find(TABLES_BEGIN), wgsl.find(TABLES_END)) {
+        (false, Some(begin), Some(end)) => {
+            let body = begin + TABLES_BEGIN.len();
+            [&wgsl[..body], UNIFORM_TABLES, &wgsl[end..]].concat().into()
+        }
+        _ => wgsl.into(),
     }
 }
 

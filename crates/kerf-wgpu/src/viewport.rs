@@ -121,7 +121,7 @@ fn mapped_buffer(
     buffer
 }
 
-/// The correction tables (common.wgsl's `CorrectionTables`): dark text's,
+/// The correction tables (common.wgsl's `tables`): dark text's,
 /// then light text's ([`TextCorrection::tables`]).
 fn tables_data(c: TextCorrection) -> Vec<f32> {
     let (dark, light) = c.tables();
