@@ -100,6 +100,9 @@ pub(crate) fn frame_case(c: &mut Criterion) {
     let mut g = c.benchmark_group("frame_paragraph");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     g.bench_function("empty", |b| b.iter(|| pass_and_wait(device, queue, &target.view, |_| {})));
+    g.bench_function("empty-cpu", |b| {
+        b.iter_custom(|n| cpu_side(n, || pass_and_wait(device, queue, &target.view, |_| {})))
+    });
     g.bench_function("kerf", |b| {
         b.iter(|| kerf_frame_drawn(device, queue, &mut k, &glyphs, &target.view))
     });

@@ -395,7 +395,10 @@ fn benches(c: &mut Criterion) {
     // dirty page, or writes a page's dirty box when its new glyphs fill at
     // least a third of it (and, for comparison, its fixed modes: always
     // glyph by glyph; dirty rectangles, one `write_texture` per dirty
-    // page). Both atlases are bounded to the same 1 MiB: the device's textures
+    // page). kerf's renderers draw exactly (`ZoomPolicy::Exact`): by default
+    // the same lines at a new size each frame are a zoom, drawn from cached
+    // size steps with no misses at all (the row `kerf-zoom` shows it), and
+    // this group times misses. Both atlases are bounded to the same 1 MiB: the device's textures
     // are at most 1024 px (glyphon's atlas grows to that and then evicts its
     // least recently used glyphs), and kerf has one 1024 px page. The 200
     // sizes' glyphs need several times that, so both sides churn.
@@ -420,12 +423,14 @@ fn benches(c: &mut Criterion) {
     // lazily, as `FontLoading::Eager` does: cheaper misses.)
     let lazy = kerf::cache::FontLoading::Auto;
     let eager = kerf::cache::FontLoading::Eager;
-    for (name, uploads, bins, loading) in [
-        ("kerf", auto, 4, lazy),
-        ("kerf-eager", auto, 4, eager),
-        ("kerf-glyphs", glyph_uploads, 4, lazy),
-        ("kerf-dirty-rect", dirty_rect, 4, lazy),
-        ("kerf-bins1", auto, 1, lazy),
+    let exact = kerf::gpu::ZoomPolicy::Exact;
+    for (name, uploads, bins, loading, zoom) in [
+        ("kerf", auto, 4, lazy, exact),
+        ("kerf-eager", auto, 4, eager, exact),
+        ("kerf-glyphs", glyph_uploads, 4, lazy, exact),
+        ("kerf-dirty-rect", dirty_rect, 4, lazy, exact),
+        ("kerf-bins1", auto, 1, lazy, exact),
+        ("kerf-zoom", auto, 4, lazy, kerf::gpu::ZoomPolicy::default()),
     ] {
         let config = CacheConfig {
             page_size: 1024,
@@ -440,6 +445,7 @@ fn benches(c: &mut Criterion) {
         let font = atlas.cache_mut().add_parsed_font(parsed.unwrap()).unwrap();
         let mut renderer =
             TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);
+        renderer.set_zoom_policy(zoom);
         let mut viewport = Viewport::new(device, &atlas);
         viewport.update(queue, W, H);
         let frames: Vec<Vec<PositionedGlyph>> =
@@ -455,12 +461,16 @@ fn benches(c: &mut Criterion) {
         });
         let st = atlas.cache().stats();
         eprintln!(
-            "prepare_churn {name}: {} frames, hit rate {:.1}%, {} evictions, {:.0} bytes rasterized and {:.0} uploaded per frame",
+            "prepare_churn {name}: {} frames, hit rate {:.1}%, {} evictions, {:.0} bytes rasterized and {:.0} uploaded per frame; {:.1} glyphs rasterized per frame, each: raster {:.0} ns, pack {:.0} ns, stage {:.0} ns",
             st.frames,
             st.hit_rate() * 100.0,
             st.evictions,
             st.rasterized_bytes as f64 / st.frames as f64,
-            atlas.gpu_stats().upload_bytes as f64 / st.frames as f64
+            atlas.gpu_stats().upload_bytes as f64 / st.frames as f64,
+            st.rasterized as f64 / st.frames as f64,
+            st.raster_ns as f64 / st.rasterized as f64,
+            st.pack_ns as f64 / st.rasterized as f64,
+            st.stage_ns as f64 / st.rasterized as f64,
         );
     }
     {
