@@ -97,32 +97,32 @@ fn blur(src: &[u8], w: usize, h: usize, pad: usize, sigma: f32) -> Vec<u8> {
         kernel.iter_mut().for_each(|k| *k /= sum);
         let mut tmp = vec![0f32; ow * oh];
         // Rows, then columns; outside the plane is zero.
-        for y in 0..oh {
-            for x in 0..ow {
-                let mut acc = 0.0;
-                for (i, k) in kernel.iter().enumerate() {
-                    let sx = x as i32 + i as i32 - r;
-                    if sx >= 0 && (sx as usize) < ow {
-                        acc += k * plane[y * ow + sx as usize];
-                    }
-                }
-                tmp[y * ow + x] = acc;
-            }
-        }
-        for y in 0..oh {
-            for x in 0..ow {
-                let mut acc = 0.0;
-                for (i, k) in kernel.iter().enumerate() {
-                    let sy = y as i32 + i as i32 - r;
-                    if sy >= 0 && (sy as usize) < oh {
-                        acc += k * tmp[sy as usize * ow + x];
-                    }
-                }
-                plane[y * ow + x] = acc;
-            }
-        }
+        convolve(&plane, &mut tmp, (ow, oh), &kernel, (1, 0));
+        convolve(&tmp, &mut plane, (ow, oh), &kernel, (0, 1));
     }
     plane.iter().map(|&v| (v + 0.5).clamp(0.0, 255.0) as u8).collect()
+}
+
+/// One pass of a separable blur: each texel of the `w × h` plane `dst` is
+/// `kernel` (odd length, centred) applied to `src` along the direction
+/// `(dx, dy)` (`(1, 0)` rows, `(0, 1)` columns); outside the plane is zero.
+fn convolve(
+    src: &[f32], dst: &mut [f32], (w, h): (usize, usize), kernel: &[f32], (dx, dy): (i32, i32),
+) {
+    let r = (kernel.len() / 2) as i32;
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = 0.0;
+            for (i, k) in kernel.iter().enumerate() {
+                let t = i as i32 - r;
+                let (sx, sy) = (x as i32 + t * dx, y as i32 + t * dy);
+                if sx >= 0 && (sx as usize) < w && sy >= 0 && (sy as usize) < h {
+                    acc += k * src[sy as usize * w + sx as usize];
+                }
+            }
+            dst[y * w + x] = acc;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -271,8 +271,12 @@ pub(crate) fn draw_oversized(
     frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, oversized: &[Skipped], max_px: f32,
     tr: &mut Transformed, skipped: &mut Vec<Skipped>,
 ) {
-    let budget =
-        |atlas: &kerf_cache::Atlas| atlas.page_limit() as f64 * (atlas.page_side() as f64).powi(2);
+    // The raster scale at which `area_texels` of tiles take at most a
+    // quarter of `atlas`'s texels.
+    let scale = |atlas: &kerf_cache::Atlas, area_texels: f64| {
+        let texels = atlas.page_limit() as f64 * (atlas.page_side() as f64).powi(2);
+        (texels / 4.0 / area_texels).sqrt().min(1.0) as f32
+    };
     let mut laid_out = Vec::new();
     if let TextContent::Text(spec) = &area.content {
         // The same glyph sequence the layout's skipped indices count.
@@ -291,7 +295,7 @@ pub(crate) fn draw_oversized(
                     Some(frame.cache().coverage_pages())
                 };
                 let Some(set) = set else { continue };
-                let f = (budget(set) / 4.0 / area_texels).sqrt().min(1.0) as f32;
+                let f = scale(set, area_texels);
                 sampled_image(
                     frame,
                     &g,
@@ -310,8 +314,7 @@ pub(crate) fn draw_oversized(
                     _ => laid_out.get(sk.index).copied(),
                 };
                 let Some(g) = g else { continue };
-                let f = (budget(frame.cache().coverage_pages()) / 4.0 / area_texels).sqrt().min(1.0)
-                    as f32;
+                let f = scale(frame.cache().coverage_pages(), area_texels);
                 sampled_glyph(
                     frame,
                     &g,
