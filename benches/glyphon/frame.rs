@@ -142,6 +142,7 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     let mut glyphs = Vec::new();
     cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
     let mut gl = glyphon_side(device, queue);
+    print_quad_area(device, queue, &mut k, &glyphs, &mut gl, &mut fs, &text);
     let mut g = c.benchmark_group("frame_multiscript");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     let mut kerf_frame = |k: &mut Kerf, glyphs: &mut Vec<PositionedGlyph>| {
@@ -226,4 +227,41 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     g.bench_function("glyphon", |b| b.iter(&mut glyphon_eight));
     g.bench_function("glyphon-cpu", |b| b.iter_custom(|n| cpu_side(n, &mut glyphon_eight)));
     g.finish();
+}
+
+/// Prints the pixels the scene's quads cover, kerf's (drawn once) and
+/// glyphon's (each glyph's swash image, as glyphon places it), coverage and
+/// colour apart: on a software rasterizer the fragments are the frame.
+fn print_quad_area(
+    device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph],
+    gl: &mut Glyphon, fs: &mut FontSystem, text: &Shaped,
+) {
+    let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
+    k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
+    let (mut kerf_cov, mut kerf_col) = (0u64, 0u64);
+    for q in k.renderer.instances() {
+        let a = q.width as u64 * q.height as u64;
+        if q.page & kerf::cache::COLOR_PAGE_BIT != 0 {
+            kerf_col += a;
+        } else {
+            kerf_cov += a;
+        }
+    }
+    let (mut gl_cov, mut gl_col) = (0u64, 0u64);
+    for (b, top) in &text.buffers {
+        for run in b.layout_runs() {
+            for g in run.glyphs {
+                let key = g.physical((0.0, *top), 1.0).cache_key;
+                let Some(img) = gl.swash.get_image(fs, key) else { continue };
+                let a = img.placement.width as u64 * img.placement.height as u64;
+                match img.content {
+                    glyphon::cosmic_text::SwashContent::Mask => gl_cov += a,
+                    _ => gl_col += a,
+                }
+            }
+        }
+    }
+    eprintln!(
+        "frame_multiscript quads: kerf {kerf_cov} coverage + {kerf_col} colour px, glyphon {gl_cov} + {gl_col} px"
+    );
 }

@@ -24,9 +24,11 @@ pub enum RenderMode {
     #[default]
     Coverage,
     /// Grayscale coverage, one byte per pixel, outline moved right by
-    /// [`GlyphKey::subpixel_x`]/256 px (any offset, 0 included). Every offset
-    /// comes from the same raster (fontdue's three-samples-per-pixel one,
-    /// resampled), so a glyph keeps its shape from bin to bin.
+    /// [`GlyphKey::subpixel_x`]/256 px (any offset, 0 included). A lazy face
+    /// or an instance has its outline moved and filled (exact area
+    /// coverage); an eager face's offsets all come from fontdue's
+    /// three-samples-per-pixel raster, resampled, so a glyph keeps its shape
+    /// from bin to bin.
     ShiftedCoverage,
     /// Grayscale coverage at offset 0 (as [`Coverage`](Self::Coverage)) with
     /// a one-texel border of zeros on every side: for glyphs drawn with

@@ -4,7 +4,9 @@
 //! rasterized, flattened to line segments at the size asked and filled with
 //! exact area coverage ([`Coverage`]). Its bitmaps are placed as fontdue
 //! places its own (the same metrics and the same three-samples-a-pixel
-//! layout), so the sub-pixel and LCD resampling serves both.
+//! layout, so the LCD filter serves both). A sub-pixel bin is the outline
+//! moved by its offset and filled ([`rasterize_at`]), where fontdue's
+//! faces resample a 3× raster.
 
 use crate::coverage::Coverage;
 use crate::error::RasterError;
@@ -241,15 +243,17 @@ fn read(font: FontRef<'_>, glyph: u16, px: f32) -> Result<Option<Polygons>, Rast
     }))
 }
 
-/// The bitmap placement of an outline with bounds `min..max`.
-fn metrics_of(p: &Polygons) -> RasterMetrics {
-    let (left, bottom) = (p.min.0.floor(), p.min.1.floor());
+/// The bitmap placement of an outline with bounds `min..max`, moved `dx`
+/// px right.
+fn metrics_of(p: &Polygons, dx: f32) -> RasterMetrics {
+    let (xmin, xmax) = (p.min.0 + dx, p.max.0 + dx);
+    let (left, bottom) = (xmin.floor(), p.min.1.floor());
     RasterMetrics {
         xmin: left as i32,
         ymin: bottom as i32,
-        width: (p.max.0.ceil() - left) as usize,
+        width: (xmax.ceil() - left) as usize,
         height: (p.max.1.ceil() - bottom) as usize,
-        bounds_xmin: p.min.0,
+        bounds_xmin: xmin,
     }
 }
 
@@ -257,7 +261,16 @@ fn metrics_of(p: &Polygons) -> RasterMetrics {
 pub(crate) fn metrics(
     font: FontRef<'_>, glyph: u16, px: f32,
 ) -> Result<RasterMetrics, RasterError> {
-    with_outline(font, glyph, px, false, |p| p.map_or(RasterMetrics::default(), metrics_of))
+    metrics_at(font, glyph, px, 0.0)
+}
+
+/// Where glyph `glyph` at `px`, moved `dx` px right, would be placed.
+pub(crate) fn metrics_at(
+    font: FontRef<'_>, glyph: u16, px: f32, dx: f32,
+) -> Result<RasterMetrics, RasterError> {
+    with_outline(font, glyph, px, false, |p| {
+        p.map_or(RasterMetrics::default(), |p| metrics_of(p, dx))
+    })
 }
 
 /// Glyph `glyph` at `px`: its placement and coverage, one sample a pixel, or
@@ -267,19 +280,47 @@ pub(crate) fn rasterize(
     font: FontRef<'_>, glyph: u16, px: f32, thirds: bool,
 ) -> Result<(RasterMetrics, Vec<u8>), RasterError> {
     with_outline(font, glyph, px, true, |p| match p {
-        Some(p) => (metrics_of(p), fill(p, thirds)),
+        Some(p) => {
+            let m = metrics_of(p, 0.0);
+            let pixels = if thirds {
+                // 3·(x − xmin) + fract(xmin), as fontdue.
+                let f = p.min.0 - p.min.0.floor();
+                fill(p, 3.0, p.min.0 - f / 3.0, 3 * m.width, m.height)
+            } else {
+                fill(p, 1.0, m.xmin as f32, m.width, m.height)
+            };
+            (m, pixels)
+        }
         None => (RasterMetrics::default(), Vec::new()),
     })
 }
 
-/// The coverage of `p`, placed as [`rasterize`] says.
-fn fill(p: &Polygons, thirds: bool) -> Vec<u8> {
-    let m = metrics_of(p);
+/// Glyph `glyph` at `px` drawn at each offset of `dxs` (px right of the
+/// pen, each in `0..1`), one sample a pixel: the outline moved by the offset
+/// and filled with exact area coverage, so no resampling smears it. The
+/// outline is read once for all of them.
+pub(crate) fn rasterize_at(
+    font: FontRef<'_>, glyph: u16, px: f32, dxs: &[f32],
+) -> Result<Vec<(RasterMetrics, Vec<u8>)>, RasterError> {
+    with_outline(font, glyph, px, true, |p| {
+        dxs.iter()
+            .map(|&dx| match p {
+                Some(p) => {
+                    let m = metrics_of(p, dx);
+                    (m, fill(p, 1.0, m.xmin as f32 - dx, m.width, m.height))
+                }
+                None => (RasterMetrics::default(), Vec::new()),
+            })
+            .collect()
+    })
+}
+
+/// The coverage of `p` in a `w × h` bitmap whose columns are `1 / sx` px
+/// wide, column 0 starting at `x0` px right of the pen, its top row at the
+/// outline's top rounded up.
+fn fill(p: &Polygons, sx: f32, x0: f32, w: usize, h: usize) -> Vec<u8> {
     let top = p.max.1.ceil();
-    let (sx, w) = if thirds { (3.0, 3 * m.width) } else { (1.0, m.width) };
-    // 1×: x − floor(xmin). 3×: 3·(x − xmin) + fract(xmin), as fontdue.
-    let x0 = p.min.0 - (p.min.0 - p.min.0.floor()) / sx;
-    let mut cov = Coverage::new(w, m.height);
+    let mut cov = Coverage::new(w, h);
     for (i, &s) in p.starts.iter().enumerate() {
         let end = p.starts.get(i + 1).copied().unwrap_or(p.points.len());
         let contour = &p.points[s..end];

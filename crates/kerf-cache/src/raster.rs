@@ -60,12 +60,15 @@ pub trait Rasterizer: Send + Sync {
 /// bitmaps) for a face loaded lazily; see [`FontLoading`](crate::FontLoading).
 ///
 /// [`RenderMode::Coverage`] is the raster at offset 0.
-/// [`RenderMode::ShiftedCoverage`] rasterizes with three coverage samples per
-/// pixel horizontally (fontdue's LCD raster) and resamples them into whole
-/// pixels shifted by [`GlyphKey::subpixel_x`], since fontdue cannot move an
-/// outline by a fraction of a pixel itself (see docs/cache.md, "Sub-pixel
-/// positioning"). The 3× raster also places stems more exactly: fontdue's 1×
-/// raster puts a stem's ink up to 0.07 px off its outline's centre.
+/// [`RenderMode::ShiftedCoverage`] of a lazy face (or an instance) is the
+/// outline moved right by [`GlyphKey::subpixel_x`] and filled: exact area
+/// coverage, no wider than its ink. An eager face's is rasterized with three
+/// coverage samples per pixel horizontally (fontdue's LCD raster) and
+/// resampled into whole pixels shifted by the offset, since fontdue cannot
+/// move an outline by a fraction of a pixel itself (see docs/cache.md,
+/// "Sub-pixel positioning"). The 3× raster also places stems more exactly:
+/// fontdue's 1× raster puts a stem's ink up to 0.07 px off its outline's
+/// centre.
 /// [`RenderMode::Lcd`] filters the same 3× raster, shifted the same way,
 /// into three texels per pixel (see [`QuadFlags::LCD`](crate::QuadFlags::LCD)).
 /// A panic inside fontdue is contained and reported as [`RasterError::Panicked`].
@@ -90,6 +93,10 @@ impl Rasterizer for FontdueRasterizer {
         if key.mode == RenderMode::Coverage || m.width == 0 {
             return Ok((clamp_u32(m.width), clamp_u32(m.height)));
         }
+        if direct(font, key) {
+            let m = outline::metrics_at(font, key.glyph, key.size.px(), offset_px(key))?;
+            return Ok((clamp_u32(m.width), clamp_u32(m.height)));
+        }
         let shift = shift_for(m.bounds_xmin, m.width, key.subpixel_x);
         if key.mode == RenderMode::Lcd {
             return Ok((
@@ -110,11 +117,16 @@ impl Rasterizer for FontdueRasterizer {
             }
             return Ok(GlyphImage { width, height, left: m.xmin, bottom: m.ymin, pixels });
         }
+        if direct(font, key) {
+            let drawn = outline::rasterize_at(font, key.glyph, key.size.px(), &[offset_px(key)])?;
+            return drawn.into_iter().next().map(checked).unwrap_or(Err(RasterError::BadFont));
+        }
         let (m, thirds) = thirds(font, key)?;
         Ok(from_thirds(&m, &thirds, key))
     }
 
-    /// Every offset from one 3× raster (the keys share glyph, size and mode).
+    /// Every offset from one outline read (a lazy face) or one 3× raster (the
+    /// keys share glyph, size and mode).
     fn rasterize_offsets(
         &self, font: FontRef<'_>, keys: &[GlyphKey],
     ) -> Vec<Result<GlyphImage, RasterError>> {
@@ -125,11 +137,40 @@ impl Rasterizer for FontdueRasterizer {
         if first.mode == RenderMode::Coverage {
             return keys.iter().map(|k| self.rasterize(font, k)).collect();
         }
+        if direct(font, first) {
+            let dxs: Vec<f32> = keys.iter().map(offset_px).collect();
+            return match outline::rasterize_at(font, first.glyph, first.size.px(), &dxs) {
+                Ok(drawn) => drawn.into_iter().map(checked).collect(),
+                Err(e) => vec![Err(e); keys.len()],
+            };
+        }
         match thirds(font, first) {
             Ok((m, t)) => keys.iter().map(|k| Ok(from_thirds(&m, &t, k))).collect(),
             Err(e) => vec![Err(e); keys.len()],
         }
     }
+}
+
+/// True when `key` is drawn by the outline rasterizer at its offset
+/// directly: [`RenderMode::ShiftedCoverage`] of a lazy face or an instance
+/// (fontdue cannot move an outline; the outline rasterizer can, so its
+/// sub-pixel bins are exact area coverage, no wider than the ink they hold).
+fn direct(font: FontRef<'_>, key: &GlyphKey) -> bool {
+    key.mode == RenderMode::ShiftedCoverage && font.font.eager_fontdue().is_none()
+}
+
+/// `key`'s sub-pixel offset in pixels.
+fn offset_px(key: &GlyphKey) -> f32 {
+    f32::from(key.subpixel_x) / 256.0
+}
+
+/// An outline raster as a [`GlyphImage`], its length checked.
+fn checked((m, pixels): (RasterMetrics, Vec<u8>)) -> Result<GlyphImage, RasterError> {
+    let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
+    if pixels.len() as u64 != width as u64 * height as u64 {
+        return Err(RasterError::BadBitmap { width, height, len: pixels.len() });
+    }
+    Ok(GlyphImage { width, height, left: m.xmin, bottom: m.ymin, pixels })
 }
 
 /// `key`'s glyph and size rasterized at offset 0, one sample a pixel or with

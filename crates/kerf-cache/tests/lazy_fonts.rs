@@ -137,8 +137,71 @@ fn a_glyph_drawn_lazily_matches_the_eagerly_parsed_raster() {
     let ratio = ink_l as f64 / ink_e as f64;
     assert!((ratio - 1.0).abs() < 0.01, "ink lazy / eager = {ratio}");
     // The same area sampling of nearly the same outline (flattened at the
-    // size drawn here, at 40 px by fontdue).
-    assert!(worst.iter().all(|&w| w <= 24), "worst texel {worst:?}/255");
+    // size drawn here, at 40 px by fontdue). A lazy face's sub-pixel bins
+    // are the outline moved and filled (exact area coverage); fontdue's are
+    // its 3× raster resampled, each third-pixel column's ink split by area
+    // between two pixels wherever in the column it lies, which is up to a
+    // sixth of a pixel's coverage off at an edge.
+    assert!(worst[0] <= 24 && worst[2] <= 24, "worst texel {worst:?}/255");
+    assert!(worst[1] <= 48, "worst shifted texel {}/255", worst[1]);
+}
+
+/// A lazy face's sub-pixel bin is the glyph moved by its offset. Stems
+/// drawn at many offsets have their edges where the font's own bounding box
+/// (its `glyf` header, not kerf's outline) puts them, moved by the offset;
+/// and each bin holds the ink of fontdue's whole-pixel raster (a reference
+/// kerf did not draw).
+#[test]
+fn a_lazy_sub_pixel_bin_is_the_glyph_moved_by_its_offset() {
+    let bytes = dejavu::sans::regular().to_vec();
+    let face = ttf_parser::Face::parse(&bytes, 0).unwrap();
+    let lazy = Font::from_bytes_with(bytes.clone(), 0, FontLoading::Lazy).unwrap();
+    let eager = Font::from_bytes_with(bytes.clone(), 0, FontLoading::Eager).unwrap();
+    let id =
+        GlyphCache::new(CacheConfig::default()).unwrap().add_parsed_font(lazy.clone()).unwrap();
+    let ink = |img: &GlyphImage| img.pixels.iter().map(|&v| v as f64).sum::<f64>();
+    let mut worst: f64 = 0.0;
+    for size in [11.0f32, 16.0, 24.0, 40.0, 73.0] {
+        let scale = size as f64 / face.units_per_em() as f64;
+        for ch in "l|I".chars() {
+            let g = eager.glyph_index(ch);
+            let bbox = face.glyph_bounding_box(ttf_parser::GlyphId(g)).unwrap();
+            let whole = FontdueRasterizer.rasterize(fref(&eager), &GlyphKey::new(id, g, px(size)));
+            let ink0 = ink(&whole.unwrap());
+            let keys: Vec<GlyphKey> = (0..=255u8)
+                .step_by(17)
+                .map(|o| GlyphKey {
+                    mode: RenderMode::ShiftedCoverage,
+                    subpixel_x: o,
+                    ..GlyphKey::new(id, g, px(size))
+                })
+                .collect();
+            let drawn = FontdueRasterizer.rasterize_offsets(fref(&lazy), &keys);
+            for (key, img) in keys.iter().zip(drawn) {
+                let img = img.unwrap();
+                assert_eq!(
+                    FontdueRasterizer.measure(fref(&lazy), key).unwrap(),
+                    (img.width, img.height)
+                );
+                assert_eq!(FontdueRasterizer.rasterize(fref(&lazy), key).unwrap(), img);
+                let dx = key.subpixel_x as f64 / 256.0;
+                assert!((ink(&img) / ink0 - 1.0).abs() < 0.02, "'{ch}' {size} +{dx}: ink");
+                // The middle row crosses the stem: partial texels at its ends
+                // (a stem inside one texel shows its width, not its edges).
+                let w = img.width as usize;
+                if w < 2 {
+                    continue;
+                }
+                let row = &img.pixels[(img.height as usize / 2) * w..][..w];
+                let left = img.left as f64 + 1.0 - row[0] as f64 / 255.0;
+                let right = img.left as f64 + (w - 1) as f64 + row[w - 1] as f64 / 255.0;
+                let (l, r) = (bbox.x_min as f64 * scale + dx, bbox.x_max as f64 * scale + dx);
+                worst = worst.max((left - l).abs()).max((right - r).abs());
+            }
+        }
+    }
+    // A texel's coverage is rounded to 1/255.
+    assert!(worst <= 1.0 / 255.0, "a stem edge is {worst} px from where the offset puts it");
 }
 
 /// A raster's texels by where they land: (x, y up) in texels from the pen

@@ -91,11 +91,13 @@ fn llll_residual(bins: u32, start_x: f32) -> (f64, usize) {
 }
 
 /// Area sampling (each pixel the ink inside its square) shows a narrow stem's
-/// ink centroid off its outline's centre by up to about 0.07 px depending on
-/// where the stem falls in the pixel; snapping the pen to `bins` offsets adds
-/// up to 1/(2·bins). Measured worst cases over 20 start positions (DejaVu Sans
-/// 'l', 16 px): 1 bin 0.50 px, 3 bins 0.23, 4 bins 0.18, 6 bins 0.15, 8 bins
-/// 0.11. `TABLE=1 cargo test --test subpixel -- --nocapture stems` prints them.
+/// ink centroid off its outline's centre by up to about 0.085 px depending on
+/// where the stem falls in the pixel (DejaVu Sans 'l' at 16 px is 1.44 px
+/// wide); snapping the pen to `bins` offsets adds up to 1/(2·bins). Measured
+/// worst cases over 20 start positions (DejaVu Sans 'l', 16 px, each bin the
+/// outline moved and filled): 1 bin 0.50 px, 3 bins 0.23, 4 bins 0.20, 6 bins
+/// 0.17, 8 bins 0.14. `TABLE=1 cargo test --test subpixel -- --nocapture
+/// stems` prints them.
 #[test]
 fn stems_at_fractional_advances_lie_on_a_line() {
     let worst = |bins: u32| {
@@ -108,7 +110,7 @@ fn stems_at_fractional_advances_lie_on_a_line() {
         }
     }
     assert!(w8 <= 0.15, "8 bins: stems deviate up to {w8:.3} px from a line");
-    assert!(w4 <= 0.19, "4 bins (the default): stems deviate up to {w4:.3} px from a line");
+    assert!(w4 <= 0.21, "4 bins (the default): stems deviate up to {w4:.3} px from a line");
     // Whole-pixel snapping is what the bins fix: it leaves far more.
     assert!(w1 > 0.45, "1 bin snaps to whole pixels: expected about 0.5 px, got {w1:.3}");
     let (_, entries1) = llll_residual(1, 3.0);
@@ -190,9 +192,10 @@ fn shifted_rasters_move_ink_by_the_offset_and_keep_it() {
                 let want = off as f64 / 256.0;
                 // Area sampling moves a glyph's ink centroid by the offset
                 // only up to its phase error at each of the two positions
-                // (largest for thin 9 px stems: 'i' moves 0.38 px for 0.5).
+                // (up to about 0.085 px each for a stem 1 to 2 px wide: 'i'
+                // at 16 px moves 0.654 px for 0.5).
                 assert!(
-                    (moved - want).abs() < 0.15,
+                    (moved - want).abs() < 0.17,
                     "'{ch}' {px} px offset {off}: centroid moved {moved:.3} px, want {want:.3}"
                 );
             }
