@@ -97,6 +97,7 @@ pub(crate) fn frame_case(c: &mut Criterion) {
     let mut k = kerf_side(device, queue);
     let glyphs = kerf_glyphs(&para, 0..para.buffers.len(), 0.0, k.font);
     let mut gl = glyphon_side(device, queue);
+    print_quad_area("frame_paragraph", device, queue, &mut k, &glyphs, &mut gl, &mut fs, &para);
     let mut g = c.benchmark_group("frame_paragraph");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     g.bench_function("empty", |b| b.iter(|| pass_and_wait(device, queue, &target.view, |_| {})));
@@ -142,7 +143,7 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
     let mut glyphs = Vec::new();
     cosmic_glyphs(&mut k, &mut fonts, &fs, &text, &mut glyphs);
     let mut gl = glyphon_side(device, queue);
-    print_quad_area(device, queue, &mut k, &glyphs, &mut gl, &mut fs, &text);
+    print_quad_area("frame_multiscript", device, queue, &mut k, &glyphs, &mut gl, &mut fs, &text);
     let mut g = c.benchmark_group("frame_multiscript");
     g.throughput(Throughput::Elements(glyphs.len() as u64));
     let mut kerf_frame = |k: &mut Kerf, glyphs: &mut Vec<PositionedGlyph>| {
@@ -232,9 +233,10 @@ pub(crate) fn frame_scenes_case(c: &mut Criterion) {
 /// Prints the pixels the scene's quads cover, kerf's (drawn once) and
 /// glyphon's (each glyph's swash image, as glyphon places it), coverage and
 /// colour apart: on a software rasterizer the fragments are the frame.
+#[allow(clippy::too_many_arguments)]
 fn print_quad_area(
-    device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf, glyphs: &[PositionedGlyph],
-    gl: &mut Glyphon, fs: &mut FontSystem, text: &Shaped,
+    group: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf,
+    glyphs: &[PositionedGlyph], gl: &mut Glyphon, fs: &mut FontSystem, text: &Shaped,
 ) {
     let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
     k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
@@ -262,6 +264,6 @@ fn print_quad_area(
         }
     }
     eprintln!(
-        "frame_multiscript quads: kerf {kerf_cov} coverage + {kerf_col} colour px, glyphon {gl_cov} + {gl_col} px"
+        "{group} quads: kerf {kerf_cov} coverage + {kerf_col} colour px, glyphon {gl_cov} + {gl_col} px"
     );
 }
