@@ -58,8 +58,8 @@ fn texel(in: Varyings) -> vec2<i32> {
 // centre maps to the middle of a texel inside the quad (uv is never on an
 // edge), and one load is all a fragment reads. (LCD quads, three texels a
 // pixel, are drawn by the LCD pipeline: text_lcd.wgsl.)
-fn coverage(in: Varyings) -> f32 {
-    return textureLoad(atlas, vec2<i32>(in.uv), i32(in.layer & LAYER_MASK), 0).r;
+fn coverage(uv: vec2<f32>, layer: u32) -> f32 {
+    return textureLoad(atlas, vec2<i32>(uv), i32(layer & LAYER_MASK), 0).r;
 }
 
 // An LCD pixel's three stripes, left to right.
@@ -74,8 +74,8 @@ fn stripes(in: Varyings) -> vec3<f32> {
 
 // An RGBA image's texel from the colour pages: straight sRGB RGBA, or linear
 // light through the sRGB view bound for sRGB targets.
-fn color_texel(in: Varyings) -> vec4<f32> {
-    return textureLoad(color_atlas, vec2<i32>(in.uv), i32(in.layer & LAYER_MASK), 0);
+fn color_texel(uv: vec2<f32>, layer: u32) -> vec4<f32> {
+    return textureLoad(color_atlas, vec2<i32>(uv), i32(layer & LAYER_MASK), 0);
 }
 
 // What the grayscale fragment stages read of the varyings: the texel
@@ -89,22 +89,14 @@ struct Fragment {
     @location(5) @interpolate(flat) lum: f32,
 };
 
-fn fragment_coverage(in: Fragment) -> f32 {
-    return textureLoad(atlas, vec2<i32>(in.uv), i32(in.layer & LAYER_MASK), 0).r;
-}
-
-fn fragment_color(in: Fragment) -> vec4<f32> {
-    return textureLoad(color_atlas, vec2<i32>(in.uv), i32(in.layer & LAYER_MASK), 0);
-}
-
 // Colour quads (RGBA images) are drawn as they are, premultiplied; the
 // quad's colour only contributes its alpha.
 @fragment
 fn fs_linear(in: Fragment) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_linear(fragment_color(in), in.color.a);
+        return shade_color_linear(color_texel(in.uv, in.layer), in.color.a);
     }
-    return shade_coverage(fragment_coverage(in), in.color, in.lum);
+    return shade_coverage(coverage(in.uv, in.layer), in.color, in.lum);
 }
 
 // sRGB target: the hardware encodes on write and blends in linear light, so
@@ -113,7 +105,7 @@ fn fs_linear(in: Fragment) -> @location(0) vec4<f32> {
 @fragment
 fn fs_srgb(in: Fragment) -> @location(0) vec4<f32> {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_linear(fragment_color(in), in.color.a);
+        return shade_color_linear(color_texel(in.uv, in.layer), in.color.a);
     }
-    return shade_coverage(fragment_coverage(in), in.color, in.lum);
+    return shade_coverage(coverage(in.uv, in.layer), in.color, in.lum);
 }

@@ -39,21 +39,21 @@ fn shade_lcd(in: Varyings) -> LcdOut {
 @fragment
 fn fs_lcd_linear(in: Varyings) -> LcdOut {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return uniform_mask(shade_color_linear(color_texel(in), in.color.a));
+        return uniform_mask(shade_color_linear(color_texel(in.uv, in.layer), in.color.a));
     }
     if ((in.layer & LCD_PAGE_BIT) != 0u) {
         return shade_lcd(in);
     }
-    return uniform_mask(shade_coverage(coverage(in), in.color, in.lum));
+    return uniform_mask(shade_coverage(coverage(in.uv, in.layer), in.color, in.lum));
 }
 
 @fragment
 fn fs_lcd_srgb(in: Varyings) -> LcdOut {
     if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return uniform_mask(shade_color_linear(color_texel(in), in.color.a));
+        return uniform_mask(shade_color_linear(color_texel(in.uv, in.layer), in.color.a));
     }
     if ((in.layer & LCD_PAGE_BIT) != 0u) {
         return shade_lcd(in);
     }
-    return uniform_mask(shade_coverage(coverage(in), in.color, in.lum));
+    return uniform_mask(shade_coverage(coverage(in.uv, in.layer), in.color, in.lum));
 }

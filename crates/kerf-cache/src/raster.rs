@@ -83,6 +83,10 @@ impl Rasterizer for FontdueRasterizer {
 
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         check_mode(key)?;
+        if direct(font, key) {
+            let m = outline::metrics_at(font, key.glyph, key.size.px(), offset_px(key))?;
+            return Ok((clamp_u32(m.width), clamp_u32(m.height)));
+        }
         let m = match font.font.eager_fontdue() {
             Some(fd) => catch_unwind(AssertUnwindSafe(|| {
                 RasterMetrics::from(&fd.metrics_indexed(key.glyph, key.size.px()))
@@ -91,10 +95,6 @@ impl Rasterizer for FontdueRasterizer {
             None => outline::metrics(font, key.glyph, key.size.px())?,
         };
         if key.mode == RenderMode::Coverage || m.width == 0 {
-            return Ok((clamp_u32(m.width), clamp_u32(m.height)));
-        }
-        if direct(font, key) {
-            let m = outline::metrics_at(font, key.glyph, key.size.px(), offset_px(key))?;
             return Ok((clamp_u32(m.width), clamp_u32(m.height)));
         }
         let shift = shift_for(m.bounds_xmin, m.width, key.subpixel_x);
@@ -110,12 +110,7 @@ impl Rasterizer for FontdueRasterizer {
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError> {
         check_mode(key)?;
         if key.mode == RenderMode::Coverage {
-            let (m, pixels) = raster(font, key, false)?;
-            let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
-            if pixels.len() as u64 != width as u64 * height as u64 {
-                return Err(RasterError::BadBitmap { width, height, len: pixels.len() });
-            }
-            return Ok(GlyphImage { width, height, left: m.xmin, bottom: m.ymin, pixels });
+            return checked(raster(font, key, false)?);
         }
         if direct(font, key) {
             let drawn = outline::rasterize_at(font, key.glyph, key.size.px(), &[offset_px(key)])?;
@@ -164,7 +159,7 @@ fn offset_px(key: &GlyphKey) -> f32 {
     f32::from(key.subpixel_x) / 256.0
 }
 
-/// An outline raster as a [`GlyphImage`], its length checked.
+/// A one-sample-a-pixel raster as a [`GlyphImage`], its length checked.
 fn checked((m, pixels): (RasterMetrics, Vec<u8>)) -> Result<GlyphImage, RasterError> {
     let (width, height) = (clamp_u32(m.width), clamp_u32(m.height));
     if pixels.len() as u64 != width as u64 * height as u64 {
