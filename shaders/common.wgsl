@@ -86,9 +86,47 @@ fn color_luminance(color: vec4<f32>) -> f32 {
     return luminance(srgb_to_linear(color.rgb));
 }
 
+// The viewport's correction as polynomials, baked into the pipeline
+// (kerf-wgpu's fit.rs fits them; the renderer picks the pipeline built for
+// its viewport's correction): CURVE_CORRECTION is false where no polynomial
+// was close enough and the tables are read instead. CURVE_Dj and CURVE_Lj
+// are r's coefficients (see `corrected`) for dark and light text. Constants,
+// not uniforms: a software rasterizer (llvmpipe) reads a uniform per
+// fragment block, and eight such reads cost more than the two table reads.
+override CURVE_CORRECTION: bool = false;
+override CURVE_D0: f32 = 0.0;
+override CURVE_D1: f32 = 0.0;
+override CURVE_D2: f32 = 0.0;
+override CURVE_D3: f32 = 0.0;
+override CURVE_D4: f32 = 0.0;
+override CURVE_D5: f32 = 0.0;
+override CURVE_D6: f32 = 0.0;
+override CURVE_D7: f32 = 0.0;
+override CURVE_L0: f32 = 0.0;
+override CURVE_L1: f32 = 0.0;
+override CURVE_L2: f32 = 0.0;
+override CURVE_L3: f32 = 0.0;
+override CURVE_L4: f32 = 0.0;
+override CURVE_L5: f32 = 0.0;
+override CURVE_L6: f32 = 0.0;
+override CURVE_L7: f32 = 0.0;
+
 // The correction of an exact texel coverage (k/255, read with textureLoad)
-// for text of luminance `lum`: two entries of the correction tables, mixed.
+// for text of luminance `lum`. With CURVE_CORRECTION, as a polynomial:
+// c + c (1 - c) r(c), r of degree 7 with the luminance's mix of the dark and
+// light coefficients, which fit.rs keeps within a quarter of an 8-bit step
+// of the tables at every k/255: sixteen multiply-adds, no memory read.
+// Otherwise two entries of the correction tables, mixed.
 fn corrected(coverage: f32, lum: f32) -> f32 {
+    if (CURVE_CORRECTION) {
+        let c = clamp(coverage, 0.0, 1.0);
+        let lo = mix(vec4<f32>(CURVE_D0, CURVE_D1, CURVE_D2, CURVE_D3),
+                     vec4<f32>(CURVE_L0, CURVE_L1, CURVE_L2, CURVE_L3), lum);
+        let hi = mix(vec4<f32>(CURVE_D4, CURVE_D5, CURVE_D6, CURVE_D7),
+                     vec4<f32>(CURVE_L4, CURVE_L5, CURVE_L6, CURVE_L7), lum);
+        let r = ((((((hi.w * c + hi.z) * c + hi.y) * c + hi.x) * c + lo.w) * c + lo.z) * c + lo.y) * c + lo.x;
+        return clamp(c + c * (1.0 - c) * r, 0.0, 1.0);
+    }
     let i = u32(clamp(coverage, 0.0, 1.0) * 255.0 + 0.5);
     let dark = table(i);
     let light = table(256u + i);
@@ -97,7 +135,7 @@ fn corrected(coverage: f32, lum: f32) -> f32 {
 
 // The premultiplied output of a coverage texel drawn in `color` (already in
 // the target's space, see target_color) of luminance `lum`: one texel read
-// (the caller's), two table reads, a mix and a multiply per fragment.
+// (the caller's), the correction (`corrected`) and a multiply per fragment.
 fn shade_coverage(coverage: f32, color: vec4<f32>, lum: f32) -> vec4<f32> {
     let a = corrected(coverage, lum) * color.a;
     return vec4<f32>(color.rgb * a, a);

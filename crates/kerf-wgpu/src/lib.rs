@@ -101,6 +101,7 @@ mod atlas;
 mod correction;
 mod device;
 mod error;
+mod fit;
 mod instance;
 mod lcd;
 mod offscreen;

@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use crate::fit::CurveKey;
+
 /// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
 pub const SHADER: &str =
     concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
@@ -85,7 +87,9 @@ pub(crate) struct Shared {
     /// storage buffers in the fragment stage); false: a uniform buffer.
     pub storage_tables: bool,
     pub pipeline_layout: wgpu::PipelineLayout,
-    pub pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+    /// Glyph pipelines by key and correction mode (the polynomials baked
+    /// in, or the tables).
+    pub pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
     /// Transformed text: shader, filterable atlas layout (texture + sampler),
     /// per-area transform layout (dynamic offset), pipelines.
     pub sampled_shader: wgpu::ShaderModule,
@@ -95,9 +99,9 @@ pub(crate) struct Shared {
     pub sampler: wgpu::Sampler,
     pub sampled_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
     /// LCD text (dual-source blending): the shader where the device has the
-    /// feature, and pipelines by key and stripe order (true: BGR).
+    /// feature, and pipelines by key, stripe order (true: BGR) and correction mode.
     pub lcd_shader: Option<wgpu::ShaderModule>,
-    pub lcd_pipelines: Mutex<HashMap<(PipelineKey, bool), wgpu::RenderPipeline>>,
+    pub lcd_pipelines: Mutex<HashMap<(PipelineKey, bool, CurveKey), wgpu::RenderPipeline>>,
 }
 
 impl Shared {
@@ -234,7 +238,10 @@ impl Shared {
     }
 
     /// The pipeline for `key`, made on first use.
-    pub fn pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
+    pub fn pipeline(
+        &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
+    ) -> wgpu::RenderPipeline {
+        let constants = crate::fit::constants(curve);
         let kind = QuadPipeline {
             label: "kerf glyph pipeline",
             layout: &self.pipeline_layout,
@@ -243,18 +250,19 @@ impl Shared {
             stride: std::mem::size_of::<crate::instance::GlyphInstance>() as u64,
             attributes: &GLYPH_ATTRIBUTES,
             blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-            constants: &[],
+            constants: &constants,
         };
-        cached(&self.pipelines, key, || kind.make(device, key))
+        cached(&self.pipelines, &(key.clone(), *curve), || kind.make(device, key))
     }
 
     /// The LCD pipeline for `key` and stripe order (`bgr`), made on first
     /// use; `None` on a device without dual-source blending.
     pub fn lcd_pipeline(
-        &self, device: &wgpu::Device, key: &PipelineKey, bgr: bool,
+        &self, device: &wgpu::Device, key: &PipelineKey, bgr: bool, curve: &CurveKey,
     ) -> Option<wgpu::RenderPipeline> {
         let module = self.lcd_shader.as_ref()?;
-        let constants = [("LCD_BGR", if bgr { 1.0 } else { 0.0 })];
+        let mut constants = crate::fit::constants(curve);
+        constants.push(("LCD_BGR", if bgr { 1.0 } else { 0.0 }));
         let kind = QuadPipeline {
             label: "kerf LCD glyph pipeline",
             layout: &self.pipeline_layout,
@@ -266,7 +274,9 @@ impl Shared {
             constants: &constants,
         };
         let mut map = self.lcd_pipelines.lock().unwrap_or_else(|e| e.into_inner());
-        Some(map.entry((key.clone(), bgr)).or_insert_with(|| kind.make(device, key)).clone())
+        Some(
+            map.entry((key.clone(), bgr, *curve)).or_insert_with(|| kind.make(device, key)).clone(),
+        )
     }
 
     /// The transformed-text pipeline for `key`, made on first use.
@@ -305,9 +315,9 @@ const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
     4 => Unorm8x4,
 ];
 
-/// The pipeline in `map` for `key`, made by `make` on first use.
-fn cached(
-    map: &Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>, key: &PipelineKey,
+/// The pipeline in `map` for `key` (and correction mode), made by `make` on first use.
+fn cached<K: Clone + Eq + std::hash::Hash>(
+    map: &Mutex<HashMap<K, wgpu::RenderPipeline>>, key: &K,
     make: impl FnOnce() -> wgpu::RenderPipeline,
 ) -> wgpu::RenderPipeline {
     let mut map = map.lock().unwrap_or_else(|e| e.into_inner());

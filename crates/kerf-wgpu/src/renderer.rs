@@ -5,7 +5,9 @@ use crate::area::{
     clip_all, effect_layers, scaled_effects, scissor, TextArea, TextBounds, TextContent,
 };
 use crate::atlas::TextAtlas;
+use crate::correction::TextCorrection;
 use crate::error::{PrepareError, RenderError};
+use crate::fit::CurveKey;
 use crate::instance::{sync, GlyphInstance};
 use crate::lcd::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
@@ -91,6 +93,10 @@ pub struct TextRenderer {
     /// the device can blend per channel.
     antialiasing: Antialiasing,
     lcd_pipeline: Option<wgpu::RenderPipeline>,
+    /// The correction the pipelines were built for (a viewport's
+    /// polynomials, or its tables), switched in `prepare` when a viewport
+    /// has another.
+    curve: CurveKey,
     /// How areas whose size moves are drawn, and their sizes last time.
     zoom: ZoomPolicy,
     zoom_sizes: ZoomTracker,
@@ -113,7 +119,10 @@ impl TextRenderer {
         multisample: wgpu::MultisampleState, depth_stencil: Option<wgpu::DepthStencilState>,
     ) -> TextRenderer {
         let key = PipelineKey { format, multisample, depth_stencil };
-        let pipeline = atlas.shared.pipeline(device, &key);
+        // Built for the default correction; `prepare` switches for a
+        // viewport with another.
+        let curve = crate::fit::key(crate::fit::fit(TextCorrection::DEFAULT).as_ref());
+        let pipeline = atlas.shared.pipeline(device, &key, &curve);
         let capacity = 1024;
         TextRenderer {
             pipeline,
@@ -137,6 +146,7 @@ impl TextRenderer {
             zoom: ZoomPolicy::default(),
             zoom_sizes: ZoomTracker::default(),
             lcd_pipeline: None,
+            curve,
         }
     }
 
@@ -154,7 +164,7 @@ impl TextRenderer {
         self.lcd_pipeline = match antialiasing {
             Antialiasing::Grayscale => None,
             Antialiasing::Lcd(order) => {
-                atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr())
+                atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr(), &self.curve)
             }
         };
         self.lcd_unavailable()
@@ -201,6 +211,15 @@ impl TextRenderer {
         texts: &[TextArea<'_>], viewport: &Viewport,
     ) -> Result<PrepareReport, PrepareError> {
         self.check(atlas, texts)?;
+        let curve = crate::fit::key(viewport.curve());
+        if curve != self.curve {
+            self.curve = curve;
+            self.pipeline = atlas.shared.pipeline(device, &self.key, &self.curve);
+            if let Antialiasing::Lcd(order) = self.antialiasing {
+                self.lcd_pipeline =
+                    atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr(), &self.curve);
+            }
+        }
         self.quads.clear();
         self.transformed.clear();
         let mut collected = Collected::default();

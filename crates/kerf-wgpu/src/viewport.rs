@@ -5,6 +5,7 @@ use crate::atlas::TextAtlas;
 use crate::correction::{
     CorrectionError, TextCorrection, CORRECTION_TABLE_BYTES, VIEWPORT_UNIFORM_BYTES,
 };
+use crate::fit::{fit, Curve};
 
 /// The target's size and text correction, as a uniform the shaders read.
 pub struct Viewport {
@@ -15,6 +16,8 @@ pub struct Viewport {
     pub(crate) bind_group: wgpu::BindGroup,
     size: (u32, u32),
     correction: TextCorrection,
+    /// The correction's polynomials ([`Viewport::curve`]).
+    curve: Option<Curve>,
 }
 
 impl std::fmt::Debug for Viewport {
@@ -59,7 +62,14 @@ impl Viewport {
                 wgpu::BindGroupEntry { binding: 1, resource: tables.as_entire_binding() },
             ],
         });
-        Viewport { buffer, tables, bind_group, size: (1, 1), correction: TextCorrection::DEFAULT }
+        Viewport {
+            buffer,
+            tables,
+            bind_group,
+            size: (1, 1),
+            correction: TextCorrection::DEFAULT,
+            curve: fit(TextCorrection::DEFAULT),
+        }
     }
 
     /// Sets the target size in pixels (zero sides are treated as 1).
@@ -75,6 +85,7 @@ impl Viewport {
     ) -> Result<(), CorrectionError> {
         correction.validate()?;
         self.correction = correction;
+        self.curve = fit(correction);
         self.write(queue, true);
         Ok(())
     }
@@ -82,6 +93,13 @@ impl Viewport {
     /// The text correction in use.
     pub fn correction(&self) -> TextCorrection {
         self.correction
+    }
+
+    /// The correction's polynomials (fit.rs), which renderers bake into the
+    /// pipelines they draw this viewport with; `None` when no polynomial of
+    /// the fit's degree is close enough and the tables are read instead.
+    pub(crate) fn curve(&self) -> Option<&Curve> {
+        self.curve.as_ref()
     }
 
     /// Writes the uniform (size, correction settings: 32 bytes), and with
