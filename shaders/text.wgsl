@@ -78,10 +78,10 @@ fn color_texel(uv: vec2<f32>, layer: u32) -> vec4<f32> {
     return textureLoad(color_atlas, vec2<i32>(uv), i32(layer & LAYER_MASK), 0);
 }
 
-// What the grayscale fragment stages read of the varyings: the texel
-// bounds are the LCD stage's alone, and a fragment input costs even when it
-// is never read (lavapipe keeps unread flat inputs: declaring only these
-// took its text pass from 9.9 to 8.5 ms in `kerf profile --backend wgpu`).
+// What the coverage fragment stage reads of the varyings: the texel bounds
+// are the LCD stage's alone, and a fragment input costs even when it is
+// never read (lavapipe keeps unread flat inputs: declaring only these took
+// its text pass from 9.9 to 8.5 ms in `kerf profile --backend wgpu`).
 struct Fragment {
     @location(0) uv: vec2<f32>,
     @location(1) @interpolate(flat) layer: u32,
@@ -89,23 +89,31 @@ struct Fragment {
     @location(5) @interpolate(flat) lum: f32,
 };
 
-// Colour quads (RGBA images) are drawn as they are, premultiplied; the
-// quad's colour only contributes its alpha.
+// What the colour stage reads: no luminance.
+struct ColorFragment {
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) layer: u32,
+    @location(2) @interpolate(flat) color: vec4<f32>,
+};
+
+// Coverage quads (glyphs, solid decorations): one texel, the correction,
+// the quad's colour. The renderer draws coverage quads and colour quads in
+// separate draws (runs of each, in order), so no fragment branches on the
+// kind: a software rasterizer runs both sides of a branch its lanes
+// disagree on, or pays for the branch when they agree (a branch on the
+// page kind here cost lavapipe a fifth of the text pass).
+// The same stage serves linear and sRGB targets: colours are in the
+// target's space from the vertex stage (target_color).
 @fragment
-fn fs_linear(in: Fragment) -> @location(0) vec4<f32> {
-    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_linear(color_texel(in.uv, in.layer), in.color.a);
-    }
+fn fs_coverage(in: Fragment) -> @location(0) vec4<f32> {
     return shade_coverage(coverage(in.uv, in.layer), in.color, in.lum);
 }
 
-// sRGB target: the hardware encodes on write and blends in linear light, so
-// colours are in linear light: the quad's decoded per vertex, the colour
-// pages' read through their sRGB view (the renderer binds it for sRGB targets).
+// Colour quads (RGBA images: emoji, the app's images) are drawn as they
+// are, premultiplied; the quad's colour only contributes its alpha. On sRGB
+// targets the colour pages are read through their sRGB view (the renderer
+// binds it), so texels arrive in linear light.
 @fragment
-fn fs_srgb(in: Fragment) -> @location(0) vec4<f32> {
-    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_linear(color_texel(in.uv, in.layer), in.color.a);
-    }
-    return shade_coverage(coverage(in.uv, in.layer), in.color, in.lum);
+fn fs_color(in: ColorFragment) -> @location(0) vec4<f32> {
+    return shade_color_linear(color_texel(in.uv, in.layer), in.color.a);
 }

@@ -90,6 +90,8 @@ pub(crate) struct Shared {
     /// Glyph pipelines by key and correction mode (the polynomials baked
     /// in, or the tables).
     pub pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
+    /// Colour-quad pipelines by key.
+    pub color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
     /// Transformed text: shader, filterable atlas layout (texture + sampler),
     /// per-area transform layout (dynamic offset), pipelines.
     pub sampled_shader: wgpu::ShaderModule,
@@ -228,6 +230,7 @@ impl Shared {
             storage_tables,
             pipeline_layout,
             pipelines: Mutex::new(HashMap::new()),
+            color_pipelines: Mutex::new(HashMap::new()),
             sampled_shader,
             sampled_atlas_layout,
             transform_layout,
@@ -246,13 +249,31 @@ impl Shared {
             label: "kerf glyph pipeline",
             layout: &self.pipeline_layout,
             module: &self.shader,
-            entry_points: ("vs_main", "fs_linear", "fs_srgb"),
+            entry_points: ("vs_main", "fs_coverage", "fs_coverage"),
             stride: std::mem::size_of::<crate::instance::GlyphInstance>() as u64,
             attributes: &GLYPH_ATTRIBUTES,
             blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
             constants: &constants,
         };
         cached(&self.pipelines, &(key.clone(), *curve), || kind.make(device, key))
+    }
+
+    /// The pipeline for `key` that draws colour quads (RGBA images: emoji,
+    /// the app's images), made on first use. Coverage and colour quads are
+    /// drawn by separate pipelines, in runs, so no fragment branches on the
+    /// kind of its quad.
+    pub fn color_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
+        let kind = QuadPipeline {
+            label: "kerf colour glyph pipeline",
+            layout: &self.pipeline_layout,
+            module: &self.shader,
+            entry_points: ("vs_main", "fs_color", "fs_color"),
+            stride: std::mem::size_of::<crate::instance::GlyphInstance>() as u64,
+            attributes: &GLYPH_ATTRIBUTES,
+            blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+            constants: &[],
+        };
+        cached(&self.color_pipelines, key, || kind.make(device, key))
     }
 
     /// The LCD pipeline for `key` and stripe order (`bgr`), made on first

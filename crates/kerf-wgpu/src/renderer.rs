@@ -93,6 +93,10 @@ pub struct TextRenderer {
     /// the device can blend per channel.
     antialiasing: Antialiasing,
     lcd_pipeline: Option<wgpu::RenderPipeline>,
+    /// The pipeline for colour quads, made when a `prepare` first has one.
+    color_pipeline: Option<wgpu::RenderPipeline>,
+    /// The instances as runs of one kind, in order: (range, colour quads).
+    runs: Vec<(std::ops::Range<u32>, bool)>,
     /// The correction the pipelines were built for (a viewport's
     /// polynomials, or its tables), switched in `prepare` when a viewport
     /// has another.
@@ -146,6 +150,8 @@ impl TextRenderer {
             zoom: ZoomPolicy::default(),
             zoom_sizes: ZoomTracker::default(),
             lcd_pipeline: None,
+            color_pipeline: None,
+            runs: Vec::new(),
             curve,
         }
     }
@@ -234,6 +240,9 @@ impl TextRenderer {
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
         self.transformed.upload(device, queue, atlas, &self.key);
         self.upload_instances(device, queue, &collected.spans);
+        if self.color_pipeline.is_none() && self.runs.iter().any(|r| r.1) {
+            self.color_pipeline = Some(atlas.shared.color_pipeline(device, &self.key));
+        }
         self.viewport = Some(viewport.bind_group.clone());
         self.target_size = Some(viewport.size());
         Ok(PrepareReport {
@@ -438,6 +447,7 @@ impl TextRenderer {
                 bytemuck::cast_slice(&self.uploaded[changed]),
             );
         }
+        runs_of(&self.uploaded, &mut self.runs);
     }
 
     /// Records the draw of the prepared glyphs into `pass`: one instanced
@@ -449,15 +459,23 @@ impl TextRenderer {
         if atlas.id != self.atlas_id {
             return Err(RenderError::AtlasMismatch);
         }
-        draw_quads(
-            pass,
-            self.lcd_pipeline.as_ref().unwrap_or(&self.pipeline),
-            atlas,
-            self.key.format.is_srgb(),
-            viewport,
-            &self.buffer,
-            self.count,
-        );
+        let srgb = self.key.format.is_srgb();
+        match &self.lcd_pipeline {
+            // The LCD stage handles every kind of quad itself.
+            Some(lcd) => draw_quads(pass, lcd, atlas, srgb, viewport, &self.buffer, self.count),
+            None if self.count > 0 => {
+                bind_quads(pass, atlas, srgb, viewport, &self.buffer);
+                for (range, colour) in &self.runs {
+                    let pipeline =
+                        if *colour { self.color_pipeline.as_ref() } else { Some(&self.pipeline) };
+                    if let Some(p) = pipeline {
+                        pass.set_pipeline(p);
+                        pass.draw(0..4, range.clone());
+                    }
+                }
+            }
+            None => {}
+        }
         let tr = &self.transformed;
         let (Some(pipeline), Some(buffer), Some((_, transforms, _))) =
             (&tr.pipeline, &tr.buffer, &tr.uniform_buffer)
@@ -511,10 +529,37 @@ pub(crate) fn draw_quads(
         return;
     }
     pass.set_pipeline(pipeline);
+    bind_quads(pass, atlas, srgb, viewport, buffer);
+    pass.draw(0..4, 0..count);
+}
+
+/// Binds what every quad pipeline reads: the atlas at group 0 (its colour
+/// pages read as sRGB with `srgb`), the viewport at group 1, the instances.
+/// The glyph, colour and LCD pipelines share one layout, so these stay
+/// bound when the pipeline changes between draws.
+fn bind_quads(
+    pass: &mut wgpu::RenderPass<'_>, atlas: &TextAtlas, srgb: bool, viewport: &wgpu::BindGroup,
+    buffer: &wgpu::Buffer,
+) {
     pass.set_bind_group(0, if srgb { &atlas.srgb_bind_group } else { &atlas.bind_group }, &[]);
     pass.set_bind_group(1, viewport, &[]);
     pass.set_vertex_buffer(0, buffer.slice(..));
-    pass.draw(0..4, 0..count);
+}
+
+/// Splits `quads` into runs of one kind, in order: (instance range, true for
+/// colour quads). Drawing the runs in order keeps the painter's order of
+/// quads that overlap (text over an image, an emoji over a glyph).
+fn runs_of(quads: &[GlyphInstance], runs: &mut Vec<(std::ops::Range<u32>, bool)>) {
+    runs.clear();
+    let mut start = 0;
+    for (i, q) in quads.iter().enumerate() {
+        let colour = q.page & kerf_cache::COLOR_PAGE_BIT != 0;
+        let kind = |j: usize| quads[j].page & kerf_cache::COLOR_PAGE_BIT != 0;
+        if i + 1 == quads.len() || kind(i + 1) != colour {
+            runs.push((start as u32..i as u32 + 1, colour));
+            start = i + 1;
+        }
+    }
 }
 
 fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
@@ -524,4 +569,29 @@ fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_cover_every_instance_in_order_one_kind_each() {
+        let quad = |colour: bool| GlyphInstance {
+            page: if colour { kerf_cache::COLOR_PAGE_BIT | 3 } else { 3 },
+            ..GlyphInstance::default()
+        };
+        let mut runs = Vec::new();
+        runs_of(&[], &mut runs);
+        assert!(runs.is_empty());
+        let kinds = [false, false, true, false, true, true, false];
+        let quads: Vec<_> = kinds.iter().map(|&c| quad(c)).collect();
+        runs_of(&quads, &mut runs);
+        assert_eq!(
+            runs,
+            vec![(0..2, false), (2..3, true), (3..4, false), (4..6, true), (6..7, false)]
+        );
+        runs_of(&quads[..2], &mut runs);
+        assert_eq!(runs, vec![(0..2, false)]);
+    }
 }

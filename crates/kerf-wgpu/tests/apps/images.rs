@@ -297,3 +297,60 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
         );
     }
 }
+
+/// Coverage and colour quads are drawn by separate pipelines, in runs: the
+/// painter's order across them still holds. An opaque green image, a red
+/// full block (U+2588, its box from y = 2) over it, an opaque blue image over the block: the
+/// block shows on the green, the blue hides the block.
+#[test]
+fn text_and_images_keep_their_order_across_pipelines() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let src = atlas
+        .add_rgba_image_source(|id: u32, size: f32| {
+            let n = size.round() as u32;
+            let rgba = if id == 1 { [0, 200, 0, 255] } else { [0, 0, 220, 255] };
+            let pixels = (0..n * n).flat_map(|_| rgba).collect();
+            Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels })
+        })
+        .unwrap();
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (64u32, 40u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let image = |id: u32, x: f32| PositionedImage {
+        source: src,
+        id,
+        size: 20.0,
+        x,
+        y: 30.0,
+        color: [0, 0, 0, 255],
+    };
+    let (green, blue) = ([image(1, 2.0)], [image(2, 14.0)]);
+    let block = TextSpec::new("\u{2588}", font, 24.0).color([220, 0, 0, 255]);
+    r.prepare(
+        &device,
+        &queue,
+        &mut atlas,
+        &[
+            TextArea::images(&green, 0.0, 0.0),
+            TextArea::text(block, 6.0, 2.0),
+            TextArea::images(&blue, 0.0, 0.0),
+        ],
+        &vp,
+    )
+    .unwrap();
+    let target = Offscreen::new(&device, w, h, format).unwrap();
+    let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::WHITE);
+    let at = |x: u32, y: u32| {
+        let i = ((y * w + x) * 4) as usize;
+        [px[i], px[i + 1], px[i + 2]]
+    };
+    let near = |got: [u8; 3], want: [u8; 3]| got.iter().zip(want).all(|(g, w)| g.abs_diff(w) <= 3);
+    assert!(near(at(4, 20), [0, 200, 0]), "green image alone: {:?}", at(4, 20));
+    assert!(near(at(10, 20), [220, 0, 0]), "the block over the green image: {:?}", at(10, 20));
+    assert!(near(at(17, 20), [0, 0, 220]), "the blue image over the block: {:?}", at(17, 20));
+    assert!(near(at(40, 20), [255, 255, 255]), "background: {:?}", at(40, 20));
+}
