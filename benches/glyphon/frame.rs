@@ -275,6 +275,10 @@ fn print_quad_area(
     let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
     k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
     let (mut kerf_cov, mut kerf_col) = (0u64, 0u64);
+    let colour = |q: &kerf::gpu::GlyphInstance| q.page & kerf::cache::COLOR_PAGE_BIT != 0;
+    let runs =
+        1 + k.renderer.instances().windows(2).filter(|w| colour(&w[0]) != colour(&w[1])).count();
+    eprintln!("{group}: {} instances in {runs} runs of one kind", k.renderer.instances().len());
     for q in k.renderer.instances() {
         let a = q.width as u64 * q.height as u64;
         if q.page & kerf::cache::COLOR_PAGE_BIT != 0 {
