@@ -15,7 +15,7 @@
 
 use crate::correction::TextCorrection;
 
-/// Degree of `r`: eight coefficients, two `vec4`s of the viewport uniform.
+/// Degree of `r`: eight coefficients per curve, override constants of the pipeline.
 pub(crate) const DEGREE: usize = 7;
 
 /// The most a fitted curve may differ from the table entry at any texel
@@ -31,9 +31,10 @@ pub(crate) type Curve = [[f32; DEGREE + 1]; 2];
 /// key), or `None` for the tables.
 pub(crate) type CurveKey = Option<[[u32; DEGREE + 1]; 2]>;
 
-/// The key of `curve` (`None`: the tables).
-pub(crate) fn key(curve: Option<&Curve>) -> CurveKey {
-    curve.map(|c| c.map(|set| set.map(f32::to_bits)))
+/// The pipeline mode that draws correction `c`: its polynomials as a key,
+/// or `None` (the tables) when it has none ([`fit`]).
+pub(crate) fn curve_key(c: TextCorrection) -> CurveKey {
+    fit(c).map(|curve| curve.map(|set| set.map(f32::to_bits)))
 }
 
 /// The override constants (shaders/common.wgsl) that bake the curve of

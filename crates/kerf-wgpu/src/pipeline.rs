@@ -336,7 +336,7 @@ const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
     4 => Unorm8x4,
 ];
 
-/// The pipeline in `map` for `key` (and correction mode), made by `make` on first use.
+/// The pipeline in `map` for `key`, made by `make` on first use.
 fn cached<K: Clone + Eq + std::hash::Hash>(
     map: &Mutex<HashMap<K, wgpu::RenderPipeline>>, key: &K,
     make: impl FnOnce() -> wgpu::RenderPipeline,

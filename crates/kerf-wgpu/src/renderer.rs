@@ -125,7 +125,7 @@ impl TextRenderer {
         let key = PipelineKey { format, multisample, depth_stencil };
         // Built for the default correction; `prepare` switches for a
         // viewport with another.
-        let curve = crate::fit::key(crate::fit::fit(TextCorrection::DEFAULT).as_ref());
+        let curve = crate::fit::curve_key(TextCorrection::DEFAULT);
         let pipeline = atlas.shared.pipeline(device, &key, &curve);
         let capacity = 1024;
         TextRenderer {
@@ -217,9 +217,8 @@ impl TextRenderer {
         texts: &[TextArea<'_>], viewport: &Viewport,
     ) -> Result<PrepareReport, PrepareError> {
         self.check(atlas, texts)?;
-        let curve = crate::fit::key(viewport.curve());
-        if curve != self.curve {
-            self.curve = curve;
+        if *viewport.curve() != self.curve {
+            self.curve = *viewport.curve();
             self.pipeline = atlas.shared.pipeline(device, &self.key, &self.curve);
             if let Antialiasing::Lcd(order) = self.antialiasing {
                 self.lcd_pipeline =
@@ -550,13 +549,13 @@ fn bind_quads(
 /// colour quads). Drawing the runs in order keeps the painter's order of
 /// quads that overlap (text over an image, an emoji over a glyph).
 fn runs_of(quads: &[GlyphInstance], runs: &mut Vec<(std::ops::Range<u32>, bool)>) {
+    let colour = |q: &GlyphInstance| q.page & kerf_cache::COLOR_PAGE_BIT != 0;
     runs.clear();
     let mut start = 0;
     for (i, q) in quads.iter().enumerate() {
-        let colour = q.page & kerf_cache::COLOR_PAGE_BIT != 0;
-        let kind = |j: usize| quads[j].page & kerf_cache::COLOR_PAGE_BIT != 0;
-        if i + 1 == quads.len() || kind(i + 1) != colour {
-            runs.push((start as u32..i as u32 + 1, colour));
+        // A run ends at the last quad or where the next is of the other kind.
+        if quads.get(i + 1).map(colour) != Some(colour(q)) {
+            runs.push((start as u32..i as u32 + 1, colour(q)));
             start = i + 1;
         }
     }

@@ -5,7 +5,7 @@ use crate::atlas::TextAtlas;
 use crate::correction::{
     CorrectionError, TextCorrection, CORRECTION_TABLE_BYTES, VIEWPORT_UNIFORM_BYTES,
 };
-use crate::fit::{fit, Curve};
+use crate::fit::{curve_key, CurveKey};
 
 /// The target's size and text correction, as a uniform the shaders read.
 pub struct Viewport {
@@ -16,8 +16,8 @@ pub struct Viewport {
     pub(crate) bind_group: wgpu::BindGroup,
     size: (u32, u32),
     correction: TextCorrection,
-    /// The correction's polynomials ([`Viewport::curve`]).
-    curve: Option<Curve>,
+    /// The pipeline mode its correction needs ([`Viewport::curve`]).
+    curve: CurveKey,
 }
 
 impl std::fmt::Debug for Viewport {
@@ -68,7 +68,7 @@ impl Viewport {
             bind_group,
             size: (1, 1),
             correction: TextCorrection::DEFAULT,
-            curve: fit(TextCorrection::DEFAULT),
+            curve: curve_key(TextCorrection::DEFAULT),
         }
     }
 
@@ -85,7 +85,7 @@ impl Viewport {
     ) -> Result<(), CorrectionError> {
         correction.validate()?;
         self.correction = correction;
-        self.curve = fit(correction);
+        self.curve = curve_key(correction);
         self.write(queue, true);
         Ok(())
     }
@@ -95,11 +95,11 @@ impl Viewport {
         self.correction
     }
 
-    /// The correction's polynomials (fit.rs), which renderers bake into the
-    /// pipelines they draw this viewport with; `None` when no polynomial of
-    /// the fit's degree is close enough and the tables are read instead.
-    pub(crate) fn curve(&self) -> Option<&Curve> {
-        self.curve.as_ref()
+    /// The correction's polynomials (fit.rs) as the key of the pipelines
+    /// renderers draw this viewport with; `None` when no polynomial of the
+    /// fit's degree is close enough and the tables are read instead.
+    pub(crate) fn curve(&self) -> &CurveKey {
+        &self.curve
     }
 
     /// Writes the uniform (size, correction settings: 32 bytes), and with
