@@ -6,10 +6,32 @@
 //! The `*-cpu` rows time the same frames up to the return of the submit:
 //! everything the app's thread does (conversion, prepare, encoding, submit),
 //! the wait for the GPU left out of the timing but still made every frame.
-//! Where the GPU is fast (a real one) this is what bounds the frame.
+//! Where the GPU is fast (a real one) this is what bounds the frame. They
+//! count the app thread's own CPU time (`CLOCK_THREAD_CPUTIME_ID`), not the
+//! wall clock: on a software GPU with as many threads as cores, the
+//! rasterizer's threads, woken by the submit, preempt the app's thread
+//! before its submit returns, and the wall clock would charge their work to
+//! the app.
 
 use super::*;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
+
+thread_local! {
+    /// [`thread_cpu`] when this thread's last [`pass_and_wait`] submit returned.
+    static SUBMITTED_CPU: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// The CPU time this thread has run for: its own work, without the time it
+/// waited or was preempted.
+pub(crate) fn thread_cpu() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant
+    // every Linux has, and the call writes nothing else.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
 
 /// One frame's pass: clear `target`, `draw` into it, submit, wait for the
 /// GPU. Returns when the submit returned (the wait is not in it).
@@ -36,19 +58,23 @@ pub(crate) fn pass_and_wait(
     }
     queue.submit([encoder.finish()]);
     let submitted = Instant::now();
+    SUBMITTED_CPU.with(|c| c.set(thread_cpu()));
     device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
     submitted
 }
 
-/// Criterion's timing of `frame` run `iters` times, counting each frame from
-/// its start to the instant it returns (its submit): the app thread's side.
+/// The app thread's CPU time for one `frame`: from its start until its
+/// submit returned (the frame's [`pass_and_wait`]).
+fn frame_cpu(frame: &mut dyn FnMut() -> Instant) -> Duration {
+    let start = thread_cpu();
+    frame();
+    SUBMITTED_CPU.with(Cell::get).saturating_sub(start)
+}
+
+/// Criterion's timing of `frame` run `iters` times, counting the app
+/// thread's CPU time from each frame's start until its submit returned.
 pub(crate) fn cpu_side(iters: u64, mut frame: impl FnMut() -> Instant) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        let start = Instant::now();
-        total += frame().saturating_duration_since(start);
-    }
-    total
+    (0..iters).map(|_| frame_cpu(&mut frame)).sum()
 }
 
 /// kerf's cosmic-text adapter: every buffer of `text` as kerf glyphs.
@@ -307,18 +333,19 @@ fn print_quad_area(
 }
 
 /// Frames of kerf and glyphon taken in turns (who goes first alternating),
-/// `pairs` of them after a warm-up, each timed whole (start to GPU done):
-/// prints both medians and kerf's speed-up. On a shared, noisy machine the
-/// criterion rows, measured one after the other, can swing by a quarter;
-/// frames taken in turns see the same load, so their ratio holds still.
+/// `pairs` of them after a warm-up, each timed whole (start to GPU done)
+/// and by the app thread's CPU time up to its submit: prints the medians
+/// and kerf's speed-up for both. On a shared, noisy machine the criterion
+/// rows, measured one after the other, can swing by a quarter; frames taken
+/// in turns see the same load, so their ratio holds still.
 fn print_alternating(
     group: &str, pairs: usize, mut kerf: impl FnMut() -> Instant,
     mut glyphon: impl FnMut() -> Instant,
 ) {
     let time = |f: &mut dyn FnMut() -> Instant| {
         let start = Instant::now();
-        f();
-        start.elapsed()
+        let cpu = frame_cpu(f);
+        (start.elapsed(), cpu)
     };
     for _ in 0..20 {
         time(&mut kerf);
@@ -334,13 +361,21 @@ fn print_alternating(
             k.push(time(&mut kerf));
         }
     }
-    k.sort_unstable();
-    g.sort_unstable();
-    let (km, gm) = (k[pairs / 2], g[pairs / 2]);
+    let median = |v: &[(Duration, Duration)], part: fn(&(Duration, Duration)) -> Duration| {
+        let mut d: Vec<Duration> = v.iter().map(part).collect();
+        d.sort_unstable();
+        d[d.len() / 2]
+    };
+    let (km, gm) = (median(&k, |t| t.0), median(&g, |t| t.0));
+    let (kc, gc) = (median(&k, |t| t.1), median(&g, |t| t.1));
     eprintln!(
-        "{group} in turns ({pairs} pairs): kerf median {:.3} ms, glyphon {:.3} ms, kerf {:.2}x glyphon's speed",
+        "{group} in turns ({pairs} pairs): kerf median {:.3} ms, glyphon {:.3} ms, kerf {:.2}x glyphon's speed; \
+         app thread's CPU to submit: kerf {:.0} µs, glyphon {:.0} µs, {:.2}x",
         km.as_secs_f64() * 1e3,
         gm.as_secs_f64() * 1e3,
-        gm.as_secs_f64() / km.as_secs_f64()
+        gm.as_secs_f64() / km.as_secs_f64(),
+        kc.as_secs_f64() * 1e6,
+        gc.as_secs_f64() * 1e6,
+        gc.as_secs_f64() / kc.as_secs_f64()
     );
 }
