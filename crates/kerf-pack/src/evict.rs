@@ -83,8 +83,7 @@ impl MaxRects {
         if self.core.slots.len() >= 1 << COUNT_BITS {
             return Ok(None); // beyond what the packed weights can count
         }
-        if let Some((i, rotated)) = self.fits_now(pw, ph) {
-            let f = self.maximal_free_rects()[i];
+        if let Some((f, rotated)) = self.fits_now(pw, ph) {
             let (hw, hh) = if rotated { (ph, pw) } else { (pw, ph) };
             return Ok(Some(Eviction {
                 victims: Vec::new(),

@@ -14,7 +14,7 @@
 
 use crate::colbits as bits;
 use crate::error::SizeError;
-use crate::freeindex::FreeRects;
+use crate::freeindex::{FreeRects, SpatialIndex};
 use crate::geom::Rect;
 use crate::guillotine::grown_strips;
 use crate::heuristic::{Candidate, Scorer};
@@ -77,6 +77,11 @@ pub struct MaxRects {
     pub(crate) core: Core,
     heuristic: Heuristic,
     free: FreeRects,
+    /// With `min_free_size` above 1: the maximal free rects narrower or
+    /// shorter than it, hidden from placement but kept so that a freed
+    /// neighbour's rebuild sees all the free space around it (the list and
+    /// these are together exactly the maximal free rects). Empty otherwise.
+    slivers: FreeRects,
     /// Reused buffers of `split` and `free_region`.
     scratch: Scratch,
 }
@@ -90,6 +95,9 @@ struct Scratch {
     fresh: Vec<(Rect, u8)>,
     first: Vec<Option<usize>>,
     walk: Vec<usize>,
+    /// Leftovers too thin for the list (sliver candidates), and slivers near a change.
+    thin: Vec<Rect>,
+    near_thin: Vec<(u32, Rect)>,
     /// `free_region`'s rects around the freed region, and what it found.
     pieces: Vec<Rect>,
     found: Vec<Rect>,
@@ -124,8 +132,13 @@ impl MaxRects {
     ) -> Result<Self, SizeError> {
         let core = Core::new(width, height, opts)?;
         let (iw, ih) = core.inner();
-        let mut m =
-            MaxRects { core, heuristic, free: FreeRects::new(iw, ih), scratch: Scratch::default() };
+        let mut m = MaxRects {
+            core,
+            heuristic,
+            free: FreeRects::new(iw, ih),
+            slivers: FreeRects::new(iw, ih),
+            scratch: Scratch::default(),
+        };
         m.reset();
         Ok(m)
     }
@@ -138,8 +151,9 @@ impl MaxRects {
         }
     }
 
-    /// The current free rectangles, exactly the maximal free rectangles of the
-    /// packing area (bin plus padding margin) when `min_free_size` is 0.
+    /// The listed free rectangles: exactly the maximal free rectangles of the
+    /// packing area (bin plus padding margin) at least `min_free_size` wide
+    /// and tall (all of them when it is 0 or 1).
     pub fn maximal_free_rects(&self) -> &[Rect] {
         self.free.as_slice()
     }
@@ -210,22 +224,52 @@ impl MaxRects {
         c
     }
 
-    /// The best free rect for a padded `pw × ph` request.
+    /// The best free rect for a padded `pw × ph` request, as its index in
+    /// the list, or past the list's end for a sliver (see [`Self::rect_at`]).
+    /// Slivers are searched only for a request narrower or shorter than
+    /// `min_free_size` (nothing else fits one), after the list: ties go to
+    /// the list.
     fn find(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
+        let listed = self.find_in(&self.free, 0, pw, ph);
+        let min = self.core.opts.min_free_size;
+        if pw.min(ph) >= min || self.slivers.len() == 0 {
+            return listed;
+        }
+        let thin = self.find_in(&self.slivers, self.free.len(), pw, ph);
+        match (listed, thin) {
+            (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The free rect an index from [`Self::find`] names.
+    fn rect_at(&self, idx: usize) -> Rect {
+        match idx.checked_sub(self.free.len()) {
+            None => self.free.as_slice()[idx],
+            Some(j) => self.slivers.as_slice()[j],
+        }
+    }
+
+    /// [`Self::find`] in `list`, its positions counted from `offset`.
+    fn find_in(&self, list: &FreeRects, offset: usize, pw: u32, ph: u32) -> Option<(Key, usize)> {
         // Only the size classes that can hold the request are visited (in no
         // order), so the list position is part of every comparison, as in
         // `Key`. The cheap heuristics use a packed integer score.
+        let at = |id| offset + list.position(id);
+        let index = list.index();
         match self.heuristic {
             Heuristic::Named(MaxRectsHeuristic::BestShortSideFit) => {
-                self.find_leftover(pw, ph, |lw, lh| (lw.min(lh) << 32) | lw.max(lh))
+                self.find_leftover(index, at, pw, ph, |lw, lh| (lw.min(lh) << 32) | lw.max(lh))
             }
             Heuristic::Named(MaxRectsHeuristic::BestLongSideFit) => {
-                self.find_leftover(pw, ph, |lw, lh| (lw.max(lh) << 32) | lw.min(lh))
+                self.find_leftover(index, at, pw, ph, |lw, lh| (lw.max(lh) << 32) | lw.min(lh))
             }
             Heuristic::Named(MaxRectsHeuristic::BottomLeft) => {
-                self.find_packed(pw, ph, |f, _, h| (((f.y + h) as u64) << 32) | f.x as u64)
+                self.find_packed(index, at, pw, ph, |f, _, h| {
+                    (((f.y + h) as u64) << 32) | f.x as u64
+                })
             }
-            _ => self.find_general(pw, ph),
+            _ => self.find_general(index, at, pw, ph),
         }
     }
 
@@ -235,7 +279,8 @@ impl MaxRects {
     /// best rect found so far are skipped.
     #[inline]
     fn find_leftover(
-        &self, pw: u32, ph: u32, score: impl Fn(u64, u64) -> u64 + Copy,
+        &self, index: &SpatialIndex, at: impl Fn(u32) -> usize, pw: u32, ph: u32,
+        score: impl Fn(u64, u64) -> u64 + Copy,
     ) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let best_score = core::cell::Cell::new(u64::MAX);
@@ -247,7 +292,6 @@ impl MaxRects {
                 best_score.set(key.0);
             }
         };
-        let (index, at) = (self.free.index(), |id| self.free.position(id));
         index.each_fitting_bounded(pw, ph, &best_score, score, |id, f| {
             consider(f, at(id), pw, ph, false)
         });
@@ -264,7 +308,8 @@ impl MaxRects {
     /// `find` for a score that fits a `u64` (smaller is better).
     #[inline]
     fn find_packed(
-        &self, pw: u32, ph: u32, score: impl Fn(&Rect, u32, u32) -> u64,
+        &self, index: &SpatialIndex, at: impl Fn(u32) -> usize, pw: u32, ph: u32,
+        score: impl Fn(&Rect, u32, u32) -> u64,
     ) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(u64, usize, bool)> = None;
@@ -273,7 +318,6 @@ impl MaxRects {
                 best = Some(key);
             }
         };
-        let (index, at) = (self.free.index(), |id| self.free.position(id));
         index.each_fitting(pw, ph, |id, f| consider((score(f, pw, ph), at(id), false)));
         if rotate {
             index.each_fitting(ph, pw, |id, f| consider((score(f, ph, pw), at(id), true)));
@@ -282,7 +326,9 @@ impl MaxRects {
     }
 
     /// `find` for any heuristic.
-    fn find_general(&self, pw: u32, ph: u32) -> Option<(Key, usize)> {
+    fn find_general(
+        &self, index: &SpatialIndex, at: impl Fn(u32) -> usize, pw: u32, ph: u32,
+    ) -> Option<(Key, usize)> {
         let rotate = self.core.opts.allow_rotation && pw != ph;
         let mut best: Option<(Key, usize)> = None;
         let mut visit = |i: usize, f: &Rect, w: u32, h: u32, rotated: bool| {
@@ -292,7 +338,6 @@ impl MaxRects {
                 best = Some((key, i));
             }
         };
-        let (index, at) = (self.free.index(), |id| self.free.position(id));
         index.each_fitting(pw, ph, |id, f| visit(at(id), f, pw, ph, false));
         if rotate {
             index.each_fitting(ph, pw, |id, f| visit(at(id), f, ph, pw, true));
@@ -300,9 +345,9 @@ impl MaxRects {
         best
     }
 
-    /// Where a padded `pw × ph` request would go now: free rect index, rotated.
-    pub(crate) fn fits_now(&self, pw: u32, ph: u32) -> Option<(usize, bool)> {
-        self.find(pw, ph).map(|(key, i)| (i, key.3))
+    /// Where a padded `pw × ph` request would go now: the free rect, rotated.
+    pub(crate) fn fits_now(&self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
+        self.find(pw, ph).map(|(key, i)| (self.rect_at(i), key.3))
     }
 
     fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
@@ -311,7 +356,7 @@ impl MaxRects {
     }
 
     fn commit_slot(&mut self, idx: usize, pw: u32, ph: u32, rotated: bool) -> Rect {
-        let f = self.free.as_slice()[idx];
+        let f = self.rect_at(idx);
         let (w, h) = if rotated { (ph, pw) } else { (pw, ph) };
         let placed = Rect::new(f.x, f.y, w, h);
         self.split(&placed);
@@ -350,6 +395,7 @@ impl MaxRects {
             }
         }
         s.cut.sort_unstable();
+        s.thin.clear();
         // Cut rects go in list order; `swap_remove` moves the last rect into
         // the hole, and when that one is cut too it is the next to go.
         s.fresh.clear();
@@ -382,10 +428,12 @@ impl MaxRects {
                     RIGHT,
                 ),
             ];
-            for piece in
-                pieces.into_iter().filter(|(p, _)| !p.is_empty() && p.w >= min && p.h >= min)
-            {
-                add_leftover(&mut s.fresh, &mut earlier, piece);
+            for piece in pieces.into_iter().filter(|(p, _)| !p.is_empty()) {
+                if piece.0.w >= min && piece.0.h >= min {
+                    add_leftover(&mut s.fresh, &mut earlier, piece);
+                } else {
+                    s.thin.push(piece.0);
+                }
             }
         }
         // A leftover inside an old free rect goes, removed when the list walk
@@ -418,6 +466,48 @@ impl MaxRects {
         for &(r, _) in &s.fresh {
             free.push(r);
         }
+        if min > 1 {
+            self.split_slivers(placed, &around);
+        }
+    }
+
+    /// [`split`](Self::split)'s upkeep of the slivers (`min_free_size` above
+    /// 1): slivers `placed` cuts are replaced by their leftovers, and the
+    /// thin leftovers of the listed rects it cut join them, except those
+    /// inside another free rect. Every leftover borders `placed`, so its
+    /// containers touch `placed` too (`around` finds them).
+    fn split_slivers(&mut self, placed: &Rect, around: &Rect) {
+        let (free, slivers, s) = (&self.free, &mut self.slivers, &mut self.scratch);
+        slivers.near(around, &mut s.near_thin, |r| r.intersects(placed));
+        for &(id, f) in &s.near_thin {
+            slivers.swap_remove(slivers.position(id));
+            s.thin.extend(
+                [
+                    Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
+                    Rect::new(
+                        f.x,
+                        placed.bottom(),
+                        f.w,
+                        f.bottom().saturating_sub(placed.bottom()),
+                    ),
+                    Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h),
+                    Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
+                ]
+                .into_iter()
+                .filter(|p| !p.is_empty()),
+            );
+        }
+        free.near(around, &mut s.near, |r| r.touches(placed));
+        slivers.near(around, &mut s.near_thin, |r| r.touches(placed));
+        let thin = &s.thin;
+        for (i, p) in thin.iter().enumerate() {
+            let inside_other =
+                thin.iter().enumerate().any(|(j, q)| j != i && q.contains(p) && (q != p || j < i));
+            let inside_old = s.near.iter().chain(&s.near_thin).any(|(_, r)| r.contains(p));
+            if !inside_other && !inside_old {
+                slivers.push(*p);
+            }
+        }
     }
 
     /// Makes `region` (currently covered by no free rect) free, keeping the
@@ -437,8 +527,22 @@ impl MaxRects {
         let rects = free.as_slice();
         s.pieces.clear();
         s.pieces.extend(s.cut.iter().map(|&i| rects[i]));
+        // The slivers around the region are free space too: without them a
+        // rebuild would lose it for good.
+        let min = self.core.opts.min_free_size;
+        let slivers = &mut self.slivers;
+        s.near_thin.clear();
+        if min > 1 {
+            slivers.near(&around, &mut s.near_thin, |r| r.touches(&region));
+            s.pieces.extend(s.near_thin.iter().map(|&(_, r)| r));
+        }
         s.pieces.push(region);
         maximal_rects_crossing_into(&s.pieces, &region, &mut s.grid, &mut s.found);
+        for &(id, old) in &s.near_thin {
+            if s.found.iter().any(|n| n.contains(&old)) {
+                slivers.swap_remove(slivers.position(id));
+            }
+        }
         // Old neighbours swallowed by a new maximal rect are no longer maximal.
         for &i in s.cut.iter().rev() {
             let old = free.as_slice()[i];
@@ -447,7 +551,11 @@ impl MaxRects {
             }
         }
         for &r in &s.found {
-            free.push(r);
+            if r.w >= min && r.h >= min {
+                free.push(r);
+            } else {
+                slivers.push(r);
+            }
         }
     }
 
@@ -458,12 +566,14 @@ impl MaxRects {
     fn reset(&mut self) {
         let (iw, ih) = self.core.inner();
         self.free.reset(iw, ih);
+        self.slivers.reset(iw, ih);
         self.free.push(Rect::new(0, 0, iw, ih));
     }
 
     fn extend(&mut self, old: (u32, u32)) {
         let (iw, ih) = self.core.inner();
         self.free.regrid(iw, ih);
+        self.slivers.regrid(iw, ih);
         for strip in grown_strips(old, (iw, ih)) {
             self.free_region(strip);
         }

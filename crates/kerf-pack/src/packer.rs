@@ -23,11 +23,16 @@ pub struct PackerOptions {
     /// Allow turning a request by 90° when that fits better. Default off:
     /// glyph quads usually want their bitmap upright.
     pub allow_rotation: bool,
-    /// Drop free rectangles narrower or shorter than this many pixels when a
-    /// split creates them (slivers that no glyph will use). Default 0: keep all.
-    /// With a non-zero value MaxRects keeps only the maximal free rectangles of
-    /// at least this size, and space inside dropped slivers is found again only
-    /// when a neighbouring allocation is freed.
+    /// Set aside free rectangles narrower or shorter than this many pixels
+    /// (slivers most glyphs cannot use). Default 0: keep all.
+    ///
+    /// MaxRects lists only the maximal free rectangles of at least this size
+    /// ([`MaxRects::maximal_free_rects`](crate::MaxRects::maximal_free_rects),
+    /// [`Packer::free_rects`]) and searches the thinner ones only for a
+    /// request narrower or shorter than it; it still keeps them, so a freed
+    /// neighbour merges with them and no space is lost. Guillotine, Skyline
+    /// and Shelf drop such leftovers from their free maps for good: under
+    /// churn that space is lost (docs/packing.md).
     pub min_free_size: u32,
 }
 
