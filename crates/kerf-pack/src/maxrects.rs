@@ -411,24 +411,7 @@ impl MaxRects {
                 s.cut[next] = i;
             }
             let mut earlier = s.fresh.len();
-            let pieces = [
-                (Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)), ABOVE),
-                (
-                    Rect::new(
-                        f.x,
-                        placed.bottom(),
-                        f.w,
-                        f.bottom().saturating_sub(placed.bottom()),
-                    ),
-                    BELOW,
-                ),
-                (Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h), LEFT),
-                (
-                    Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
-                    RIGHT,
-                ),
-            ];
-            for piece in pieces.into_iter().filter(|(p, _)| !p.is_empty()) {
+            for piece in leftovers(&f, placed).into_iter().filter(|(p, _)| !p.is_empty()) {
                 if piece.0.w >= min && piece.0.h >= min {
                     add_leftover(&mut s.fresh, &mut earlier, piece);
                 } else {
@@ -482,19 +465,7 @@ impl MaxRects {
         for &(id, f) in &s.near_thin {
             slivers.swap_remove(slivers.position(id));
             s.thin.extend(
-                [
-                    Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)),
-                    Rect::new(
-                        f.x,
-                        placed.bottom(),
-                        f.w,
-                        f.bottom().saturating_sub(placed.bottom()),
-                    ),
-                    Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h),
-                    Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h),
-                ]
-                .into_iter()
-                .filter(|p| !p.is_empty()),
+                leftovers(&f, placed).map(|(p, _)| p).into_iter().filter(|p| !p.is_empty()),
             );
         }
         free.near(around, &mut s.near, |r| r.touches(placed));
@@ -594,6 +565,19 @@ const ABOVE: u8 = 0;
 const BELOW: u8 = 1;
 const LEFT: u8 = 2;
 const RIGHT: u8 = 3;
+
+/// What is left of free rect `f` beside `placed` (which overlaps it), with
+/// the side each piece lies on: the full-width strips above and below, the
+/// full-height strips left and right (maximal, so they overlap at the
+/// corners; empty where `placed` reaches `f`'s edge).
+fn leftovers(f: &Rect, placed: &Rect) -> [(Rect, u8); 4] {
+    [
+        (Rect::new(f.x, f.y, f.w, placed.y.saturating_sub(f.y)), ABOVE),
+        (Rect::new(f.x, placed.bottom(), f.w, f.bottom().saturating_sub(placed.bottom())), BELOW),
+        (Rect::new(f.x, f.y, placed.x.saturating_sub(f.x), f.h), LEFT),
+        (Rect::new(placed.right(), f.y, f.right().saturating_sub(placed.right()), f.h), RIGHT),
+    ]
+}
 
 /// The side of `placed` that `r` (touching it, not overlapping it) lies on
 /// along a shared edge, or `None` when they meet at a corner only.
