@@ -36,6 +36,8 @@ pub struct GlyphCache {
     pub(crate) buffers: Buffers,
     /// What the current frame reports so far.
     pub(crate) report: Report,
+    /// This cache's id among the process's caches (see retain.rs).
+    pub(crate) id: u64,
 }
 
 /// What [`GlyphCache::add_instance`] answers: the font to draw with, and
@@ -101,6 +103,7 @@ impl GlyphCache {
             layout: fontdue::layout::Layout::new(fontdue::layout::CoordinateSystem::PositiveYDown),
             buffers: Buffers::default(),
             report: Report::default(),
+            id: crate::retain::next_cache_id(),
         })
     }
 

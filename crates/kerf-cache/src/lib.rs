@@ -110,6 +110,7 @@ mod place;
 mod raster;
 mod relocate;
 mod request;
+mod retain;
 mod source;
 mod stage;
 mod stats;
@@ -151,6 +152,7 @@ pub use page::{Page, PageUpload};
 #[cfg(feature = "parley")]
 pub use parley_adapter::ParleyFonts;
 pub use raster::{FontdueRasterizer, GlyphImage, Rasterizer};
+pub use retain::RetainedRun;
 pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]

@@ -15,7 +15,7 @@ use crate::sampled::{draw_oversized, Raster, Transformed};
 use crate::transform::{SampledQuad, TextTransform};
 use crate::viewport::Viewport;
 use crate::zoom::{ZoomPolicy, ZoomTracker};
-use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, Skipped};
+use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Skipped};
 
 /// What one `prepare` did.
 #[derive(Clone, Debug, Default)]
@@ -82,6 +82,10 @@ pub struct TextRenderer {
     /// The instances the instance buffer holds (the last `prepare`'s).
     uploaded: Vec<GlyphInstance>,
     scratch: Vec<PositionedGlyph>,
+    /// Per area (by index in `prepare`'s slice): its glyphs' run kept from
+    /// frame to frame, so an area drawn as the last frame drew it reuses its
+    /// quads ([`kerf_cache::RetainedRun`]).
+    retained: Vec<RetainedRun>,
     count: u32,
     atlas_id: u64,
     viewport: Option<wgpu::BindGroup>,
@@ -135,6 +139,7 @@ impl TextRenderer {
             quads: Vec::new(),
             uploaded: Vec::new(),
             scratch: Vec::new(),
+            retained: Vec::new(),
             count: 0,
             atlas_id: atlas.id,
             viewport: None,
@@ -230,6 +235,7 @@ impl TextRenderer {
         let mut collected = Collected::default();
         let mut frame = atlas.cache_frame();
         self.zoom_sizes.begin();
+        self.retained.resize_with(texts.len(), RetainedRun::default);
         for (n, area) in texts.iter().enumerate() {
             self.collect(&mut frame, n, area, viewport.size(), &mut collected);
         }
@@ -339,7 +345,7 @@ impl TextRenderer {
             return;
         }
         let skips_before = frame.skipped().len();
-        self.collect_aligned(frame, area, lcd, &mut collected.skipped);
+        self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
         if !area.decorations.is_empty() {
             if let Err(reason) = frame.decorations(&area.placed_decorations(), &mut self.quads) {
                 collected.skipped.push(Skipped { index: usize::MAX, key: None, reason });
@@ -359,9 +365,10 @@ impl TextRenderer {
         collected.spans.push((start, self.quads.len(), area.bounds));
     }
 
-    /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`.
+    /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`
+    /// (area `n`'s glyphs through its retained run).
     fn collect_aligned(
-        &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, lcd: bool,
+        &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>, lcd: bool,
         skipped: &mut Vec<Skipped>,
     ) {
         let quads = &mut self.quads;
@@ -406,10 +413,11 @@ impl TextRenderer {
                     self.scratch.extend(glyphs.iter().map(|g| area.place_glyph(g)));
                     &self.scratch[..]
                 };
+                let run = &mut self.retained[n];
                 if lcd {
-                    frame.prepare_lcd(glyphs, quads);
+                    frame.prepare_lcd_retained(glyphs, quads, run);
                 } else {
-                    frame.prepare(glyphs, quads);
+                    frame.prepare_retained(glyphs, quads, run);
                 }
                 let (dx, dy) = (area.left as i32, area.top as i32);
                 if whole && (dx != 0 || dy != 0) {

@@ -1,0 +1,264 @@
+//! Retained runs: a run of positioned glyphs that a frame asks for exactly
+//! as an earlier frame did is drawn again from the quads that frame made,
+//! without looking each glyph up.
+//!
+//! A steady UI asks for the same glyphs at the same places frame after
+//! frame; glyph_brush caches a section's vertices for the same reason. A
+//! [`RetainedRun`] is the caller's (one per text area, say): it holds the
+//! glyphs last prepared through it, the keys they look up (each once, found
+//! the second time the same glyphs come), and the quads they became with
+//! the atlases' epochs then. The quads are reused only while
+//!
+//! - the glyphs are the same, bit for bit (what the cache makes of a glyph
+//!   depends only on its bits), and so are the cache and mode;
+//! - neither atlas's epoch moved (no glyph evicted, moved or cleared since),
+//!   and no page is retiring (its glyphs move when used);
+//! - the run that made them was clean: nothing skipped or degraded, no
+//!   character reported missing (a reused run reports nothing).
+//!
+//! A reused run still marks each of its keys used in the frame (in the key
+//! memo, or the LRU map when the memo no longer holds it), so it is
+//! protected from eviction and ordered in the LRU list exactly as a lookup
+//! would leave it, and counts its glyphs as lookups and hits.
+
+use crate::cache::GlyphCache;
+use crate::frame::Frame;
+use crate::key::{GlyphKey, RenderMode};
+use crate::request::Request;
+use crate::text::{GlyphQuad, PositionedGlyph};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Ids of caches, so a run is never reused in another cache than its own.
+static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh cache id (never 0).
+pub(crate) fn next_cache_id() -> u64 {
+    NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A run of glyphs kept from frame to frame, for
+/// [`Frame::prepare_retained`]: when a frame asks for the same glyphs as
+/// the last one that went through it, and nothing cached has moved since,
+/// its quads are reused instead of looked up (see the module docs of
+/// `retain.rs` in the source for the exact conditions). Empty by default;
+/// it holds a copy of the glyphs, their quads and their keys.
+#[derive(Clone, Debug, Default)]
+pub struct RetainedRun {
+    /// The glyphs last prepared through this run.
+    glyphs: Vec<PositionedGlyph>,
+    /// The cache (its id; 0: none yet) and mode they were prepared in.
+    cache: u64,
+    mode: Option<RenderMode>,
+    /// The keys `glyphs` look up, once each, and how many of the glyphs go
+    /// to the coverage and colour atlases (made the second time the same
+    /// glyphs come).
+    keys: Option<RunKeys>,
+    /// The quads the glyphs became, while the atlases' epochs are `epochs`.
+    quads: Vec<GlyphQuad>,
+    epochs: Option<Epochs>,
+}
+
+#[derive(Clone, Debug)]
+struct RunKeys {
+    unique: Vec<GlyphKey>,
+    coverage: u64,
+    color: u64,
+}
+
+/// The coverage atlas's epoch and the colour atlas's (if it exists).
+type Epochs = (u64, Option<u64>);
+
+/// What makes a run unclean: skipped glyphs, missing characters and
+/// degraded glyphs so far in the frame.
+type Marks = (usize, usize, u64, u64);
+
+impl RetainedRun {
+    /// Whether the last prepare through this run reused its quads' record
+    /// (a record exists and is still valid for the atlases as they are).
+    pub fn is_ready(&self) -> bool {
+        self.keys.is_some() && self.epochs.is_some()
+    }
+
+    /// Forgets everything (the next prepare looks every glyph up).
+    pub fn clear(&mut self) {
+        self.glyphs.clear();
+        self.quads.clear();
+        self.keys = None;
+        self.epochs = None;
+        self.cache = 0;
+        self.mode = None;
+    }
+}
+
+impl Frame<'_> {
+    /// [`prepare`](Self::prepare) through `run`: when `glyphs` equal the
+    /// glyphs the last call with `run` prepared, in this cache, and no glyph
+    /// has been evicted or moved since, the quads that call made are appended
+    /// again and each glyph is marked used as a lookup would mark it (see
+    /// [`RetainedRun`]); else the glyphs are looked up as by `prepare` and
+    /// `run` records them. The quads are the same either way.
+    ///
+    /// ```
+    /// use kerf_cache::{CacheConfig, GlyphCache, PositionedGlyph, RetainedRun};
+    ///
+    /// let mut cache = GlyphCache::new(CacheConfig::default())?;
+    /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+    /// let glyphs: Vec<PositionedGlyph> = (36..60)
+    ///     .map(|g| PositionedGlyph {
+    ///         font, glyph: g, size: 16.0, x: 10.0 * g as f32, y: 20.0, color: [0, 0, 0, 255],
+    ///     })
+    ///     .collect();
+    /// let mut run = RetainedRun::default();
+    /// let mut quads = Vec::new();
+    /// for _ in 0..3 {
+    ///     quads.clear();
+    ///     let mut frame = cache.begin_frame();
+    ///     frame.prepare_retained(&glyphs, &mut quads, &mut run);
+    ///     let out = frame.finish();
+    ///     assert_eq!((out.lookups, out.hits), (24, if out.frame == 1 { 0 } else { 24 }));
+    /// }
+    /// // The second frame recorded the run; the third reused it.
+    /// assert!(run.is_ready());
+    /// assert_eq!(quads.len(), 24);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare_retained(
+        &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
+    ) {
+        let mode = self.cache.render_mode();
+        self.cache.run_retained(glyphs, mode, out, run);
+    }
+
+    /// [`prepare_lcd`](Self::prepare_lcd) through `run`, as
+    /// [`prepare_retained`](Self::prepare_retained).
+    pub fn prepare_lcd_retained(
+        &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
+    ) {
+        self.cache.run_retained(glyphs, RenderMode::Lcd, out, run);
+    }
+}
+
+/// Whether `a` and `b` hold the same glyphs, bit for bit: 16 glyphs at a
+/// time, each chunk's fields XORed and ORed together without a branch.
+fn same_bits(a: &[PositionedGlyph], b: &[PositionedGlyph]) -> bool {
+    #[inline(always)]
+    fn diff(p: &PositionedGlyph, q: &PositionedGlyph) -> u32 {
+        (p.font.0 ^ q.font.0)
+            | (p.glyph ^ q.glyph) as u32
+            | (p.size.to_bits() ^ q.size.to_bits())
+            | (p.x.to_bits() ^ q.x.to_bits())
+            | (p.y.to_bits() ^ q.y.to_bits())
+            | (u32::from_ne_bytes(p.color) ^ u32::from_ne_bytes(q.color))
+    }
+    a.len() == b.len()
+        && a.chunks(16)
+            .zip(b.chunks(16))
+            .all(|(x, y)| x.iter().zip(y).fold(0, |acc, (p, q)| acc | diff(p, q)) == 0)
+}
+
+impl GlyphCache {
+    fn run_retained(
+        &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
+        run: &mut RetainedRun,
+    ) {
+        let same = run.cache == self.id && run.mode == Some(mode) && same_bits(&run.glyphs, glyphs);
+        if same && self.replay(run, out) {
+            return;
+        }
+        let start = out.len();
+        let before = self.marks();
+        self.run_slice(glyphs, out, mode);
+        if !same {
+            run.clear();
+            run.glyphs.extend_from_slice(glyphs);
+            (run.cache, run.mode) = (self.id, Some(mode));
+            return;
+        }
+        if self.marks() != before || self.retiring() {
+            run.epochs = None;
+            return;
+        }
+        if run.keys.is_none() {
+            run.keys = Some(self.run_keys(glyphs, mode));
+        }
+        run.quads.clear();
+        run.quads.extend_from_slice(&out[start..]);
+        run.epochs = Some(self.epochs());
+    }
+
+    /// Appends `run`'s recorded quads and marks its keys used, if the record
+    /// is still valid; false (nothing appended) if not.
+    fn replay(&mut self, run: &mut RetainedRun, out: &mut Vec<GlyphQuad>) -> bool {
+        let (Some(keys), Some(epochs)) = (&run.keys, run.epochs) else { return false };
+        if epochs != self.epochs() || self.retiring() {
+            run.epochs = None;
+            return false;
+        }
+        // Mark each key used in the frame; one not cached any more (which
+        // cannot happen while the epochs hold) sends the glyphs to lookups.
+        if !self.coverage.touch_all(&keys.unique) {
+            run.epochs = None;
+            return false;
+        }
+        if keys.color > 0 && !self.color.as_mut().is_some_and(|c| c.touch_all(&keys.unique)) {
+            run.epochs = None;
+            return false;
+        }
+        self.coverage.stats.lookups += keys.coverage;
+        self.coverage.stats.hits += keys.coverage;
+        if let Some(c) = self.color.as_mut() {
+            c.stats.lookups += keys.color;
+            c.stats.hits += keys.color;
+        }
+        out.extend_from_slice(&run.quads);
+        true
+    }
+
+    fn epochs(&self) -> Epochs {
+        (self.coverage.epoch, self.color.as_ref().map(|c| c.epoch))
+    }
+
+    fn retiring(&self) -> bool {
+        self.coverage.retiring.is_some()
+            || self.color.as_ref().is_some_and(|c| c.retiring.is_some())
+    }
+
+    fn marks(&self) -> Marks {
+        (
+            self.report.skipped.len(),
+            self.report.missing.len(),
+            self.coverage.stats.degraded,
+            self.color.as_ref().map_or(0, |c| c.stats.degraded),
+        )
+    }
+
+    /// The keys `glyphs` look up in `mode` (each once), as the batch made
+    /// them: colour glyphs in the colour atlas's mode and bins.
+    fn run_keys(&self, glyphs: &[PositionedGlyph], mode: RenderMode) -> RunKeys {
+        let routes = self.routes_color(mode);
+        let fonts = &self.sources.fonts;
+        let (mut coverage, mut color) = (0, 0);
+        let mut unique = Vec::with_capacity(glyphs.len());
+        for g in glyphs {
+            let r = g.req();
+            let is_color = routes && fonts.is_color_glyph(r.font, r.glyph);
+            let atlas = match (is_color, &self.color) {
+                (true, Some(c)) => c,
+                _ => &self.coverage,
+            };
+            let Some(key) = atlas.key_of(&r, if is_color { RenderMode::Color } else { mode })
+            else {
+                continue;
+            };
+            if is_color {
+                color += 1;
+            } else {
+                coverage += 1;
+            }
+            unique.push(key);
+        }
+        unique.sort_unstable();
+        unique.dedup();
+        RunKeys { unique, coverage, color }
+    }
+}

@@ -1,0 +1,225 @@
+//! Retained runs ([`RetainedRun`]): a run drawn again from its recorded
+//! quads must draw what looking every glyph up draws, keep its glyphs safe
+//! from eviction, and never outlive what it recorded.
+
+mod canvas;
+
+use canvas::composite;
+use kerf_cache::*;
+use proptest::prelude::*;
+
+const W: usize = 640;
+const H: usize = 200;
+
+fn cache(page: u32) -> (GlyphCache, FontId) {
+    let config = CacheConfig { page_size: page, max_pages: 1, ..CacheConfig::default() };
+    let mut c = GlyphCache::new(config).expect("config");
+    let font = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans");
+    (c, font)
+}
+
+/// A line of `n` glyphs from `first` at `size`, pens at fractional x.
+fn line(font: FontId, first: u16, n: u16, size: f32, y: f32) -> Vec<PositionedGlyph> {
+    (0..n)
+        .map(|i| PositionedGlyph {
+            font,
+            glyph: first + i,
+            size,
+            x: 3.3 + i as f32 * (size * 0.7 + 0.27),
+            y,
+            color: [20, 30, 40, 255],
+        })
+        .collect()
+}
+
+/// What a quad draws, but for where its texels are.
+fn placed(q: &GlyphQuad) -> (i32, i32, u16, u16, [u8; 4], QuadFlags) {
+    (q.x, q.y, q.width, q.height, q.color, q.flags)
+}
+
+/// One frame of areas: each area's glyphs, drawn by `a` through its retained
+/// run and by `b` with plain lookups; both must draw the same.
+fn frame_pair(
+    a: &mut GlyphCache, runs: &mut [RetainedRun], b: &mut GlyphCache,
+    areas: &[Vec<PositionedGlyph>],
+) -> (FrameOutput, FrameOutput, Vec<GlyphQuad>) {
+    let (mut qa, mut qb) = (Vec::new(), Vec::new());
+    let mut fa = a.begin_frame();
+    for (glyphs, run) in areas.iter().zip(runs.iter_mut()) {
+        fa.prepare_retained(glyphs, &mut qa, run);
+    }
+    let oa = fa.finish();
+    let mut fb = b.begin_frame();
+    for glyphs in areas {
+        fb.prepare(glyphs, &mut qb);
+    }
+    let ob = fb.finish();
+    assert_eq!(
+        qa.iter().map(placed).collect::<Vec<_>>(),
+        qb.iter().map(placed).collect::<Vec<_>>()
+    );
+    assert!(composite(a, &qa, W, H) == composite(b, &qb, W, H), "the two caches draw differently");
+    assert_eq!((oa.lookups, oa.skipped.len()), (ob.lookups, ob.skipped.len()));
+    a.check_invariants().expect("invariants");
+    (oa, ob, qa)
+}
+
+#[test]
+fn a_steady_run_is_reused_and_counted_as_hits() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let areas = vec![line(font, 36, 30, 16.0, 40.0), line(font, 70, 20, 22.0, 90.0)];
+    let mut runs = vec![RetainedRun::default(); 2];
+    for frame in 0..5 {
+        let (oa, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &areas);
+        assert_eq!(oa.lookups, 50);
+        if frame >= 1 {
+            assert_eq!(oa.hits, 50, "frame {frame}");
+            assert!(runs.iter().all(RetainedRun::is_ready), "recorded by frame {frame}");
+        }
+        assert!(!quads.is_empty());
+    }
+}
+
+#[test]
+fn glyphs_drawn_from_a_record_are_not_evicted_under_them() {
+    // One area stays the same for many frames (drawn from its record) while
+    // another draws new glyphs at a new size every frame, filling the page:
+    // eviction must take the churned glyphs, never the steady area's, or
+    // the steady area's quads would point at another glyph's texels.
+    let (mut a, font) = cache(256);
+    let (mut b, _) = cache(256);
+    let steady = line(font, 36, 24, 15.0, 40.0);
+    let mut runs = vec![RetainedRun::default(); 2];
+    let mut evictions = 0;
+    for frame in 0..40 {
+        let churn = line(font, 40 + (frame % 7) as u16, 22, 18.0 + frame as f32 * 0.5, 120.0);
+        let (oa, _, _) = frame_pair(&mut a, &mut runs, &mut b, &[steady.clone(), churn]);
+        evictions += oa.evictions;
+        assert!(oa.skipped.is_empty(), "frame {frame}: {:?}", oa.skipped);
+    }
+    assert!(evictions > 100, "the page churned ({evictions} evictions)");
+    // The steady area was drawn from its record in the last frames.
+    assert!(runs[0].is_ready());
+}
+
+#[test]
+fn a_record_is_not_reused_after_the_cache_changes_or_in_another_cache() {
+    let (mut a, font) = cache(512);
+    let glyphs = line(font, 36, 30, 16.0, 40.0);
+    let mut run = RetainedRun::default();
+    let mut quads = Vec::new();
+    for _ in 0..2 {
+        quads.clear();
+        let mut f = a.begin_frame();
+        f.prepare_retained(&glyphs, &mut quads, &mut run);
+        f.finish();
+    }
+    assert!(run.is_ready());
+    // Cleared: every glyph is rasterized again, and the quads are right.
+    a.clear();
+    let mut again = Vec::new();
+    let mut f = a.begin_frame();
+    f.prepare_retained(&glyphs, &mut again, &mut run);
+    let out = f.finish();
+    assert_eq!(out.hits, 0, "a cleared cache has nothing to hit");
+    let (mut b, font_b) = cache(512);
+    assert_eq!(font_b, font);
+    let mut plain = Vec::new();
+    let mut f = b.begin_frame();
+    f.prepare(&glyphs, &mut plain);
+    f.finish();
+    assert!(composite(&a, &again, W, H) == composite(&b, &plain, W, H));
+    // The same run in another cache: looked up there, not copied.
+    let mut other = Vec::new();
+    let mut f = b.begin_frame();
+    f.prepare_retained(&glyphs, &mut other, &mut run);
+    f.finish();
+    let mut f = b.begin_frame();
+    other.clear();
+    f.prepare_retained(&glyphs, &mut other, &mut run);
+    let out = f.finish();
+    assert_eq!(out.lookups, 30);
+    assert!(composite(&b, &other, W, H) == composite(&b, &plain, W, H));
+    // Changed glyphs are looked up (a moved glyph draws where it now is).
+    let mut moved = glyphs.clone();
+    moved[3].x += 9.0;
+    let mut q = Vec::new();
+    let mut f = a.begin_frame();
+    f.prepare_retained(&moved, &mut q, &mut run);
+    f.finish();
+    assert_eq!(q[3].x, again[3].x + 9);
+    assert!(!run.is_ready(), "a new run is recorded only when it comes again");
+}
+
+#[test]
+fn a_record_outlived_by_its_glyphs_slots_is_not_reused() {
+    // Run 1 records a line, then sits out while churn evicts the line's
+    // glyphs and another area draws the line again (its glyphs cached anew,
+    // elsewhere on the page). Every key of run 1 is cached again, so only
+    // the epoch tells that its record points at old slots.
+    let (mut a, font) = cache(256);
+    let (mut b, _) = cache(256);
+    let line_s = line(font, 36, 16, 20.0, 40.0);
+    let other = line(font, 80, 16, 20.0, 80.0);
+    let mut runs = vec![RetainedRun::default(); 2];
+    let (_, _, first) = frame_pair(&mut a, &mut runs, &mut b, &[other.clone(), line_s.clone()]);
+    frame_pair(&mut a, &mut runs, &mut b, &[other.clone(), line_s.clone()]);
+    assert!(runs[1].is_ready());
+    let mut evictions = 0;
+    for frame in 0..30 {
+        let churn = line(font, 40 + (frame % 5) as u16, 20, 24.0 + frame as f32 * 0.5, 120.0);
+        evictions += frame_pair(&mut a, &mut runs, &mut b, &[churn]).0.evictions;
+    }
+    assert!(evictions > 100, "the page churned ({evictions} evictions)");
+    frame_pair(&mut a, &mut runs, &mut b, std::slice::from_ref(&line_s));
+    let (_, _, last) = frame_pair(&mut a, &mut runs, &mut b, &[line_s.clone(), line_s.clone()]);
+    let texels = |q: &[GlyphQuad]| q.iter().map(|q| (q.tex_x, q.tex_y)).collect::<Vec<_>>();
+    let n = first.len() / 2;
+    assert_ne!(texels(&first[n..]), texels(&last[n..]), "the line's glyphs moved");
+}
+
+#[test]
+fn a_skipped_glyph_is_never_recorded() {
+    // An invalid size is skipped and reported: a record would hide the report.
+    let (mut a, font) = cache(512);
+    let mut glyphs = line(font, 36, 10, 16.0, 40.0);
+    glyphs[4].size = f32::NAN;
+    let mut run = RetainedRun::default();
+    for frame in 0..4 {
+        let mut quads = Vec::new();
+        let mut f = a.begin_frame();
+        f.prepare_retained(&glyphs, &mut quads, &mut run);
+        let out = f.finish();
+        assert_eq!(out.skipped.len(), 1, "frame {frame} reports the glyph");
+        assert_eq!(quads.len(), 9);
+    }
+    assert!(!run.is_ready());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Frames of three areas, each drawing one of a few lines (or a new
+    /// size) at random on a small page: through retained runs, the same as
+    /// plain lookups, whatever evicts what.
+    #[test]
+    fn retained_frames_draw_what_lookups_draw(
+        picks in prop::collection::vec((0usize..5, 0usize..5, 0usize..5), 1..30),
+    ) {
+        let (mut a, font) = cache(256);
+        let (mut b, _) = cache(256);
+        let lines: Vec<Vec<PositionedGlyph>> = (0..5)
+            .map(|i| line(font, 36 + 9 * i as u16, 14, 14.0 + 5.0 * i as f32, 30.0 + 30.0 * i as f32))
+            .collect();
+        let mut runs = vec![RetainedRun::default(); 3];
+        for (n, &(x, y, z)) in picks.iter().enumerate() {
+            let mut areas = vec![lines[x].clone(), lines[y].clone(), lines[z].clone()];
+            if n % 4 == 3 {
+                // Now and then a size no frame used: misses that evict.
+                areas[1] = line(font, 50, 14, 30.0 + n as f32 * 0.25, 150.0);
+            }
+            frame_pair(&mut a, &mut runs, &mut b, &areas);
+        }
+    }
+}
