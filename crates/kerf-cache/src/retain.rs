@@ -113,8 +113,9 @@ impl Frame<'_> {
     /// for _ in 0..3 {
     ///     quads.clear();
     ///     let mut frame = cache.begin_frame();
-    ///     frame.prepare_retained(&glyphs, &mut quads, &mut run);
+    ///     let reused = frame.prepare_retained(&glyphs, &mut quads, &mut run);
     ///     let out = frame.finish();
+    ///     assert_eq!(reused, out.frame == 3);
     ///     assert_eq!((out.lookups, out.hits), (24, if out.frame == 1 { 0 } else { 24 }));
     /// }
     /// // The second frame recorded the run; the third reused it.
@@ -122,19 +123,22 @@ impl Frame<'_> {
     /// assert_eq!(quads.len(), 24);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// Returns true when the recorded quads were reused (the quads appended
+    /// are then exactly the ones the last call with `run` appended).
     pub fn prepare_retained(
         &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
-    ) {
+    ) -> bool {
         let mode = self.cache.render_mode();
-        self.cache.run_retained(glyphs, mode, out, run);
+        self.cache.run_retained(glyphs, mode, out, run)
     }
 
     /// [`prepare_lcd`](Self::prepare_lcd) through `run`, as
     /// [`prepare_retained`](Self::prepare_retained).
     pub fn prepare_lcd_retained(
         &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
-    ) {
-        self.cache.run_retained(glyphs, RenderMode::Lcd, out, run);
+    ) -> bool {
+        self.cache.run_retained(glyphs, RenderMode::Lcd, out, run)
     }
 }
 
@@ -160,10 +164,10 @@ impl GlyphCache {
     fn run_retained(
         &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
         run: &mut RetainedRun,
-    ) {
+    ) -> bool {
         let same = run.cache == self.id && run.mode == Some(mode) && same_bits(&run.glyphs, glyphs);
         if same && self.replay(run, out) {
-            return;
+            return true;
         }
         let start = out.len();
         let before = self.marks();
@@ -172,11 +176,11 @@ impl GlyphCache {
             run.clear();
             run.glyphs.extend_from_slice(glyphs);
             (run.cache, run.mode) = (self.id, Some(mode));
-            return;
+            return false;
         }
         if self.marks() != before || self.retiring() {
             run.epochs = None;
-            return;
+            return false;
         }
         if run.keys.is_none() {
             run.keys = Some(self.run_keys(glyphs, mode));
@@ -184,6 +188,7 @@ impl GlyphCache {
         run.quads.clear();
         run.quads.extend_from_slice(&out[start..]);
         run.epochs = Some(self.epochs());
+        false
     }
 
     /// Appends `run`'s recorded quads and marks its keys used, if the record

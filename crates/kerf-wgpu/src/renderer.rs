@@ -60,6 +60,17 @@ pub struct PrepareReport {
     pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
 }
 
+/// How an area drawn from its retained run was placed: with the same stamp
+/// and the same recorded quads, its instances are the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct AreaStamp {
+    left: u32,
+    top: u32,
+    scale: u32,
+    bounds: TextBounds,
+    lcd: bool,
+}
+
 /// What the second phase of `prepare` gathers besides the quads.
 #[derive(Default)]
 struct Collected {
@@ -86,6 +97,10 @@ pub struct TextRenderer {
     /// frame to frame, so an area drawn as the last frame drew it reuses its
     /// quads ([`kerf_cache::RetainedRun`]).
     retained: Vec<RetainedRun>,
+    /// Per area: how the last `prepare` placed its reused quads (`None`:
+    /// not drawn from its retained run), to tell a frame whose instances are
+    /// the last frame's.
+    stamps: Vec<Option<AreaStamp>>,
     count: u32,
     atlas_id: u64,
     viewport: Option<wgpu::BindGroup>,
@@ -140,6 +155,7 @@ impl TextRenderer {
             uploaded: Vec::new(),
             scratch: Vec::new(),
             retained: Vec::new(),
+            stamps: Vec::new(),
             count: 0,
             atlas_id: atlas.id,
             viewport: None,
@@ -236,15 +252,21 @@ impl TextRenderer {
         let mut frame = atlas.cache_frame();
         self.zoom_sizes.begin();
         self.retained.resize_with(texts.len(), RetainedRun::default);
+        // Every area drawn from its record, placed as last time: the
+        // instances are the last prepare's.
+        let mut repeated = self.stamps.len() == texts.len();
+        self.stamps.resize(texts.len(), None);
         for (n, area) in texts.iter().enumerate() {
-            self.collect(&mut frame, n, area, viewport.size(), &mut collected);
+            repeated &= self.collect(&mut frame, n, area, viewport.size(), &mut collected);
         }
         self.zoom_sizes.end();
         let mut out = frame.finish();
         out.skipped.extend(collected.skipped);
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
         self.transformed.upload(device, queue, atlas, &self.key);
-        self.upload_instances(device, queue, &collected.spans);
+        if !repeated {
+            self.upload_instances(device, queue, &collected.spans);
+        }
         if self.color_pipeline.is_none() && self.runs.iter().any(|r| r.1) {
             self.color_pipeline = Some(atlas.shared.color_pipeline(device, &self.key));
         }
@@ -320,11 +342,13 @@ impl TextRenderer {
 
     /// The second phase, for area `n`: its glyphs looked up in `frame` and
     /// appended as instances (a transformed area's, and glyphs too large for
-    /// the atlas, as sampled quads with a draw of their own).
+    /// the atlas, as sampled quads with a draw of their own). True when its
+    /// quads are the ones it appended last time, placed the same way.
     fn collect(
         &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>,
         target: (u32, u32), collected: &mut Collected,
-    ) {
+    ) -> bool {
+        let previous = self.stamps[n].take();
         let start = self.quads.len();
         let zooming = self.zoom_sizes.zooming(n, area)
             && self.zoom != ZoomPolicy::Exact
@@ -342,10 +366,10 @@ impl TextRenderer {
             let clip = scissor(&area.bounds, target);
             self.transformed.collect(frame, area, &t, raster, clip, skipped);
             collected.spans.push((start, start, area.bounds));
-            return;
+            return false;
         }
         let skips_before = frame.skipped().len();
-        self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
+        let reused = self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
         if !area.decorations.is_empty() {
             if let Err(reason) = frame.decorations(&area.placed_decorations(), &mut self.quads) {
                 collected.skipped.push(Skipped { index: usize::MAX, key: None, reason });
@@ -363,14 +387,27 @@ impl TextRenderer {
             tr.push_draw(first, &TextTransform::IDENTITY, scissor(&area.bounds, target));
         }
         collected.spans.push((start, self.quads.len(), area.bounds));
+        if !reused || !area.decorations.is_empty() {
+            return false;
+        }
+        let stamp = AreaStamp {
+            left: area.left.to_bits(),
+            top: area.top.to_bits(),
+            scale: area.scale.to_bits(),
+            bounds: area.bounds,
+            lcd,
+        };
+        self.stamps[n] = Some(stamp);
+        previous == Some(stamp)
     }
 
     /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`
-    /// (area `n`'s glyphs through its retained run).
+    /// (area `n`'s glyphs through its retained run: true when the run's
+    /// recorded quads were reused).
     fn collect_aligned(
         &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>, lcd: bool,
         skipped: &mut Vec<Skipped>,
-    ) {
+    ) -> bool {
         let quads = &mut self.quads;
         let start = quads.len();
         match &area.content {
@@ -414,11 +451,11 @@ impl TextRenderer {
                     &self.scratch[..]
                 };
                 let run = &mut self.retained[n];
-                if lcd {
-                    frame.prepare_lcd_retained(glyphs, quads, run);
+                let reused = if lcd {
+                    frame.prepare_lcd_retained(glyphs, quads, run)
                 } else {
-                    frame.prepare_retained(glyphs, quads, run);
-                }
+                    frame.prepare_retained(glyphs, quads, run)
+                };
                 let (dx, dy) = (area.left as i32, area.top as i32);
                 if whole && (dx != 0 || dy != 0) {
                     for q in &mut quads[start..] {
@@ -426,8 +463,10 @@ impl TextRenderer {
                         q.y = q.y.saturating_add(dy);
                     }
                 }
+                return reused;
             }
         }
+        false
     }
 
     /// The last phase: the quads clipped to their areas' bounds and written

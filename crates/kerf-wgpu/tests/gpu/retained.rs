@@ -1,0 +1,86 @@
+//! A renderer drawing what it drew last frame reuses its areas' recorded
+//! quads (and, when every area was placed as before, its instance buffer as
+//! it is): its instances must always be those of a renderer with no history.
+
+use crate::common::*;
+use kerf_wgpu::*;
+
+#[test]
+fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut viewport = Viewport::new(&device, &atlas);
+    viewport.update(&queue, 640, 480);
+    let mut lines = Vec::new();
+    for (i, text) in ["Retained runs, drawn again.", "A second line, at 17 px."].iter().enumerate()
+    {
+        let mut glyphs = Vec::new();
+        let spec = TextSpec::new(text, font, 14.0 + 3.0 * i as f32).at(4.3, 20.0 + 30.0 * i as f32);
+        atlas.cache_mut().positions(&spec, &mut glyphs).unwrap();
+        lines.push(glyphs);
+    }
+    let (a, b) = (&lines[0][..], &lines[1][..]);
+    let clip = TextBounds { left: 0, top: 0, right: 120, bottom: 480 };
+    let frames: Vec<Vec<TextArea<'_>>> = vec![
+        vec![TextArea::glyphs(a, 0.0, 0.0), TextArea::glyphs(b, 10.0, 0.0)],
+        vec![TextArea::glyphs(a, 0.0, 0.0), TextArea::glyphs(b, 10.0, 0.0)],
+        vec![TextArea::glyphs(a, 0.0, 0.0), TextArea::glyphs(b, 10.0, 0.0)],
+        vec![TextArea::glyphs(a, 0.0, 0.0), TextArea::glyphs(b, 10.0, 0.0)],
+        // Moved by whole and by fractional pixels.
+        vec![TextArea::glyphs(a, 5.0, 0.0), TextArea::glyphs(b, 10.0, 0.0)],
+        vec![TextArea::glyphs(a, 5.0, 0.0), TextArea::glyphs(b, 10.25, 0.0)],
+        vec![TextArea::glyphs(a, 5.0, 0.0), TextArea::glyphs(b, 10.25, 0.0)],
+        // Clipped, then scaled.
+        vec![
+            TextArea { bounds: clip, ..TextArea::glyphs(a, 5.0, 0.0) },
+            TextArea::glyphs(b, 10.25, 0.0),
+        ],
+        vec![
+            TextArea { bounds: clip, ..TextArea::glyphs(a, 5.0, 0.0) },
+            TextArea::glyphs(b, 10.25, 0.0),
+        ],
+        vec![
+            TextArea { scale: 1.5, ..TextArea::glyphs(a, 5.0, 0.0) },
+            TextArea::glyphs(b, 10.25, 0.0),
+        ],
+        // Swapped, one area less, one more.
+        vec![TextArea::glyphs(b, 10.25, 0.0), TextArea::glyphs(a, 5.0, 0.0)],
+        vec![TextArea::glyphs(b, 10.25, 0.0)],
+        vec![TextArea::glyphs(b, 10.25, 0.0)],
+        vec![
+            TextArea::glyphs(b, 10.25, 0.0),
+            TextArea::glyphs(a, 0.0, 0.0),
+            TextArea::glyphs(a, 0.0, 60.0),
+        ],
+        vec![
+            TextArea::glyphs(b, 10.25, 0.0),
+            TextArea::glyphs(a, 0.0, 0.0),
+            TextArea::glyphs(a, 0.0, 60.0),
+        ],
+        // Other glyphs placed as the last frame placed its area.
+        vec![TextArea::glyphs(a, 0.0, 0.0)],
+        vec![TextArea::glyphs(a, 0.0, 0.0)],
+        vec![TextArea::glyphs(b, 0.0, 0.0)],
+        vec![TextArea::glyphs(b, 0.0, 0.0)],
+    ];
+    // Exact: a size that moves is drawn exactly, as instances (the zoom
+    // policy would draw it sampled, and only the renderer with history knows
+    // that it moved).
+    let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    kept.set_zoom_policy(ZoomPolicy::Exact);
+    for (n, areas) in frames.iter().enumerate() {
+        let report = kept.prepare(&device, &queue, &mut atlas, areas, &viewport).unwrap();
+        let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        fresh.set_zoom_policy(ZoomPolicy::Exact);
+        fresh.prepare(&device, &queue, &mut atlas, areas, &viewport).unwrap();
+        assert_eq!(kept.instances(), fresh.instances(), "frame {n}");
+        assert!(!kept.instances().is_empty());
+        if [1, 2, 3, 6, 8, 12, 14, 16, 18].contains(&n) {
+            assert_eq!(report.hits, report.lookups, "frame {n} repeats the last: all cached");
+        }
+        queue.submit([]);
+    }
+}
