@@ -230,14 +230,15 @@ fn bench_frames(
     });
 }
 
-/// kerf's warm prepare of `glyphs` (its atlas filled first).
+/// kerf's warm prepare of `glyphs` (its atlas filled first), the submit
+/// timed or not (see [`bench_frames`]).
 fn kerf_warm(
     g: &mut Group<'_>, name: &str, device: &wgpu::Device, queue: &wgpu::Queue, k: &mut Kerf,
-    glyphs: &[PositionedGlyph],
+    glyphs: &[PositionedGlyph], submit_timed: bool,
 ) {
     let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
     k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-    bench_frames(g, name, queue, true, || {
+    bench_frames(g, name, queue, submit_timed, || {
         black_box(k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap());
     });
 }
@@ -313,9 +314,19 @@ fn benches(c: &mut Criterion) {
                 eprintln!("kerf-lcd: drawn in grayscale ({reason:?})");
             }
         }
-        kerf_warm(&mut g, name, device, queue, &mut k, &glyphs);
+        kerf_warm(&mut g, name, device, queue, &mut k, &glyphs, true);
     }
     glyphon_warm(&mut g, device, queue, &mut fs, &para, true);
+    g.finish();
+    // The same warm frames with only `prepare` timed (the submit still
+    // follows each, untimed): on lavapipe an empty submit right after the
+    // last one waits for the driver's queue thread, longer the shorter the
+    // prepare before it, so the row above mixes the two.
+    let mut g = c.benchmark_group("prepare_warm_prepare");
+    g.throughput(Throughput::Elements(glyphs.len() as u64));
+    let mut k = kerf_side_bins(device, queue, 4);
+    kerf_warm(&mut g, "kerf", device, queue, &mut k, &glyphs, false);
+    glyphon_warm(&mut g, device, queue, &mut fs, &para, false);
     g.finish();
 
     let mut g = c.benchmark_group("prepare_cold");

@@ -21,6 +21,7 @@ use crate::key::GlyphKey;
 use crate::memo::KeyMemo;
 use crate::page::Page;
 use crate::raster::GlyphImage;
+use crate::recency::RunUses;
 use crate::stats::Stats;
 use crate::upload::Staging;
 use kerf_pack::Rect;
@@ -54,6 +55,9 @@ pub struct Atlas {
     pub(crate) tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
     /// Keys recent batches found in the map (see memo.rs).
     pub(crate) memo: KeyMemo,
+    /// Retained runs recorded here, whose reuses are written into the map
+    /// with the memo's (see recency.rs).
+    pub(crate) runs: RunUses,
     /// Glyphs the memo handed back with the frame they were last used in,
     /// to write into the LRU map (see [`Atlas::write_back_recency`]).
     pub(crate) recency: Vec<(GlyphKey, u64)>,
@@ -99,6 +103,7 @@ impl Atlas {
             map: LruCache::unbounded(),
             tiles: HashMap::new(),
             memo: KeyMemo::default(),
+            runs: RunUses::default(),
             recency: Vec::new(),
             epoch: 0,
             all_protected: None,
@@ -198,7 +203,14 @@ impl Atlas {
     /// anything is evicted, so eviction sees every use (see memo.rs).
     pub(crate) fn write_back_recency(&mut self) {
         self.memo.drain_pending(&mut self.recency);
+        self.runs.drain_pending(&mut self.recency);
         self.apply_recency();
+    }
+
+    /// True when uses not yet in the map are waiting to be written back
+    /// (the memo's, or retained runs').
+    pub(crate) fn has_pending_uses(&self) -> bool {
+        self.memo.has_pending() || self.runs.has_pending()
     }
 
     /// Writes the glyphs in `recency` (handed back by the memo) into the map.

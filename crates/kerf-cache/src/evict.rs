@@ -65,7 +65,7 @@ impl Atlas {
         // The memo's record of recent use goes into the map before anything
         // is evicted (nothing to do when the oldest glyph is protected anyway:
         // a use the memo saw only makes it more recent).
-        if self.memo.has_pending()
+        if self.has_pending_uses()
             && self.map.peek_lru().is_some_and(|(_, lru)| !self.is_protected(lru.last_used))
         {
             self.write_back_recency();
@@ -155,7 +155,7 @@ impl Atlas {
         let idle = |c: &Atlas, last_used: u64| {
             !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame
         };
-        if self.memo.has_pending()
+        if self.has_pending_uses()
             && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used))
         {
             self.write_back_recency();

@@ -108,6 +108,7 @@ mod page;
 mod parley_adapter;
 mod place;
 mod raster;
+mod recency;
 mod relocate;
 mod request;
 mod retain;

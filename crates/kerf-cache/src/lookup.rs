@@ -57,52 +57,6 @@ impl Atlas {
         self.apply_recency();
     }
 
-    /// Marks each of `keys` that belongs in this atlas (colour keys in the
-    /// colour atlas, the others in the coverage one) used in this frame, as
-    /// a lookup that finds it would: in the memo, else in the LRU map (and
-    /// then remembered). False if one is not cached, or must move off a
-    /// retiring page first. Keys of one memo group next to each other (as
-    /// sorted keys are) find their group once.
-    pub(crate) fn touch_all(&mut self, keys: &[GlyphKey]) -> bool {
-        self.begin_batch();
-        let color = self.format == crate::format::TexelFormat::Rgba;
-        let (epoch, frame) = (self.epoch, self.frame);
-        let mut group: Option<(GlyphKey, Option<usize>)> = None;
-        for key in keys.iter().filter(|k| k.is_color() == color) {
-            let same = group.is_some_and(|(k, _)| {
-                (k.font, k.glyph, k.size, k.mode) == (key.font, key.glyph, key.size, key.mode)
-            });
-            if !same {
-                let tag = RunTag::new(key.font, key.size, key.mode);
-                group = Some((*key, self.memo.group_of(&tag, key.glyph, epoch)));
-            }
-            let at = group.and_then(|(_, i)| i);
-            if at.is_some_and(|i| self.memo.use_bin(i, key.subpixel_x, frame)) {
-                continue;
-            }
-            if !self.touch_in_map(key) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Marks `key` used in the LRU map and remembers it in the memo; false
-    /// if it is not cached or must move first.
-    fn touch_in_map(&mut self, key: &GlyphKey) -> bool {
-        let Some(found) = self.probe(key) else { return false };
-        if found.moves {
-            return false;
-        }
-        if !found.retiring && !found.tiled {
-            self.memo.put(key, &found.entry, self.frame, self.epoch, &mut self.recency);
-            if !self.recency.is_empty() {
-                self.apply_recency();
-            }
-        }
-        true
-    }
-
     /// The key a batch in `mode` looks `r` up by (`None`: its size is invalid).
     pub(crate) fn key_of(&self, r: &PositionedReq, mode: RenderMode) -> Option<GlyphKey> {
         let (size, mode) = self.run_of(mode)(r.size)?;

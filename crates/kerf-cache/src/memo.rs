@@ -267,16 +267,10 @@ impl KeyMemo {
         Some(self.groups[i].bins[Self::bin(subpixel_x)].unpack())
     }
 
-    /// The group holding `glyph` of the run `tag` in `epoch`, if any.
-    #[inline]
-    pub(crate) fn group_of(&self, tag: &RunTag, glyph: u16, epoch: u64) -> Option<usize> {
-        self.find(tag, glyph, epoch as u32)
-    }
-
     /// Marks group `i`'s glyph at `subpixel_x` used in `frame`, as
     /// [`get_in`](Self::get_in) does; false if the group lacks that offset.
     #[inline(always)]
-    pub(crate) fn use_bin(&mut self, i: usize, subpixel_x: u8, frame: u64) -> bool {
+    fn use_bin(&mut self, i: usize, subpixel_x: u8, frame: u64) -> bool {
         let b = Self::bin(subpixel_x);
         let Some(g) = self.groups.get_mut(i) else { return false };
         if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != subpixel_x {

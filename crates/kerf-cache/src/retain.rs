@@ -16,17 +16,23 @@
 //! - the run that made them was clean: nothing skipped or degraded, no
 //!   character reported missing (a reused run reports nothing).
 //!
-//! A reused run still marks each of its keys used in the frame (in the key
-//! memo, or the LRU map when the memo no longer holds it), so it is
-//! protected from eviction and ordered in the LRU list exactly as a lookup
-//! would leave it, and counts its glyphs as lookups and hits.
+//! A reused run still marks its glyphs used in the frame, so they are
+//! protected from eviction and ordered in the LRU list as lookups would
+//! leave them, and counts them as lookups and hits. It does so in O(1): its
+//! keys are kept once, in a [`RunUse`] per atlas shared with that atlas's
+//! [`RunUses`]; a reuse stamps the frame on it and marks it pending, and
+//! before the atlas evicts or trims anything it writes the pending runs'
+//! keys into the LRU map with that frame, as it writes back the key memo's
+//! uses (see memo.rs). A steady frame touches neither the memo nor the map.
 
 use crate::cache::GlyphCache;
 use crate::frame::Frame;
 use crate::key::{GlyphKey, RenderMode};
+use crate::recency::RunUse;
 use crate::request::Request;
 use crate::text::{GlyphQuad, PositionedGlyph};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Ids of caches, so a run is never reused in another cache than its own.
 static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
@@ -60,7 +66,8 @@ pub struct RetainedRun {
 
 #[derive(Clone, Debug)]
 struct RunKeys {
-    unique: Vec<GlyphKey>,
+    /// One per atlas the glyphs are in, registered there.
+    uses: Vec<Arc<RunUse>>,
     coverage: u64,
     color: u64,
 }
@@ -199,15 +206,14 @@ impl GlyphCache {
             run.epochs = None;
             return false;
         }
-        // Mark each key used in the frame; one not cached any more (which
-        // cannot happen while the epochs hold) sends the glyphs to lookups.
-        if !self.coverage.touch_all(&keys.unique) {
-            run.epochs = None;
-            return false;
-        }
-        if keys.color > 0 && !self.color.as_mut().is_some_and(|c| c.touch_all(&keys.unique)) {
-            run.epochs = None;
-            return false;
+        // Each glyph is used in this frame: written into the map before
+        // anything is evicted or trimmed.
+        let frame = self.coverage.frame;
+        for u in &keys.uses {
+            let atlas = if u.color() { self.color.as_mut() } else { Some(&mut self.coverage) };
+            if let Some(a) = atlas {
+                a.runs.used(u, frame);
+            }
         }
         self.coverage.stats.lookups += keys.coverage;
         self.coverage.stats.hits += keys.coverage;
@@ -238,12 +244,12 @@ impl GlyphCache {
     }
 
     /// The keys `glyphs` look up in `mode` (each once), as the batch made
-    /// them: colour glyphs in the colour atlas's mode and bins.
-    fn run_keys(&self, glyphs: &[PositionedGlyph], mode: RenderMode) -> RunKeys {
+    /// them: colour glyphs in the colour atlas's mode and bins; registered
+    /// with their atlases.
+    fn run_keys(&mut self, glyphs: &[PositionedGlyph], mode: RenderMode) -> RunKeys {
         let routes = self.routes_color(mode);
         let fonts = &self.sources.fonts;
-        let (mut coverage, mut color) = (0, 0);
-        let mut unique = Vec::with_capacity(glyphs.len());
+        let mut keys: [Vec<GlyphKey>; 2] = [Vec::new(), Vec::new()];
         for g in glyphs {
             let r = g.req();
             let is_color = routes && fonts.is_color_glyph(r.font, r.glyph);
@@ -251,19 +257,23 @@ impl GlyphCache {
                 (true, Some(c)) => c,
                 _ => &self.coverage,
             };
-            let Some(key) = atlas.key_of(&r, if is_color { RenderMode::Color } else { mode })
-            else {
-                continue;
-            };
-            if is_color {
-                color += 1;
-            } else {
-                coverage += 1;
+            let mode = if is_color { RenderMode::Color } else { mode };
+            if let Some(key) = atlas.key_of(&r, mode) {
+                keys[usize::from(is_color)].push(key);
             }
-            unique.push(key);
         }
-        unique.sort_unstable();
-        unique.dedup();
-        RunKeys { unique, coverage, color }
+        let (coverage, color) = (keys[0].len() as u64, keys[1].len() as u64);
+        let mut uses = Vec::new();
+        for (i, mut keys) in keys.into_iter().enumerate() {
+            let color = i == 1;
+            let atlas = if color { self.color.as_mut() } else { Some(&mut self.coverage) };
+            let Some(atlas) = atlas.filter(|_| !keys.is_empty()) else { continue };
+            keys.sort_unstable();
+            keys.dedup();
+            let run = Arc::new(RunUse::new(keys, color));
+            atlas.runs.register(&run);
+            uses.push(run);
+        }
+        RunKeys { uses, coverage, color }
     }
 }

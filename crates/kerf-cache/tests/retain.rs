@@ -180,6 +180,28 @@ fn a_record_outlived_by_its_glyphs_slots_is_not_reused() {
 }
 
 #[test]
+fn glyphs_drawn_from_a_record_are_not_trimmed_as_idle() {
+    // Glyphs unused for 3 frames are released at the end of a frame: a run
+    // drawn from its record every frame uses its glyphs every frame.
+    let config = CacheConfig { release_idle_after: Some(3), ..CacheConfig::default() };
+    let mut c = GlyphCache::new(config).expect("config");
+    let font = c.add_font(dejavu::sans::regular().to_vec()).expect("DejaVu Sans");
+    let glyphs = line(font, 36, 20, 16.0, 40.0);
+    let mut run = RetainedRun::default();
+    for frame in 0..20 {
+        let mut quads = Vec::new();
+        let mut f = c.begin_frame();
+        f.prepare_retained(&glyphs, &mut quads, &mut run);
+        let out = f.finish();
+        assert_eq!(out.evictions, 0, "frame {frame}");
+        if frame > 0 {
+            assert_eq!(out.hits, 20, "frame {frame}");
+        }
+    }
+    assert!(run.is_ready());
+}
+
+#[test]
 fn a_skipped_glyph_is_never_recorded() {
     // An invalid size is skipped and reported: a record would hide the report.
     let (mut a, font) = cache(512);
