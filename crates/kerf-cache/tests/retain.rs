@@ -32,6 +32,16 @@ fn line(font: FontId, first: u16, n: u16, size: f32, y: f32) -> Vec<PositionedGl
         .collect()
 }
 
+/// One frame of `c` drawing `glyphs` through `run`: its output and quads.
+fn retained_frame(
+    c: &mut GlyphCache, glyphs: &[PositionedGlyph], run: &mut RetainedRun,
+) -> (FrameOutput, Vec<GlyphQuad>) {
+    let mut quads = Vec::new();
+    let mut f = c.begin_frame();
+    f.prepare_retained(glyphs, &mut quads, run);
+    (f.finish(), quads)
+}
+
 /// What a quad draws, but for where its texels are.
 fn placed(q: &GlyphQuad) -> (i32, i32, u16, u16, [u8; 4], QuadFlags) {
     (q.x, q.y, q.width, q.height, q.color, q.flags)
@@ -108,20 +118,13 @@ fn a_record_is_not_reused_after_the_cache_changes_or_in_another_cache() {
     let (mut a, font) = cache(512);
     let glyphs = line(font, 36, 30, 16.0, 40.0);
     let mut run = RetainedRun::default();
-    let mut quads = Vec::new();
     for _ in 0..2 {
-        quads.clear();
-        let mut f = a.begin_frame();
-        f.prepare_retained(&glyphs, &mut quads, &mut run);
-        f.finish();
+        retained_frame(&mut a, &glyphs, &mut run);
     }
     assert!(run.is_ready());
     // Cleared: every glyph is rasterized again, and the quads are right.
     a.clear();
-    let mut again = Vec::new();
-    let mut f = a.begin_frame();
-    f.prepare_retained(&glyphs, &mut again, &mut run);
-    let out = f.finish();
+    let (out, again) = retained_frame(&mut a, &glyphs, &mut run);
     assert_eq!(out.hits, 0, "a cleared cache has nothing to hit");
     let (mut b, font_b) = cache(512);
     assert_eq!(font_b, font);
@@ -131,23 +134,14 @@ fn a_record_is_not_reused_after_the_cache_changes_or_in_another_cache() {
     f.finish();
     assert!(composite(&a, &again, W, H) == composite(&b, &plain, W, H));
     // The same run in another cache: looked up there, not copied.
-    let mut other = Vec::new();
-    let mut f = b.begin_frame();
-    f.prepare_retained(&glyphs, &mut other, &mut run);
-    f.finish();
-    let mut f = b.begin_frame();
-    other.clear();
-    f.prepare_retained(&glyphs, &mut other, &mut run);
-    let out = f.finish();
+    retained_frame(&mut b, &glyphs, &mut run);
+    let (out, other) = retained_frame(&mut b, &glyphs, &mut run);
     assert_eq!(out.lookups, 30);
     assert!(composite(&b, &other, W, H) == composite(&b, &plain, W, H));
     // Changed glyphs are looked up (a moved glyph draws where it now is).
     let mut moved = glyphs.clone();
     moved[3].x += 9.0;
-    let mut q = Vec::new();
-    let mut f = a.begin_frame();
-    f.prepare_retained(&moved, &mut q, &mut run);
-    f.finish();
+    let (_, q) = retained_frame(&mut a, &moved, &mut run);
     assert_eq!(q[3].x, again[3].x + 9);
     assert!(!run.is_ready(), "a new run is recorded only when it comes again");
 }
@@ -189,10 +183,7 @@ fn glyphs_drawn_from_a_record_are_not_trimmed_as_idle() {
     let glyphs = line(font, 36, 20, 16.0, 40.0);
     let mut run = RetainedRun::default();
     for frame in 0..20 {
-        let mut quads = Vec::new();
-        let mut f = c.begin_frame();
-        f.prepare_retained(&glyphs, &mut quads, &mut run);
-        let out = f.finish();
+        let (out, _) = retained_frame(&mut c, &glyphs, &mut run);
         assert_eq!(out.evictions, 0, "frame {frame}");
         if frame > 0 {
             assert_eq!(out.hits, 20, "frame {frame}");
@@ -209,10 +200,7 @@ fn a_skipped_glyph_is_never_recorded() {
     glyphs[4].size = f32::NAN;
     let mut run = RetainedRun::default();
     for frame in 0..4 {
-        let mut quads = Vec::new();
-        let mut f = a.begin_frame();
-        f.prepare_retained(&glyphs, &mut quads, &mut run);
-        let out = f.finish();
+        let (out, quads) = retained_frame(&mut a, &glyphs, &mut run);
         assert_eq!(out.skipped.len(), 1, "frame {frame} reports the glyph");
         assert_eq!(quads.len(), 9);
     }
