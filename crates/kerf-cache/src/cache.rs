@@ -21,7 +21,12 @@ use crate::request::{PositionedReq, Request};
 use crate::source::Sources;
 use crate::stats::Stats;
 use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Ids of caches (never 0), so a retained run is never reused in another
+/// cache than its own (see retain.rs).
+static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A glyph cache without a GPU. See the crate docs for the data flow.
 pub struct GlyphCache {
@@ -103,7 +108,7 @@ impl GlyphCache {
             layout: fontdue::layout::Layout::new(fontdue::layout::CoordinateSystem::PositiveYDown),
             buffers: Buffers::default(),
             report: Report::default(),
-            id: crate::retain::next_cache_id(),
+            id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 

@@ -31,16 +31,7 @@ use crate::key::{GlyphKey, RenderMode};
 use crate::recency::RunUse;
 use crate::request::Request;
 use crate::text::{GlyphQuad, PositionedGlyph};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// Ids of caches, so a run is never reused in another cache than its own.
-static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A fresh cache id (never 0).
-pub(crate) fn next_cache_id() -> u64 {
-    NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed)
-}
 
 /// A run of glyphs kept from frame to frame, for
 /// [`Frame::prepare_retained`]: when a frame asks for the same glyphs as
