@@ -49,14 +49,6 @@ impl Atlas {
         })
     }
 
-    /// Readies the memo for a batch of this frame: emptied (its uses written
-    /// back) when the epoch's or frame's high bits changed, and the uses it
-    /// handed back written into the LRU map.
-    pub(crate) fn begin_batch(&mut self) {
-        self.memo.sync(self.epoch, self.frame, &mut self.recency);
-        self.apply_recency();
-    }
-
     /// The key a batch in `mode` looks `r` up by (`None`: its size is invalid).
     pub(crate) fn key_of(&self, r: &PositionedReq, mode: RenderMode) -> Option<GlyphKey> {
         let (size, mode) = self.run_of(mode)(r.size)?;
@@ -102,7 +94,8 @@ impl Atlas {
         let bins = self.config.subpixel_bins;
         let format_flags = self.format.quad_flags();
         let start = out.len();
-        self.begin_batch();
+        self.memo.sync(self.epoch, frame, &mut self.recency);
+        self.apply_recency();
         let mut rest = std::mem::take(&mut self.unmemoized);
         rest.clear();
         let mut hits = self.memo_pass(reqs, skip, mode, out, &mut rest);

@@ -261,38 +261,21 @@ impl KeyMemo {
         &mut self, tag: &RunTag, glyph: u16, subpixel_x: u8, epoch: u64, frame: u64,
     ) -> Option<GlyphEntry> {
         let i = self.find(tag, glyph, epoch as u32)?;
-        if !self.use_bin(i, subpixel_x, frame) {
+        let g = self.groups.get_mut(i)?;
+        let b = Self::bin(subpixel_x);
+        if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != subpixel_x {
             return None;
         }
-        Some(self.groups[i].bins[Self::bin(subpixel_x)].unpack())
-    }
-
-    /// Marks group `i`'s glyph at `subpixel_x` used in `frame`, as
-    /// [`get_in`](Self::get_in) does; false if the group lacks that offset.
-    #[inline(always)]
-    fn use_bin(&mut self, i: usize, subpixel_x: u8, frame: u64) -> bool {
-        let b = Self::bin(subpixel_x);
-        let Some(g) = self.groups.get_mut(i) else { return false };
-        if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != subpixel_x {
-            return false;
-        }
-        self.mark_used(i, frame);
-        true
-    }
-
-    /// Marks group `i` used in `frame` (and pending, once).
-    #[inline(always)]
-    fn mark_used(&mut self, i: usize, frame: u64) {
+        let entry = g.bins[b].unpack();
         let frame = frame as u32;
-        if let Some(g) = self.groups.get_mut(i) {
-            if g.touched != frame {
-                g.touched = frame;
-                if g.valid & PENDING == 0 {
-                    g.valid |= PENDING;
-                    self.mark_pending(i);
-                }
+        if g.touched != frame {
+            g.touched = frame;
+            if g.valid & PENDING == 0 {
+                g.valid |= PENDING;
+                self.mark_pending(i);
             }
         }
+        Some(entry)
     }
 
     /// The group holding `glyph` of the run `tag` in this epoch: the table

@@ -71,8 +71,9 @@ type Epochs = (u64, Option<u64>);
 type Marks = (usize, usize, u64, u64);
 
 impl RetainedRun {
-    /// Whether the last prepare through this run reused its quads' record
-    /// (a record exists and is still valid for the atlases as they are).
+    /// Whether the run holds a record of quads that the next prepare of the
+    /// same glyphs can reuse, as far as the atlases were when it was last
+    /// prepared (a later eviction or move still sends it to lookups).
     pub fn is_ready(&self) -> bool {
         self.keys.is_some() && self.epochs.is_some()
     }

@@ -294,10 +294,7 @@ impl Shared {
             blend: LCD_BLEND,
             constants: &constants,
         };
-        let mut map = self.lcd_pipelines.lock().unwrap_or_else(|e| e.into_inner());
-        Some(
-            map.entry((key.clone(), bgr, *curve)).or_insert_with(|| kind.make(device, key)).clone(),
-        )
+        Some(cached(&self.lcd_pipelines, &(key.clone(), bgr, *curve), || kind.make(device, key)))
     }
 
     /// The transformed-text pipeline for `key`, made on first use.
