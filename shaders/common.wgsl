@@ -113,9 +113,12 @@ override CURVE_L7: f32 = 0.0;
 
 // The correction of an exact texel coverage (k/255, read with textureLoad)
 // for text of luminance `lum`. With CURVE_CORRECTION, as a polynomial:
-// c + c (1 - c) r(c), r of degree 7 with the luminance's mix of the dark and
-// light coefficients, which fit.rs keeps within a quarter of an 8-bit step
-// of the tables at every k/255: sixteen multiply-adds, no memory read.
+// c + c (1 - c) r(c), r of degree at most 7 with the luminance's mix of the
+// dark and light coefficients, which fit.rs keeps within a fifth of an 8-bit
+// step of the tables at every k/255: at most sixteen multiply-adds, no
+// memory read. The coefficients above the fit's degree are zero, and the
+// shader compiler drops their terms (the default correction is of degree 5,
+// the neutral one of none: r = 0).
 // Otherwise two entries of the correction tables, mixed.
 fn corrected(coverage: f32, lum: f32) -> f32 {
     if (CURVE_CORRECTION) {
