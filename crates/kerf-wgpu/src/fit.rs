@@ -123,10 +123,10 @@ pub(crate) fn eval(r: &[f32; DEGREE + 1], c: f32) -> f32 {
     (c + c * (1.0 - c) * p).clamp(0.0, 1.0)
 }
 
-/// The worst difference between `r`'s curve, evaluated as the shader does,
-/// and the table.
-fn worst_error(r: &[f32; DEGREE + 1], table: &[f32; 256]) -> f32 {
-    (0..256).map(|k| (eval(r, k as f32 / 255.0) - table[k]).abs()).fold(0.0f32, f32::max)
+/// How far `r`'s curve, evaluated as the shader does, is from the table at
+/// each texel value.
+fn errors(r: &[f32; DEGREE + 1], table: &[f32; 256]) -> [f32; 256] {
+    core::array::from_fn(|k| (eval(r, k as f32 / 255.0) - table[k]).abs())
 }
 
 /// An `r` with `n` coefficients within [`TOLERANCE`] of the table, if
@@ -137,16 +137,17 @@ fn fit_within(table: &[f32; 256], n: usize) -> Option<[f32; DEGREE + 1]> {
     let mut weights = [1f64; 254];
     for _ in 0..LAWSON_STEPS {
         let r = fit_degree(table, n, &weights)?;
-        if worst_error(&r, table) <= TOLERANCE {
+        let errors = errors(&r, table);
+        if errors.iter().fold(0.0f32, |a, &e| a.max(e)) <= TOLERANCE {
             return Some(r);
         }
-        let errors: Vec<f64> =
-            (1..255).map(|k| (eval(&r, k as f32 / 255.0) - table[k]).abs() as f64).collect();
-        let total: f64 = weights.iter().zip(&errors).map(|(w, e)| w * e).sum();
+        // The ends are exact by construction: the weights are the interior's.
+        let errors = &errors[1..255];
+        let total: f64 = weights.iter().zip(errors).map(|(w, &e)| w * e as f64).sum();
         if total <= 0.0 {
             return None;
         }
-        weights.iter_mut().zip(&errors).for_each(|(w, e)| *w *= e / total * 254.0);
+        weights.iter_mut().zip(errors).for_each(|(w, &e)| *w *= e as f64 / total * 254.0);
     }
     None
 }
