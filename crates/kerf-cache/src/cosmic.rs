@@ -19,8 +19,8 @@ pub struct CosmicFonts {
     // Ordered: a handful of fonts are a few integer compares (runs switch
     // fonts often in mixed-script text), where hashing costs more.
     ids: BTreeMap<cosmic_text::fontdb::ID, FontId>,
-    /// The instance of each (face, weight, synthetic italic) seen so far.
-    styled: BTreeMap<(FontId, u16, bool), FontId>,
+    /// The instance of each (face, weight, synthetic italic, hinting off) seen so far.
+    styled: BTreeMap<(FontId, u16, bool, bool), FontId>,
     loading: FontLoading,
     /// Axis values set on every face (cosmic-text's attributes have none).
     variations: Vec<(Tag, f32)>,
@@ -98,18 +98,24 @@ impl CosmicFonts {
     /// glyph's weight (a `wght` axis set as cosmic-text's own swash path
     /// sets it, or synthetic bold on a face of weight ≤ 500 without one) and
     /// with a synthetic oblique where cosmic-text marks the glyph
-    /// `FAKE_ITALIC` (its face is not italic). See [`GlyphCache::add_instance`].
+    /// `FAKE_ITALIC` (its face is not italic); unhinted where it marks the
+    /// glyph `DISABLE_HINTING` and the cache's rasterizer hints (as
+    /// cosmic-text's own swash path, which hints unless told not to). See
+    /// [`GlyphCache::add_instance`].
     pub fn instance(
         &mut self, cache: &mut GlyphCache, base: FontId, g: &cosmic_text::LayoutGlyph,
     ) -> Result<FontId, GlyphError> {
-        let italic = g.cache_key_flags.contains(cosmic_text::CacheKeyFlags::FAKE_ITALIC);
+        let flags = g.cache_key_flags;
+        let italic = flags.contains(cosmic_text::CacheKeyFlags::FAKE_ITALIC);
+        let unhinted = flags.contains(cosmic_text::CacheKeyFlags::DISABLE_HINTING);
         let weight = g.font_weight.0;
-        if let Some(&f) = self.styled.get(&(base, weight, italic)) {
+        let seen = (base, weight, italic, unhinted);
+        if let Some(&f) = self.styled.get(&seen) {
             return Ok(f);
         }
         let style = FontStyle {
             variations: self.variations.clone(),
-            ..FontStyle::new().weight(f32::from(weight)).italic(italic)
+            ..FontStyle::new().weight(f32::from(weight)).italic(italic).no_hinting(unhinted)
         };
         let styled = cache.add_instance(base, &style)?;
         for tag in styled.ignored_axes {
@@ -118,7 +124,7 @@ impl CosmicFonts {
             }
         }
         let f = styled.font;
-        self.styled.insert((base, weight, italic), f);
+        self.styled.insert(seen, f);
         Ok(f)
     }
 

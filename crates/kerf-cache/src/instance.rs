@@ -52,6 +52,11 @@ pub struct FontStyle {
     /// A synthetic oblique forced, in degrees (positive leans right; `0`
     /// none; `None`: decided from `italic`).
     pub synthetic_oblique: Option<f32>,
+    /// Hinting off for this text (cosmic-text's
+    /// `CacheKeyFlags::DISABLE_HINTING`): a rasterizer that hints
+    /// ([`Rasterizer::hints`](crate::Rasterizer::hints)) draws it unhinted.
+    /// Ignored where the rasterizer does not hint: the glyphs are the same.
+    pub no_hinting: bool,
 }
 
 impl FontStyle {
@@ -76,6 +81,13 @@ impl FontStyle {
     pub fn variation(mut self, tag: Tag, value: f32) -> FontStyle {
         self.variations.retain(|(t, _)| *t != tag);
         self.variations.push((tag, value));
+        self
+    }
+
+    /// The same style with hinting turned off (`true`) or left to the
+    /// rasterizer (`false`); see [`FontStyle::no_hinting`].
+    pub fn no_hinting(mut self, off: bool) -> FontStyle {
+        self.no_hinting = off;
         self
     }
 
@@ -111,13 +123,15 @@ pub fn tag_name(tag: Tag) -> String {
 }
 
 /// What is drawn of a face: variation coordinates (user space, clamped, in
-/// the face's axis order, axes at their default left out) and synthesis.
+/// the face's axis order, axes at their default left out), synthesis, and
+/// whether hinting is turned off.
 /// Made by [`Instance::resolve`]; [`Instance::default`] is the face as it is.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Instance {
     variations: Box<[(Tag, f32)]>,
     embolden: bool,
     oblique: f32,
+    unhinted: bool,
 }
 
 impl Eq for Instance {}
@@ -130,6 +144,7 @@ impl std::hash::Hash for Instance {
         }
         self.embolden.hash(state);
         self.oblique.to_bits().hash(state);
+        self.unhinted.hash(state);
     }
 }
 
@@ -192,13 +207,19 @@ impl Instance {
             } else {
                 0.0
             });
-        let instance = Instance { variations, embolden, oblique: degrees.to_radians().tan() };
+        let instance = Instance {
+            variations,
+            embolden,
+            oblique: degrees.to_radians().tan(),
+            unhinted: style.no_hinting,
+        };
         Ok(Resolved { instance, ignored_axes })
     }
 
-    /// True for the face as it is: no variation set, no synthesis.
+    /// True for the face as it is: no variation set, no synthesis, hinting
+    /// left to the rasterizer.
     pub fn is_default(&self) -> bool {
-        self.variations.is_empty() && !self.embolden && self.oblique == 0.0
+        self.variations.is_empty() && !self.embolden && self.oblique == 0.0 && !self.unhinted
     }
 
     /// The axis values set (user space, in the face's axis order).
@@ -215,6 +236,12 @@ impl Instance {
     /// tangent of its angle; 0 for none).
     pub fn oblique(&self) -> f32 {
         self.oblique
+    }
+
+    /// True when hinting is turned off for this instance
+    /// ([`FontStyle::no_hinting`]).
+    pub fn unhinted(&self) -> bool {
+        self.unhinted
     }
 }
 

@@ -43,6 +43,15 @@ pub trait Rasterizer: Send + Sync {
     fn draws_instances(&self) -> bool {
         false
     }
+    /// True when the rasterizer hints outlines. The cache then keeps
+    /// [`FontStyle::no_hinting`](crate::FontStyle::no_hinting) in the
+    /// instances it makes, and the rasterizer draws an
+    /// [`Instance::unhinted`](crate::Instance::unhinted) font without
+    /// hinting. The default is false: the flag is dropped, since every
+    /// glyph is drawn unhinted anyway.
+    fn hints(&self) -> bool {
+        false
+    }
     /// Rasterizes `keys`, which differ only in [`GlyphKey::subpixel_x`] (the
     /// sub-pixel bins of one glyph at one size and mode a frame missed), in
     /// order. The default rasterizes them one by one; a rasterizer that

@@ -105,6 +105,13 @@ impl Rasterizer for SwashRasterizer {
         true
     }
 
+    /// With [`hinting`](Self::hinting) on; an
+    /// [`Instance::unhinted`](crate::Instance::unhinted) font is then drawn
+    /// without it.
+    fn hints(&self) -> bool {
+        self.hinting
+    }
+
     fn measure(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<(u32, u32), RasterError> {
         // The (hinted) outline's pixel bounds, without rasterizing.
         let offset = key.subpixel_x as f32 / 256.0;
@@ -206,7 +213,8 @@ impl Synthesis {
 }
 
 /// Runs `f` with this thread's swash scaler for `font` at `key`'s size,
-/// hinted or not: a font swash cannot read is [`RasterError::BadFont`], a
+/// hinted when `hinting` says so and the font's instance does not turn it
+/// off: a font swash cannot read is [`RasterError::BadFont`], a
 /// panic inside swash [`RasterError::Panicked`].
 fn with_scaler<T>(
     font: FontRef<'_>, key: &GlyphKey, hinting: bool, f: impl FnOnce(&mut Scaler<'_>) -> T,
@@ -214,6 +222,7 @@ fn with_scaler<T>(
     let sfont = swash::FontRef::from_index(font.bytes, font.collection_index as usize)
         .ok_or(RasterError::BadFont)?;
     let id = font_id(font);
+    let hinting = hinting && !font.font.instance().is_some_and(|i| i.unhinted());
     catch_unwind(AssertUnwindSafe(|| {
         CONTEXT.with(|ctx| {
             let mut ctx = ctx.borrow_mut();

@@ -134,3 +134,79 @@ fn weights_and_italics_reach_the_cache() {
     assert_eq!(quads.len(), 15);
     cache.check_invariants().unwrap();
 }
+
+/// The coverage pixels of a bitmap whose top-left pixel lies `left` right
+/// of the pen and `top` above the baseline: (x, y up, value), zeros left
+/// out, so bitmaps that differ only by empty edges compare equal.
+fn ink_at(left: i32, top: i32, width: u32, pixels: &[u8]) -> Vec<(i32, i32, u8)> {
+    let w = width.max(1) as usize;
+    let mut out = Vec::new();
+    for (i, &v) in pixels.iter().enumerate().filter(|(_, &v)| v > 0) {
+        out.push((left + (i % w) as i32, top - (i / w) as i32, v));
+    }
+    out
+}
+
+/// cosmic-text's `CacheKeyFlags::DISABLE_HINTING`, drawn by a hinting
+/// rasterizer: the glyphs marked so are unhinted and the rest hinted, each
+/// pixel for pixel as cosmic-text's own swash path (`SwashCache`, what
+/// glyphon draws with) rasterizes the same cache key. Where the rasterizer
+/// does not hint, the flag makes no font of its own.
+#[cfg(feature = "swash")]
+#[test]
+fn disable_hinting_is_honoured_where_the_rasterizer_hints() {
+    use kerf_cache::cosmic_text::{CacheKey, CacheKeyFlags, SwashCache};
+    let mut db = fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let hinting = Box::new(SwashRasterizer::new().hinting(true));
+    let mut cache = GlyphCache::with_rasterizer(CacheConfig::default(), hinting).unwrap();
+    let mut plain_cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let (mut fonts, mut plain_fonts) = (CosmicFonts::new(), CosmicFonts::new());
+    let mut reference = SwashCache::new();
+    let text = "Hamburgefonstiv 0123";
+    // By flag: each glyph's pixels, ours.
+    let mut drawn: Vec<Vec<Vec<(i32, i32, u8)>>> = Vec::new();
+    for flags in [CacheKeyFlags::empty(), CacheKeyFlags::DISABLE_HINTING] {
+        let mut buffer = Buffer::new(&mut fs, Metrics::new(13.0, 20.0));
+        let attrs = Attrs::new().family(Family::Name("DejaVu Sans")).cache_key_flags(flags);
+        buffer.set_text(text, &attrs, Shaping::Advanced, None);
+        buffer.shape_until_scroll(&mut fs, false);
+        let mut glyphs = Vec::new();
+        fonts.glyphs(&mut cache, &fs, &buffer, (0.0, 0.0), [0, 0, 0, 255], &mut glyphs).unwrap();
+        let mut plain = Vec::new();
+        plain_fonts.glyphs(&mut plain_cache, &fs, &buffer, (0.0, 0.0), [0; 4], &mut plain).unwrap();
+        // Nothing hints in the plain cache: the face itself, flag or not.
+        assert!(plain.iter().all(|g| instance_of(&plain_cache, g).is_default()));
+        let unhinted = flags.contains(CacheKeyFlags::DISABLE_HINTING);
+        let laid: Vec<_> = buffer.layout_runs().flat_map(|r| r.glyphs.iter().cloned()).collect();
+        assert_eq!(glyphs.len(), laid.len());
+        let mut ours_by_glyph = Vec::new();
+        for (g, lg) in glyphs.iter().zip(&laid) {
+            assert_eq!(instance_of(&cache, g).unhinted(), unhinted, "glyph {}", g.glyph);
+            let size = GlyphSize::from_px(g.size, 1024.0).unwrap();
+            let key =
+                GlyphKey { mode: RenderMode::Coverage, ..GlyphKey::new(g.font, g.glyph, size) };
+            let ours = cache.rasterize_key(&key).unwrap();
+            let ours =
+                ink_at(ours.left, ours.bottom + ours.height as i32, ours.width, &ours.pixels);
+            let (ck, _, _) = CacheKey::new(
+                lg.font_id,
+                lg.glyph_id,
+                lg.font_size,
+                (0.0, 0.0),
+                lg.font_weight,
+                flags,
+            );
+            let theirs = reference.get_image_uncached(&mut fs, ck).expect("cosmic-text draws it");
+            let p = theirs.placement;
+            let theirs = ink_at(p.left, p.top, p.width, &theirs.data);
+            assert_eq!(ours, theirs, "glyph {} unhinted {unhinted}", g.glyph);
+            ours_by_glyph.push(ours);
+        }
+        drawn.push(ours_by_glyph);
+    }
+    // The two differ: the comparison above saw hinting on and off.
+    let differ = drawn[0].iter().zip(&drawn[1]).filter(|(a, b)| a != b).count();
+    assert!(differ >= 5, "hinting changed only {differ} glyphs");
+}
