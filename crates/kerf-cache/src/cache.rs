@@ -165,14 +165,7 @@ impl GlyphCache {
     pub fn add_instance(
         &mut self, font: FontId, style: &FontStyle,
     ) -> Result<StyledFont, GlyphError> {
-        // Hinting turned off where nothing hints draws the same glyphs: no
-        // font of its own.
-        let (font, ignored_axes) = if style.no_hinting && !self.sources.rasterizer.hints() {
-            let style = FontStyle { no_hinting: false, ..style.clone() };
-            self.sources.fonts.instance(font, &style)?
-        } else {
-            self.sources.fonts.instance(font, style)?
-        };
+        let (font, ignored_axes) = self.sources.instance(font, style)?;
         Ok(StyledFont { font, ignored_axes })
     }
 

@@ -95,7 +95,7 @@ impl GlyphCache {
             if pairs.iter().any(|&(g, _)| g == f) {
                 continue;
             }
-            let (styled, ignored) = self.sources.fonts.instance(f, &style)?;
+            let (styled, ignored) = self.sources.instance(f, &style)?;
             self.report.ignored_axes += ignored.len() as u64;
             pairs.push((f, styled));
         }

@@ -11,6 +11,7 @@ use crate::font::FontRef;
 use crate::font::FontSet;
 use crate::geometry::Geometry;
 use crate::image::{ImageSource, MAX_IMAGE_SOURCES, SOLID_SOURCE};
+use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::raster::{GlyphImage, Rasterizer};
 use std::collections::HashMap;
@@ -62,6 +63,19 @@ impl Sources {
         }
         list.push(source);
         Ok(ImageSourceId::new(list.len() as u32 - 1, rgba))
+    }
+
+    /// The font drawing `style` of font `id`, and the axes asked that it
+    /// lacks ([`FontSet::instance`]). Hinting turned off where the
+    /// rasterizer does not hint draws the same glyphs, so it makes no font
+    /// of its own.
+    pub(crate) fn instance(
+        &mut self, id: FontId, style: &FontStyle,
+    ) -> Result<(FontId, Vec<Tag>), GlyphError> {
+        if style.no_hinting && !self.rasterizer.hints() {
+            return self.fonts.instance(id, &FontStyle { no_hinting: false, ..style.clone() });
+        }
+        self.fonts.instance(id, style)
     }
 
     /// Font `id` as a [`Rasterizer`] sees it: an instance as its face's
