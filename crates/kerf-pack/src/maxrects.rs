@@ -84,6 +84,62 @@ pub struct MaxRects {
     slivers: FreeRects,
     /// Reused buffers of `split` and `free_region`.
     scratch: Scratch,
+    /// What the last failed request proves (see [`Unfit`]).
+    unfit: Unfit,
+}
+
+/// A failed request's proof that larger ones fail too. When a padded
+/// `w × h` request finds no free rect, no free rect is at least `w × h`
+/// (nor `h × w` with rotation); a placement only takes space away, so until
+/// space is freed a request at least as large in both sides fails too, and
+/// after frees only the free rects they made can hold it. Those rects are
+/// kept here, so a request that cannot fit fails after a look at a few
+/// rects instead of a search — the common case in a glyph cache's eviction
+/// loop, which frees one glyph and tries again. Exact: a request that passes
+/// this check goes through the full search, so every placement is the one
+/// the search alone would make.
+#[derive(Default)]
+struct Unfit {
+    /// The padded size that failed, while the proof holds.
+    size: Option<(u32, u32)>,
+    /// Free rects made since (by `free_region`), some perhaps since cut.
+    fresh: Vec<Rect>,
+}
+
+impl Unfit {
+    /// The most fresh rects kept; past this the proof is dropped (a full
+    /// search is then cheaper than the look).
+    const MAX_FRESH: usize = 32;
+
+    /// True when a padded `pw × ph` request (turned too with `rotate`)
+    /// certainly finds no free rect.
+    fn proves_no_room(&self, pw: u32, ph: u32, rotate: bool) -> bool {
+        let Some((w, h)) = self.size else { return false };
+        let holds = |r: &Rect| (r.w >= pw && r.h >= ph) || (rotate && r.w >= ph && r.h >= pw);
+        pw >= w && ph >= h && !self.fresh.iter().any(holds)
+    }
+
+    /// A search for a padded `pw × ph` request found nothing.
+    fn failed(&mut self, pw: u32, ph: u32) {
+        self.size = Some((pw, ph));
+        self.fresh.clear();
+    }
+
+    /// Free rects `found` were made.
+    fn freed(&mut self, found: &[Rect]) {
+        if self.size.is_some() {
+            if self.fresh.len() + found.len() > Self::MAX_FRESH {
+                self.forget();
+            } else {
+                self.fresh.extend_from_slice(found);
+            }
+        }
+    }
+
+    fn forget(&mut self) {
+        self.size = None;
+        self.fresh.clear();
+    }
 }
 
 /// Buffers reused across placements (no allocation per insert).
@@ -138,6 +194,7 @@ impl MaxRects {
             free: FreeRects::new(iw, ih),
             slivers: FreeRects::new(iw, ih),
             scratch: Scratch::default(),
+            unfit: Unfit::default(),
         };
         m.reset();
         Ok(m)
@@ -351,7 +408,13 @@ impl MaxRects {
     }
 
     fn place(&mut self, pw: u32, ph: u32) -> Option<(Rect, bool)> {
-        let (key, idx) = self.find(pw, ph)?;
+        if self.unfit.proves_no_room(pw, ph, self.core.opts.allow_rotation) {
+            return None;
+        }
+        let Some((key, idx)) = self.find(pw, ph) else {
+            self.unfit.failed(pw, ph);
+            return None;
+        };
         Some((self.commit_slot(idx, pw, ph, key.3), key.3))
     }
 
@@ -509,6 +572,7 @@ impl MaxRects {
         }
         s.pieces.push(region);
         maximal_rects_crossing_into(&s.pieces, &region, &mut s.grid, &mut s.found);
+        self.unfit.freed(&s.found);
         for &(id, old) in &s.near_thin {
             if s.found.iter().any(|n| n.contains(&old)) {
                 slivers.swap_remove(slivers.position(id));
@@ -535,6 +599,7 @@ impl MaxRects {
     }
 
     fn reset(&mut self) {
+        self.unfit.forget();
         let (iw, ih) = self.core.inner();
         self.free.reset(iw, ih);
         self.slivers.reset(iw, ih);
@@ -542,6 +607,7 @@ impl MaxRects {
     }
 
     fn extend(&mut self, old: (u32, u32)) {
+        self.unfit.forget();
         let (iw, ih) = self.core.inner();
         self.free.regrid(iw, ih);
         self.slivers.regrid(iw, ih);

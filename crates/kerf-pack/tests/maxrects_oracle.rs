@@ -1,5 +1,6 @@
 //! MaxRects keeps exactly the set of maximal free rectangles, after every
-//! allocate, deallocate and grow: checked against a brute-force oracle.
+//! allocate, deallocate and grow, and refuses a request only when none of
+//! them holds it: checked against a brute-force oracle.
 //! With `min_free_size`, exactly those of them at least that wide and tall:
 //! a sliver dropped from the list still comes back, whole, when a
 //! neighbour is freed.
@@ -41,11 +42,22 @@ proptest! {
         let mut live = Vec::new();
         for (step, op) in ops.iter().enumerate() {
             match *op {
-                Op::Alloc(w, h) => {
-                    if let Ok(a) = p.allocate(w, h) {
-                        live.push(a.id);
+                Op::Alloc(w, h) => match p.allocate(w, h) {
+                    Ok(a) => live.push(a.id),
+                    Err(_) => {
+                        // A refusal is real: no maximal free rect (slivers
+                        // included) holds the padded request, upright or,
+                        // when allowed, turned. (MaxRects refuses a request
+                        // at least as large as one that failed without a
+                        // search while no freed rect can hold it.)
+                        let (bw, bh) = p.size();
+                        let used: Vec<Rect> = p.iter().map(|a| Rect::new(a.rect.x, a.rect.y, a.rect.w + padding, a.rect.h + padding)).collect();
+                        let (pw, ph) = (w + padding, h + padding);
+                        let holds = |r: &Rect| (r.w >= pw && r.h >= ph) || (allow_rotation && r.w >= ph && r.h >= pw);
+                        let room = oracle(bw + padding, bh + padding, &used).into_iter().find(holds);
+                        prop_assert!(room.is_none(), "step {}: {}x{} refused, {:?} is free", step, w, h, room);
                     }
-                }
+                },
                 Op::Free(k) if !live.is_empty() => {
                     let id = live.remove(k % live.len());
                     p.deallocate(id).unwrap();
