@@ -8,13 +8,14 @@
 //! y level): level 0 cells are about 1/16 of the bin a side, each level's
 //! cells 4× wider (or taller) than the one below, the last level one cell
 //! across the bin. A free rect goes to the grid whose cells are, on each
-//! axis, the finest where it spans at most [`MAX_SPAN`] cells, so it is
-//! registered in at most 4 cells whatever its size or shape: a long sliver
-//! lands in a grid of long cells. A query walks, in each non-empty grid, the
-//! few cells its area overlaps, and reports each rect once: from the cell
-//! that holds the top-left corner of the rect's overlap with the area. Cells
-//! hold a copy of the rect, so a walk reads only the cell. Removal is eager
-//! and O(1): each id remembers its index in each of its cells.
+//! axis, the finest where it spans at most [`MAX_SPAN`] cells, whatever its
+//! size or shape: a long sliver lands in a grid of long cells. It is
+//! registered once, in the cell that holds its top-left corner. A query
+//! walks, in each non-empty grid, the cells its area overlaps and the column
+//! and row before them (a rect registered there may reach into the area),
+//! and so meets each rect once. Cells hold a copy of the rect, so a walk
+//! reads only the cell. Removal is eager and O(1): each id remembers its
+//! index in its cell.
 //!
 //! The same rects are also filed by size class (four classes per octave of
 //! the width, times the same of the height), again with a copy of the rect
@@ -32,7 +33,8 @@ use core::cell::Cell;
 const NONE: u32 = u32::MAX;
 
 /// On each axis, a rect goes to the finest level where it spans at most this
-/// many cells (so at most 4 registrations, the size of `SpatialIndex::regs`).
+/// many cells (so a rect registered in a cell reaches at most the next one:
+/// queries look one column and one row back).
 const MAX_SPAN: u32 = 2;
 
 /// Each grid level's cells are `1 << STEP` times as wide (or tall) as the level below.
@@ -43,8 +45,6 @@ const STEP: u32 = 3;
 struct Entry {
     rect: Rect,
     id: u32,
-    /// Which of the id's (at most 4) registrations this is.
-    k: u32,
 }
 
 /// One uniform grid of the spatial index.
@@ -61,12 +61,21 @@ struct Level {
 }
 
 impl Level {
-    /// The columns `c0..=c1` and rows `r0..=r1` a non-empty `r` overlaps, clipped to the grid.
-    fn span(&self, r: &Rect) -> (u32, u32, u32, u32) {
-        let c0 = (r.x >> self.sx).min(self.cols - 1);
-        let r0 = (r.y >> self.sy).min(self.rows - 1);
-        let c1 = ((r.right() - 1) >> self.sx).min(self.cols - 1);
-        let r1 = ((r.bottom() - 1) >> self.sy).min(self.rows - 1);
+    /// The cell holding `r`'s top-left corner (clipped to the grid).
+    fn home(&self, r: &Rect) -> usize {
+        let c = (r.x >> self.sx).min(self.cols - 1);
+        let row = (r.y >> self.sy).min(self.rows - 1);
+        (row * self.cols + c) as usize
+    }
+
+    /// The columns `c0..=c1` and rows `r0..=r1` whose cells may hold a rect
+    /// overlapping non-empty `area`: those it overlaps and one before each
+    /// (clipped to the grid).
+    fn reach(&self, area: &Rect) -> (u32, u32, u32, u32) {
+        let c0 = (area.x >> self.sx).min(self.cols - 1).saturating_sub(1);
+        let r0 = (area.y >> self.sy).min(self.rows - 1).saturating_sub(1);
+        let c1 = ((area.right() - 1) >> self.sx).min(self.cols - 1);
+        let r1 = ((area.bottom() - 1) >> self.sy).min(self.rows - 1);
         (c0, c1, r0, r1)
     }
 }
@@ -103,8 +112,8 @@ pub(crate) struct SpatialIndex {
     base: u32,
     /// By id: the grid it is registered in.
     level_of: Vec<u8>,
-    /// By id: its index in each cell it is registered in (row-major over its span).
-    regs: Vec<[u32; 4]>,
+    /// By id: its index in its cell.
+    regs: Vec<u32>,
     /// Size classes per side: `class(side)` is below this (at most 100).
     classes: usize,
     /// Rects by size class, `[class(w) * classes + class(h)]`: (rect, id).
@@ -189,24 +198,17 @@ impl SpatialIndex {
         let i = id as usize;
         if i >= self.level_of.len() {
             self.level_of.resize(i + 1, 0);
-            self.regs.resize(i + 1, [0; 4]);
+            self.regs.resize(i + 1, 0);
             self.slot.resize(i + 1, (0, 0));
         }
         let l = self.level_for(&r);
         self.level_of[i] = l as u8;
         let level = &mut self.levels[l];
-        let (c0, c1, r0, r1) = level.span(&r);
-        let regs = &mut self.regs[i];
-        let mut k = 0;
-        for row in r0..=r1 {
-            for col in c0..=c1 {
-                let cell = &mut level.cells[(row * level.cols + col) as usize];
-                regs[k as usize] = cell.len() as u32;
-                cell.push(Entry { rect: r, id, k });
-                k += 1;
-            }
-        }
-        level.entries += k as usize;
+        let home = level.home(&r);
+        let cell = &mut level.cells[home];
+        self.regs[i] = cell.len() as u32;
+        cell.push(Entry { rect: r, id });
+        level.entries += 1;
         let (cw, ch) = (class(r.w), class(r.h));
         let b = cw * self.classes + ch;
         self.slot[i] = (b as u32, self.buckets[b].len() as u32);
@@ -221,20 +223,14 @@ impl SpatialIndex {
         }
         let i = id as usize;
         let level = &mut self.levels[self.level_of[i] as usize];
-        let (c0, c1, r0, r1) = level.span(&r);
-        let mut k = 0;
-        for row in r0..=r1 {
-            for col in c0..=c1 {
-                let cell = &mut level.cells[(row * level.cols + col) as usize];
-                let at = self.regs[i][k] as usize;
-                cell.swap_remove(at);
-                if let Some(moved) = cell.get(at) {
-                    self.regs[moved.id as usize][moved.k as usize] = at as u32;
-                }
-                level.entries -= 1;
-                k += 1;
-            }
+        let home = level.home(&r);
+        let cell = &mut level.cells[home];
+        let at = self.regs[i] as usize;
+        cell.swap_remove(at);
+        if let Some(moved) = cell.get(at) {
+            self.regs[moved.id as usize] = at as u32;
         }
+        level.entries -= 1;
         let (b, at) = self.slot[i];
         let bucket = &mut self.buckets[b as usize];
         bucket.swap_remove(at as usize);
@@ -257,20 +253,12 @@ impl SpatialIndex {
             if level.entries == 0 {
                 continue;
             }
-            let (c0, c1, r0, r1) = level.span(area);
+            let (c0, c1, r0, r1) = level.reach(area);
             for row in r0..=r1 {
-                for col in c0..=c1 {
-                    for e in &level.cells[(row * level.cols + col) as usize] {
-                        if !e.rect.intersects(area) {
-                            continue;
-                        }
-                        // Reported by the cell holding the overlap's top-left corner.
-                        let (x, y) = (e.rect.x.max(area.x), e.rect.y.max(area.y));
-                        let home = (x >> level.sx).min(level.cols - 1) == col
-                            && (y >> level.sy).min(level.rows - 1) == row;
-                        if home && keep(&e.rect) {
-                            out.push((e.id, e.rect));
-                        }
+                let cells = &level.cells[(row * level.cols) as usize..][c0 as usize..=c1 as usize];
+                for e in cells.iter().flatten() {
+                    if e.rect.intersects(area) && keep(&e.rect) {
+                        out.push((e.id, e.rect));
                     }
                 }
             }
@@ -417,5 +405,67 @@ impl FreeRects {
         self.pos[id as usize] = NONE;
         self.spare.push(id);
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The index against a plain scan: every query returns exactly the live
+    //! rects that overlap its area, each once, after random inserts and
+    //! removals of rects of every shape (slivers, glyphs, whole bins).
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as u32
+        }
+        fn rect(&mut self, (iw, ih): (u32, u32)) -> Rect {
+            let mut cap = |side: u32| match self.below(4) {
+                0 => 1 + self.below(4),
+                1 => 1 + self.below(side),
+                _ => 1 + self.below(side / 16 + 1),
+            };
+            let (w, h) = (cap(iw), cap(ih));
+            Rect::new(self.below(iw - w + 1), self.below(ih - h + 1), w, h)
+        }
+    }
+
+    #[test]
+    fn near_finds_exactly_the_overlapping_rects_once() {
+        for seed in 1..=40u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let area = [(64, 64), (300, 1000), (1024, 1024), (4100, 70)][seed as usize % 4];
+            let mut index = SpatialIndex::new(area.0, area.1);
+            let mut live: Vec<Option<Rect>> = Vec::new();
+            for step in 0..600 {
+                if rng.below(3) == 0 && live.iter().any(Option::is_some) {
+                    let ids: Vec<usize> = (0..live.len()).filter(|&i| live[i].is_some()).collect();
+                    let id = ids[rng.below(ids.len() as u32) as usize];
+                    index.remove(id as u32, live[id].take().unwrap());
+                } else {
+                    let r = rng.rect(area);
+                    let id = live.iter().position(Option::is_none).unwrap_or(live.len());
+                    if id == live.len() {
+                        live.push(None);
+                    }
+                    index.insert(id as u32, r);
+                    live[id] = Some(r);
+                }
+                let query = rng.rect(area);
+                let mut got = Vec::new();
+                index.near(&query, &mut got, |_| true);
+                got.sort_unstable_by_key(|&(id, _)| id);
+                let expected: Vec<(u32, Rect)> = live
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.filter(|r| r.intersects(&query)).map(|r| (i as u32, r)))
+                    .collect();
+                assert_eq!(got, expected, "seed {seed} step {step} query {query:?}");
+            }
+        }
     }
 }
