@@ -6,7 +6,7 @@
 //!
 //! The spatial part is a family of uniform grids, one per pair of (x level,
 //! y level): level 0 cells are about 1/16 of the bin a side, each level's
-//! cells 4× wider (or taller) than the one below, the last level one cell
+//! cells 8× wider (or taller) than the one below, the last level one cell
 //! across the bin. A free rect goes to the grid whose cells are, on each
 //! axis, the finest where it spans at most [`MAX_SPAN`] cells, whatever its
 //! size or shape: a long sliver lands in a grid of long cells. It is
@@ -58,6 +58,10 @@ struct Level {
     entries: usize,
     /// Cell entries.
     cells: Vec<Vec<Entry>>,
+    /// By cell: at least the right and bottom edges of its entries (raised
+    /// on insert, lowered only when the cell empties): a query skips a cell
+    /// that nothing there reaches.
+    ends: Vec<(u32, u32)>,
 }
 
 impl Level {
@@ -141,7 +145,8 @@ impl SpatialIndex {
                 let cols = ((iw.max(1) - 1) >> sx) + 1;
                 let rows = ((ih.max(1) - 1) >> sy) + 1;
                 let cells = vec![Vec::new(); (cols * rows) as usize];
-                levels.push(Level { sx, sy, cols, rows, entries: 0, cells });
+                let ends = vec![(0, 0); (cols * rows) as usize];
+                levels.push(Level { sx, sy, cols, rows, entries: 0, cells, ends });
             }
         }
         let classes = class(side) + 1;
@@ -169,6 +174,7 @@ impl SpatialIndex {
         // Same area: empty every cell and class, keeping their memory.
         for level in &mut self.levels {
             level.cells.iter_mut().for_each(Vec::clear);
+            level.ends.fill((0, 0));
             level.entries = 0;
         }
         self.buckets.iter_mut().for_each(Vec::clear);
@@ -205,6 +211,8 @@ impl SpatialIndex {
         self.level_of[i] = l as u8;
         let level = &mut self.levels[l];
         let home = level.home(&r);
+        let end = &mut level.ends[home];
+        *end = (end.0.max(r.right()), end.1.max(r.bottom()));
         let cell = &mut level.cells[home];
         self.regs[i] = cell.len() as u32;
         cell.push(Entry { rect: r, id });
@@ -229,6 +237,9 @@ impl SpatialIndex {
         cell.swap_remove(at);
         if let Some(moved) = cell.get(at) {
             self.regs[moved.id as usize] = at as u32;
+        }
+        if cell.is_empty() {
+            level.ends[home] = (0, 0);
         }
         level.entries -= 1;
         let (b, at) = self.slot[i];
@@ -255,10 +266,17 @@ impl SpatialIndex {
             }
             let (c0, c1, r0, r1) = level.reach(area);
             for row in r0..=r1 {
-                let cells = &level.cells[(row * level.cols) as usize..][c0 as usize..=c1 as usize];
-                for e in cells.iter().flatten() {
-                    if e.rect.intersects(area) && keep(&e.rect) {
-                        out.push((e.id, e.rect));
+                let first = (row * level.cols + c0) as usize;
+                let cells = &level.cells[first..=first + (c1 - c0) as usize];
+                let ends = &level.ends[first..=first + (c1 - c0) as usize];
+                for (cell, &(right, bottom)) in cells.iter().zip(ends) {
+                    if right <= area.x || bottom <= area.y {
+                        continue; // nothing there reaches the area
+                    }
+                    for e in cell {
+                        if e.rect.intersects(area) && keep(&e.rect) {
+                            out.push((e.id, e.rect));
+                        }
                     }
                 }
             }
