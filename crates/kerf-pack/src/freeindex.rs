@@ -433,23 +433,17 @@ mod tests {
     //! removals of rects of every shape (slivers, glyphs, whole bins).
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u32) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as u32
-        }
-        fn rect(&mut self, (iw, ih): (u32, u32)) -> Rect {
-            let mut cap = |side: u32| match self.below(4) {
-                0 => 1 + self.below(4),
-                1 => 1 + self.below(side),
-                _ => 1 + self.below(side / 16 + 1),
-            };
-            let (w, h) = (cap(iw), cap(ih));
-            Rect::new(self.below(iw - w + 1), self.below(ih - h + 1), w, h)
-        }
+    use crate::testrng::Rng;
+
+    /// A rect inside a `iw × ih` area: a sliver, glyph-sized, or up to the whole area.
+    fn random_rect(rng: &mut Rng, (iw, ih): (u32, u32)) -> Rect {
+        let mut side = |full: u32| match rng.below(4) {
+            0 => 1 + rng.below(4),
+            1 => 1 + rng.below(full),
+            _ => 1 + rng.below(full / 16 + 1),
+        };
+        let (w, h) = (side(iw), side(ih));
+        Rect::new(rng.below(iw - w + 1), rng.below(ih - h + 1), w, h)
     }
 
     #[test]
@@ -465,7 +459,7 @@ mod tests {
                     let id = ids[rng.below(ids.len() as u32) as usize];
                     index.remove(id as u32, live[id].take().unwrap());
                 } else {
-                    let r = rng.rect(area);
+                    let r = random_rect(&mut rng, area);
                     let id = live.iter().position(Option::is_none).unwrap_or(live.len());
                     if id == live.len() {
                         live.push(None);
@@ -473,7 +467,7 @@ mod tests {
                     index.insert(id as u32, r);
                     live[id] = Some(r);
                 }
-                let query = rng.rect(area);
+                let query = random_rect(&mut rng, area);
                 let mut got = Vec::new();
                 index.near(&query, &mut got, |_| true);
                 got.sort_unstable_by_key(|&(id, _)| id);

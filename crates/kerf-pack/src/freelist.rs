@@ -529,6 +529,7 @@ mod tests {
     //! Jylänki's reference code keeps): same rects in the same order after
     //! every operation, and the same best fit for every choice.
     use super::*;
+    use crate::testrng::Rng;
 
     /// The plain list: linear searches, `Vec` order.
     struct VecList {
@@ -623,16 +624,6 @@ mod tests {
             for p in pieces {
                 self.add(p);
             }
-        }
-    }
-
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u32) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as u32
         }
     }
 

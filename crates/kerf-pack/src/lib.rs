@@ -61,6 +61,8 @@ mod heuristic;
 mod packer;
 mod slots;
 mod svg;
+#[cfg(test)]
+mod testrng;
 
 pub mod guillotine;
 pub mod maxrects;
