@@ -33,6 +33,11 @@ pub(crate) fn all(words: &[Word], c0: usize, c1: usize) -> bool {
     span(c0, c1).all(|w| words[w] & mask(w, c0, c1) == mask(w, c0, c1))
 }
 
+/// True when every column set in `a` is set in `b` (rows of equal length).
+pub(crate) fn subset(a: &[Word], b: &[Word]) -> bool {
+    a.iter().zip(b).all(|(a, b)| a & !b == 0)
+}
+
 pub(crate) fn any(words: &[Word], c0: usize, c1: usize) -> bool {
     span(c0, c1).any(|w| words[w] & mask(w, c0, c1) != 0)
 }

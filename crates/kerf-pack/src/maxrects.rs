@@ -745,10 +745,8 @@ fn crossing_on_grid(
         }
     }
     let cells = |y: usize| &rows[y * words..(y + 1) * words];
-    // True when every open cell of `a` is open in `b`.
-    let within = |a: &[bits::Word], b: &[bits::Word]| a.iter().zip(b).all(|(a, b)| a & !b == 0);
     for top in 0..tr1 {
-        if top > 0 && within(cells(top), cells(top - 1)) {
+        if top > 0 && bits::subset(cells(top), cells(top - 1)) {
             continue; // every run from this row grows up
         }
         open.fill(!0);
@@ -757,7 +755,7 @@ fn crossing_on_grid(
             if !bits::any(open, tc0, tc1) {
                 break; // runs only shrink going down, and none reaches the target
             }
-            if bottom < tr0 || (bottom + 1 < ny && within(open, cells(bottom + 1))) {
+            if bottom < tr0 || (bottom + 1 < ny && bits::subset(open, cells(bottom + 1))) {
                 continue; // not down to the target yet, or every run grows down
             }
             let mut c = 0;
