@@ -44,12 +44,13 @@ fn vs_transformed(in: Instance) -> Varyings {
     let corner = vec2<f32>(f32(in.vertex & 1u), f32((in.vertex >> 1u) & 1u));
     let p = transform.m * vec4<f32>(in.pos + corner * in.size, 0.0, 1.0);
     var out: Varyings;
-    if (transform.to_clip == 1u) {
-        let px = p.xy / p.w;
-        out.clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
-    } else {
-        out.clip = p;
-    }
+    // No branch on a uniform's value anywhere in kerf's shaders: lavapipe
+    // inlines the uniforms a branch reads and compiles a new shader variant
+    // for every draw, never freeing the old one (about 130 KB and 1 ms a
+    // frame for one rotated area). Both results are computed; select picks.
+    let px = p.xy / p.w;
+    let target_clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
+    out.clip = select(p, target_clip, transform.to_clip == 1u);
     let tex = vec2<f32>(in.tex);
     out.uv = tex + corner * vec2<f32>(in.tex_size);
     out.layer = in.layer;

@@ -181,6 +181,19 @@ impl Atlas {
         self.map.iter().map(|(k, s)| (k, s.entry))
     }
 
+    /// What this atlas holds (its part of [`GlyphCache::footprint`](crate::GlyphCache::footprint);
+    /// `fonts` and `decoded_strikes` are the cache's, zero here).
+    pub fn footprint(&self) -> crate::footprint::Footprint {
+        crate::footprint::Footprint {
+            page_bytes: self.bytes(),
+            glyphs: self.map.len(),
+            tiled: self.tiles.len(),
+            recency_records: self.recency.len() + self.memo.pending() + self.runs.len(),
+            staging_bytes: self.staging.capacity(),
+            ..Default::default()
+        }
+    }
+
     /// Bytes of page texels the atlas holds now.
     pub fn bytes(&self) -> u64 {
         let side = self.geometry.side as u64;

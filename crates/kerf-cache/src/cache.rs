@@ -10,6 +10,7 @@ use crate::effect::GlyphEffect;
 use crate::entry::{GlyphEntry, GlyphTile};
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError};
 use crate::font::{Font, FontRef, FontSet};
+use crate::footprint::Footprint;
 use crate::format::TexelFormat;
 use crate::geometry::Geometry;
 use crate::image::ImageSource;
@@ -334,6 +335,22 @@ impl GlyphCache {
             }
         }
         self.coverage.check_invariants()
+    }
+
+    /// What the cache holds now: the pages' CPU copies and every collection
+    /// that grows with use. Once a workload repeats, none of it grows: a
+    /// number that keeps rising over thousands of frames is a leak.
+    pub fn footprint(&self) -> Footprint {
+        #[cfg(feature = "swash")]
+        let decoded_strikes = self.sources.strikes.len();
+        #[cfg(not(feature = "swash"))]
+        let decoded_strikes = 0;
+        let color = self.color.as_ref().map(Atlas::footprint).unwrap_or_default();
+        Footprint {
+            fonts: self.sources.fonts.len(),
+            decoded_strikes,
+            ..self.coverage.footprint() + color
+        }
     }
 
     /// Bytes of page texels the atlas holds now (coverage pages, one byte per

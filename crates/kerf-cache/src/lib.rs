@@ -90,6 +90,7 @@ mod entry;
 mod error;
 mod evict;
 mod font;
+mod footprint;
 mod format;
 mod frame;
 mod geometry;
@@ -138,6 +139,7 @@ pub use effect::{Effects, GlyphEffect, Outline, Shadow, EFFECT_STEPS_PER_PX, MAX
 pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
 pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
+pub use footprint::Footprint;
 pub use format::TexelFormat;
 pub use frame::Frame;
 pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};

@@ -193,6 +193,11 @@ pub(crate) struct KeyMemo {
 }
 
 impl KeyMemo {
+    /// Groups marked pending (their recency not yet written back).
+    pub(crate) fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
     #[cfg(test)]
     fn index(key: &GlyphKey) -> usize {
         RunTag::of(key).index(key.glyph)

@@ -41,6 +41,11 @@ impl RunUses {
         self.list.push(Arc::downgrade(run));
     }
 
+    /// Runs registered and not yet pruned (dropped ones included).
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
     /// True when a run was drawn from its record since the last write-back.
     pub(crate) fn has_pending(&self) -> bool {
         self.pending

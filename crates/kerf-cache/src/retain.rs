@@ -71,6 +71,12 @@ type Epochs = (u64, Option<u64>);
 type Marks = (usize, usize, u64, u64);
 
 impl RetainedRun {
+    /// Bytes its recorded glyphs and quads reserve on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.glyphs.capacity() * std::mem::size_of::<PositionedGlyph>()
+            + self.quads.capacity() * std::mem::size_of::<GlyphQuad>()
+    }
+
     /// Whether the run holds a record of quads that the next prepare of the
     /// same glyphs can reuse, as far as the atlases were when it was last
     /// prepared (a later eviction or move still sends it to lookups).

@@ -107,6 +107,11 @@ pub(crate) struct StrikeCache {
 type StrikeKey = ([u64; 2], u16, u16);
 
 impl StrikeCache {
+    /// Bitmaps decoded and kept.
+    pub(crate) fn len(&self) -> usize {
+        self.decoded.lock().map_or(0, |m| m.len())
+    }
+
     /// The decoded bitmap of `glyph` in the strike of `ppem`, decoded with
     /// `decode` on first use. Decoding happens outside the lock (misses are
     /// rasterized in parallel).

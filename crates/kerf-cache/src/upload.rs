@@ -223,6 +223,12 @@ pub(crate) struct Staging {
 }
 
 impl Staging {
+    /// Bytes reserved between frames: the texel buffer and the region lists.
+    pub(crate) fn capacity(&self) -> usize {
+        let region = std::mem::size_of::<GlyphRegion>();
+        self.bytes.capacity() + self.pages.iter().map(|(r, _)| r.capacity() * region).sum::<usize>()
+    }
+
     /// Records a glyph of `w × h` texels staged at `(x, y)` on `page`.
     pub(crate) fn push(&mut self, page: usize, x: u32, y: u32, w: u32, h: u32, texels: &[u8]) {
         if self.pages.len() <= page {

@@ -16,6 +16,11 @@ pub struct HeadlessGpu {
     pub queue: wgpu::Queue,
     /// The adapter's name, backend and type.
     pub info: wgpu::AdapterInfo,
+    /// The instance the device came from: its
+    /// [`generate_report`](wgpu::Instance::generate_report) counts the live
+    /// GPU objects (buffers, textures, bind groups, pipelines), a leak check
+    /// without the noise of the resident set.
+    pub instance: wgpu::Instance,
 }
 
 /// Requests any adapter (a real GPU if present, else a software one such as
@@ -52,7 +57,7 @@ pub fn headless_with(wanted: wgpu::Features) -> Result<HeadlessGpu, NoAdapter> {
     let info = adapter.get_info();
     let (device, queue) =
         block_on(adapter.request_device(&desc)).map_err(|e| NoAdapter(e.to_string()))?;
-    Ok(HeadlessGpu { device, queue, info })
+    Ok(HeadlessGpu { device, queue, info, instance })
 }
 
 /// Runs a future to completion on this thread (wgpu's futures complete on

@@ -127,7 +127,7 @@ pub use kerf_cache::{
 pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
-pub use renderer::{PrepareReport, TextRenderer};
+pub use renderer::{PrepareReport, RendererFootprint, TextRenderer};
 pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use viewport::Viewport;

@@ -71,6 +71,18 @@ struct AreaStamp {
     lcd: bool,
 }
 
+/// What a [`TextRenderer`] holds between frames ([`TextRenderer::footprint`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RendererFootprint {
+    /// Bytes of its GPU buffers.
+    pub gpu_bytes: u64,
+    /// Bytes reserved by its CPU buffers.
+    pub cpu_bytes: usize,
+    /// Areas it keeps a retained run and a stamp for (the most areas one
+    /// `prepare` was given).
+    pub areas: usize,
+}
+
 /// What the second phase of `prepare` gathers besides the quads.
 #[derive(Default)]
 struct Collected {
@@ -562,6 +574,26 @@ impl TextRenderer {
     /// The instances of the last `prepare` (for inspection and tests).
     pub fn instances(&self) -> &[GlyphInstance] {
         &self.uploaded
+    }
+
+    /// Bytes this renderer holds between frames: its GPU buffers (instances,
+    /// transformed quads, area transforms) and its CPU buffers (capacities).
+    /// Flat once a workload repeats; see [`kerf_cache::Footprint`] for the cache's.
+    pub fn footprint(&self) -> RendererFootprint {
+        let tr = &self.transformed;
+        let uniforms = tr.uniform_buffer.as_ref().map_or(0, |(_, _, cap)| *cap);
+        let cpu = self.quads.capacity() * std::mem::size_of::<GlyphQuad>()
+            + self.uploaded.capacity() * std::mem::size_of::<GlyphInstance>()
+            + self.scratch.capacity() * std::mem::size_of::<PositionedGlyph>()
+            + tr.quads.capacity() * std::mem::size_of::<SampledQuad>()
+            + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
+            + tr.uniforms.capacity()
+            + self.retained.iter().map(RetainedRun::heap_bytes).sum::<usize>();
+        RendererFootprint {
+            gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,
+            cpu_bytes: cpu,
+            areas: self.retained.len(),
+        }
     }
 }
 

@@ -1,0 +1,45 @@
+//! What a cache holds, counted: the pages' CPU copies and every collection
+//! that grows with use (glyph maps, tiles, recency records, fonts, decoded
+//! colour strikes, staging). For leak checks over long runs (these numbers
+//! stop growing once a workload repeats) and for memory accounting.
+
+/// What a [`GlyphCache`](crate::GlyphCache) holds now
+/// ([`GlyphCache::footprint`](crate::GlyphCache::footprint)); the two atlases
+/// (coverage and colour) added up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    /// Bytes of the pages' CPU copies (one byte a texel on coverage pages,
+    /// four on colour pages).
+    pub page_bytes: u64,
+    /// Cached glyphs and images (entries of the LRU maps, blank ones included).
+    pub glyphs: usize,
+    /// Glyphs larger than a page, cached as tiles.
+    pub tiled: usize,
+    /// Recency records waiting to be written into the LRU maps, and the
+    /// retained runs registered with the atlases (dropped ones included
+    /// until the next prune).
+    pub recency_records: usize,
+    /// Fonts, instances and effect fonts.
+    pub fonts: usize,
+    /// Colour bitmaps decoded from strikes (CBDT, sbix) and kept.
+    pub decoded_strikes: usize,
+    /// Bytes reserved by the staging buffers of new texels (capacity, not
+    /// length: what stays allocated between frames).
+    pub staging_bytes: usize,
+}
+
+impl std::ops::Add for Footprint {
+    type Output = Footprint;
+
+    fn add(self, o: Footprint) -> Footprint {
+        Footprint {
+            page_bytes: self.page_bytes + o.page_bytes,
+            glyphs: self.glyphs + o.glyphs,
+            tiled: self.tiled + o.tiled,
+            recency_records: self.recency_records + o.recency_records,
+            fonts: self.fonts + o.fonts,
+            decoded_strikes: self.decoded_strikes + o.decoded_strikes,
+            staging_bytes: self.staging_bytes + o.staging_bytes,
+        }
+    }
+}
