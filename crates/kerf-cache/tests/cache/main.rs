@@ -263,6 +263,71 @@ fn glyphs_drawn_from_the_memo_count_as_used() {
     c.check_invariants().unwrap();
 }
 
+/// A glyph drawn every frame outlives glyphs drawn once, when its later uses
+/// come from the key memo or from a retained run and the frame that evicts
+/// does not draw it (so frame protection cannot hide a lost use): the
+/// glyphs used only once must go first. 'A' and 'B' are looked up in the
+/// map before them, so without their later uses they would be the oldest.
+#[test]
+fn glyphs_in_constant_use_outlive_glyphs_drawn_once() {
+    for retained in [false, true] {
+        let (mut c, f) = cache(48, 1, 0);
+        let run = |c: &GlyphCache, s: &str| -> Vec<PositionedGlyph> {
+            s.chars()
+                .enumerate()
+                .map(|(i, ch)| PositionedGlyph {
+                    font: f,
+                    glyph: glyph_of(c, f, ch),
+                    size: 16.0,
+                    x: 12.0 * i as f32,
+                    y: 20.0,
+                    color: [0; 4],
+                })
+                .collect()
+        };
+        let mut record = RetainedRun::default();
+        let mut draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph], keep: bool| {
+            let mut quads = Vec::new();
+            let mut fr = c.begin_frame();
+            if keep {
+                fr.prepare_retained(glyphs, &mut quads, &mut record);
+            } else {
+                fr.prepare(glyphs, &mut quads);
+            }
+            fr.finish()
+        };
+        // Frames 1 and 2: 'A' and 'B' looked up in the LRU map (missed and
+        // placed, then found: now in the memo, or recorded in the run);
+        // frame 3: the fillers, placed after them.
+        let ab = run(&c, "AB");
+        draw(&mut c, &ab, retained);
+        draw(&mut c, &ab, retained);
+        let fillers = run(&c, "CDEFGH");
+        draw(&mut c, &fillers, false);
+        assert_eq!(c.stats().evictions, 0, "the first frames must fit");
+        // Frames 4..=8: 'A' and 'B' again, from the memo or the retained run.
+        for _ in 0..5 {
+            draw(&mut c, &ab, retained);
+        }
+        assert_eq!(c.stats().hits, 12, "'A' and 'B' found again");
+        // Frame 9 draws five new glyphs only: the page must evict some.
+        let new = run(&c, "IJKLM");
+        let out = draw(&mut c, &new, false);
+        assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+        assert!(c.stats().evictions > 0, "the page must overflow");
+        for ch in ['A', 'B'] {
+            assert!(
+                c.peek(&key(&c, f, ch, 16.0)).is_some(),
+                "'{ch}', drawn in every frame since (retained: {retained}), was evicted \
+                 before glyphs unused since frame 3"
+            );
+        }
+        let gone = "CDEFGH".chars().filter(|&ch| c.peek(&key(&c, f, ch, 16.0)).is_none()).count();
+        assert!(gone > 0, "the glyphs drawn once made the room");
+        c.check_invariants().unwrap();
+    }
+}
+
 /// A glyph drawn from the memo and written back into the LRU list later
 /// sits ahead of glyphs placed since: eviction must look past protected
 /// glyphs at the tail to find it, not report the atlas full.
