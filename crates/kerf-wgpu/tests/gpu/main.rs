@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod lcd;
+mod placement;
 mod retained;
 mod styles;
 mod zoom;
