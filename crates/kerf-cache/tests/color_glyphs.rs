@@ -419,3 +419,48 @@ fn damaged_colour_data_is_an_error_not_a_panic() {
     );
     c.check_invariants().expect("consistent");
 }
+
+/// Each emoji's quad sits where the strike's own metrics put it: the
+/// bitmap's left bearing and its top above the baseline (CBLC's bearings as
+/// ttf-parser reads them, not kerf's decoder), scaled by size ÷ the strike's
+/// ppem, from the pen; its size is the bitmap's, scaled. At the strike's own
+/// size (scale 1) exactly; scaled, within a pixel of rounding.
+#[test]
+fn emoji_quads_sit_at_the_strikes_own_bearings() {
+    let bytes = emoji_bytes();
+    let face = ttf_parser::Face::parse(&bytes, 0).expect("face");
+    let (mut c, _, emoji) = cache(CacheConfig::default());
+    let (pen_x, baseline) = (40.0f32, 200.0f32);
+    for ch in ['😀', '🚀', '👍', '🎉', '✅'] {
+        let id = face.glyph_index(ch).expect("glyph").0;
+        let img = face.glyph_raster_image(ttf_parser::GlyphId(id), u16::MAX).expect("strike");
+        for size in [img.pixels_per_em as f32, 64.0, 32.0] {
+            let scale = size / img.pixels_per_em as f32;
+            let g = PositionedGlyph {
+                font: emoji,
+                glyph: glyph(&c, emoji, ch),
+                size,
+                x: pen_x,
+                y: baseline,
+                color: [0, 0, 0, 255],
+            };
+            let mut quads = Vec::new();
+            let mut frame = c.begin_frame();
+            frame.prepare(&[g], &mut quads);
+            assert!(frame.finish().skipped.is_empty());
+            let q = quads[0];
+            assert!(q.flags.contains(QuadFlags::COLOR));
+            let left = pen_x + img.x as f32 * scale;
+            let top = baseline - (img.y as f32 + img.height as f32) * scale;
+            let (w, h) = (img.width as f32 * scale, img.height as f32 * scale);
+            let tol = if scale == 1.0 { 0.0 } else { 1.0 };
+            let what = format!(
+                "{ch:?} at {size} px: quad {q:?}, strike says left {left} top {top} size {w}x{h}"
+            );
+            assert!((q.x as f32 - left).abs() <= tol, "{what}");
+            assert!((q.y as f32 - top).abs() <= tol, "{what}");
+            assert!((q.width as f32 - w).abs() <= tol + 0.5, "{what}");
+            assert!((q.height as f32 - h).abs() <= tol + 0.5, "{what}");
+        }
+    }
+}
