@@ -226,6 +226,28 @@ fn state(atlas: &TextAtlas, d: &OnDevice) -> (State, usize) {
     (state, cache.glyphs)
 }
 
+/// The footprints count what is there (checked against other accounts of
+/// the same things), so that equal footprints mean equal holdings.
+fn check_counts(atlas: &TextAtlas, d: &OnDevice, fonts: &Fonts) {
+    let cache = atlas.cache();
+    let fp = cache.footprint();
+    assert_eq!(fp.page_bytes, cache.atlas_bytes(), "{fp:?}");
+    assert_eq!(fp.page_bytes, atlas.gpu_bytes(), "every page has its layer");
+    let color = cache.color_pages().map_or(0, |c| c.len());
+    assert_eq!(fp.glyphs, cache.len() + color, "{fp:?}");
+    assert!(cache.len() > 0 && fp.staging_bytes > 0, "{fp:?}");
+    assert_eq!(fp.fonts, cache.fonts().len());
+    // DejaVu, the emoji font, and the effect fonts of the outlines and shadows.
+    assert!(fp.fonts >= 1 + fonts.fallback.len() + 3, "{fp:?}");
+    assert_eq!(fp.decoded_strikes > 0, !fonts.fallback.is_empty(), "{fp:?}");
+    let areas: Vec<usize> = d.renderers.iter().map(|r| r.footprint().areas).collect();
+    assert_eq!(areas, [3, 2]);
+    for r in &d.renderers {
+        let rf = r.footprint();
+        assert!(rf.gpu_bytes >= 1024 && rf.cpu_bytes > 0, "{rf:?}");
+    }
+}
+
 #[test]
 fn nothing_grows_over_two_thousand_frames_of_every_feature() {
     let started = std::time::Instant::now();
@@ -255,6 +277,7 @@ fn nothing_grows_over_two_thousand_frames_of_every_feature() {
         }
         frame(&mut atlas, &mut d, &fonts, f);
         if f == BASELINE {
+            check_counts(&atlas, &d, &fonts);
             baseline = Some((state(&atlas, &d), rss_kb()));
             evictions_at_baseline = evictions_at(&atlas);
         }
