@@ -464,3 +464,56 @@ fn emoji_quads_sit_at_the_strikes_own_bearings() {
         }
     }
 }
+
+/// The footprint counts both atlases: the coverage page and the colour page,
+/// the glyph in each, the decoded strike, the staging of both.
+#[test]
+fn the_footprint_adds_up_both_atlases() {
+    let config = CacheConfig { page_size: 128, max_pages: 2, ..CacheConfig::default() };
+    let (mut c, sans, emoji) = cache(config);
+    let before = c.footprint();
+    assert_eq!((before.glyphs, before.decoded_strikes, before.fonts), (0, 0, 2), "{before:?}");
+    let glyphs = [
+        PositionedGlyph {
+            font: sans,
+            glyph: glyph(&c, sans, 'A'),
+            size: 20.0,
+            x: 0.0,
+            y: 30.0,
+            color: [0; 4],
+        },
+        PositionedGlyph {
+            font: emoji,
+            glyph: glyph(&c, emoji, '😀'),
+            size: 20.0,
+            x: 30.0,
+            y: 30.0,
+            color: [0; 4],
+        },
+    ];
+    let mut quads = Vec::new();
+    let mut frame = c.begin_frame();
+    frame.prepare(&glyphs, &mut quads);
+    let out = frame.finish();
+    let fp = c.footprint();
+    let color = c.color_pages().expect("a colour page").footprint();
+    let coverage = c.coverage_pages().footprint();
+    assert_eq!(fp.glyphs, 2);
+    assert_eq!((coverage.glyphs, color.glyphs), (1, 1));
+    assert_eq!(fp.page_bytes, coverage.page_bytes + color.page_bytes);
+    assert_eq!(fp.page_bytes, c.atlas_bytes());
+    assert!(color.page_bytes > 0 && coverage.page_bytes > 0);
+    assert_eq!(fp.decoded_strikes, 1, "one strike bitmap decoded");
+    assert_eq!(fp.staging_bytes, coverage.staging_bytes + color.staging_bytes);
+    assert!(out.skipped.is_empty());
+    assert!(coverage.staging_bytes > 0 && color.staging_bytes > 0, "{coverage:?} {color:?}");
+    assert_eq!(fp.fonts, 2);
+    assert_eq!(fp.tiled, 0);
+    // The same glyphs again: found, nothing more held.
+    let mut frame = c.begin_frame();
+    frame.prepare(&glyphs, &mut quads);
+    frame.finish();
+    let again = c.footprint();
+    assert_eq!(Footprint { recency_records: 0, ..again }, Footprint { recency_records: 0, ..fp });
+    assert_eq!(fp.glyphs, 2);
+}
