@@ -235,7 +235,7 @@ fn check_counts(atlas: &TextAtlas, d: &OnDevice, fonts: &Fonts) {
     assert_eq!(fp.page_bytes, atlas.gpu_bytes(), "every page has its layer");
     let color = cache.color_pages().map_or(0, |c| c.len());
     assert_eq!(fp.glyphs, cache.len() + color, "{fp:?}");
-    assert!(cache.len() > 0 && fp.staging_bytes > 0, "{fp:?}");
+    assert!(!cache.is_empty() && fp.staging_bytes > 0, "{fp:?}");
     assert_eq!(fp.fonts, cache.fonts().len());
     // DejaVu, the emoji font, and the effect fonts of the outlines and shadows.
     assert!(fp.fonts >= 1 + fonts.fallback.len() + 3, "{fp:?}");
