@@ -32,6 +32,21 @@ fn glyph_of(c: &GlyphCache, f: FontId, ch: char) -> u16 {
     c.fonts().get(f).unwrap().glyph_index(ch)
 }
 
+/// `s` at 16 px, one glyph every 12 px on the baseline y = 20.
+fn row(c: &GlyphCache, f: FontId, s: &str) -> Vec<PositionedGlyph> {
+    s.chars()
+        .enumerate()
+        .map(|(i, ch)| PositionedGlyph {
+            font: f,
+            glyph: glyph_of(c, f, ch),
+            size: 16.0,
+            x: 12.0 * i as f32,
+            y: 20.0,
+            color: [0; 4],
+        })
+        .collect()
+}
+
 fn key(c: &GlyphCache, f: FontId, ch: char, px: f32) -> GlyphKey {
     GlyphKey::new(f, glyph_of(c, f, ch), GlyphSize::from_px(px, 1024.0).unwrap())
 }
@@ -212,19 +227,7 @@ fn in_flight_frames_are_protected_and_overflow_is_reported_not_fatal() {
 fn glyphs_drawn_from_the_memo_count_as_used() {
     // Nothing protected beyond the current frame: only recency decides.
     let (mut c, f) = cache(48, 1, 0);
-    let run = |c: &GlyphCache, s: &str| -> Vec<PositionedGlyph> {
-        s.chars()
-            .enumerate()
-            .map(|(i, ch)| PositionedGlyph {
-                font: f,
-                glyph: glyph_of(c, f, ch),
-                size: 16.0,
-                x: 12.0 * i as f32,
-                y: 20.0,
-                color: [0; 4],
-            })
-            .collect()
-    };
+    let run = |c: &GlyphCache, s: &str| row(c, f, s);
     let draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph]| -> (Vec<GlyphQuad>, FrameOutput) {
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
@@ -272,19 +275,7 @@ fn glyphs_drawn_from_the_memo_count_as_used() {
 fn glyphs_in_constant_use_outlive_glyphs_drawn_once() {
     for retained in [false, true] {
         let (mut c, f) = cache(48, 1, 0);
-        let run = |c: &GlyphCache, s: &str| -> Vec<PositionedGlyph> {
-            s.chars()
-                .enumerate()
-                .map(|(i, ch)| PositionedGlyph {
-                    font: f,
-                    glyph: glyph_of(c, f, ch),
-                    size: 16.0,
-                    x: 12.0 * i as f32,
-                    y: 20.0,
-                    color: [0; 4],
-                })
-                .collect()
-        };
+        let run = |c: &GlyphCache, s: &str| row(c, f, s);
         let mut record = RetainedRun::default();
         let mut draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph], keep: bool| {
             let mut quads = Vec::new();
@@ -333,19 +324,7 @@ fn glyphs_in_constant_use_outlive_glyphs_drawn_once() {
 /// glyphs at the tail to find it, not report the atlas full.
 #[test]
 fn eviction_finds_old_glyphs_the_memo_moved_ahead() {
-    let run = |c: &GlyphCache, f: FontId, s: &str| -> Vec<PositionedGlyph> {
-        s.chars()
-            .enumerate()
-            .map(|(i, ch)| PositionedGlyph {
-                font: f,
-                glyph: glyph_of(c, f, ch),
-                size: 16.0,
-                x: 12.0 * i as f32,
-                y: 20.0,
-                color: [0; 4],
-            })
-            .collect()
-    };
+    let run = row;
     let draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph]| -> FrameOutput {
         let mut quads = Vec::new();
         let mut fr = c.begin_frame();
