@@ -193,11 +193,14 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
         let target = Offscreen::new(&device, w, h, format).unwrap();
         let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = reference(&atlas, &quads, &t, w, h);
-        let (mut close, mut sum_gpu, mut sum_cpu, mut inked) = (0usize, 0f64, 0f64, 0usize);
+        // Every pixel within 3/255 of the reference (lavapipe is within 1.2;
+        // a half-texel offset or a wrong corner is off by tens of levels).
+        let (mut worst, mut sum_gpu, mut sum_cpu, mut inked) =
+            ((0.0f32, 0usize), 0f64, 0f64, 0usize);
         for (i, e) in expect.iter().enumerate() {
             let got = px[i * 4] as f32 / 255.0;
-            if (got - e).abs() <= 4.0 / 255.0 {
-                close += 1;
+            if (got - e).abs() > worst.0 {
+                worst = ((got - e).abs(), i);
             }
             sum_gpu += got as f64;
             sum_cpu += *e as f64;
@@ -205,14 +208,15 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
                 inked += 1;
             }
         }
-        let n = expect.len();
         assert!(inked > 300, "{name}: the text must be visible ({inked} inked pixels)");
+        let (x, y) = (worst.1 as u32 % w, worst.1 as u32 / w);
         assert!(
-            close as f64 >= 0.995 * n as f64,
-            "{name}: only {close} of {n} pixels within 4/255 of the reference"
+            worst.0 <= 3.0 / 255.0,
+            "{name}: pixel ({x}, {y}) is {:.1}/255 from the reference",
+            worst.0 * 255.0
         );
         assert!(
-            (sum_gpu - sum_cpu).abs() <= 0.01 * sum_cpu,
+            (sum_gpu - sum_cpu).abs() <= 0.002 * sum_cpu,
             "{name}: total ink {sum_gpu:.1} vs {sum_cpu:.1}"
         );
     }

@@ -316,42 +316,40 @@ fn corrected_text_without_storage_buffers_is_within_one_level() {
     }
 }
 
+/// Text drawn into a 4× MSAA pass with a depth-stencil attachment resolves to
+/// the same picture as the same text drawn single-sampled (the quads sit on
+/// whole pixels, so every sample of a pixel takes the same colour), and a
+/// second renderer with the same key makes no new pipeline.
 #[test]
 fn msaa_and_depth_stencil_passes_work() {
-    let (device, queue) = gpu();
+    let gpu = headless().unwrap_or_else(|e| panic!("{e}"));
+    let (device, queue) = (&gpu.device, &gpu.queue);
     let mut atlas =
-        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+        TextAtlas::new(device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Bgra8UnormSrgb;
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let ms = wgpu::MultisampleState { count: 4, ..Default::default() };
-    let depth = wgpu::DepthStencilState {
-        format: wgpu::TextureFormat::Depth24PlusStencil8,
-        depth_write_enabled: Some(true),
-        depth_compare: Some(wgpu::CompareFunction::LessEqual),
-        stencil: Default::default(),
-        bias: Default::default(),
-    };
+    let (w, h) = (128u32, 32u32);
+    let areas = [TextArea::text(
+        TextSpec::new("MSAA gyq", font, 20.0).color([255, 255, 255, 255]),
+        2.0,
+        2.0,
+    )];
+    let mut vp = Viewport::new(device, &atlas);
+    vp.update(queue, w, h);
+    // The reference: the same areas single-sampled, no depth.
+    let mut single = TextRenderer::new(device, &atlas, format, Default::default(), None);
+    single.prepare(device, queue, &mut atlas, &areas, &vp).unwrap();
+    let target = Offscreen::new(device, w, h, format).unwrap();
+    let expect = draw_and_read(device, queue, &single, &atlas, &target, wgpu::Color::BLACK);
+
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let mut renderer = TextRenderer::new(&device, &atlas, format, ms, Some(depth));
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, 128, 32);
-    renderer
-        .prepare(
-            &device,
-            &queue,
-            &mut atlas,
-            &[TextArea::text(
-                TextSpec::new("MSAA", font, 20.0).color([255, 255, 255, 255]),
-                2.0,
-                2.0,
-            )],
-            &vp,
-        )
-        .unwrap();
+    let mut renderer = TextRenderer::new(device, &atlas, format, ms, Some(depth_state()));
+    renderer.prepare(device, queue, &mut atlas, &areas, &vp).unwrap();
     let tex = |format, samples, usage| {
         device.create_texture(&wgpu::TextureDescriptor {
             label: Some("msaa test"),
-            size: wgpu::Extent3d { width: 128, height: 32, depth_or_array_layers: 1 },
+            size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: samples,
             dimension: wgpu::TextureDimension::D2,
@@ -401,11 +399,19 @@ fn msaa_and_depth_stencil_passes_work() {
     queue.submit([enc.finish()]);
     let err = kerf_wgpu::block_on(scope.pop());
     assert!(err.is_none(), "validation error: {err:?}");
-    let px = read_texture(&device, &queue, &resolve).unwrap();
-    let lit = px.chunks(4).filter(|p| p[0] > 128).count();
-    assert!(lit > 50, "white text must show on black after the MSAA resolve ({lit} lit pixels)");
-    // The pipeline cache made one pipeline for this key and reuses it.
-    let _again = TextRenderer::new(&device, &atlas, format, ms, Some(depth_state()));
+    let px = read_texture(device, queue, &resolve).unwrap();
+    let lit = expect.chunks(4).filter(|p| p[0] > 128).count();
+    assert!(lit > 150, "the reference must show the text ({lit} lit pixels)");
+    let worst = px.iter().zip(&expect).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
+    assert!(worst <= 1, "the MSAA resolve differs from the single-sampled text by {worst}");
+    // The pipeline cache made one pipeline for this key; a second renderer
+    // with the same key reuses it.
+    let pipelines = || gpu.instance.generate_report().unwrap().hub.render_pipelines.num_allocated;
+    let before = pipelines();
+    let _again = TextRenderer::new(device, &atlas, format, ms, Some(depth_state()));
+    assert_eq!(pipelines(), before, "the same key must not make a new pipeline");
+    let _other = TextRenderer::new(device, &atlas, format, Default::default(), Some(depth_state()));
+    assert_eq!(pipelines(), before + 1, "a new key makes one pipeline");
 }
 
 fn depth_state() -> wgpu::DepthStencilState {
