@@ -638,3 +638,49 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
     }
     assert_eq!(keep.len(), 3);
 }
+
+/// With `memory_budget` below `max_pages` pages, the budget is the binding
+/// limit under churn: the atlas grows to exactly the budget's pages and no
+/// further, its bytes never exceed the budget, and no glyph that fits is
+/// refused (each frame draws a small fraction of one page).
+#[test]
+fn the_memory_budget_binds_under_churn() {
+    let (side, budget) = (128u32, 3 * 128 * 128u64);
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: side,
+        max_pages: 16,
+        memory_budget: budget,
+        frames_in_flight: 1,
+        subpixel_bins: 1,
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let f = c.add_font(sans()).unwrap();
+    let chars: Vec<char> = ('!'..='~').chain('À'..='ÿ').chain('Α'..='ω').chain('А'..='я').collect();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let (mut evictions, mut most_pages) = (0, 0);
+    for frame in 0..200 {
+        let mut fr = c.begin_frame();
+        for _ in 0..12 {
+            let ch = chars[next(chars.len())];
+            let px = [14.0, 18.0, 22.0, 26.0][next(4)];
+            let g = glyph_of(fr.cache(), f, ch);
+            let e = fr.glyph(f, g, px).unwrap_or_else(|e| panic!("frame {frame} {ch:?}: {e}"));
+            assert!(e.page < 3, "frame {frame}: {ch:?} on page {}", e.page);
+        }
+        let out = fr.finish();
+        assert!(out.skipped.is_empty(), "frame {frame}: {:?}", out.skipped);
+        assert!(out.pages <= 3, "frame {frame}: {} pages over a 3-page budget", out.pages);
+        assert!(c.atlas_bytes() <= budget, "frame {frame}: {} bytes", c.atlas_bytes());
+        evictions += out.evictions;
+        most_pages = most_pages.max(out.pages);
+    }
+    assert_eq!(most_pages, 3, "the atlas grows to the budget");
+    assert!(evictions > 200, "the budget forced evictions ({evictions})");
+}

@@ -354,3 +354,77 @@ fn text_and_images_keep_their_order_across_pipelines() {
     assert!(near(at(17, 20), [0, 0, 220]), "the blue image over the block: {:?}", at(17, 20));
     assert!(near(at(40, 20), [255, 255, 255]), "background: {:?}", at(40, 20));
 }
+
+/// A lost device with colour pages in use: text, emoji and an RGBA image
+/// drawn on one device, the device dropped, the atlas rebuilt on a new one.
+/// Both texture arrays equal the cache's pages again, nothing is rasterized
+/// again, and the frame read back after the rebuild equals the one before,
+/// byte for byte.
+#[cfg(feature = "swash")]
+#[test]
+fn a_lost_device_with_colour_pages_comes_back_with_the_same_picture() {
+    const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    let bytes = std::fs::read(EMOJI_FONT)
+        .unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let (w, h) = (200u32, 64u32);
+    let (device, queue) = gpu();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 256, ..CacheConfig::default() }).unwrap();
+    let text_font = atlas.add_font(sans()).unwrap();
+    let emoji = atlas.add_font(bytes).unwrap();
+    let glyph = |atlas: &TextAtlas, f, ch| atlas.cache().fonts().get(f).unwrap().glyph_index(ch);
+    let at = |font, glyph, x| PositionedGlyph {
+        font,
+        glyph,
+        size: 32.0,
+        x,
+        y: 40.0,
+        color: [30, 60, 200, 255],
+    };
+    let glyphs = [
+        at(text_font, glyph(&atlas, text_font, 'K'), 4.0),
+        at(emoji, glyph(&atlas, emoji, '😀'), 30.0),
+        at(emoji, glyph(&atlas, emoji, '🦀'), 70.0),
+    ];
+    let src = atlas.add_rgba_image_source(|id: u32, size: f32| Ok(picture(id, size))).unwrap();
+    let images =
+        [PositionedImage { source: src, id: 7, size: 40.0, x: 150.0, y: 50.0, color: [0; 4] }];
+    let frame = |device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas| {
+        let mut r = TextRenderer::new(device, atlas, format, Default::default(), None);
+        let mut vp = Viewport::new(device, atlas);
+        vp.update(queue, w, h);
+        let areas = [
+            TextArea::glyphs(&glyphs, 0.0, 0.0),
+            TextArea::text(TextSpec::new("lost", text_font, 20.0), 110.0, 4.0),
+            TextArea::images(&images, 0.0, 0.0),
+        ];
+        let rep = r.prepare(device, queue, atlas, &areas, &vp).unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        let target = Offscreen::new(device, w, h, format).unwrap();
+        draw_and_read(device, queue, &r, atlas, &target, wgpu::Color::WHITE)
+    };
+    let before = frame(&device, &queue, &mut atlas);
+    let rasterized = atlas.cache().stats().rasterized;
+    assert!(atlas.cache().color_pages().is_some(), "colour pages in use");
+    drop((device, queue)); // as if the device were lost
+    let (device, queue) = gpu();
+    atlas.rebuild(&device, &queue);
+    check_atlas(&device, &queue, &atlas);
+    let set = atlas.cache().color_pages().unwrap();
+    let layers = read_texture(&device, &queue, atlas.color_texture()).unwrap();
+    let page_bytes = (set.page_side() * set.page_side() * 4) as usize;
+    for (i, page) in set.pages().iter().enumerate() {
+        assert!(
+            &layers[i * page_bytes..][..page_bytes] == page.pixels(),
+            "colour layer {i} differs from the cache's page after the rebuild"
+        );
+    }
+    let after = frame(&device, &queue, &mut atlas);
+    assert_eq!(atlas.cache().stats().rasterized, rasterized, "nothing rasterized again");
+    let differ = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "{differ} bytes of the frame differ after the rebuild");
+    let colourful =
+        after.chunks(4).filter(|p| p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2]) > 80);
+    assert!(colourful.count() > 300, "the emoji and the image are drawn");
+}
