@@ -188,10 +188,21 @@ mod tests {
             "maxrects-xx",
             "maxrects-bssf-wm",
             "skyline-bl-rm",
+            "skyline-bl-slab",
+            "shelf-ff-rm",
+            "shelf-ff-slab",
+            "guillotine-bssf-minas-wm",
             "guillotine-bssf",
             "shelf-nf-x",
         ] {
-            assert!(bad.parse::<Algorithm>().is_err(), "{bad}");
+            let err = bad.parse::<Algorithm>().unwrap_err();
+            let text = err.to_string();
+            assert!(text.contains(&alloc::format!("'{bad}'")), "{bad}: {text}");
+            assert!(text.contains("maxrects-bssf"), "names a valid packer: {text}");
+        }
+        // Each flag where it is allowed.
+        for good in ["skyline-bl-wm", "shelf-ff-wm", "guillotine-bssf-minas-slab"] {
+            assert_eq!(good.parse::<Algorithm>().unwrap().to_string(), good);
         }
         assert_eq!(
             "guillotine-bssf-minas-rm".parse::<Algorithm>().unwrap().to_string(),

@@ -102,3 +102,31 @@ impl fmt::Display for SizeError {
 impl core::error::Error for AllocError {}
 impl core::error::Error for DeallocError {}
 impl core::error::Error for SizeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    /// Each message says what went wrong with the figures a user needs.
+    #[test]
+    fn messages_name_the_sizes() {
+        let cases: [(&dyn fmt::Display, &[&str]); 9] = [
+            (&AllocError::ZeroSize { w: 0, h: 7 }, &["empty", "0x7"]),
+            (&AllocError::TooLarge { w: 9, h: 8, bin_w: 4, bin_h: 5 }, &["9x8", "4x5", "never"]),
+            (&AllocError::NoSpace { w: 3, h: 2 }, &["no free space", "3x2"]),
+            (&DeallocError::ForeignId, &["another packer"]),
+            (&DeallocError::StaleId, &["already freed"]),
+            (&DeallocError::UnknownId, &["never handed out"]),
+            (&SizeError::ZeroSize, &["at least 1"]),
+            (&SizeError::TooLarge { max: 65536 }, &["at most 65536"]),
+            (&SizeError::Shrink { w: 12, h: 34 }, &["only grow", "12x34"]),
+        ];
+        for (err, words) in cases {
+            let text = err.to_string();
+            for w in words {
+                assert!(text.contains(w), "{text:?} lacks {w:?}");
+            }
+        }
+    }
+}

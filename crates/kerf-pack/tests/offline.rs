@@ -149,3 +149,38 @@ fn custom_guillotine_scorer_is_used() {
     plain.allocate(10, 10).unwrap();
     assert_ne!(plain.allocate(10, 10).unwrap().rect, b.rect, "the default heuristic differs");
 }
+
+/// The split rules cut the L-shaped leftover as Jylänki defines them: after
+/// a 60×10 rect in the corner of a 100×100 bin, a horizontal cut leaves a
+/// 100×90 piece below (and 40×10 beside), a vertical cut a 40×100 piece
+/// beside (and 60×90 below). MINAS keeps the smaller piece smallest (40×10:
+/// horizontal); which cut was made shows in whether a 100×90 or a 40×100
+/// rect still fits.
+#[test]
+fn split_rules_cut_where_the_paper_says() {
+    use kerf_pack::{FreeRectChoice, SplitRule};
+    let opts = PackerOptions { allow_rotation: false, ..PackerOptions::default() };
+    // (rule, cut horizontally) for the 60×10 corner placement.
+    for (split, horizontal) in [
+        (SplitRule::MinArea, true), // pieces 40×10 / 100×90 vs 40×100 / 60×90
+        (SplitRule::ShorterLeftoverAxis, true), // lw 40 <= lh 90
+        (SplitRule::LongerLeftoverAxis, false),
+        (SplitRule::ShorterAxis, true), // 100 <= 100
+        (SplitRule::LongerAxis, false),
+    ] {
+        let cfg = GuillotineConfig {
+            choice: FreeRectChoice::BestAreaFit,
+            split,
+            merge: false,
+            slab: false,
+        };
+        let after = || {
+            let mut p = Guillotine::new(100, 100, cfg, opts).unwrap();
+            let a = p.allocate(60, 10).unwrap();
+            assert_eq!((a.rect.x, a.rect.y), (0, 0));
+            p
+        };
+        let (wide, tall) = (after().allocate(100, 90).is_ok(), after().allocate(40, 100).is_ok());
+        assert_eq!((wide, tall), (horizontal, !horizontal), "{split:?}");
+    }
+}
