@@ -685,6 +685,15 @@ mod tests {
                 }
                 let order: Vec<Rect> = indexed.iter().collect();
                 assert_eq!(plain.rects, order, "seed {seed} step {step}");
+                // Holes left by removals are dropped: the order list stays
+                // within twice the live rects (plus slack), however long the churn.
+                assert!(
+                    indexed.order.len() <= 2 * indexed.live + 32,
+                    "seed {seed} step {step}: {} slots for {} rects",
+                    indexed.order.len(),
+                    indexed.live
+                );
+                assert_ne!(indexed.order.last(), Some(&NONE), "no trailing hole");
             }
         }
     }

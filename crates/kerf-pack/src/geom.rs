@@ -131,6 +131,25 @@ mod tests {
     use super::*;
     use alloc::vec::Vec;
 
+    /// The contact score of MaxRects-CP: the length two rects share on each
+    /// side, zero when they only meet at a corner or do not meet.
+    #[test]
+    fn common_edge_is_the_shared_boundary() {
+        let a = Rect::new(10, 10, 10, 10);
+        for (b, len) in [
+            (Rect::new(20, 12, 5, 5), 5),  // right of a
+            (Rect::new(2, 15, 8, 30), 5),  // left, running past a's bottom
+            (Rect::new(12, 20, 5, 5), 5),  // below
+            (Rect::new(0, 0, 40, 10), 10), // above, wider than a
+            (Rect::new(20, 20, 5, 5), 0),  // corner only
+            (Rect::new(30, 12, 5, 5), 0),  // apart, rows overlapping
+            (Rect::new(12, 0, 5, 4), 0),   // apart, columns overlapping
+        ] {
+            assert_eq!(a.common_edge(&b), len, "{b:?}");
+            assert_eq!(b.common_edge(&a), len, "{b:?} (swapped)");
+        }
+    }
+
     #[test]
     fn subtract_covers_the_difference_exactly() {
         let a = Rect::new(0, 0, 10, 8);

@@ -224,3 +224,21 @@ macro_rules! impl_packer {
     };
 }
 pub(crate) use impl_packer;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sides and padding up to `MAX_SIDE` are accepted, one more is not.
+    #[test]
+    fn sizes_are_checked_at_the_limit() {
+        for (w, h, p) in [(MAX_SIDE, 1, 0), (1, MAX_SIDE, 0), (1, 1, MAX_SIDE)] {
+            assert_eq!(check_size(w, h, p), Ok(()), "{w}x{h} padding {p}");
+        }
+        for (w, h, p) in [(MAX_SIDE + 1, 1, 0), (1, MAX_SIDE + 1, 0), (1, 1, MAX_SIDE + 1)] {
+            assert_eq!(check_size(w, h, p), Err(SizeError::TooLarge { max: MAX_SIDE }));
+        }
+        assert_eq!(check_size(0, 5, 0), Err(SizeError::ZeroSize));
+        assert_eq!(check_size(5, 0, 0), Err(SizeError::ZeroSize));
+    }
+}

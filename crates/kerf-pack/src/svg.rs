@@ -52,3 +52,26 @@ pub fn dump_svg(packer: &dyn Packer) -> String {
     s.push_str("</svg>\n");
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Neighbouring rectangles get colours far apart, and every colour is
+    /// within the palette's band (never black or white on the dark bin).
+    #[test]
+    fn the_palette_spreads_colours() {
+        let colours: Vec<(u8, u8, u8)> = (0..24).map(palette).collect();
+        for (i, c) in colours.iter().enumerate() {
+            for ch in [c.0, c.1, c.2] {
+                assert!((70..=230).contains(&ch), "colour {i}: {c:?}");
+            }
+            let next = colours[(i + 1) % colours.len()];
+            let dist = (c.0 as i32 - next.0 as i32).abs()
+                + (c.1 as i32 - next.1 as i32).abs()
+                + (c.2 as i32 - next.2 as i32).abs();
+            assert!(dist > 60, "colours {i} and {} too close: {c:?} {next:?}", i + 1);
+        }
+    }
+}
