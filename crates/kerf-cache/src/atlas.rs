@@ -12,6 +12,7 @@
 //! room and evicting in evict.rs, moving glyphs off a retiring page in
 //! relocate.rs, staging and uploads in stage.rs, tiles in tiles.rs.
 
+use crate::bitmap::GlyphImage;
 use crate::config::CacheConfig;
 use crate::entry::{GlyphEntry, GlyphTile, Slot};
 use crate::error::GlyphError;
@@ -20,7 +21,6 @@ use crate::geometry::Geometry;
 use crate::key::GlyphKey;
 use crate::memo::KeyMemo;
 use crate::page::Page;
-use crate::raster::GlyphImage;
 use crate::recency::RunUses;
 use crate::stats::Stats;
 use crate::upload::Staging;

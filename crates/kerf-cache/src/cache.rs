@@ -5,6 +5,7 @@
 //! lookup API is in frame.rs, the configuration in config.rs.
 
 use crate::atlas::Atlas;
+use crate::bitmap::GlyphImage;
 use crate::config::CacheConfig;
 use crate::effect::GlyphEffect;
 use crate::entry::{GlyphEntry, GlyphTile};
@@ -17,11 +18,12 @@ use crate::image::ImageSource;
 use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::page::{Page, PageUpload};
-use crate::raster::{FontdueRasterizer, GlyphImage, Rasterizer};
+use crate::quad::GlyphQuad;
+use crate::raster::{FontdueRasterizer, Rasterizer};
 use crate::request::{PositionedReq, Request};
 use crate::source::Sources;
 use crate::stats::Stats;
-use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use crate::text::{PositionedGlyph, Skipped, TextSpec};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 

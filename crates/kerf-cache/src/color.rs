@@ -13,9 +13,10 @@ use crate::error::{ConfigError, GlyphError, ImageSourceError};
 use crate::format::TexelFormat;
 use crate::image::ImageSource;
 use crate::key::{ImageSourceId, RenderMode};
+use crate::quad::{GlyphQuad, COLOR_PAGE_BIT};
 use crate::request::{PositionedReq, Request};
 use crate::source::Sources;
-use crate::text::{GlyphQuad, Skipped, COLOR_PAGE_BIT};
+use crate::text::Skipped;
 use std::sync::Arc;
 
 impl GlyphCache {

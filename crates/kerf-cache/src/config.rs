@@ -2,7 +2,6 @@
 
 use crate::error::ConfigError;
 use crate::key::RenderMode;
-use crate::upload::UploadMode;
 use kerf_pack::Algorithm;
 
 /// The largest page side the cache accepts (texel coordinates are stored as `u16`).
@@ -175,5 +174,67 @@ impl CacheConfig {
             subpixel_bins: 1,
             ..self.clone()
         }
+    }
+}
+
+/// How a frame hands its new texels to the GPU side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum UploadMode {
+    /// Per page and frame, whichever suits what changed: a page whose new
+    /// glyphs (with their padding gutters) fill at least a third of their
+    /// bounding box (a cold start, a paragraph at a new size) goes as that
+    /// box, one [`PageUpload`](crate::PageUpload) as in
+    /// [`DirtyRect`](Self::DirtyRect) (at most three times the bytes, no
+    /// scatter draw); a page with scattered new glyphs (churn) goes glyph by glyph
+    /// in the frame's [`GlyphUploads`], as in [`Glyphs`](Self::Glyphs). The default.
+    #[default]
+    Auto,
+    /// One [`GlyphUploads`] per dirty page: every glyph staged, its texels
+    /// packed tightly (no page rows, no neighbours' texels): bytes uploaded ≈
+    /// bytes rasterized, always.
+    Glyphs,
+    /// At most one [`PageUpload`](crate::PageUpload) per dirty page: the
+    /// bounding box of everything staged on it, cut from the page's CPU copy.
+    /// One plain texture write per page, but under churn the box holds far
+    /// more texels than the glyphs that changed.
+    DirtyRect,
+}
+
+impl UploadMode {
+    /// Every mode, in the order of their names in [`UploadMode::NAMES`].
+    pub const ALL: [UploadMode; 3] = [UploadMode::Auto, UploadMode::Glyphs, UploadMode::DirtyRect];
+    /// The modes' names as [`Display`](std::fmt::Display) writes them and
+    /// [`FromStr`](std::str::FromStr) reads them (command-line flags, config files).
+    pub const NAMES: [&'static str; 3] = ["auto", "glyphs", "dirty-rect"];
+
+    /// The mode's name (`auto`, `glyphs`, `dirty-rect`).
+    pub fn name(self) -> &'static str {
+        match self {
+            UploadMode::Auto => "auto",
+            UploadMode::Glyphs => "glyphs",
+            UploadMode::DirtyRect => "dirty-rect",
+        }
+    }
+}
+
+impl std::fmt::Display for UploadMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`UploadMode`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown upload mode {0:?} (expected one of: auto, glyphs, dirty-rect)")]
+pub struct UnknownUploadMode(pub String);
+
+impl std::str::FromStr for UploadMode {
+    type Err = UnknownUploadMode;
+    fn from_str(s: &str) -> Result<UploadMode, UnknownUploadMode> {
+        let lower = s.to_ascii_lowercase();
+        UploadMode::ALL
+            .into_iter()
+            .find(|m| m.name() == lower)
+            .ok_or_else(|| UnknownUploadMode(s.to_string()))
     }
 }

@@ -1,7 +1,7 @@
 //! What the cache keeps per glyph: where its texels are ([`GlyphEntry`]),
 //! its slot in the LRU map, and the tiles of a glyph larger than a page.
 
-use crate::text::{GlyphQuad, QuadFlags};
+use crate::quad::{GlyphQuad, QuadFlags};
 use kerf_pack::{AllocId, Rect};
 
 /// Where a cached glyph lives and how to place it relative to the pen.

@@ -3,10 +3,10 @@
 //! trimming idle glyphs and empty pages at the end of a frame.
 
 use crate::atlas::Atlas;
+use crate::config::UploadMode;
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
 use crate::page::Page;
-use crate::upload::UploadMode;
 use kerf_pack::{AllocId, PackerOptions, Rect};
 
 impl Atlas {

@@ -1,7 +1,7 @@
 //! The texel formats of kerf's atlases: what one texel holds, its size, and
 //! the flags the quads drawn from it carry.
 
-use crate::text::QuadFlags;
+use crate::quad::QuadFlags;
 
 /// What one texel of an atlas's pages holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,9 +11,10 @@ use crate::image::SOLID_SOURCE;
 use crate::image::{image_font, is_image_font, PositionedImage};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::output::FrameOutput;
+use crate::quad::GlyphQuad;
+use crate::quad::QuadFlags;
 use crate::request::{Anchor, PositionedReq};
-use crate::text::QuadFlags;
-use crate::text::{GlyphQuad, PositionedGlyph, Skipped, TextSpec};
+use crate::text::{PositionedGlyph, Skipped, TextSpec};
 use std::sync::atomic::Ordering;
 
 /// One frame of a [`GlyphCache`]: the only way to look glyphs up, so the

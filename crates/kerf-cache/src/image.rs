@@ -6,8 +6,8 @@
 //! the source (with the top bit set, so it never names a font) and the high
 //! half of the image id, its `glyph` field the low half.
 
+use crate::bitmap::GlyphImage;
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
-use crate::raster::GlyphImage;
 
 /// The bit of a key's font id that marks an image key.
 const IMAGE_BIT: u32 = 1 << 31;

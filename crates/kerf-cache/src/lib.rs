@@ -78,6 +78,7 @@
 )]
 
 mod atlas;
+mod bitmap;
 mod cache;
 mod color;
 mod config;
@@ -108,6 +109,7 @@ mod page;
 #[cfg(feature = "parley")]
 mod parley_adapter;
 mod place;
+mod quad;
 mod raster;
 mod recency;
 mod relocate;
@@ -128,8 +130,11 @@ mod upload;
 #[cfg(feature = "parley")]
 pub use ::parley;
 pub use atlas::Atlas;
+pub use bitmap::GlyphImage;
 pub use cache::{GlyphCache, StyledFont};
-pub use config::{CacheConfig, ColorPages, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
+pub use config::{
+    CacheConfig, ColorPages, UnknownUploadMode, UploadMode, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS,
+};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic::CosmicFonts;
 #[cfg(feature = "cosmic-text")]
@@ -154,11 +159,12 @@ pub use output::FrameOutput;
 pub use page::{Page, PageUpload};
 #[cfg(feature = "parley")]
 pub use parley_adapter::ParleyFonts;
-pub use raster::{FontdueRasterizer, GlyphImage, Rasterizer};
+pub use quad::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
+pub use raster::{FontdueRasterizer, Rasterizer};
 pub use retain::RetainedRun;
 pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
 #[cfg(feature = "swash")]
 pub use swash::SwashRasterizer;
-pub use text::{GlyphQuad, PositionedGlyph, QuadFlags, Skipped, TextSpec, COLOR_PAGE_BIT};
-pub use upload::{GlyphRegion, GlyphUploads, UnknownUploadMode, Upload, UploadMode};
+pub use text::{PositionedGlyph, Skipped, TextSpec};
+pub use upload::{GlyphRegion, GlyphUploads, Upload};

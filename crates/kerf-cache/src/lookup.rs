@@ -9,9 +9,10 @@ use crate::error::GlyphError;
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 use crate::lcd::LCD_MAX_PX;
 use crate::memo::RunTag;
+use crate::quad::{GlyphQuad, QuadFlags};
 use crate::request::{PositionedReq, Request};
 use crate::subpixel::bin_offset;
-use crate::text::{GlyphQuad, QuadFlags, Skipped};
+use crate::text::Skipped;
 use std::collections::HashMap;
 
 /// A key the LRU map holds, as [`Atlas::probe`] found it.

@@ -2,8 +2,8 @@
 //! glyph's coverage dilated by a disk, a shadow its coverage blurred by a
 //! Gaussian. Made on a miss from the rasterizer's bitmap (`source.rs`).
 
+use crate::bitmap::GlyphImage;
 use crate::effect::{sigma, GlyphEffect, EFFECT_STEPS_PER_PX};
-use crate::raster::GlyphImage;
 
 impl GlyphEffect {
     /// The effect applied to `image` (coverage): a bitmap [`reach`](Self::reach)

@@ -4,10 +4,10 @@
 //! of batch and single lookups: render, count, place.
 
 use crate::atlas::{Atlas, Render};
+use crate::bitmap::GlyphImage;
 use crate::entry::{GlyphEntry, Slot};
 use crate::error::GlyphError;
 use crate::key::{GlyphKey, RenderMode};
-use crate::raster::GlyphImage;
 use std::time::Instant;
 
 impl Atlas {

@@ -1,6 +1,7 @@
 //! The rasterizer trait and its default implementation: fontdue for faces
 //! loaded eagerly, kerf's outline rasterizer for lazy ones.
 
+use crate::bitmap::GlyphImage;
 use crate::error::RasterError;
 use crate::font::FontRef;
 use crate::key::{GlyphKey, RenderMode};
@@ -8,22 +9,6 @@ use crate::lcd::{lcd_filtered, lcd_size};
 use crate::outline::{self, RasterMetrics};
 use crate::subpixel::{resample_shifted, shift_for};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// A rasterized glyph: coverage bytes, row-major from the top-left, plus its
-/// placement relative to the pen position on the baseline.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct GlyphImage {
-    /// Bitmap width in pixels (0 for blank glyphs such as space).
-    pub width: u32,
-    /// Bitmap height in pixels.
-    pub height: u32,
-    /// Offset from the pen x to the bitmap's left edge, in whole pixels.
-    pub left: i32,
-    /// Offset from the baseline up to the bitmap's bottom edge (fontdue's `ymin`).
-    pub bottom: i32,
-    /// `width * height` coverage bytes.
-    pub pixels: Vec<u8>,
-}
 
 /// Turns glyph keys into coverage bitmaps. `Send + Sync` so a frame's misses
 /// can be rasterized in parallel.

@@ -2,9 +2,9 @@
 //! used, their texels copied from the page's CPU copy (never rasterized again).
 
 use crate::atlas::Atlas;
+use crate::bitmap::GlyphImage;
 use crate::entry::GlyphEntry;
 use crate::key::GlyphKey;
-use crate::raster::GlyphImage;
 use std::time::Instant;
 
 impl Atlas {

@@ -4,8 +4,9 @@
 
 use crate::entry::GlyphEntry;
 use crate::key::FontId;
+use crate::quad::GlyphQuad;
 use crate::subpixel::{round_half_away, snap_subpixel};
-use crate::text::{GlyphQuad, PositionedGlyph};
+use crate::text::PositionedGlyph;
 
 /// What a request's `(x, y)` is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,9 +28,10 @@
 use crate::cache::GlyphCache;
 use crate::frame::Frame;
 use crate::key::{GlyphKey, RenderMode};
+use crate::quad::GlyphQuad;
 use crate::recency::RunUse;
 use crate::request::Request;
-use crate::text::{GlyphQuad, PositionedGlyph};
+use crate::text::PositionedGlyph;
 use std::sync::Arc;
 
 /// A run of glyphs kept from frame to frame, for

@@ -5,6 +5,7 @@
 //! before any work is done.
 
 use crate::atlas::Render;
+use crate::bitmap::GlyphImage;
 use crate::decoration::SOLID_SIDE;
 use crate::error::{GlyphError, ImageSourceError, RasterError};
 use crate::font::FontRef;
@@ -13,7 +14,7 @@ use crate::geometry::Geometry;
 use crate::image::{ImageSource, MAX_IMAGE_SOURCES, SOLID_SOURCE};
 use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
-use crate::raster::{GlyphImage, Rasterizer};
+use crate::raster::Rasterizer;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -369,8 +370,8 @@ fn offset_groups(keys: &[GlyphKey]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::trimmed;
+    use crate::bitmap::GlyphImage;
     use crate::key::RenderMode;
-    use crate::raster::GlyphImage;
 
     fn image(width: u32, height: u32, pixels: &[u8]) -> GlyphImage {
         GlyphImage { width, height, left: 10, bottom: -2, pixels: pixels.to_vec() }

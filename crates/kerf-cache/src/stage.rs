@@ -3,9 +3,10 @@
 //! (the staged glyphs packed tightly, or one dirty box per page).
 
 use crate::atlas::Atlas;
+use crate::bitmap::GlyphImage;
+use crate::config::UploadMode;
 use crate::page::PageUpload;
-use crate::raster::GlyphImage;
-use crate::upload::{Upload, UploadMode};
+use crate::upload::Upload;
 use kerf_pack::Rect;
 use std::time::Instant;
 

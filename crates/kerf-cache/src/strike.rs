@@ -11,8 +11,8 @@
 //! enlarging. The bitmap's size and placement follow swash's rule
 //! (`floor(w · scale)`, bearings truncated).
 
+use crate::bitmap::GlyphImage;
 use crate::error::RasterError;
-use crate::raster::GlyphImage;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 

@@ -1,12 +1,13 @@
 //! A second coverage rasterizer on swash (feature `swash`): outlines with
 //! optional hinting, fractional offsets rendered directly, and the LCD mode.
 
+use crate::bitmap::GlyphImage;
 use crate::error::RasterError;
 use crate::font::FontRef;
 use crate::instance::embolden_px;
 use crate::key::{GlyphKey, RenderMode};
 use crate::lcd::{lcd_filtered, lcd_size};
-use crate::raster::{GlyphImage, Rasterizer};
+use crate::raster::Rasterizer;
 use crate::strike::{scaled, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};

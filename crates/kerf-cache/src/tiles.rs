@@ -2,10 +2,10 @@
 //! slot of its own, placed, evicted and uploaded together as one cache entry.
 
 use crate::atlas::Atlas;
+use crate::bitmap::GlyphImage;
 use crate::entry::{GlyphEntry, GlyphTile, Slot, TILED_PAGE};
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
-use crate::raster::GlyphImage;
 use std::time::Instant;
 
 impl Atlas {
