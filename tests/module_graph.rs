@@ -6,18 +6,58 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Module name -> the modules its file names through `crate::`.
-fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = BTreeMap::new();
-    for entry in std::fs::read_dir(src).unwrap() {
+/// Every module file under `dir`, as (module path, text): `a/b.rs` and
+/// `a/b/mod.rs` are both `a::b`; lib.rs and main.rs are the crate root, left out.
+fn module_files(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "rs") {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            if name != "lib" && name != "main" {
-                files.insert(name, std::fs::read_to_string(&path).unwrap());
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let join = |name: &str| {
+            if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}::{name}")
             }
+        };
+        if path.is_dir() {
+            module_files(&path, &join(&stem), out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let name = match stem.as_str() {
+                "lib" | "main" if prefix.is_empty() => continue,
+                "mod" => prefix.to_string(),
+                _ => join(&stem),
+            };
+            out.insert(name, std::fs::read_to_string(&path).unwrap());
         }
     }
+}
+
+/// The module a `crate::` path names: the longest run of its leading
+/// segments that is a module file.
+fn target(path: &str, files: &BTreeMap<String, String>) -> Option<String> {
+    let segments: Vec<String> = path.split("::").map(ident).collect();
+    (1..=segments.len()).rev().map(|n| segments[..n].join("::")).find(|m| files.contains_key(m))
+}
+
+/// The path text at the start of `s`: identifiers joined by `::`.
+fn path_text(s: &str) -> &str {
+    let end = s
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_alphanumeric()
+                || c == '_'
+                || (c == ':' && s[i..].starts_with("::"))
+                || (c == ':' && i > 0 && s[..i].ends_with(':')))
+        })
+        .map_or(s.len(), |(i, _)| i);
+    s[..end].trim_end_matches(':')
+}
+
+/// Module path -> the modules its file names through `crate::`, in every
+/// folder under `src`.
+fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = BTreeMap::new();
+    module_files(src, "", &mut files);
     let mut graph = BTreeMap::new();
     for (name, text) in &files {
         let mut to = BTreeSet::new();
@@ -32,18 +72,27 @@ fn arrows(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
                     continue;
                 }
                 let rest = &code[i + "crate::".len()..];
-                let target = ident(rest);
-                // `use crate::{a::X, b::Y}`: every module in the braces.
-                if rest.starts_with('{') {
-                    let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
+                let head = path_text(rest);
+                // `use crate::a::{b::X, c::Y}`: every module in the braces.
+                let tail = &rest[head.len()..];
+                let mut paths = vec![head.to_string()];
+                if let Some(inner) =
+                    tail.strip_prefix("::{").or(tail.strip_prefix('{').filter(|_| head.is_empty()))
+                {
+                    let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
                     for part in inner.split(',') {
-                        let m = ident(part.trim());
-                        if files.contains_key(&m) && &m != name {
-                            to.insert(m);
-                        }
+                        let part = path_text(part.trim());
+                        paths.push(if head.is_empty() {
+                            part.to_string()
+                        } else {
+                            format!("{head}::{part}")
+                        });
                     }
-                } else if files.contains_key(&target) && &target != name {
-                    to.insert(target);
+                }
+                for p in paths {
+                    if let Some(m) = target(&p, &files).filter(|m| m != name) {
+                        to.insert(m);
+                    }
                 }
             }
         }
@@ -108,6 +157,35 @@ fn modules_inside_each_crate_depend_one_way() {
             panic!("{krate}: modules import each other in a circle: {}", c.join(" -> "));
         }
     }
+    // kerf-cache's rooms are folders: the graph reaches into them, and few
+    // files are left at the top.
+    let src = root.join("crates/kerf-cache/src");
+    let graph = arrows(&src);
+    for room in ["font", "raster", "atlas", "shape"] {
+        assert!(graph.keys().any(|m| m.starts_with(&format!("{room}::"))), "{room}/ read");
+    }
+    assert!(
+        graph["atlas::lookup"].contains("atlas::page") || graph["atlas::lookup"].contains("atlas"),
+        "arrows into a folder"
+    );
+    let top = std::fs::read_dir(&src)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "rs"))
+        .count();
+    assert!(top <= 20, "kerf-cache has {top} files at the top of src/ (at most 20)");
+}
+
+/// Paths into folders, braces and `mod.rs` files are read as arrows.
+#[test]
+fn paths_into_folders_are_arrows() {
+    let files: BTreeMap<String, String> =
+        ["a", "a::b", "a::b::c", "d"].iter().map(|m| (m.to_string(), String::new())).collect();
+    assert_eq!(target("a::b::c::X", &files).as_deref(), Some("a::b::c"));
+    assert_eq!(target("a::b::Y", &files).as_deref(), Some("a::b"));
+    assert_eq!(target("a::Z", &files).as_deref(), Some("a"));
+    assert_eq!(target("e::Z", &files), None);
+    assert_eq!(path_text("a::b::{c, d}"), "a::b");
+    assert_eq!(path_text("a::b::X;"), "a::b::X");
 }
 
 /// The check finds a circle where there is one (and none in a line).

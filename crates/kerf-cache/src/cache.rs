@@ -4,23 +4,23 @@
 //! atlas, colour glyphs and RGBA images to the colour atlas (color.rs). The
 //! lookup API is in frame.rs, the configuration in config.rs.
 
+use crate::atlas::entry::{GlyphEntry, GlyphTile};
+use crate::atlas::format::TexelFormat;
+use crate::atlas::geometry::Geometry;
+use crate::atlas::page::{Page, PageUpload};
+use crate::atlas::request::{PositionedReq, Request};
 use crate::atlas::Atlas;
 use crate::bitmap::GlyphImage;
 use crate::config::CacheConfig;
-use crate::effect::GlyphEffect;
-use crate::entry::{GlyphEntry, GlyphTile};
 use crate::error::{ConfigError, FontError, GlyphError, ImageSourceError};
+use crate::font::effect::GlyphEffect;
+use crate::font::instance::{FontStyle, Tag};
 use crate::font::{Font, FontRef, FontSet};
 use crate::footprint::Footprint;
-use crate::format::TexelFormat;
-use crate::geometry::Geometry;
 use crate::image::ImageSource;
-use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
-use crate::page::{Page, PageUpload};
 use crate::quad::GlyphQuad;
 use crate::raster::{FontdueRasterizer, Rasterizer};
-use crate::request::{PositionedReq, Request};
 use crate::source::Sources;
 use crate::stats::Stats;
 use crate::text::{PositionedGlyph, Skipped, TextSpec};

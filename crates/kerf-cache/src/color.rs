@@ -6,15 +6,15 @@
 //! out in the same [`FrameOutput`](crate::FrameOutput) (its `color` part);
 //! quads drawn from it carry [`QuadFlags::COLOR`](crate::QuadFlags::COLOR).
 
+use crate::atlas::entry::GlyphEntry;
+use crate::atlas::format::TexelFormat;
+use crate::atlas::request::{PositionedReq, Request};
 use crate::atlas::Atlas;
 use crate::cache::GlyphCache;
-use crate::entry::GlyphEntry;
 use crate::error::{ConfigError, GlyphError, ImageSourceError};
-use crate::format::TexelFormat;
 use crate::image::ImageSource;
 use crate::key::{ImageSourceId, RenderMode};
 use crate::quad::{GlyphQuad, COLOR_PAGE_BIT};
-use crate::request::{PositionedReq, Request};
 use crate::source::Sources;
 use crate::text::Skipped;
 use std::sync::Arc;

@@ -1,19 +1,19 @@
 //! Frames: the only way to look glyphs up, so every lookup knows its frame
 //! number (and eviction knows what frames in flight use).
 
+use crate::atlas::entry::GlyphEntry;
+use crate::atlas::request::{Anchor, PositionedReq};
 use crate::cache::GlyphCache;
 use crate::color::run_subset;
-use crate::decoration::{Decoration, SOLID_SIDE};
-use crate::effect::GlyphEffect;
-use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
+use crate::font::decoration::{Decoration, SOLID_SIDE};
+use crate::font::effect::GlyphEffect;
 use crate::image::SOLID_SOURCE;
 use crate::image::{image_font, is_image_font, PositionedImage};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::output::FrameOutput;
 use crate::quad::GlyphQuad;
 use crate::quad::QuadFlags;
-use crate::request::{Anchor, PositionedReq};
 use crate::text::{PositionedGlyph, Skipped, TextSpec};
 use std::sync::atomic::Ordering;
 

@@ -148,3 +148,9 @@ impl ImageSourceId {
         self.0 & RGBA_SOURCE_BIT != 0
     }
 }
+
+/// Glyphs asked for in LCD anti-aliasing above this size (px per em) are
+/// drawn in grayscale instead: colour fringes are invisible there and
+/// three texels per pixel would triple their atlas space (browsers and Skia
+/// stop LCD text at a similar size).
+pub const LCD_MAX_PX: f32 = 64.0;

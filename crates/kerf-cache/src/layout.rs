@@ -4,9 +4,9 @@
 //! font has is drawn as the first font's missing-glyph box and reported.
 
 use crate::cache::GlyphCache;
-use crate::decoration::Decoration;
-use crate::effect::Layer;
 use crate::error::GlyphError;
+use crate::font::decoration::Decoration;
+use crate::font::effect::Layer;
 use crate::font::Advances;
 use crate::key::FontId;
 use crate::text::TextSpec;

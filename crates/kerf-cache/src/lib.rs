@@ -82,53 +82,29 @@ mod bitmap;
 mod cache;
 mod color;
 mod config;
-#[cfg(feature = "cosmic-text")]
-mod cosmic;
-mod coverage;
-mod decoration;
-mod effect;
-mod entry;
 mod error;
-mod evict;
 mod font;
 mod footprint;
-mod format;
 mod frame;
-mod geometry;
 mod image;
-mod instance;
 mod key;
 mod layout;
-mod lcd;
-mod lookup;
-mod memo;
-mod morph;
-mod outline;
 mod output;
-mod page;
-#[cfg(feature = "parley")]
-mod parley_adapter;
-mod place;
 mod quad;
 mod raster;
-mod recency;
-mod relocate;
-mod request;
 mod retain;
+mod shape;
 mod source;
-mod stage;
 mod stats;
-#[cfg(feature = "swash")]
-mod strike;
 mod subpixel;
-#[cfg(feature = "swash")]
-mod swash;
 mod text;
-mod tiles;
-mod upload;
 
 #[cfg(feature = "parley")]
 pub use ::parley;
+pub use atlas::entry::{GlyphEntry, GlyphTile};
+pub use atlas::format::TexelFormat;
+pub use atlas::page::{Page, PageUpload};
+pub use atlas::upload::{GlyphRegion, GlyphUploads, Upload};
 pub use atlas::Atlas;
 pub use bitmap::GlyphImage;
 pub use cache::{GlyphCache, StyledFont};
@@ -136,35 +112,32 @@ pub use config::{
     CacheConfig, ColorPages, UnknownUploadMode, UploadMode, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS,
 };
 #[cfg(feature = "cosmic-text")]
-pub use cosmic::CosmicFonts;
-#[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
-pub use decoration::{Decoration, DecorationKind, Decorations, LineMetrics};
-pub use effect::{Effects, GlyphEffect, Outline, Shadow, EFFECT_STEPS_PER_PX, MAX_EFFECT_PX};
-pub use entry::{GlyphEntry, GlyphTile};
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
-pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
-pub use footprint::Footprint;
-pub use format::TexelFormat;
-pub use frame::Frame;
-pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
-pub use instance::{
+pub use font::decoration::{Decoration, DecorationKind, Decorations, LineMetrics};
+pub use font::effect::{Effects, GlyphEffect, Outline, Shadow, EFFECT_STEPS_PER_PX, MAX_EFFECT_PX};
+pub use font::instance::{
     embolden_px, tag_name, user_values, FontStyle, Instance, Resolved, Tag,
     SYNTHETIC_BOLD_MAX_FACE, SYNTHETIC_BOLD_MIN_WEIGHT, SYNTHETIC_OBLIQUE_DEGREES,
 };
+pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
+pub use footprint::Footprint;
+pub use frame::Frame;
+pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
 pub use kerf_pack::{Algorithm, Rect};
-pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, SIZE_STEPS_PER_PX};
-pub use lcd::LCD_MAX_PX;
+pub use key::{
+    FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, LCD_MAX_PX, SIZE_STEPS_PER_PX,
+};
 pub use output::FrameOutput;
-pub use page::{Page, PageUpload};
-#[cfg(feature = "parley")]
-pub use parley_adapter::ParleyFonts;
 pub use quad::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
+#[cfg(feature = "swash")]
+pub use raster::swash::SwashRasterizer;
 pub use raster::{FontdueRasterizer, Rasterizer};
 pub use retain::RetainedRun;
+#[cfg(feature = "cosmic-text")]
+pub use shape::cosmic::CosmicFonts;
+#[cfg(feature = "parley")]
+pub use shape::parley_adapter::ParleyFonts;
 pub use stats::Stats;
 pub use subpixel::{bin_offset, snap_subpixel};
-#[cfg(feature = "swash")]
-pub use swash::SwashRasterizer;
 pub use text::{PositionedGlyph, Skipped, TextSpec};
-pub use upload::{GlyphRegion, GlyphUploads, Upload};

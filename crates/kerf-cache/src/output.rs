@@ -1,9 +1,9 @@
 //! What a frame hands back: the uploads to make before drawing (both
 //! atlases, one list), what was skipped or missing, and the frame's counts.
 
-use crate::format::TexelFormat;
+use crate::atlas::format::TexelFormat;
+use crate::atlas::upload::Upload;
 use crate::text::Skipped;
-use crate::upload::Upload;
 
 /// What a frame produced: the uploads to make before drawing, and what was skipped.
 #[derive(Clone, Debug, Default)]

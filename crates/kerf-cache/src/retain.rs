@@ -25,12 +25,12 @@
 //! keys into the LRU map with that frame, as it writes back the key memo's
 //! uses (see memo.rs). A steady frame touches neither the memo nor the map.
 
+use crate::atlas::recency::RunUse;
+use crate::atlas::request::Request;
 use crate::cache::GlyphCache;
 use crate::frame::Frame;
 use crate::key::{GlyphKey, RenderMode};
 use crate::quad::GlyphQuad;
-use crate::recency::RunUse;
-use crate::request::Request;
 use crate::text::PositionedGlyph;
 use std::sync::Arc;
 

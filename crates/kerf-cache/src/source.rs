@@ -4,15 +4,15 @@
 //! glyph in range, a size the atlas can hold), so a bad request is an error
 //! before any work is done.
 
+use crate::atlas::geometry::Geometry;
 use crate::atlas::Render;
 use crate::bitmap::GlyphImage;
-use crate::decoration::SOLID_SIDE;
 use crate::error::{GlyphError, ImageSourceError, RasterError};
+use crate::font::decoration::SOLID_SIDE;
+use crate::font::instance::{FontStyle, Tag};
 use crate::font::FontRef;
 use crate::font::FontSet;
-use crate::geometry::Geometry;
 use crate::image::{ImageSource, MAX_IMAGE_SOURCES, SOLID_SOURCE};
-use crate::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 use crate::raster::Rasterizer;
 use std::collections::HashMap;
@@ -29,7 +29,7 @@ pub(crate) struct Sources {
     pub(crate) rgba_images: Vec<Arc<dyn ImageSource>>,
     /// Colour bitmap strikes decoded once per glyph (see strike.rs).
     #[cfg(feature = "swash")]
-    pub(crate) strikes: crate::strike::StrikeCache,
+    pub(crate) strikes: crate::raster::strike::StrikeCache,
     /// True once a font with colour glyphs is loaded.
     pub(crate) color_fonts: bool,
     /// From how many glyphs on a batch's misses are rasterized in parallel.
@@ -264,7 +264,7 @@ impl Sources {
         }
         #[cfg(feature = "swash")]
         {
-            Ok(crate::swash::render_color(font, key, &self.strikes)?)
+            Ok(crate::raster::swash::render_color(font, key, &self.strikes)?)
         }
         #[cfg(not(feature = "swash"))]
         {

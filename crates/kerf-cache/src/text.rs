@@ -1,9 +1,9 @@
 //! What a frame asks for (positioned glyphs, or strings to lay out) and what it gets back (quads).
 
-use crate::decoration::Decorations;
-use crate::effect::{Effects, Outline, Shadow};
 use crate::error::GlyphError;
-use crate::instance::{FontStyle, Tag};
+use crate::font::decoration::Decorations;
+use crate::font::effect::{Effects, Outline, Shadow};
+use crate::font::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey};
 
 /// A glyph already positioned by a shaper (rustybuzz, cosmic-text, ...): font,

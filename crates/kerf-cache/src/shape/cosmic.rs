@@ -4,10 +4,10 @@
 //! sight, once per font face: never parsed again per frame.
 
 use crate::cache::GlyphCache;
-use crate::decoration::Decoration;
 use crate::error::{FontError, GlyphError};
+use crate::font::decoration::Decoration;
+use crate::font::instance::{FontStyle, Tag};
 use crate::font::{Font, FontLoading};
-use crate::instance::{FontStyle, Tag};
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
 use std::collections::BTreeMap;

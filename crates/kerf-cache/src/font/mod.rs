@@ -1,8 +1,12 @@
 //! Loaded fonts.
 
-use crate::effect::GlyphEffect;
+pub(crate) mod decoration;
+pub(crate) mod effect;
+pub(crate) mod instance;
+
 use crate::error::{FontError, GlyphError, StyleError};
-use crate::instance::{FontStyle, Instance, Resolved};
+use crate::font::effect::GlyphEffect;
+use crate::font::instance::{FontStyle, Instance, Resolved};
 use crate::key::FontId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -414,7 +418,7 @@ pub struct FontSet {
     /// The styles asked lately and their answers ([`instance`](Self::instance)):
     /// a styled string laid out every frame resolves its style once, not
     /// once a frame (resolving reads the face's tables).
-    asked: Vec<(FontId, FontStyle, FontId, Vec<crate::instance::Tag>)>,
+    asked: Vec<(FontId, FontStyle, FontId, Vec<crate::font::instance::Tag>)>,
 }
 
 /// How many recent style answers [`FontSet`] keeps.
@@ -439,7 +443,7 @@ impl FontSet {
     /// is unchanged after any error.
     pub fn instance(
         &mut self, id: FontId, style: &FontStyle,
-    ) -> Result<(FontId, Vec<crate::instance::Tag>), GlyphError> {
+    ) -> Result<(FontId, Vec<crate::font::instance::Tag>), GlyphError> {
         if let Some((_, _, font, ignored)) = self.asked.iter().find(|a| a.0 == id && a.1 == *style)
         {
             return Ok((*font, ignored.clone()));
@@ -455,7 +459,7 @@ impl FontSet {
     /// [`instance`](Self::instance), without the memo of recent answers.
     fn resolve_instance(
         &mut self, id: FontId, style: &FontStyle,
-    ) -> Result<(FontId, Vec<crate::instance::Tag>), GlyphError> {
+    ) -> Result<(FontId, Vec<crate::font::instance::Tag>), GlyphError> {
         let base = *self.bases.get(id.0 as usize).ok_or(GlyphError::UnknownFont(id))?;
         let face = &self.fonts[base.0 as usize];
         let Resolved { instance, ignored_axes } =

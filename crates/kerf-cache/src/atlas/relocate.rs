@@ -1,9 +1,9 @@
 //! Relocation: glyphs on a page being emptied move to a lower page when next
 //! used, their texels copied from the page's CPU copy (never rasterized again).
 
+use crate::atlas::entry::GlyphEntry;
 use crate::atlas::Atlas;
 use crate::bitmap::GlyphImage;
-use crate::entry::GlyphEntry;
 use crate::key::GlyphKey;
 use std::time::Instant;
 

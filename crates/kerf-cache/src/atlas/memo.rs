@@ -28,7 +28,7 @@
 //! and emptied when the high bits change, so a truncated value is never
 //! mistaken for another.
 
-use crate::entry::GlyphEntry;
+use crate::atlas::entry::GlyphEntry;
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
 
 const BITS: u32 = 12;

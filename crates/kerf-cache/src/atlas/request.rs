@@ -2,7 +2,7 @@
 //! size, position, colour) and what its position means, read either from
 //! kerf's own request buffer or from the app's positioned glyphs in place.
 
-use crate::entry::GlyphEntry;
+use crate::atlas::entry::GlyphEntry;
 use crate::key::FontId;
 use crate::quad::GlyphQuad;
 use crate::subpixel::{round_half_away, snap_subpixel};

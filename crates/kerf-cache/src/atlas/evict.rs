@@ -2,11 +2,11 @@
 //! least-recently-used glyphs evicted and their slots deallocated), and
 //! trimming idle glyphs and empty pages at the end of a frame.
 
+use crate::atlas::page::Page;
 use crate::atlas::Atlas;
 use crate::config::UploadMode;
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
-use crate::page::Page;
 use kerf_pack::{AllocId, PackerOptions, Rect};
 
 impl Atlas {

@@ -8,10 +8,10 @@
 //! moved by its offset and filled ([`rasterize_at`]), where fontdue's
 //! faces resample a 3× raster.
 
-use crate::coverage::Coverage;
 use crate::error::RasterError;
+use crate::font::instance::{embolden_px, offset_contour, signed_area, Instance};
 use crate::font::{FaceHandle, FontRef};
-use crate::instance::{embolden_px, offset_contour, signed_area, Instance};
+use crate::raster::coverage::Coverage;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;

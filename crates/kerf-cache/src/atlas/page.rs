@@ -1,8 +1,8 @@
 //! Atlas pages: one packer, a CPU copy of the page's texels, and the region
 //! changed since the last upload.
 
+use crate::atlas::format::TexelFormat;
 use crate::bitmap::GlyphImage;
-use crate::format::TexelFormat;
 use kerf_pack::{AllocId, Packer, Rect};
 
 /// One texture page of the atlas (one layer of the GPU texture array).

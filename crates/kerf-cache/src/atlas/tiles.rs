@@ -1,16 +1,16 @@
 //! Glyphs larger than a page: cut into tiles of at most half a page, each a
 //! slot of its own, placed, evicted and uploaded together as one cache entry.
 
+use crate::atlas::entry::{GlyphEntry, GlyphTile, Slot, TILED_PAGE};
 use crate::atlas::Atlas;
 use crate::bitmap::GlyphImage;
-use crate::entry::{GlyphEntry, GlyphTile, Slot, TILED_PAGE};
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
 use std::time::Instant;
 
 impl Atlas {
     /// Places a glyph larger than a page as tiles of at most
-    /// [`Geometry::tile_side`](crate::geometry::Geometry::tile_side) texels, each in a slot of its own
+    /// [`Geometry::tile_side`](crate::atlas::geometry::Geometry::tile_side) texels, each in a slot of its own
     /// (evicting as for any glyph). If a tile finds no room, the tiles placed
     /// so far are freed and nothing is cached.
     pub(crate) fn place_tiled(

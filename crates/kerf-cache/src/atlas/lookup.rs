@@ -3,14 +3,13 @@
 //! an entry. Both go through [`Atlas::probe`], the one place that marks a
 //! glyph used and decides whether it must move off a retiring page first.
 
+use crate::atlas::entry::GlyphEntry;
+use crate::atlas::memo::RunTag;
+use crate::atlas::request::{PositionedReq, Request};
 use crate::atlas::{Atlas, Render};
-use crate::entry::GlyphEntry;
 use crate::error::GlyphError;
-use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode};
-use crate::lcd::LCD_MAX_PX;
-use crate::memo::RunTag;
+use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode, LCD_MAX_PX};
 use crate::quad::{GlyphQuad, QuadFlags};
-use crate::request::{PositionedReq, Request};
 use crate::subpixel::bin_offset;
 use crate::text::Skipped;
 use std::collections::HashMap;

@@ -3,9 +3,9 @@
 //! than a page goes in tiles (tiles.rs). [`Atlas::fill`] is the one miss path
 //! of batch and single lookups: render, count, place.
 
+use crate::atlas::entry::{GlyphEntry, Slot};
 use crate::atlas::{Atlas, Render};
 use crate::bitmap::GlyphImage;
-use crate::entry::{GlyphEntry, Slot};
 use crate::error::GlyphError;
 use crate::key::{GlyphKey, RenderMode};
 use std::time::Instant;

@@ -12,18 +12,33 @@
 //! room and evicting in evict.rs, moving glyphs off a retiring page in
 //! relocate.rs, staging and uploads in stage.rs, tiles in tiles.rs.
 
+pub(crate) mod entry;
+pub(crate) mod evict;
+pub(crate) mod format;
+pub(crate) mod geometry;
+pub(crate) mod lookup;
+pub(crate) mod memo;
+pub(crate) mod page;
+pub(crate) mod place;
+pub(crate) mod recency;
+pub(crate) mod relocate;
+pub(crate) mod request;
+pub(crate) mod stage;
+pub(crate) mod tiles;
+pub(crate) mod upload;
+
+use crate::atlas::entry::{GlyphEntry, GlyphTile, Slot};
+use crate::atlas::format::TexelFormat;
+use crate::atlas::geometry::Geometry;
+use crate::atlas::memo::KeyMemo;
+use crate::atlas::page::Page;
+use crate::atlas::recency::RunUses;
+use crate::atlas::upload::Staging;
 use crate::bitmap::GlyphImage;
 use crate::config::CacheConfig;
-use crate::entry::{GlyphEntry, GlyphTile, Slot};
 use crate::error::GlyphError;
-use crate::format::TexelFormat;
-use crate::geometry::Geometry;
 use crate::key::GlyphKey;
-use crate::memo::KeyMemo;
-use crate::page::Page;
-use crate::recency::RunUses;
 use crate::stats::Stats;
-use crate::upload::Staging;
 use kerf_pack::Rect;
 use lru::LruCache;
 use std::collections::HashMap;

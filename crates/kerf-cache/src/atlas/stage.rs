@@ -2,11 +2,11 @@
 //! frame's upload staging; at the end of a frame the uploads are handed out
 //! (the staged glyphs packed tightly, or one dirty box per page).
 
+use crate::atlas::page::PageUpload;
+use crate::atlas::upload::Upload;
 use crate::atlas::Atlas;
 use crate::bitmap::GlyphImage;
 use crate::config::UploadMode;
-use crate::page::PageUpload;
-use crate::upload::Upload;
 use kerf_pack::Rect;
 use std::time::Instant;
 

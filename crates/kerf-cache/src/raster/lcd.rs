@@ -8,12 +8,6 @@
 //! (three per pixel). Which texel feeds which colour channel (RGB or BGR stripes) is the
 //! drawing side's choice, so one raster serves both orders.
 
-/// Glyphs asked for in LCD anti-aliasing above this size (px per em) are
-/// drawn in grayscale instead: colour fringes are invisible there and
-/// three texels per pixel would triple their atlas space (browsers and Skia
-/// stop LCD text at a similar size).
-pub const LCD_MAX_PX: f32 = 64.0;
-
 /// The low-pass filter over third-pixel columns (weights out of 256): spreads
 /// each stripe's coverage onto its neighbours so a stem's colour fringe is
 /// faint, while the sum stays the same (FreeType's default LCD filter has this

@@ -3,7 +3,7 @@
 //! Gaussian. Made on a miss from the rasterizer's bitmap (`source.rs`).
 
 use crate::bitmap::GlyphImage;
-use crate::effect::{sigma, GlyphEffect, EFFECT_STEPS_PER_PX};
+use crate::font::effect::{sigma, GlyphEffect, EFFECT_STEPS_PER_PX};
 
 impl GlyphEffect {
     /// The effect applied to `image` (coverage): a bitmap [`reach`](Self::reach)
@@ -128,7 +128,7 @@ fn convolve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::effect::GlyphEffect;
+    use crate::font::effect::GlyphEffect;
 
     fn dot(side: u32) -> GlyphImage {
         GlyphImage {

@@ -1,12 +1,21 @@
 //! The rasterizer trait and its default implementation: fontdue for faces
 //! loaded eagerly, kerf's outline rasterizer for lazy ones.
 
+pub(crate) mod coverage;
+pub(crate) mod lcd;
+pub(crate) mod morph;
+pub(crate) mod outline;
+#[cfg(feature = "swash")]
+pub(crate) mod strike;
+#[cfg(feature = "swash")]
+pub(crate) mod swash;
+
 use crate::bitmap::GlyphImage;
 use crate::error::RasterError;
 use crate::font::FontRef;
 use crate::key::{GlyphKey, RenderMode};
-use crate::lcd::{lcd_filtered, lcd_size};
-use crate::outline::{self, RasterMetrics};
+use crate::raster::lcd::{lcd_filtered, lcd_size};
+use crate::raster::outline::RasterMetrics;
 use crate::subpixel::{resample_shifted, shift_for};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

@@ -3,9 +3,9 @@
 //! are loaded into the cache on first sight, once per font face.
 
 use crate::cache::GlyphCache;
-use crate::decoration::{Decoration, DecorationKind, LineMetrics};
 use crate::error::{FontError, GlyphError};
-use crate::instance::FontStyle;
+use crate::font::decoration::{Decoration, DecorationKind, LineMetrics};
+use crate::font::instance::FontStyle;
 use crate::key::FontId;
 use crate::text::PositionedGlyph;
 use std::collections::HashMap;
@@ -88,7 +88,7 @@ impl ParleyFonts {
         }
         let face = cache.fonts().get(base).ok_or(GlyphError::UnknownFont(base))?;
         let variations =
-            crate::instance::user_values(face.bytes(), face.collection_index(), &key.1)
+            crate::font::instance::user_values(face.bytes(), face.collection_index(), &key.1)
                 .map_err(|error| GlyphError::Style { font: base, error })?;
         let style = FontStyle {
             variations,

@@ -3,12 +3,12 @@
 
 use crate::bitmap::GlyphImage;
 use crate::error::RasterError;
+use crate::font::instance::embolden_px;
 use crate::font::FontRef;
-use crate::instance::embolden_px;
 use crate::key::{GlyphKey, RenderMode};
-use crate::lcd::{lcd_filtered, lcd_size};
+use crate::raster::lcd::{lcd_filtered, lcd_size};
+use crate::raster::strike::{scaled, Decoded, StrikeCache};
 use crate::raster::Rasterizer;
-use crate::strike::{scaled, Decoded, StrikeCache};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use swash::scale::{Render, ScaleContext, Scaler, Source};

@@ -4,8 +4,8 @@
 //! their pages (kerf-wgpu: one draw per dirty page), so the bytes uploaded
 //! follow the bytes rasterized instead of the dirty pages' bounding boxes.
 
-use crate::format::TexelFormat;
-use crate::page::PageUpload;
+use crate::atlas::format::TexelFormat;
+use crate::atlas::page::PageUpload;
 use kerf_pack::Rect;
 
 /// Where one staged glyph goes: its texels are `width * height *
