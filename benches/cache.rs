@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use kerf::cache::{
-    Algorithm, CacheConfig, FontId, FontdueRasterizer, GlyphCache, GlyphKey, GlyphSize,
-    PositionedGlyph, Rasterizer,
+    rasterize::{FontdueRasterizer, Rasterizer},
+    Algorithm, CacheConfig, FontId, GlyphCache, GlyphKey, GlyphSize, PositionedGlyph,
 };
 use std::hint::black_box;
 

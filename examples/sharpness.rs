@@ -206,7 +206,7 @@ fn swash_atlas(
     Ok(TextAtlas::with_rasterizer(
         device,
         config,
-        Box::new(kerf::cache::SwashRasterizer::new().hinting(hinting)),
+        Box::new(kerf::cache::rasterize::SwashRasterizer::new().hinting(hinting)),
     )?)
 }
 

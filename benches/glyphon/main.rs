@@ -432,8 +432,8 @@ fn benches(c: &mut Criterion) {
     g.throughput(Throughput::Elements(per_frame as u64));
     // (kerf-eager: DejaVu Sans parsed whole by fontdue instead of loaded
     // lazily, as `FontLoading::Eager` does: cheaper misses.)
-    let lazy = kerf::cache::FontLoading::Auto;
-    let eager = kerf::cache::FontLoading::Eager;
+    let lazy = kerf::cache::fonts::FontLoading::Auto;
+    let eager = kerf::cache::fonts::FontLoading::Eager;
     let exact = kerf::gpu::ZoomPolicy::Exact;
     for (name, uploads, bins, loading, zoom) in [
         ("kerf", auto, 4, lazy, exact),
@@ -452,7 +452,7 @@ fn benches(c: &mut Criterion) {
         };
         let mut atlas = TextAtlas::new(device, config).unwrap();
         let parsed =
-            kerf::cache::Font::from_bytes_with(dejavu::sans::regular().to_vec(), 0, loading);
+            kerf::cache::fonts::Font::from_bytes_with(dejavu::sans::regular().to_vec(), 0, loading);
         let font = atlas.cache_mut().add_parsed_font(parsed.unwrap()).unwrap();
         let mut renderer =
             TextRenderer::new(device, &atlas, FORMAT, wgpu::MultisampleState::default(), None);

@@ -4,8 +4,8 @@
 //! (`fuzz/fuzz_targets`) and the corpus replay test (`tests/fuzz_replay.rs`).
 
 use kerf_cache::{
-    CacheConfig, ColorPages, Font, GlyphCache, GlyphError, GlyphImage, PositionedGlyph,
-    PositionedImage, TexelFormat, TextSpec,
+    fonts::Font, pages::TexelFormat, rasterize::GlyphImage, CacheConfig, ColorPages, GlyphCache,
+    GlyphError, PositionedGlyph, PositionedImage, TextSpec,
 };
 use std::sync::OnceLock;
 
@@ -313,7 +313,7 @@ fn colour_font_bytes(b: &mut Bytes<'_>) {
     }
     let config =
         CacheConfig { page_size: 128, max_pages: 2, max_glyph_px: 256.0, ..CacheConfig::default() };
-    let rasterizer = kerf_cache::SwashRasterizer::new().hinting(b.u8() % 2 == 0);
+    let rasterizer = kerf_cache::rasterize::SwashRasterizer::new().hinting(b.u8() % 2 == 0);
     let Ok(mut cache) = GlyphCache::with_rasterizer(config, Box::new(rasterizer)) else {
         panic!("config refused")
     };

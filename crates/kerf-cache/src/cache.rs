@@ -183,7 +183,7 @@ impl GlyphCache {
     /// error and changes nothing.
     ///
     /// ```
-    /// use kerf_cache::{CacheConfig, GlyphCache, GlyphEffect};
+    /// use kerf_cache::{CacheConfig, GlyphCache, fonts::GlyphEffect};
     /// let mut cache = GlyphCache::new(CacheConfig::default())?;
     /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
     /// let outline = cache.add_effect(font, GlyphEffect::outline(2.0)?)?;

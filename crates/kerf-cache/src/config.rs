@@ -43,7 +43,7 @@ pub struct CacheConfig {
     pub release_idle_after: Option<u64>,
     /// Pages never released (the budget's floor). Default 1.
     pub min_pages: u32,
-    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`](crate::MAX_SUBPIXEL_BINS)). Pen x
+    /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`](crate::limits::MAX_SUBPIXEL_BINS)). Pen x
     /// positions are rounded to the nearest of this many evenly spaced
     /// offsets, and the glyph is rasterized at that offset (one cache entry
     /// per offset used). 1 is whole-pixel snapping. Default 4 (spacing error
@@ -52,9 +52,9 @@ pub struct CacheConfig {
     /// How new texels leave a frame: [`UploadMode::Auto`](crate::UploadMode::Auto)
     /// (default; per page, the dirty box when the new glyphs fill at least
     /// a third of it, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
-    /// (each staged glyph's texels packed tightly, an [`Upload::Glyphs`](crate::Upload::Glyphs) per page) or
+    /// (each staged glyph's texels packed tightly, an [`Upload::Glyphs`](crate::pages::Upload::Glyphs) per page) or
     /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, an
-    /// [`Upload::Rect`](crate::Upload::Rect)), all in [`FrameOutput::uploads`](crate::FrameOutput::uploads).
+    /// [`Upload::Rect`](crate::pages::Upload::Rect)), all in [`FrameOutput::uploads`](crate::FrameOutput::uploads).
     pub uploads: UploadMode,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
@@ -183,17 +183,17 @@ pub enum UploadMode {
     /// Per page and frame, whichever suits what changed: a page whose new
     /// glyphs (with their padding gutters) fill at least a third of their
     /// bounding box (a cold start, a paragraph at a new size) goes as that
-    /// box, one [`PageUpload`](crate::PageUpload) as in
+    /// box, one [`PageUpload`](crate::pages::PageUpload) as in
     /// [`DirtyRect`](Self::DirtyRect) (at most three times the bytes, no
     /// scatter draw); a page with scattered new glyphs (churn) goes glyph by glyph
-    /// in the frame's [`GlyphUploads`], as in [`Glyphs`](Self::Glyphs). The default.
+    /// in the frame's [`GlyphUploads`](crate::pages::GlyphUploads), as in [`Glyphs`](Self::Glyphs). The default.
     #[default]
     Auto,
-    /// One [`GlyphUploads`] per dirty page: every glyph staged, its texels
+    /// One [`GlyphUploads`](crate::pages::GlyphUploads) per dirty page: every glyph staged, its texels
     /// packed tightly (no page rows, no neighbours' texels): bytes uploaded ≈
     /// bytes rasterized, always.
     Glyphs,
-    /// At most one [`PageUpload`](crate::PageUpload) per dirty page: the
+    /// At most one [`PageUpload`](crate::pages::PageUpload) per dirty page: the
     /// bounding box of everything staged on it, cut from the page's CPU copy.
     /// One plain texture write per page, but under churn the box holds far
     /// more texels than the glyphs that changed.

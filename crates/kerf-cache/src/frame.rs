@@ -196,7 +196,7 @@ impl Frame<'_> {
     }
 
     /// [`prepare`](Self::prepare) with LCD (sub-pixel) anti-aliasing:
-    /// glyphs up to [`LCD_MAX_PX`](crate::LCD_MAX_PX) are looked up as
+    /// glyphs up to [`LCD_MAX_PX`](crate::limits::LCD_MAX_PX) are looked up as
     /// [`RenderMode::Lcd`] keys and their quads carry
     /// [`QuadFlags::LCD`](crate::QuadFlags::LCD) (three texels per pixel);
     /// larger ones are drawn in grayscale as by `prepare`.

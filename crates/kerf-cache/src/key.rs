@@ -132,7 +132,7 @@ pub(crate) const RGBA_SOURCE_BIT: u16 = 1 << 14;
 pub struct ImageSourceId(pub(crate) u16);
 
 impl ImageSourceId {
-    /// The id of source `index` of its kind (below [`MAX_IMAGE_SOURCES`](crate::MAX_IMAGE_SOURCES)).
+    /// The id of source `index` of its kind (below [`MAX_IMAGE_SOURCES`](crate::limits::MAX_IMAGE_SOURCES)).
     pub(crate) fn new(index: u32, rgba: bool) -> ImageSourceId {
         ImageSourceId(index as u16 | if rgba { RGBA_SOURCE_BIT } else { 0 })
     }

@@ -2,19 +2,19 @@
 //!
 //! An app says which glyphs to draw this frame; the cache looks each one up
 //! and, on a miss, rasterizes it (fontdue by default, behind the
-//! [`Rasterizer`] trait), finds it a slot on an atlas page with a
+//! [`Rasterizer`](crate::rasterize::Rasterizer) trait), finds it a slot on an atlas page with a
 //! [`kerf_pack`] packer (MaxRects-BSSF by default), evicting **and
 //! deallocating** least-recently-used glyphs when pages are full, and stages
 //! its pixels. At the end of the frame it hands out the new texels, per dirty
 //! page: the box around the page's new glyphs when they fill at least a third of
-//! it (a [`PageUpload`], one texture write), else the glyphs' texels packed
-//! tightly ([`GlyphUploads`], one buffer write and a scatter draw; see
+//! it (a [`PageUpload`](crate::pages::PageUpload), one texture write), else the glyphs' texels packed
+//! tightly ([`GlyphUploads`](crate::pages::GlyphUploads), one buffer write and a scatter draw; see
 //! [`UploadMode`] for the fixed choices), and [`GlyphQuad`]s say where each glyph is
 //! drawn and where its texels are. Nothing here knows about GPUs: `kerf-wgpu`
 //! turns the uploads into texture writes and the quads into instances.
 //!
 //! ```
-//! use kerf_cache::{CacheConfig, GlyphCache, TextSpec, Upload};
+//! use kerf_cache::{CacheConfig, GlyphCache, TextSpec, pages::Upload};
 //!
 //! let mut cache = GlyphCache::new(CacheConfig { page_size: 256, ..CacheConfig::default() })?;
 //! let font = cache.add_font(dejavu::sans::regular().to_vec())?;
@@ -101,43 +101,69 @@ mod text;
 
 #[cfg(feature = "parley")]
 pub use ::parley;
-pub use atlas::entry::{GlyphEntry, GlyphTile};
-pub use atlas::format::TexelFormat;
-pub use atlas::page::{Page, PageUpload};
-pub use atlas::upload::{GlyphRegion, GlyphUploads, Upload};
-pub use atlas::Atlas;
-pub use bitmap::GlyphImage;
+pub use atlas::entry::GlyphEntry;
 pub use cache::{GlyphCache, StyledFont};
-pub use config::{
-    CacheConfig, ColorPages, UnknownUploadMode, UploadMode, MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS,
-};
+pub use config::{CacheConfig, ColorPages, UploadMode};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
-pub use font::decoration::{Decoration, DecorationKind, Decorations, LineMetrics};
-pub use font::effect::{Effects, GlyphEffect, Outline, Shadow, EFFECT_STEPS_PER_PX, MAX_EFFECT_PX};
-pub use font::instance::{
-    embolden_px, tag_name, user_values, FontStyle, Instance, Resolved, Tag,
-    SYNTHETIC_BOLD_MAX_FACE, SYNTHETIC_BOLD_MIN_WEIGHT, SYNTHETIC_OBLIQUE_DEGREES,
-};
-pub use font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes, EAGER_MAX_GLYPHS};
+pub use font::decoration::Decoration;
+pub use font::effect::{Effects, Outline, Shadow};
+pub use font::instance::FontStyle;
 pub use footprint::Footprint;
 pub use frame::Frame;
-pub use image::{ImageSource, PositionedImage, MAX_IMAGE_SOURCES};
-pub use kerf_pack::{Algorithm, Rect};
-pub use key::{
-    FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode, LCD_MAX_PX, SIZE_STEPS_PER_PX,
-};
+pub use image::{ImageSource, PositionedImage};
+pub use kerf_pack::Algorithm;
+pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 pub use output::FrameOutput;
 pub use quad::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
-#[cfg(feature = "swash")]
-pub use raster::swash::SwashRasterizer;
-pub use raster::{FontdueRasterizer, Rasterizer};
 pub use retain::RetainedRun;
 #[cfg(feature = "cosmic-text")]
 pub use shape::cosmic::CosmicFonts;
 #[cfg(feature = "parley")]
 pub use shape::parley_adapter::ParleyFonts;
 pub use stats::Stats;
-pub use subpixel::{bin_offset, snap_subpixel};
 pub use text::{PositionedGlyph, Skipped, TextSpec};
+
+/// Fonts and what is read from them: loaded faces, variable-font instances
+/// and synthesis, line metrics for decorations, effect keys.
+pub mod fonts {
+    pub use crate::font::decoration::{DecorationKind, Decorations, LineMetrics};
+    pub use crate::font::effect::GlyphEffect;
+    pub use crate::font::instance::{
+        embolden_px, tag_name, user_values, Instance, Resolved, Tag, SYNTHETIC_BOLD_MAX_FACE,
+        SYNTHETIC_BOLD_MIN_WEIGHT, SYNTHETIC_OBLIQUE_DEGREES,
+    };
+    pub use crate::font::{ColorGlyphs, Font, FontLoading, FontRef, FontSet, SharedBytes};
+}
+
+/// Rasterizers: the [`Rasterizer`](rasterize::Rasterizer) trait, fontdue's
+/// and swash's, the bitmap they make, and sub-pixel positioning.
+pub mod rasterize {
+    pub use crate::bitmap::GlyphImage;
+    #[cfg(feature = "swash")]
+    pub use crate::raster::swash::SwashRasterizer;
+    pub use crate::raster::{FontdueRasterizer, Rasterizer};
+    pub use crate::subpixel::{bin_offset, snap_subpixel};
+}
+
+/// Atlas pages and what a frame uploads from them: for a drawing side that
+/// writes textures, and for tools that look inside the atlas.
+pub mod pages {
+    pub use crate::atlas::entry::GlyphTile;
+    pub use crate::atlas::format::TexelFormat;
+    pub use crate::atlas::page::{Page, PageUpload};
+    pub use crate::atlas::upload::{GlyphRegion, GlyphUploads, Upload};
+    pub use crate::atlas::Atlas;
+    pub use crate::config::UnknownUploadMode;
+    pub use kerf_pack::Rect;
+}
+
+/// The fixed limits and steps of keys, pages and effects.
+pub mod limits {
+    pub use crate::config::{MAX_PAGE_SIDE, MAX_SUBPIXEL_BINS};
+    pub use crate::font::effect::{EFFECT_STEPS_PER_PX, MAX_EFFECT_PX};
+    pub use crate::font::EAGER_MAX_GLYPHS;
+    pub use crate::image::MAX_IMAGE_SOURCES;
+    pub use crate::key::{LCD_MAX_PX, SIZE_STEPS_PER_PX};
+}

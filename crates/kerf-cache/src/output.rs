@@ -38,7 +38,7 @@ pub struct FrameOutput {
     pub degraded: u64,
     /// Glyphs of font instances (variations, synthetic bold or oblique)
     /// rasterized as the face's default instance, because the cache's
-    /// rasterizer draws no instances ([`Rasterizer::draws_instances`](crate::Rasterizer::draws_instances)):
+    /// rasterizer draws no instances ([`Rasterizer::draws_instances`](crate::rasterize::Rasterizer::draws_instances)):
     /// drawn, but not as asked. Always 0 with kerf's own rasterizers.
     pub default_instance: u64,
     /// Variation axes the frame's laid-out strings asked of a font that

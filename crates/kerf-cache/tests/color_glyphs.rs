@@ -3,6 +3,7 @@
 //! scaled to the size asked, evicted and rendered again under churn.
 #![cfg(feature = "swash")]
 
+use kerf_cache::pages::TexelFormat;
 use kerf_cache::*;
 
 const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";

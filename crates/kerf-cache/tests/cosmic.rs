@@ -7,6 +7,10 @@
 
 use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf_cache::*;
+use kerf_cache::{
+    fonts::{FontLoading, Instance},
+    rasterize::SwashRasterizer,
+};
 use std::path::Path;
 
 mod shaping;

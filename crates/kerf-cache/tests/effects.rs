@@ -5,6 +5,7 @@
 //! that is evicted and made again, and bad sizes are refused.
 
 use kerf_cache::*;
+use kerf_cache::{fonts::GlyphEffect, rasterize::GlyphImage};
 
 mod canvas;
 use canvas::composite;

@@ -3,6 +3,10 @@
 //! typed errors that leave the cache consistent.
 
 use kerf_cache::*;
+use kerf_cache::{
+    pages::{TexelFormat, Upload},
+    rasterize::GlyphImage,
+};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 

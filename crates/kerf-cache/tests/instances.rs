@@ -4,6 +4,10 @@
 //! at the same weights, swash's emboldening, and the slant the spec asks.
 
 use kerf_cache::*;
+use kerf_cache::{
+    fonts::{user_values, FontRef},
+    rasterize::{FontdueRasterizer, GlyphImage, Rasterizer, SwashRasterizer},
+};
 
 mod canvas;
 use canvas::composite;

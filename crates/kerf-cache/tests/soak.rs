@@ -5,6 +5,10 @@
 //! copy of every page, byte for byte).
 
 use kerf_cache::*;
+use kerf_cache::{
+    pages::{TexelFormat, Upload},
+    rasterize::{bin_offset, snap_subpixel},
+};
 use proptest::prelude::*;
 
 struct Mirror {

@@ -1,6 +1,6 @@
 //! `kerf atlas`: build the glyph cache for a text and draw its pages.
 
-use kerf_cache::{CacheConfig, GlyphCache, Page, TextSpec};
+use kerf_cache::{pages::Page, CacheConfig, GlyphCache, TextSpec};
 use serde::Serialize;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};

@@ -111,7 +111,7 @@ pub fn prose(rng: &mut Rng, n: usize) -> String {
 /// with fontdue's advances and kerning (a lazily loaded face is parsed by
 /// fontdue for them; a face fontdue cannot parse gives no glyphs).
 pub fn shape_line(
-    font: &kerf_cache::Font, id: FontId, text: &str, px: f32, color: [u8; 4],
+    font: &kerf_cache::fonts::Font, id: FontId, text: &str, px: f32, color: [u8; 4],
 ) -> Vec<PositionedGlyph> {
     let Ok(font) = font.fontdue() else { return Vec::new() };
     let mut out = Vec::with_capacity(text.len());

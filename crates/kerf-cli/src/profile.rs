@@ -242,7 +242,7 @@ impl Workload for Zoom {
 /// A console receiving new lines every frame.
 struct TextStream {
     rng: Rng,
-    font: kerf_cache::Font,
+    font: kerf_cache::fonts::Font,
     id: FontId,
     lines: std::collections::VecDeque<Vec<PositionedGlyph>>,
 }
@@ -580,7 +580,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
 
 /// The text stream shapes new lines every frame and needs a font of its own
 /// (the cache's is borrowed by the frame; a clone shares the parsed face).
-fn font_clone(cache: &GlyphCache, id: FontId) -> kerf_cache::Font {
+fn font_clone(cache: &GlyphCache, id: FontId) -> kerf_cache::fonts::Font {
     cache.fonts().get(id).expect("font loaded").clone()
 }
 

@@ -5,7 +5,7 @@
 use kerf_cache::cosmic_text::{
     fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, UnderlineStyle, Weight,
 };
-use kerf_cache::{CacheConfig, ColorGlyphs, CosmicFonts};
+use kerf_cache::{fonts::ColorGlyphs, CacheConfig, CosmicFonts};
 use kerf_wgpu::{
     wgpu, Antialiasing, Offscreen, SubpixelOrder, TextArea, TextAtlas, TextCorrection,
     TextRenderer, Viewport,
@@ -136,12 +136,12 @@ fn effects(args: &RenderArgs) -> Result<kerf_cache::Effects, String> {
 }
 
 /// `--variations`: axis tags and values.
-fn parse_variations(s: &str) -> Result<Vec<(kerf_cache::Tag, f32)>, String> {
+fn parse_variations(s: &str) -> Result<Vec<(kerf_cache::fonts::Tag, f32)>, String> {
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (tag, value) =
             part.split_once('=').ok_or_else(|| format!("`{part}` is not TAG=VALUE"))?;
-        let tag: kerf_cache::Tag = tag
+        let tag: kerf_cache::fonts::Tag = tag
             .as_bytes()
             .try_into()
             .ok()
@@ -149,7 +149,7 @@ fn parse_variations(s: &str) -> Result<Vec<(kerf_cache::Tag, f32)>, String> {
             .ok_or_else(|| format!("axis tag `{tag}` is not four ASCII characters"))?;
         let value: f32 = value.parse().map_err(|_| format!("`{value}` is not a number"))?;
         if !value.is_finite() {
-            return Err(format!("axis {} value must be finite", kerf_cache::tag_name(tag)));
+            return Err(format!("axis {} value must be finite", kerf_cache::fonts::tag_name(tag)));
         }
         out.push((tag, value));
     }
@@ -265,7 +265,8 @@ fn load_fonts(
     let mut family = None;
     for (name, bytes, index) in sources {
         // The cache's own parser checks the bytes first: a damaged file is an error here.
-        kerf_cache::Font::from_bytes(bytes.clone(), index).map_err(|e| format!("{name}: {e}"))?;
+        kerf_cache::fonts::Font::from_bytes(bytes.clone(), index)
+            .map_err(|e| format!("{name}: {e}"))?;
         let ids = db.load_font_source(fontdb::Source::Binary(Arc::new(bytes)));
         let keep = *ids
             .get(index as usize)
@@ -327,19 +328,22 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     buffer.shape_until_scroll(&mut font_system, false);
     // Axes no loaded font has: ignored, said on stderr and in --json.
     let axes = kerf_cache::FontStyle { variations: variations.clone(), ..Default::default() };
-    let mut ignored_axes: Vec<kerf_cache::Tag> = variations.iter().map(|v| v.0).collect();
+    let mut ignored_axes: Vec<kerf_cache::fonts::Tag> = variations.iter().map(|v| v.0).collect();
     for face in font_system.db().faces() {
         let lacks = font_system
             .db()
             .with_face_data(face.id, |data, index| {
-                kerf_cache::Instance::resolve(data, index, &axes)
+                kerf_cache::fonts::Instance::resolve(data, index, &axes)
             })
             .and_then(Result::ok)
             .map(|r| r.ignored_axes);
         ignored_axes.retain(|t| lacks.as_ref().is_none_or(|l| l.contains(t)));
     }
     for tag in &ignored_axes {
-        eprintln!("kerf render: no font has the axis `{}`: ignored", kerf_cache::tag_name(*tag));
+        eprintln!(
+            "kerf render: no font has the axis `{}`: ignored",
+            kerf_cache::fonts::tag_name(*tag)
+        );
     }
 
     // Size of the text, and what no font covers (.notdef drawn, reported).
@@ -405,8 +409,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         lcd_fallback,
         weight: args.weight,
         italic: args.italic,
-        variations: variations.iter().map(|(t, v)| (kerf_cache::tag_name(*t), *v)).collect(),
-        ignored_axes: ignored_axes.iter().map(|t| kerf_cache::tag_name(*t)).collect(),
+        variations: variations.iter().map(|(t, v)| (kerf_cache::fonts::tag_name(*t), *v)).collect(),
+        ignored_axes: ignored_axes.iter().map(|t| kerf_cache::fonts::tag_name(*t)).collect(),
         glyphs: report_glyphs,
     };
     if args.json {
@@ -429,7 +433,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
 /// What the text looks like beyond its attributes: axis values, effects,
 /// and the margin they leave around it.
 struct Look {
-    variations: Vec<(kerf_cache::Tag, f32)>,
+    variations: Vec<(kerf_cache::fonts::Tag, f32)>,
     effects: kerf_cache::Effects,
     margin: f32,
 }
@@ -444,7 +448,7 @@ fn draw(
         OnOff::On => TextAtlas::with_rasterizer(
             device,
             config(args),
-            Box::new(kerf_cache::SwashRasterizer::new().hinting(true)),
+            Box::new(kerf_cache::rasterize::SwashRasterizer::new().hinting(true)),
         ),
         OnOff::Off => TextAtlas::new(device, config(args)),
     }

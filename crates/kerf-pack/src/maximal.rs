@@ -113,7 +113,7 @@ fn crossing_on_grid(
 
 /// Every maximal empty rectangle of a `w × h` area with `used` rectangles
 /// taken, by brute force over the rectangles whose edges lie on the used
-/// rectangles' edges. Slow (for checking [`MaxRects::maximal_free_rects`] in
+/// rectangles' edges. Slow (for checking [`MaxRects::maximal_free_rects`](crate::MaxRects::maximal_free_rects) in
 /// tests and fuzzing, not for packing); sorted.
 pub fn maximal_free_rects_reference(w: u32, h: u32, used: &[Rect]) -> Vec<Rect> {
     let mut xs: Vec<u32> = used.iter().flat_map(|r| [r.x, r.right()]).chain([0, w]).collect();

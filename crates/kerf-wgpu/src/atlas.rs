@@ -5,8 +5,8 @@ use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
 use kerf_cache::{
-    CacheConfig, FontError, FontId, FrameOutput, GlyphCache, GlyphUploads, PageUpload, TexelFormat,
-    Upload, UploadMode,
+    pages::{GlyphUploads, PageUpload, TexelFormat, Upload},
+    CacheConfig, FontError, FontId, FrameOutput, GlyphCache, UploadMode,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -213,14 +213,19 @@ impl TextAtlas {
     /// checked against the device's limits: asking for more is an error
     /// here, never a failure later.
     pub fn new(device: &wgpu::Device, config: CacheConfig) -> Result<TextAtlas, AtlasError> {
-        TextAtlas::with_rasterizer(device, config, Box::new(kerf_cache::FontdueRasterizer))
+        TextAtlas::with_rasterizer(
+            device,
+            config,
+            Box::new(kerf_cache::rasterize::FontdueRasterizer),
+        )
     }
 
     /// [`new`](Self::new) with another glyph rasterizer (e.g.
-    /// `kerf_cache::SwashRasterizer` for hinting, with kerf-cache's `swash`
+    /// `kerf_cache::rasterize::SwashRasterizer` for hinting, with kerf-cache's `swash`
     /// feature).
     pub fn with_rasterizer(
-        device: &wgpu::Device, mut config: CacheConfig, rasterizer: Box<dyn kerf_cache::Rasterizer>,
+        device: &wgpu::Device, mut config: CacheConfig,
+        rasterizer: Box<dyn kerf_cache::rasterize::Rasterizer>,
     ) -> Result<TextAtlas, AtlasError> {
         let limits = device.limits();
         for (asked, pages) in

@@ -26,7 +26,7 @@ pub enum Antialiasing {
     /// LCD (sub-pixel) anti-aliasing: one coverage value per colour stripe,
     /// blended per channel with dual-source blending, for text over opaque
     /// pixels on a display with stripes in this order. Glyphs above
-    /// [`kerf_cache::LCD_MAX_PX`] stay grayscale.
+    /// [`kerf_cache::limits::LCD_MAX_PX`] stay grayscale.
     Lcd(SubpixelOrder),
 }
 

@@ -121,7 +121,7 @@ pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu
 pub use error::{AtlasError, FrameError, PrepareError, RenderError};
 pub use instance::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use kerf_cache::{
-    CacheConfig, Decoration, FontId, FontStyle, GlyphCache, GlyphImage, ImageSourceId,
+    rasterize::GlyphImage, CacheConfig, Decoration, FontId, FontStyle, GlyphCache, ImageSourceId,
     PositionedGlyph, PositionedImage, Skipped, TextSpec,
 };
 pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};

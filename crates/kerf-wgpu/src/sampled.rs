@@ -273,7 +273,7 @@ pub(crate) fn draw_oversized(
 ) {
     // The raster scale at which `area_texels` of tiles take at most a
     // quarter of `atlas`'s texels.
-    let scale = |atlas: &kerf_cache::Atlas, area_texels: f64| {
+    let scale = |atlas: &kerf_cache::pages::Atlas, area_texels: f64| {
         let texels = atlas.page_limit() as f64 * (atlas.page_side() as f64).powi(2);
         (texels / 4.0 / area_texels).sqrt().min(1.0) as f32
     };

@@ -5,7 +5,7 @@
 //! its zeroed padding gutter) into the `R8Unorm` page (`shaders/scatter.wgsl`).
 //! Bytes uploaded follow bytes rasterized, not the pages' dirty boxes.
 
-use kerf_cache::{GlyphRegion, GlyphUploads, TexelFormat};
+use kerf_cache::pages::{GlyphRegion, GlyphUploads, TexelFormat};
 
 /// The WGSL source of the upload scatter (`shaders/scatter.wgsl`).
 pub const SCATTER_SHADER: &str = include_str!("../shaders/scatter.wgsl");
@@ -96,7 +96,7 @@ impl Scatter {
             bind_group_layouts: &[Some(&self.layout)],
             immediate_size: 0,
         });
-        // kerf_cache::GlyphRegion: x, y, width, height: u16; offset: u32.
+        // kerf_cache::pages::GlyphRegion: x, y, width, height: u16; offset: u32.
         let attributes = wgpu::vertex_attr_array![0 => Uint16x4, 1 => Uint32];
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("kerf upload scatter"),

@@ -136,7 +136,7 @@ impl AtlasViewer {
                 kind: if colour { 3 } else { 0 },
                 layer: index,
             });
-            let rect = |r: kerf_cache::Rect, kind| ViewInstance {
+            let rect = |r: kerf_cache::pages::Rect, kind| ViewInstance {
                 rect: [
                     x + r.x as f32 * s,
                     y + r.y as f32 * s,

@@ -13,7 +13,9 @@
 //!
 //! One test in its own binary: the resident set is this run's alone.
 
-use kerf_cache::{Decoration, FontId, Footprint, GlyphImage, PositionedGlyph, PositionedImage};
+use kerf_cache::{
+    rasterize::GlyphImage, Decoration, FontId, Footprint, PositionedGlyph, PositionedImage,
+};
 use kerf_wgpu::*;
 
 /// Frames after which the workload repeats.

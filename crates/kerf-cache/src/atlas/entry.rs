@@ -15,7 +15,7 @@ pub struct GlyphEntry {
     pub y: u16,
     /// Width in texels; 0 for a blank glyph (nothing to draw) and for a
     /// glyph larger than a page, whose texels are in tiles
-    /// ([`Atlas::tiles`](crate::Atlas::tiles)).
+    /// ([`Atlas::tiles`](crate::pages::Atlas::tiles)).
     pub width: u16,
     /// Height in texels.
     pub height: u16,
@@ -30,7 +30,7 @@ impl GlyphEntry {
         GlyphEntry { page: 0, x: 0, y: 0, width: 0, height: 0, left: 0, top: 0 };
 
     /// True for entries with no texels of their own: blank glyphs (space),
-    /// and glyphs larger than a page (drawn from [`Atlas::tiles`](crate::Atlas::tiles)).
+    /// and glyphs larger than a page (drawn from [`Atlas::tiles`](crate::pages::Atlas::tiles)).
     pub fn is_blank(&self) -> bool {
         self.width == 0 || self.height == 0
     }
@@ -64,7 +64,7 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// A glyph larger than a page: its texels are in [`Atlas::tiles`](crate::Atlas::tiles)
+    /// A glyph larger than a page: its texels are in [`Atlas::tiles`](crate::pages::Atlas::tiles)
     /// (`entry` keeps only the bearings, its page is [`TILED_PAGE`]; `alloc`
     /// is `None`). A marker in the entry rather than a field keeps the slot,
     /// and so every LRU node, at 48 bytes.

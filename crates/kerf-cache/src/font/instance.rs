@@ -54,7 +54,7 @@ pub struct FontStyle {
     pub synthetic_oblique: Option<f32>,
     /// Hinting off for this text (cosmic-text's
     /// `CacheKeyFlags::DISABLE_HINTING`): a rasterizer that hints
-    /// ([`Rasterizer::hints`](crate::Rasterizer::hints)) draws it unhinted.
+    /// ([`Rasterizer::hints`](crate::rasterize::Rasterizer::hints)) draws it unhinted.
     /// Ignored where the rasterizer does not hint: the glyphs are the same.
     pub no_hinting: bool,
 }

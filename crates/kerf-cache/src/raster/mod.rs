@@ -30,7 +30,7 @@ pub trait Rasterizer: Send + Sync {
     /// font's glyph count and its size is finite and positive.
     fn rasterize(&self, font: FontRef<'_>, key: &GlyphKey) -> Result<GlyphImage, RasterError>;
     /// True when the rasterizer draws font instances ([`FontRef::font`]'s
-    /// [`Font::instance`](crate::Font::instance): variation coordinates,
+    /// [`Font::instance`](crate::fonts::Font::instance): variation coordinates,
     /// synthetic bold and oblique). The default is false: the cache then
     /// hands such glyphs over as the face's default instance and counts
     /// them ([`FrameOutput::default_instance`](crate::FrameOutput::default_instance)).
@@ -40,7 +40,7 @@ pub trait Rasterizer: Send + Sync {
     /// True when the rasterizer hints outlines. The cache then keeps
     /// [`FontStyle::no_hinting`](crate::FontStyle::no_hinting) in the
     /// instances it makes, and the rasterizer draws an
-    /// [`Instance::unhinted`](crate::Instance::unhinted) font without
+    /// [`Instance::unhinted`](crate::fonts::Instance::unhinted) font without
     /// hinting. The default is false: the flag is dropped, since every
     /// glyph is drawn unhinted anyway.
     fn hints(&self) -> bool {
@@ -60,7 +60,7 @@ pub trait Rasterizer: Send + Sync {
 /// The default rasterizer, grayscale coverage: fontdue for a face loaded
 /// eagerly, kerf's own outline rasterizer (exact area coverage of the
 /// outline read when the glyph is drawn, placed as fontdue places its
-/// bitmaps) for a face loaded lazily; see [`FontLoading`](crate::FontLoading).
+/// bitmaps) for a face loaded lazily; see [`FontLoading`](crate::fonts::FontLoading).
 ///
 /// [`RenderMode::Coverage`] is the raster at offset 0.
 /// [`RenderMode::ShiftedCoverage`] of a lazy face (or an instance) is the

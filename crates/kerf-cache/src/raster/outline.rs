@@ -1,5 +1,5 @@
 //! kerf's own outline rasterizer, for faces loaded lazily
-//! ([`FontLoading::Lazy`](crate::FontLoading::Lazy)): one glyph's outline is
+//! ([`FontLoading::Lazy`](crate::fonts::FontLoading::Lazy)): one glyph's outline is
 //! read from the font bytes with ttf-parser when that glyph is measured or
 //! rasterized, flattened to line segments at the size asked and filled with
 //! exact area coverage ([`Coverage`]). Its bitmaps are placed as fontdue

@@ -34,7 +34,7 @@ thread_local! {
 /// contained and reported as [`RasterError::Panicked`].
 ///
 /// ```
-/// use kerf_cache::{CacheConfig, GlyphCache, SwashRasterizer};
+/// use kerf_cache::{CacheConfig, GlyphCache, rasterize::SwashRasterizer};
 /// let mut cache = GlyphCache::with_rasterizer(CacheConfig::default(), Box::new(SwashRasterizer::new().hinting(true)))?;
 /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
 /// let mut quads = Vec::new();
@@ -107,7 +107,7 @@ impl Rasterizer for SwashRasterizer {
     }
 
     /// With [`hinting`](Self::hinting) on; an
-    /// [`Instance::unhinted`](crate::Instance::unhinted) font is then drawn
+    /// [`Instance::unhinted`](crate::fonts::Instance::unhinted) font is then drawn
     /// without it.
     fn hints(&self) -> bool {
         self.hinting

@@ -41,13 +41,13 @@ pub struct ParleyFonts {
 }
 
 impl ParleyFonts {
-    /// An empty map; faces load with [`FontLoading::Auto`](crate::FontLoading::Auto).
+    /// An empty map; faces load with [`FontLoading::Auto`](crate::fonts::FontLoading::Auto).
     pub fn new() -> ParleyFonts {
         ParleyFonts::default()
     }
 
     /// The same map loading faces first seen from now on as `loading` says
-    /// (see [`FontLoading`](crate::FontLoading)).
+    /// (see [`FontLoading`](crate::fonts::FontLoading)).
     pub fn loading(mut self, loading: crate::font::FontLoading) -> ParleyFonts {
         self.loading = loading;
         self
@@ -105,7 +105,7 @@ impl ParleyFonts {
     /// (parley's `Style::underline` and `strikethrough`) to `out`, offset by
     /// `(left, top)`: across each run, at the offset and thickness the style
     /// gives, else the ones the run's face gives in its `post` and `OS/2`
-    /// tables ([`Font::line_metrics`](crate::Font::line_metrics)), in the
+    /// tables ([`Font::line_metrics`](crate::fonts::Font::line_metrics)), in the
     /// colour `color` gives the decoration's brush; edges snapped to whole
     /// pixels. Draw them with the glyphs (kerf-wgpu:
     /// `TextArea::with_decorations`). A font that fails to load is an error.

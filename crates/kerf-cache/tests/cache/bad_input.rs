@@ -2,6 +2,7 @@
 //! configurations, fonts, sizes, ids and glyphs.
 
 use super::*;
+use kerf_cache::pages::UnknownUploadMode;
 
 #[test]
 fn bad_configs_are_typed_errors() {

@@ -3,7 +3,9 @@
 
 mod bad_input;
 
+use kerf_cache::rasterize::Rasterizer;
 use kerf_cache::*;
+use kerf_cache::{pages::Upload, rasterize::FontdueRasterizer};
 
 fn sans() -> Vec<u8> {
     dejavu::sans::regular().to_vec()

@@ -3,6 +3,7 @@
 //! the checks every adapter must pass.
 #![allow(dead_code)]
 
+use kerf_cache::fonts::Font;
 use kerf_cache::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;

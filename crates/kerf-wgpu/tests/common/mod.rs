@@ -1,7 +1,7 @@
 //! Helpers shared by the GPU test files (each file uses some of them).
 #![allow(dead_code)]
 
-use kerf_cache::{FontdueRasterizer, Rasterizer};
+use kerf_cache::rasterize::{FontdueRasterizer, Rasterizer};
 use kerf_wgpu::*;
 
 pub fn gpu() -> (wgpu::Device, wgpu::Queue) {
@@ -87,7 +87,7 @@ pub fn expected_coverage(
     let mut img = vec![0u8; (w * h) as usize];
     for g in glyphs {
         let size = kerf_cache::GlyphSize::from_px(g.size, cache.config().max_glyph_px).unwrap();
-        let (whole, sub) = kerf_cache::snap_subpixel(g.x, cache.config().subpixel_bins);
+        let (whole, sub) = kerf_cache::rasterize::snap_subpixel(g.x, cache.config().subpixel_bins);
         let key = kerf_cache::GlyphKey {
             mode: cache.render_mode(),
             subpixel_x: sub,
