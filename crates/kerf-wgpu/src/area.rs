@@ -148,10 +148,12 @@ impl<'a> TextArea<'a> {
         }
     }
 
-    /// A laid-out string at `(left, top)`, scale 1, no clipping.
-    pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
+    /// The one base of the constructors: `content` at `(left, top)`, scale
+    /// 1, no clipping, no transform, over an opaque background, no
+    /// decorations or effects.
+    fn at(content: TextContent<'a>, left: f32, top: f32) -> Self {
         TextArea {
-            content: TextContent::Text(spec),
+            content,
             left,
             top,
             scale: 1.0,
@@ -163,19 +165,28 @@ impl<'a> TextArea<'a> {
         }
     }
 
+    /// A laid-out string at `(left, top)`, scale 1, no clipping.
+    pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
+        TextArea::at(TextContent::Text(spec), left, top)
+    }
+
     /// The app's images offset by `(left, top)`, scale 1, no clipping.
     pub fn images(images: &'a [PositionedImage], left: f32, top: f32) -> Self {
-        TextArea {
-            content: TextContent::Images(images),
-            left,
-            top,
-            scale: 1.0,
-            bounds: TextBounds::default(),
-            transform: None,
-            opaque_background: true,
-            decorations: &[],
-            effects: Effects::default(),
-        }
+        TextArea::at(TextContent::Images(images), left, top)
+    }
+
+    /// The same area clipped to `bounds` (target pixels): glyph pixels
+    /// outside are not drawn.
+    pub fn with_bounds(mut self, bounds: TextBounds) -> Self {
+        self.bounds = bounds;
+        self
+    }
+
+    /// The same area with sizes and positions scaled by `scale` (e.g. the
+    /// window's scale factor; glyphs are rasterized at the scaled size).
+    pub fn with_scale(mut self, scale: f32) -> Self {
+        self.scale = scale;
+        self
     }
 
     /// The same area with these decorations (see [`decorations`](Self::decorations)).
@@ -205,17 +216,7 @@ impl<'a> TextArea<'a> {
 
     /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
     pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
-        TextArea {
-            content: TextContent::Glyphs(glyphs),
-            left,
-            top,
-            scale: 1.0,
-            bounds: TextBounds::default(),
-            transform: None,
-            opaque_background: true,
-            decorations: &[],
-            effects: Effects::default(),
-        }
+        TextArea::at(TextContent::Glyphs(glyphs), left, top)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The GPU side of kerf-cache's pages: one `D2Array` texture per page set
 //! (coverage `R8Unorm`, colour `Rgba8Unorm`), one layer per page.
 
+use crate::correction::TextCorrection;
 use crate::error::{AtlasError, FrameError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
@@ -189,6 +190,8 @@ pub struct TextAtlas {
     frame_open: bool,
     /// A cache frame was begun inside the open app frame.
     frame_started: bool,
+    /// The correction a [`Viewport`](crate::Viewport) made for this atlas starts with.
+    correction: TextCorrection,
 }
 
 fn next_id() -> u64 {
@@ -218,6 +221,33 @@ impl TextAtlas {
             config,
             Box::new(kerf_cache::rasterize::FontdueRasterizer),
         )
+    }
+
+    /// An atlas that draws as glyphon 0.12 does, in one call: glyphs
+    /// rasterized by swash with hinting (cosmic-text's own rasterizer, as
+    /// glyphon uses it; glyphs whose cosmic-text attributes disable hinting
+    /// are drawn unhinted), 4 sub-pixel bins, and viewports made for it
+    /// blending plain coverage ([`TextCorrection::NEUTRAL`]) instead of
+    /// kerf's gamma-corrected default. `config`'s other settings are kept.
+    ///
+    /// kerf's own defaults ([`new`](Self::new)) are unhinted outlines drawn
+    /// with a contrast and gamma correction: shapes as the font draws them.
+    #[cfg(feature = "swash")]
+    pub fn like_glyphon(
+        device: &wgpu::Device, config: CacheConfig,
+    ) -> Result<TextAtlas, AtlasError> {
+        let config = CacheConfig { subpixel_bins: 4, ..config };
+        let swash = kerf_cache::rasterize::SwashRasterizer::new().hinting(true);
+        let mut atlas = TextAtlas::with_rasterizer(device, config, Box::new(swash))?;
+        atlas.correction = TextCorrection::NEUTRAL;
+        Ok(atlas)
+    }
+
+    /// The text correction [`Viewport::new`](crate::Viewport::new) starts
+    /// with for this atlas: [`TextCorrection::DEFAULT`], or
+    /// [`TextCorrection::NEUTRAL`] for [`like_glyphon`](Self::like_glyphon).
+    pub fn default_correction(&self) -> TextCorrection {
+        self.correction
     }
 
     /// [`new`](Self::new) with another glyph rasterizer (e.g.
@@ -271,6 +301,7 @@ impl TextAtlas {
             stats: GpuStats::default(),
             frame_open: false,
             frame_started: false,
+            correction: TextCorrection::DEFAULT,
         })
     }
 

@@ -31,7 +31,9 @@ impl std::fmt::Debug for Viewport {
 
 impl Viewport {
     /// A viewport for renderers of `atlas`, initially 1×1 (call
-    /// [`update`](Self::update)), with [`TextCorrection::DEFAULT`].
+    /// [`update`](Self::update)), with the atlas's
+    /// [`default_correction`](TextAtlas::default_correction)
+    /// ([`TextCorrection::DEFAULT`] unless made by `TextAtlas::like_glyphon`).
     pub fn new(device: &wgpu::Device, atlas: &TextAtlas) -> Viewport {
         // Written at creation, so a viewport drawn before `update` still has
         // a valid correction (and a 1×1 size).
@@ -39,7 +41,7 @@ impl Viewport {
             device,
             "kerf viewport uniforms",
             wgpu::BufferUsages::UNIFORM,
-            &uniform_head((1, 1), TextCorrection::DEFAULT),
+            &uniform_head((1, 1), atlas.default_correction()),
         );
         debug_assert_eq!(buffer.size(), VIEWPORT_UNIFORM_BYTES);
         let usage = if atlas.shared.storage_tables {
@@ -51,7 +53,7 @@ impl Viewport {
             device,
             "kerf correction tables",
             usage,
-            &tables_data(TextCorrection::DEFAULT),
+            &tables_data(atlas.default_correction()),
         );
         debug_assert_eq!(tables.size(), CORRECTION_TABLE_BYTES);
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -67,8 +69,8 @@ impl Viewport {
             tables,
             bind_group,
             size: (1, 1),
-            correction: TextCorrection::DEFAULT,
-            curve: curve_key(TextCorrection::DEFAULT),
+            correction: atlas.default_correction(),
+            curve: curve_key(atlas.default_correction()),
         }
     }
 

@@ -34,6 +34,18 @@ impl CosmicFonts {
         CosmicFonts::default()
     }
 
+    /// A cosmic-text colour as the straight sRGB RGBA kerf takes everywhere
+    /// a colour is asked for (`default_color` of [`glyphs`](Self::glyphs),
+    /// [`TextSpec::color`](crate::TextSpec::color), outlines, shadows).
+    ///
+    /// ```
+    /// use kerf_cache::{cosmic_text::Color, CosmicFonts};
+    /// assert_eq!(CosmicFonts::rgba(Color::rgba(20, 30, 80, 200)), [20, 30, 80, 200]);
+    /// ```
+    pub fn rgba(color: cosmic_text::Color) -> [u8; 4] {
+        [color.r(), color.g(), color.b(), color.a()]
+    }
+
     /// The same map loading faces first seen from now on as `loading` says
     /// ([`FontLoading::Eager`] trades a slower first sight of a large face
     /// for cheaper misses: an app that redraws many sizes of one face).
@@ -141,7 +153,7 @@ impl CosmicFonts {
         buffer: &cosmic_text::Buffer, (left, top): (f32, f32), default_color: [u8; 4],
         out: &mut Vec<Decoration>,
     ) {
-        let rgba = |c: Option<cosmic_text::Color>| c.map(|c| [c.r(), c.g(), c.b(), c.a()]);
+        let rgba = |c: Option<cosmic_text::Color>| c.map(CosmicFonts::rgba);
         for run in buffer.layout_runs() {
             for span in run.decorations {
                 let glyphs = run.glyphs.get(span.glyph_range.clone()).unwrap_or(&[]);
@@ -222,7 +234,7 @@ impl CosmicFonts {
                         f
                     }
                 };
-                let color = g.color_opt.map_or(default_color, |c| [c.r(), c.g(), c.b(), c.a()]);
+                let color = g.color_opt.map_or(default_color, CosmicFonts::rgba);
                 let (x, y) = CosmicFonts::pen(&run, g, (left, top));
                 out.push(PositionedGlyph {
                     font,

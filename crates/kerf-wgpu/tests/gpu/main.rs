@@ -5,6 +5,7 @@
 mod common;
 mod lcd;
 mod placement;
+mod presets;
 mod retained;
 mod styles;
 mod zoom;
