@@ -233,3 +233,21 @@ proptest! {
         }
     }
 }
+
+/// A run's heap bytes cover what it recorded: at least one glyph per glyph
+/// drawn, and once it is ready to be reused, one quad per glyph too; nothing
+/// before its first frame.
+#[test]
+fn a_runs_heap_bytes_cover_its_record() {
+    let (mut c, font) = cache(512);
+    let mut run = RetainedRun::default();
+    assert_eq!(run.heap_bytes(), 0);
+    let glyphs = line(font, 36, 20, 18.0, 40.0);
+    retained_frame(&mut c, &glyphs, &mut run);
+    let per_glyph = std::mem::size_of::<PositionedGlyph>();
+    assert!(run.heap_bytes() >= glyphs.len() * per_glyph, "{}", run.heap_bytes());
+    retained_frame(&mut c, &glyphs, &mut run);
+    assert!(run.is_ready());
+    let least = glyphs.len() * (per_glyph + std::mem::size_of::<GlyphQuad>());
+    assert!(run.heap_bytes() >= least, "{} < {least}", run.heap_bytes());
+}

@@ -686,3 +686,43 @@ fn the_memory_budget_binds_under_churn() {
     assert_eq!(most_pages, 3, "the atlas grows to the budget");
     assert!(evictions > 200, "the budget forced evictions ({evictions})");
 }
+
+/// A page's occupancy is its glyphs' slots over its area: 0 when empty, at
+/// least the glyphs' own texels (slots add padding), below 1 when not full.
+#[test]
+fn page_occupancy_counts_the_glyphs_slots() {
+    let (mut c, f) = cache(256, 1, 0);
+    let mut fr = c.begin_frame();
+    fr.glyph(f, glyph_of(fr.cache(), f, 'x'), 12.0).unwrap();
+    fr.finish();
+    let before = c.pages()[0].occupancy();
+    let mut fr = c.begin_frame();
+    for ch in "ABCDEFGHIJ".chars() {
+        fr.glyph(f, glyph_of(fr.cache(), f, ch), 30.0).unwrap();
+    }
+    fr.finish();
+    let texels: u64 = c.entries().map(|(_, e)| e.width as u64 * e.height as u64).sum();
+    let occ = c.pages()[0].occupancy();
+    assert!(occ >= texels as f64 / (256.0 * 256.0), "{occ} below the glyphs' own texels");
+    assert!(occ < 0.5 && occ > before, "{before} then {occ}");
+}
+
+/// The fontdue rasterizer refuses the modes it cannot draw with a typed
+/// error: whole-pixel coverage asked at a sub-pixel offset, sampled rasters,
+/// images.
+#[test]
+fn the_rasterizer_refuses_modes_it_cannot_draw() {
+    let (c, f) = cache(256, 1, 0);
+    let font = c.font_ref(f).unwrap();
+    let k = key(&c, f, 'A', 20.0);
+    assert!(FontdueRasterizer.rasterize(font, &k).is_ok());
+    for (mode, subpixel_x) in
+        [(RenderMode::Coverage, 1), (RenderMode::Sampled, 0), (RenderMode::Image, 0)]
+    {
+        let bad = GlyphKey { mode, subpixel_x, ..k };
+        assert!(
+            matches!(FontdueRasterizer.rasterize(font, &bad), Err(RasterError::UnsupportedMode(_))),
+            "{mode:?} at {subpixel_x}"
+        );
+    }
+}
