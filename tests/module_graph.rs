@@ -168,6 +168,22 @@ fn modules_inside_each_crate_depend_one_way() {
         graph["atlas::lookup"].contains("atlas::page") || graph["atlas::lookup"].contains("atlas"),
         "arrows into a folder"
     );
+    // The atlas knows no font, rasterizer, shaper or cache: only the vocabulary.
+    for (m, to) in &graph {
+        if m == "atlas" || m.starts_with("atlas::") {
+            for t in to {
+                let room = t.split("::").next().unwrap();
+                assert!(
+                    ![
+                        "font", "raster", "shape", "source", "cache", "color", "frame", "layout",
+                        "retain"
+                    ]
+                    .contains(&room),
+                    "{m} imports {t}: the atlas must not know fonts, rasterizers or the API"
+                );
+            }
+        }
+    }
     let top = std::fs::read_dir(&src)
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "rs"))
