@@ -2,6 +2,7 @@
 //! frame protection, stats, bad input, uploads.
 
 mod bad_input;
+mod pages;
 
 use kerf_cache::rasterize::Rasterizer;
 use kerf_cache::*;
@@ -639,90 +640,4 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
         keep.begin_frame().finish();
     }
     assert_eq!(keep.len(), 3);
-}
-
-/// With `memory_budget` below `max_pages` pages, the budget is the binding
-/// limit under churn: the atlas grows to exactly the budget's pages and no
-/// further, its bytes never exceed the budget, and no glyph that fits is
-/// refused (each frame draws a small fraction of one page).
-#[test]
-fn the_memory_budget_binds_under_churn() {
-    let (side, budget) = (128u32, 3 * 128 * 128u64);
-    let mut c = GlyphCache::new(CacheConfig {
-        page_size: side,
-        max_pages: 16,
-        memory_budget: budget,
-        frames_in_flight: 1,
-        subpixel_bins: 1,
-        ..CacheConfig::default()
-    })
-    .unwrap();
-    let f = c.add_font(sans()).unwrap();
-    let chars: Vec<char> = ('!'..='~').chain('À'..='ÿ').chain('Α'..='ω').chain('А'..='я').collect();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
-    let (mut evictions, mut most_pages) = (0, 0);
-    for frame in 0..200 {
-        let mut fr = c.begin_frame();
-        for _ in 0..12 {
-            let ch = chars[next(chars.len())];
-            let px = [14.0, 18.0, 22.0, 26.0][next(4)];
-            let g = glyph_of(fr.cache(), f, ch);
-            let e = fr.glyph(f, g, px).unwrap_or_else(|e| panic!("frame {frame} {ch:?}: {e}"));
-            assert!(e.page < 3, "frame {frame}: {ch:?} on page {}", e.page);
-        }
-        let out = fr.finish();
-        assert!(out.skipped.is_empty(), "frame {frame}: {:?}", out.skipped);
-        assert!(out.pages <= 3, "frame {frame}: {} pages over a 3-page budget", out.pages);
-        assert!(c.atlas_bytes() <= budget, "frame {frame}: {} bytes", c.atlas_bytes());
-        evictions += out.evictions;
-        most_pages = most_pages.max(out.pages);
-    }
-    assert_eq!(most_pages, 3, "the atlas grows to the budget");
-    assert!(evictions > 200, "the budget forced evictions ({evictions})");
-}
-
-/// A page's occupancy is its glyphs' slots over its area: 0 when empty, at
-/// least the glyphs' own texels (slots add padding), below 1 when not full.
-#[test]
-fn page_occupancy_counts_the_glyphs_slots() {
-    let (mut c, f) = cache(256, 1, 0);
-    let mut fr = c.begin_frame();
-    fr.glyph(f, glyph_of(fr.cache(), f, 'x'), 12.0).unwrap();
-    fr.finish();
-    let before = c.pages()[0].occupancy();
-    let mut fr = c.begin_frame();
-    for ch in "ABCDEFGHIJ".chars() {
-        fr.glyph(f, glyph_of(fr.cache(), f, ch), 30.0).unwrap();
-    }
-    fr.finish();
-    let texels: u64 = c.entries().map(|(_, e)| e.width as u64 * e.height as u64).sum();
-    let occ = c.pages()[0].occupancy();
-    assert!(occ >= texels as f64 / (256.0 * 256.0), "{occ} below the glyphs' own texels");
-    assert!(occ < 0.5 && occ > before, "{before} then {occ}");
-}
-
-/// The fontdue rasterizer refuses the modes it cannot draw with a typed
-/// error: whole-pixel coverage asked at a sub-pixel offset, sampled rasters,
-/// images.
-#[test]
-fn the_rasterizer_refuses_modes_it_cannot_draw() {
-    let (c, f) = cache(256, 1, 0);
-    let font = c.font_ref(f).unwrap();
-    let k = key(&c, f, 'A', 20.0);
-    assert!(FontdueRasterizer.rasterize(font, &k).is_ok());
-    for (mode, subpixel_x) in
-        [(RenderMode::Coverage, 1), (RenderMode::Sampled, 0), (RenderMode::Image, 0)]
-    {
-        let bad = GlyphKey { mode, subpixel_x, ..k };
-        assert!(
-            matches!(FontdueRasterizer.rasterize(font, &bad), Err(RasterError::UnsupportedMode(_))),
-            "{mode:?} at {subpixel_x}"
-        );
-    }
 }
