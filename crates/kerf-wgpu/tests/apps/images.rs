@@ -215,6 +215,12 @@ fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
     assert!(atlas.cache().atlas_bytes() <= 2 * 256 * 256, "within the budget");
 }
 
+/// `glyph` of `font` at 32 px, pen at (`x`, 40), tinted blue.
+#[cfg(feature = "swash")]
+fn at(font: FontId, glyph: u16, x: f32) -> PositionedGlyph {
+    PositionedGlyph { font, glyph, size: 32.0, x, y: 40.0, color: [30, 60, 200, 255] }
+}
+
 /// Emoji (Noto Color Emoji, CBDT bitmaps; Debian's fonts-noto-color-emoji)
 /// beside tinted text, in one draw: read back from the GPU they are the
 /// colour pages' texels composited over the background (sRGB target), not
@@ -237,14 +243,6 @@ fn emoji_are_drawn_in_colour_from_the_colour_pages() {
     let (w, h) = (160u32, 56u32);
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
-    let at = |font, glyph, x| PositionedGlyph {
-        font,
-        glyph,
-        size: 32.0,
-        x,
-        y: 40.0,
-        color: [30, 60, 200, 255],
-    };
     let glyphs = [at(sans_font, a, 4.0), at(emoji, grin, 40.0), at(emoji, crab, 90.0)];
     let rep = r
         .prepare(&device, &queue, &mut atlas, &[TextArea::glyphs(&glyphs, 0.0, 0.0)], &vp)
@@ -374,14 +372,6 @@ fn a_lost_device_with_colour_pages_comes_back_with_the_same_picture() {
     let text_font = atlas.add_font(sans()).unwrap();
     let emoji = atlas.add_font(bytes).unwrap();
     let glyph = |atlas: &TextAtlas, f, ch| atlas.cache().fonts().get(f).unwrap().glyph_index(ch);
-    let at = |font, glyph, x| PositionedGlyph {
-        font,
-        glyph,
-        size: 32.0,
-        x,
-        y: 40.0,
-        color: [30, 60, 200, 255],
-    };
     let glyphs = [
         at(text_font, glyph(&atlas, text_font, 'K'), 4.0),
         at(emoji, glyph(&atlas, emoji, '😀'), 30.0),
