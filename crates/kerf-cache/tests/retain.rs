@@ -251,3 +251,32 @@ fn a_runs_heap_bytes_cover_its_record() {
     let least = glyphs.len() * (per_glyph + std::mem::size_of::<GlyphQuad>());
     assert!(run.heap_bytes() >= least, "{} < {least}", run.heap_bytes());
 }
+
+/// A run is reused only when every field of every glyph is the same: a
+/// change of one field alone (the glyph id, the font, the size, a pen, the
+/// colour) in one glyph draws what plain lookups draw, not the old record.
+#[test]
+fn a_change_of_any_one_field_is_seen() {
+    let (mut a, font) = cache(512);
+    let other = a.add_font(dejavu::serif::regular().to_vec()).expect("DejaVu Serif");
+    let (mut b, _) = cache(512);
+    b.add_font(dejavu::serif::regular().to_vec()).expect("DejaVu Serif");
+    let base = line(font, 36, 12, 18.0, 40.0);
+    let changes: [fn(&mut PositionedGlyph, FontId); 6] = [
+        |g, _| g.glyph += 1,
+        |g, f| g.font = f,
+        |g, _| g.size = 22.0,
+        |g, _| g.x += 7.0,
+        |g, _| g.y += 5.0,
+        |g, _| g.color = [200, 30, 40, 255],
+    ];
+    for (i, change) in changes.iter().enumerate() {
+        let mut runs = vec![RetainedRun::default()];
+        frame_pair(&mut a, &mut runs, &mut b, std::slice::from_ref(&base));
+        frame_pair(&mut a, &mut runs, &mut b, std::slice::from_ref(&base));
+        let mut changed = base.clone();
+        change(&mut changed[5], other);
+        let (_, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &[changed]);
+        assert_eq!(quads.len(), base.len(), "change {i}");
+    }
+}
