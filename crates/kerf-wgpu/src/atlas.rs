@@ -245,7 +245,7 @@ impl TextAtlas {
 
     /// The text correction [`Viewport::new`](crate::Viewport::new) starts
     /// with for this atlas: [`TextCorrection::DEFAULT`], or
-    /// [`TextCorrection::NEUTRAL`] for [`like_glyphon`](Self::like_glyphon).
+    /// [`TextCorrection::NEUTRAL`] for `like_glyphon` (the `swash` feature).
     pub fn default_correction(&self) -> TextCorrection {
         self.correction
     }
