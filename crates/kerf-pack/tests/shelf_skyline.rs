@@ -95,3 +95,23 @@ fn a_freed_slot_lowers_the_skyline() {
         }
     }
 }
+
+/// A 20 px gap at the floor beside a 30 px step: a 30×10 request either
+/// bridges the gap at x 0 (its bottom at 30, 600 px² of gap wasted under
+/// it) or sits on the step at x 20 (nothing wasted), both with their top at
+/// 40. Bottom-Left takes the left one, Min Waste the one that wastes nothing.
+#[test]
+fn min_waste_avoids_bridging_a_gap() {
+    for waste_map in [false, true] {
+        for (h, want_x) in [(SkylineHeuristic::BottomLeft, 0), (SkylineHeuristic::MinWaste, 20)] {
+            let mut p = Skyline::new(100, 100, h, waste_map, opts()).unwrap();
+            let gap = p.allocate(20, 30).unwrap();
+            assert_eq!((gap.rect.x, gap.rect.y), (0, 0));
+            let step = p.allocate(80, 30).unwrap();
+            assert_eq!((step.rect.x, step.rect.y), (20, 0));
+            p.deallocate(gap.id).unwrap();
+            let r = p.allocate(30, 10).unwrap().rect;
+            assert_eq!((r.x, r.y), (want_x, 30), "{h:?} waste map {waste_map}");
+        }
+    }
+}
