@@ -115,3 +115,26 @@ fn min_waste_avoids_bridging_a_gap() {
         }
     }
 }
+
+/// Freeing the last slot on a shelf gives its width back to the shelf (the
+/// shelf's end moves back), and an emptied top shelf is dropped, so its
+/// height is free for any shelf again.
+#[test]
+fn freed_shelf_ends_move_back() {
+    for waste_map in [false, true] {
+        for h in [ShelfHeuristic::FirstFit, ShelfHeuristic::NextFit, ShelfHeuristic::BestAreaFit] {
+            let mut p = Shelf::new(100, 100, h, waste_map, opts()).unwrap();
+            let a = p.allocate(30, 20).unwrap().rect;
+            let b = p.allocate(30, 20).unwrap();
+            assert_eq!((a.x, a.y, b.rect.x, b.rect.y), (0, 0, 30, 0), "{h:?}");
+            p.deallocate(b.id).unwrap();
+            let wide = p.allocate(70, 20).unwrap().rect;
+            assert_eq!((wide.x, wide.y), (30, 0), "{h:?} waste map {waste_map}: {wide:?}");
+            let top = p.allocate(50, 40).unwrap();
+            assert_eq!(top.rect.y, 20, "{h:?}: a new shelf");
+            p.deallocate(top.id).unwrap();
+            let tall = p.allocate(100, 80);
+            assert!(tall.is_ok(), "{h:?} waste map {waste_map}: the top shelf dropped: {tall:?}");
+        }
+    }
+}
