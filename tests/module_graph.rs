@@ -41,15 +41,7 @@ fn target(path: &str, files: &BTreeMap<String, String>) -> Option<String> {
 
 /// The path text at the start of `s`: identifiers joined by `::`.
 fn path_text(s: &str) -> &str {
-    let end = s
-        .char_indices()
-        .find(|&(i, c)| {
-            !(c.is_alphanumeric()
-                || c == '_'
-                || (c == ':' && s[i..].starts_with("::"))
-                || (c == ':' && i > 0 && s[..i].ends_with(':')))
-        })
-        .map_or(s.len(), |(i, _)| i);
+    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(s.len());
     s[..end].trim_end_matches(':')
 }
 

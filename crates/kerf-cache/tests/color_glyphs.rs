@@ -474,24 +474,15 @@ fn the_footprint_adds_up_both_atlases() {
     let (mut c, sans, emoji) = cache(config);
     let before = c.footprint();
     assert_eq!((before.glyphs, before.decoded_strikes, before.fonts), (0, 0, 2), "{before:?}");
-    let glyphs = [
-        PositionedGlyph {
-            font: sans,
-            glyph: glyph(&c, sans, 'A'),
-            size: 20.0,
-            x: 0.0,
-            y: 30.0,
-            color: [0; 4],
-        },
-        PositionedGlyph {
-            font: emoji,
-            glyph: glyph(&c, emoji, '😀'),
-            size: 20.0,
-            x: 30.0,
-            y: 30.0,
-            color: [0; 4],
-        },
-    ];
+    let at = |font, ch, x| PositionedGlyph {
+        font,
+        glyph: glyph(&c, font, ch),
+        size: 20.0,
+        x,
+        y: 30.0,
+        color: [0; 4],
+    };
+    let glyphs = [at(sans, 'A', 0.0), at(emoji, '😀', 30.0)];
     let mut quads = Vec::new();
     let mut frame = c.begin_frame();
     frame.prepare(&glyphs, &mut quads);

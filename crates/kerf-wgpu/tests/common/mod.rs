@@ -62,6 +62,21 @@ pub fn check_atlas(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas
     for (i, page) in cache.pages().iter().enumerate() {
         assert!(layers[i] == page.pixels(), "layer {i} differs from the cache's page");
     }
+    check_color_layers(device, queue, atlas);
+}
+
+/// The colour texture's layers equal the cache's colour pages (nothing to
+/// check while the cache has none).
+pub fn check_color_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) {
+    let Some(set) = atlas.cache().color_pages() else { return };
+    let layers = read_texture(device, queue, atlas.color_texture()).unwrap();
+    let page_bytes = (set.page_side() * set.page_side() * 4) as usize;
+    for (i, page) in set.pages().iter().enumerate() {
+        assert!(
+            &layers[i * page_bytes..][..page_bytes] == page.pixels(),
+            "colour layer {i} differs from the cache's page"
+        );
+    }
 }
 
 /// A small deterministic xorshift generator.

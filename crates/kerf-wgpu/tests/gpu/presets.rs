@@ -3,21 +3,26 @@
 
 use super::*;
 
-/// Draws "Hamburgefonstiv" at 15.3 px (fractional pens) on white with
-/// `atlas`'s renderer and a viewport made for it, and reads it back.
+/// Draws `area` (given DejaVu Sans's id) on white with a renderer of
+/// `atlas` and a viewport made for it, its correction set to `correction`
+/// if given; the read-back, and the correction the viewport started with.
 fn draw(
     device: &wgpu::Device, queue: &wgpu::Queue, mut atlas: TextAtlas,
-    area: impl Fn(FontId) -> TextArea<'static>,
+    correction: Option<TextCorrection>, area: impl Fn(FontId) -> TextArea<'static>,
 ) -> (Vec<u8>, TextCorrection) {
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8UnormSrgb;
     let mut r = TextRenderer::new(device, &atlas, format, Default::default(), None);
     let mut vp = Viewport::new(device, &atlas);
     vp.update(queue, 160, 40);
+    let started = vp.correction();
+    if let Some(c) = correction {
+        vp.set_correction(queue, c).unwrap();
+    }
     let rep = r.prepare(device, queue, &mut atlas, &[area(font)], &vp).unwrap();
     assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
     let target = Offscreen::new(device, 160, 40, format).unwrap();
-    (draw_and_read(device, queue, &r, &atlas, &target, wgpu::Color::WHITE), vp.correction())
+    (draw_and_read(device, queue, &r, &atlas, &target, wgpu::Color::WHITE), started)
 }
 
 fn spec(font: FontId) -> TextSpec<'static> {
@@ -37,7 +42,7 @@ fn like_glyphon_is_the_three_settings_in_one_call() {
     assert_eq!(preset.cache().config().subpixel_bins, 4);
     assert_eq!(preset.default_correction(), TextCorrection::NEUTRAL);
     let (glyphon_look, correction) =
-        draw(&device, &queue, preset, |f| TextArea::text(spec(f), 0.0, 0.0));
+        draw(&device, &queue, preset, None, |f| TextArea::text(spec(f), 0.0, 0.0));
     assert_eq!(correction, TextCorrection::NEUTRAL, "a viewport made for it starts neutral");
 
     let by_hand = TextAtlas::with_rasterizer(
@@ -47,25 +52,18 @@ fn like_glyphon_is_the_three_settings_in_one_call() {
     )
     .unwrap();
     assert_eq!(by_hand.default_correction(), TextCorrection::DEFAULT);
-    let by_hand_px = {
-        let (device, queue) = (&device, &queue);
-        let mut atlas = by_hand;
-        let font = atlas.add_font(sans()).unwrap();
-        let format = wgpu::TextureFormat::Rgba8UnormSrgb;
-        let mut r = TextRenderer::new(device, &atlas, format, Default::default(), None);
-        let mut vp = Viewport::new(device, &atlas);
-        vp.update(queue, 160, 40);
-        vp.set_correction(queue, TextCorrection::NEUTRAL).unwrap();
-        r.prepare(device, queue, &mut atlas, &[TextArea::text(spec(font), 0.0, 0.0)], &vp).unwrap();
-        let target = Offscreen::new(device, 160, 40, format).unwrap();
-        draw_and_read(device, queue, &r, &atlas, &target, wgpu::Color::WHITE)
-    };
+    let (by_hand_px, _) = draw(&device, &queue, by_hand, Some(TextCorrection::NEUTRAL), |f| {
+        TextArea::text(spec(f), 0.0, 0.0)
+    });
     assert!(glyphon_look == by_hand_px, "like_glyphon differs from the settings made by hand");
 
-    let (default_look, correction) =
-        draw(&device, &queue, TextAtlas::new(&device, CacheConfig::default()).unwrap(), |f| {
-            TextArea::text(spec(f), 0.0, 0.0)
-        });
+    let (default_look, correction) = draw(
+        &device,
+        &queue,
+        TextAtlas::new(&device, CacheConfig::default()).unwrap(),
+        None,
+        |f| TextArea::text(spec(f), 0.0, 0.0),
+    );
     assert_eq!(correction, TextCorrection::DEFAULT);
     let differ = default_look.iter().zip(&glyphon_look).filter(|(a, b)| a != b).count();
     assert!(differ > 100, "hinting and blending change the picture ({differ} bytes differ)");
@@ -77,10 +75,10 @@ fn the_bounds_and_scale_builders_set_the_fields() {
     let (device, queue) = gpu();
     let bounds = TextBounds { left: 20, top: 0, right: 90, bottom: 40 };
     let new = |device: &wgpu::Device| TextAtlas::new(device, CacheConfig::default()).unwrap();
-    let (built, _) = draw(&device, &queue, new(&device), |f| {
+    let (built, _) = draw(&device, &queue, new(&device), None, |f| {
         TextArea::text(spec(f), 0.0, 0.0).with_bounds(bounds).with_scale(1.25)
     });
-    let (literal, _) = draw(&device, &queue, new(&device), |f| TextArea {
+    let (literal, _) = draw(&device, &queue, new(&device), None, |f| TextArea {
         bounds,
         scale: 1.25,
         ..TextArea::text(spec(f), 0.0, 0.0)
