@@ -5,9 +5,9 @@
 //! ligatures, Arabic, Hebrew, Devanagari, CJK and mixed-direction text.
 #![cfg(feature = "cosmic-text")]
 
-use kerf_cache::cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
 use kerf_cache::*;
 use kerf_cache::{
+    cosmic_text::{fontdb, Attrs, Buffer, Family, FontSystem, Metrics, Shaping},
     fonts::{FontLoading, Instance},
     rasterize::SwashRasterizer,
 };

@@ -2,11 +2,10 @@
 //! fontdue without hinting, hinting's sharper horizontal edges, LCD, bad fonts.
 #![cfg(feature = "swash")]
 
-use kerf_cache::rasterize::Rasterizer;
 use kerf_cache::*;
 use kerf_cache::{
     fonts::FontRef,
-    rasterize::{FontdueRasterizer, GlyphImage, SwashRasterizer},
+    rasterize::{FontdueRasterizer, GlyphImage, Rasterizer, SwashRasterizer},
 };
 
 fn cache(r: SwashRasterizer) -> (GlyphCache, FontId) {

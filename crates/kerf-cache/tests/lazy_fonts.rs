@@ -2,12 +2,11 @@
 //! read when the glyph is drawn, one parse is shared, and what the outline
 //! rasterizer draws matches fontdue's raster of the same face.
 
-use kerf_cache::rasterize::Rasterizer;
 use kerf_cache::*;
 use kerf_cache::{
     fonts::{Font, FontLoading, FontRef},
     limits::EAGER_MAX_GLYPHS,
-    rasterize::{FontdueRasterizer, GlyphImage},
+    rasterize::{FontdueRasterizer, GlyphImage, Rasterizer},
 };
 
 const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";

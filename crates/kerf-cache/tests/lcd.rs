@@ -2,8 +2,7 @@
 //! the same place as grayscale coverage, its own keys, grayscale above
 //! LCD_MAX_PX.
 
-use kerf_cache::rasterize::Rasterizer;
-use kerf_cache::rasterize::{FontdueRasterizer, GlyphImage};
+use kerf_cache::rasterize::{FontdueRasterizer, GlyphImage, Rasterizer};
 use kerf_cache::*;
 
 mod shaping;

@@ -2,11 +2,10 @@
 //! where the pen says, to within the bin spacing, and each bin is its own
 //! cache entry.
 
-use kerf_cache::rasterize::Rasterizer;
 use kerf_cache::*;
 use kerf_cache::{
     limits::MAX_SUBPIXEL_BINS,
-    rasterize::{FontdueRasterizer, GlyphImage},
+    rasterize::{FontdueRasterizer, GlyphImage, Rasterizer},
 };
 
 mod canvas;

@@ -4,9 +4,11 @@
 mod bad_input;
 mod pages;
 
-use kerf_cache::rasterize::Rasterizer;
 use kerf_cache::*;
-use kerf_cache::{pages::Upload, rasterize::FontdueRasterizer};
+use kerf_cache::{
+    pages::Upload,
+    rasterize::{FontdueRasterizer, Rasterizer},
+};
 
 fn sans() -> Vec<u8> {
     dejavu::sans::regular().to_vec()
