@@ -531,6 +531,24 @@ mod tests {
     use super::*;
     use crate::testrng::Rng;
 
+    /// Each choice's score from its definition (Jylänki §3): a 10×10
+    /// request in a 30×20 free rect leaves 20 px across, 10 down and
+    /// 500 px² of area; "worst" choices negate both parts.
+    #[test]
+    fn free_rect_scores_follow_their_definitions() {
+        let free = Rect::new(0, 0, 30, 20);
+        for (choice, want) in [
+            (FreeRectChoice::BestAreaFit, (500, 10)),
+            (FreeRectChoice::BestShortSideFit, (10, 20)),
+            (FreeRectChoice::BestLongSideFit, (20, 10)),
+            (FreeRectChoice::WorstAreaFit, (-500, -10)),
+            (FreeRectChoice::WorstShortSideFit, (-10, -20)),
+            (FreeRectChoice::WorstLongSideFit, (-20, -10)),
+        ] {
+            assert_eq!(choice.score(&free, 10, 10), want, "{choice:?}");
+        }
+    }
+
     /// The plain list: linear searches, `Vec` order.
     struct VecList {
         rects: Vec<Rect>,

@@ -217,10 +217,8 @@ impl Shelf {
                 let row = self.rows[i];
                 let last_column = Rect::new(row.cursor.saturating_sub(1), row.y, 1, row.h);
                 let column = self.free.first_in(&last_column, |r| {
-                    r.right() == row.cursor
-                        && r.x < row.cursor
-                        && r.y <= row.y
-                        && r.bottom() >= row.y + row.h
+                    // (The free list holds no empty rects: `r` starts left of the end.)
+                    r.right() == row.cursor && r.y <= row.y && r.bottom() >= row.y + row.h
                 });
                 if let Some(r) = column {
                     self.free.subtract(&Rect::new(r.x, row.y, row.cursor - r.x, row.h));

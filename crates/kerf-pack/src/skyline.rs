@@ -307,3 +307,71 @@ impl Skyline {
 }
 
 impl_packer!(Skyline);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testrng::Rng;
+
+    /// Random skylines of 1–8 segments over a 64 px bin.
+    fn random_skyline(rng: &mut Rng, heuristic: SkylineHeuristic) -> Skyline {
+        let opts = PackerOptions { allow_rotation: false, ..PackerOptions::default() };
+        let mut s = Skyline::new(64, 64, heuristic, false, opts).unwrap();
+        let mut cuts: Vec<u32> = (0..rng.below(8)).map(|_| 1 + rng.below(63)).collect();
+        cuts.extend([0, 64]);
+        cuts.sort_unstable();
+        cuts.dedup();
+        s.skyline = cuts
+            .windows(2)
+            .map(|c| Segment { x: c[0], y: rng.below(40), w: c[1] - c[0] })
+            .collect();
+        s
+    }
+
+    /// Column by column: the rect's bottom when its left edge is at `x`
+    /// (the highest column under it) and the area left empty under it.
+    fn by_columns(s: &Skyline, x: u32, w: u32) -> (u32, u64) {
+        let column = |c: u32| s.skyline.iter().find(|g| g.x <= c && c < g.x + g.w).unwrap().y;
+        let y = (x..x + w).map(column).max().unwrap();
+        (y, (x..x + w).map(|c| (y - column(c)) as u64).sum())
+    }
+
+    /// Min Waste's two-pointer scan names the segment whose placement wastes
+    /// the least area under the rect (then the lowest top), as counted one
+    /// column at a time; Bottom-Left's the lowest top (then the leftmost).
+    #[test]
+    fn skyline_scores_match_a_column_by_column_count() {
+        let mut rng = Rng(0x5eed_cafe);
+        for _ in 0..2000 {
+            for heuristic in [SkylineHeuristic::MinWaste, SkylineHeuristic::BottomLeft] {
+                let s = random_skyline(&mut rng, heuristic);
+                let (w, h) = (1 + rng.below(64), 1 + rng.below(40));
+                let want = s
+                    .skyline
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.x + w <= 64)
+                    .map(|(i, g)| (i, by_columns(&s, g.x, w)))
+                    .filter(|(_, (y, _))| y + h <= 64)
+                    .min_by_key(|&(i, (y, waste))| match heuristic {
+                        SkylineHeuristic::MinWaste => (waste, (y + h) as u64, i),
+                        SkylineHeuristic::BottomLeft => ((y + h) as u64, s.skyline[i].x as u64, i),
+                    });
+                let got = s.best_on_skyline(w, h).map(|(_, i, y)| (i, y));
+                assert_eq!(
+                    got,
+                    want.map(|(i, (y, _))| (i, y)),
+                    "{heuristic:?} {w}x{h} on {:?}",
+                    s.skyline.iter().map(|g| (g.x, g.y, g.w)).collect::<Vec<_>>()
+                );
+                if let (Some((score, _, _)), Some((_, (y, waste)))) =
+                    (s.best_on_skyline(w, h), want)
+                {
+                    if heuristic == SkylineHeuristic::MinWaste {
+                        assert_eq!(score, (waste, (y + h) as u64));
+                    }
+                }
+            }
+        }
+    }
+}

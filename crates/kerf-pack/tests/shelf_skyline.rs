@@ -138,3 +138,174 @@ fn freed_shelf_ends_move_back() {
         }
     }
 }
+
+fn turning() -> PackerOptions {
+    PackerOptions { allow_rotation: true, ..PackerOptions::default() }
+}
+
+/// Two shelves in a 128² bin: the first 2 px tall with 100 px of width
+/// left (200 px² free on it), the second 20 px tall with 20 px left
+/// (400 px²). A 10×2 request goes where each heuristic's definition says:
+/// the least area left (first shelf), the most area left (second), the
+/// least height left over (first), the least width left (second), the most
+/// width left (first), the first shelf, or the top shelf for Next Fit.
+#[test]
+fn each_shelf_heuristic_picks_the_shelf_its_definition_names() {
+    for (h, want_y) in [
+        (ShelfHeuristic::BestAreaFit, 0),
+        (ShelfHeuristic::WorstAreaFit, 2),
+        (ShelfHeuristic::BestHeightFit, 0),
+        (ShelfHeuristic::BestWidthFit, 2),
+        (ShelfHeuristic::WorstWidthFit, 0),
+        (ShelfHeuristic::FirstFit, 0),
+        (ShelfHeuristic::NextFit, 2),
+    ] {
+        let mut p = Shelf::new(128, 128, h, false, opts()).unwrap();
+        assert_eq!(p.allocate(28, 2).unwrap().rect.y, 0);
+        assert_eq!(p.allocate(108, 20).unwrap().rect.y, 2, "{h:?}: too wide for the first shelf");
+        let r = p.allocate(10, 2).unwrap().rect;
+        assert_eq!((r.y, r.h), (want_y, 2), "{h:?}: {r:?}");
+    }
+}
+
+/// On one shelf 20 px tall with 100 px left, a 10×2 request that may turn
+/// lies flat (10 wide) under Best Width Fit, which leaves the least width,
+/// and stands (2 wide) under Worst Width Fit, which leaves the most.
+#[test]
+fn width_fit_turns_a_request_to_leave_the_least_or_most_width() {
+    for (h, want_rotated) in
+        [(ShelfHeuristic::BestWidthFit, false), (ShelfHeuristic::WorstWidthFit, true)]
+    {
+        let mut p = Shelf::new(128, 128, h, false, turning()).unwrap();
+        assert!(!p.allocate(28, 20).unwrap().rotated);
+        let a = p.allocate(10, 2).unwrap();
+        assert_eq!((a.rotated, a.rect.x, a.rect.y), (want_rotated, 28, 0), "{h:?}: {a:?}");
+    }
+}
+
+/// Best Width Fit compares the width left, not its ratio to the request: a
+/// 2×60 request leaves 3 px on a 60 px shelf with 5 px left, where turned
+/// (60×2) on the next shelf it would leave 40 px (though 100 / 60 < 5 / 2).
+#[test]
+fn best_width_fit_subtracts_the_request() {
+    let mut p = Shelf::new(128, 128, ShelfHeuristic::BestWidthFit, false, turning()).unwrap();
+    assert_eq!(p.allocate(123, 60).unwrap().rect.y, 0);
+    let second = p.allocate(28, 10).unwrap();
+    assert_eq!((second.rect.y, second.rotated), (60, false));
+    let a = p.allocate(2, 60).unwrap();
+    assert_eq!((a.rect.x, a.rect.y, a.rotated), (123, 0, false), "{a:?}");
+}
+
+/// Next Fit closes a shelf when it opens the next. With the waste map the
+/// closed shelf's unused tail is kept and a rect that fits it goes there;
+/// without it the tail is lost and the rect opens a third shelf.
+#[test]
+fn next_fit_keeps_a_closed_shelf_tail_only_in_the_waste_map() {
+    for (waste_map, want) in [(true, (30, 0)), (false, (0, 50))] {
+        let mut p = Shelf::new(100, 100, ShelfHeuristic::NextFit, waste_map, opts()).unwrap();
+        assert_eq!(p.allocate(30, 20).unwrap().rect.y, 0);
+        assert_eq!(p.allocate(80, 30).unwrap().rect.y, 20);
+        let r = p.allocate(40, 20).unwrap().rect;
+        assert_eq!((r.x, r.y), want, "waste map {waste_map}: {r:?}");
+    }
+}
+
+/// Freeing the last slot on a shelf that is not the top one moves that
+/// shelf's end back too: a 50 px rect then fits beside the first one.
+#[test]
+fn a_lower_shelf_end_moves_back() {
+    for waste_map in [false, true] {
+        let mut p = Shelf::new(100, 100, ShelfHeuristic::FirstFit, waste_map, opts()).unwrap();
+        p.allocate(40, 20).unwrap();
+        let b = p.allocate(30, 20).unwrap();
+        assert_eq!(p.allocate(100, 20).unwrap().rect.y, 20);
+        p.deallocate(b.id).unwrap();
+        let r = p.allocate(50, 20).unwrap().rect;
+        assert_eq!((r.x, r.y), (40, 0), "waste map {waste_map}: {r:?}");
+    }
+}
+
+/// Growing a Next Fit bin wider gives a closed shelf's new columns to the
+/// waste map: a rect as tall as that shelf goes there.
+#[test]
+fn growing_next_fit_keeps_the_closed_shelf_columns() {
+    let mut p = Shelf::new(100, 100, ShelfHeuristic::NextFit, true, opts()).unwrap();
+    assert_eq!(p.allocate(100, 20).unwrap().rect.y, 0);
+    assert_eq!(p.allocate(100, 50).unwrap().rect.y, 20);
+    p.grow(160, 100).unwrap();
+    let r = p.allocate(60, 20).unwrap().rect;
+    assert_eq!((r.x, r.y), (100, 0), "{r:?}");
+}
+
+/// A slot freed under another freed slot comes back to the skyline when
+/// the one above it is freed: the skyline lowers in a chain, and a column
+/// as tall as the bin fits where both stood.
+#[test]
+fn the_skyline_lowers_through_stacked_frees() {
+    for waste_map in [false, true] {
+        let mut p =
+            Skyline::new(100, 100, SkylineHeuristic::BottomLeft, waste_map, opts()).unwrap();
+        let a = p.allocate(30, 40).unwrap();
+        p.allocate(70, 60).unwrap();
+        let c = p.allocate(30, 30).unwrap();
+        assert_eq!((c.rect.x, c.rect.y), (0, 40), "stacked on the first");
+        p.deallocate(a.id).unwrap();
+        p.deallocate(c.id).unwrap();
+        let col = p.allocate(30, 100);
+        assert!(col.is_ok(), "waste map {waste_map}: {col:?}");
+    }
+}
+
+/// Bottom-Left turns a request only when that lowers its top edge: a 40×10
+/// request on an empty bin stays flat.
+#[test]
+fn bottom_left_turns_only_to_lower_the_top() {
+    for h in [SkylineHeuristic::BottomLeft, SkylineHeuristic::MinWaste] {
+        let mut p = Skyline::new(100, 100, h, false, turning()).unwrap();
+        let a = p.allocate(40, 10).unwrap();
+        assert_eq!((a.rotated, a.rect.h), (false, 10), "{h:?}");
+    }
+}
+
+/// When a taller rect grows the top shelf, the rows it gains above the
+/// earlier rects are free space in the waste map, and lost without it.
+#[test]
+fn a_grown_shelf_gives_the_rows_above_earlier_rects_to_the_waste_map() {
+    for (waste_map, want) in [(true, (0, 10)), (false, (60, 0))] {
+        let mut p = Shelf::new(100, 100, ShelfHeuristic::FirstFit, waste_map, opts()).unwrap();
+        assert_eq!(p.allocate(30, 10).unwrap().rect.y, 0);
+        let tall = p.allocate(30, 20).unwrap().rect;
+        assert_eq!((tall.x, tall.y), (30, 0), "the shelf grows to 20");
+        let r = p.allocate(30, 10).unwrap().rect;
+        assert_eq!((r.x, r.y), want, "waste map {waste_map}: {r:?}");
+    }
+}
+
+/// `free_rects` reports the free space: after one 30×20 rect at the top
+/// left, every other pixel of the bin lies in some free rect, and no free
+/// rect is empty or reaches over the placed one.
+#[test]
+fn free_rects_are_the_space_around_a_placed_rect() {
+    let mut packers: Vec<Box<dyn Packer>> = Vec::new();
+    for waste_map in [false, true] {
+        for h in [SkylineHeuristic::BottomLeft, SkylineHeuristic::MinWaste] {
+            packers.push(Box::new(Skyline::new(100, 100, h, waste_map, opts()).unwrap()));
+        }
+        for h in [ShelfHeuristic::FirstFit, ShelfHeuristic::NextFit] {
+            packers.push(Box::new(Shelf::new(100, 100, h, waste_map, opts()).unwrap()));
+        }
+    }
+    for p in &mut packers {
+        let placed = p.allocate(30, 20).unwrap().rect;
+        let free = p.free_rects();
+        assert!(
+            free.iter().all(|f| f.w > 0 && f.h > 0 && f.intersection(&placed).is_none()),
+            "{free:?}"
+        );
+        for (x, y) in (0..100).flat_map(|y| (0..100).map(move |x| (x, y))) {
+            let inside =
+                |r: &kerf_pack::Rect| r.x <= x && x < r.x + r.w && r.y <= y && y < r.y + r.h;
+            assert!(inside(&placed) || free.iter().any(inside), "({x}, {y}) free: {free:?}");
+        }
+    }
+}

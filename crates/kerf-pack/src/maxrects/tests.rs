@@ -36,3 +36,54 @@ fn contact_point_counts_each_touching_side() {
     assert_eq!(m.contact(&Rect::new(20, 10, 6, 6)), 6, "beside it");
     assert_eq!(m.contact(&Rect::new(20, 0, 6, 6)), 12, "beside it and on the top edge");
 }
+
+/// BAF's leftover area is the same for a request and its turned self: a
+/// 20×40 request in a 100×50 free rect leaves 4200 px² either way, so the
+/// short side decides (10 flat against 30 turned).
+#[test]
+fn best_area_fit_scores_a_turned_request_by_the_same_area() {
+    let m = bin(MaxRectsHeuristic::BestAreaFit);
+    let free = Rect::new(0, 0, 100, 50);
+    assert_eq!(m.score(&free, 20, 40, false), (4200, 10));
+    assert_eq!(m.score(&free, 40, 20, true), (4200, 30));
+}
+
+/// BLSF ranks by the long leftover first: beside a 60×90 rect, a 40×5
+/// request leaves (0, 95) in the right strip and (60, 5) in the bottom one;
+/// BLSF takes the bottom (long side 60 < 95), BSSF the right (short 0 < 5).
+#[test]
+fn long_and_short_side_fits_rank_by_their_own_side() {
+    for (h, want) in [
+        (MaxRectsHeuristic::BestLongSideFit, (0, 90)),
+        (MaxRectsHeuristic::BestShortSideFit, (60, 0)),
+    ] {
+        let mut m = bin(h);
+        assert_eq!(m.allocate(60, 90).unwrap().rect, Rect::new(0, 0, 60, 90));
+        let r = m.allocate(40, 5).unwrap().rect;
+        assert_eq!((r.x, r.y), want, "{h:?}: {r:?}");
+    }
+}
+
+/// A failed request proves only that requests at least as large both ways
+/// fail: after a 10×60 request finds no room under a 100×50 rect, a 20×50
+/// one (wider but shorter) still fits.
+#[test]
+fn a_failed_request_rules_out_only_larger_ones() {
+    let mut m = bin(MaxRectsHeuristic::BestShortSideFit);
+    m.allocate(100, 50).unwrap();
+    assert!(m.allocate(10, 60).is_err());
+    assert!(m.allocate(20, 70).is_err());
+    let r = m.allocate(20, 50).unwrap().rect;
+    assert_eq!((r.y, r.h), (50, 50));
+}
+
+/// Slot indices are dense from 0 in allocation order, and a freed index is
+/// reused.
+#[test]
+fn slot_indices_are_dense() {
+    let mut m = bin(MaxRectsHeuristic::BestShortSideFit);
+    let ids: Vec<_> = (0..3).map(|_| m.allocate(10, 10).unwrap().id).collect();
+    assert_eq!(ids.iter().map(|id| id.index()).collect::<Vec<_>>(), [0, 1, 2]);
+    m.deallocate(ids[1]).unwrap();
+    assert_eq!(m.allocate(10, 10).unwrap().id.index(), 1);
+}
