@@ -1,6 +1,7 @@
 //! The cosmic-text adapter (feature `cosmic-text`): the glyphs kerf draws
 //! from a shaped `Buffer` are HarfBuzz's: same glyph ids, pen positions
-//! within 0.05 px at 32 px (x, and y on the shaper's baseline), checked against `hb-shape` (Debian
+//! within 0.05 px at 32 px (x, and y on the baseline the font's ascent and descent put
+//! the line at), checked against `hb-shape` (Debian
 //! `libharfbuzz-bin`, which `.ci/run` installs) for Latin with kerning and
 //! ligatures, Arabic, Hebrew, Devanagari, CJK and mixed-direction text.
 #![cfg(feature = "cosmic-text")]
@@ -35,7 +36,14 @@ fn kerf_glyphs(font: &Path, text: &str) -> Shaped {
     (cache, glyphs, baseline)
 }
 
-harfbuzz_tests!(kerf_glyphs);
+/// cosmic-text centres the glyphs' ascent and descent in the line height
+/// (1.5 × the size here): the baseline is half the spare height plus the
+/// ascent down from the top.
+fn cosmic_baseline((ascent, descent, _gap): (f32, f32, f32)) -> f32 {
+    (PX * 1.5 - (ascent + descent)) / 2.0 + ascent
+}
+
+harfbuzz_tests!(kerf_glyphs, cosmic_baseline);
 
 #[test]
 fn shaped_glyphs_draw_through_the_cache() {

@@ -101,6 +101,22 @@ pub fn ttf_upem(font: &Path, index: u32) -> f32 {
         .unwrap_or_else(|e| panic!("{}: {e}", font.display()))
 }
 
+/// Face `index` of `font`'s vertical metrics at [`PX`], read with
+/// ttf-parser as the OpenType spec picks them (OS/2's typographic values
+/// when its USE_TYPO_METRICS bit is set, `hhea`'s otherwise): ascent,
+/// descent (positive, below the baseline) and line gap.
+pub fn vertical_metrics(font: &Path, index: u32) -> (f32, f32, f32) {
+    let bytes = std::fs::read(font).unwrap();
+    let face = ttf_parser::Face::parse(&bytes, index).unwrap();
+    let scale = PX / face.units_per_em() as f32;
+    let (a, d, g) = (face.ascender(), face.descender(), face.line_gap());
+    (a as f32 * scale, -(d as f32) * scale, g as f32 * scale)
+}
+
+/// Where a shaper puts its first baseline, from the font's vertical
+/// metrics (ascent, descent, line gap) by the shaper's own documented rule.
+pub type BaselineRule = fn((f32, f32, f32)) -> f32;
+
 /// What a shaper test gives back: the cache the adapter loaded the face
 /// into, kerf's glyphs, and the first line's baseline y as the shaper's own
 /// layout reports it (cosmic-text's `line_y`, parley's line metrics).
@@ -115,7 +131,7 @@ pub const PEN_TOLERANCE: f32 = 0.05;
 /// baseline (the layout starts at (0, 0)).
 pub fn check(
     name: &str, font: &Path, index: u32, text: &str, runs: &[(&str, &str)],
-    shaper: fn(&Path, &str) -> Shaped,
+    shaper: fn(&Path, &str) -> Shaped, rule: BaselineRule,
 ) {
     let (cache, mut ours, baseline) = shaper(font, text);
     ours.sort_by(|a, b| a.x.total_cmp(&b.x));
@@ -130,9 +146,11 @@ pub fn check(
     let ids: Vec<u16> = ours.iter().map(|g| g.glyph).collect();
     let hb_ids: Vec<u16> = theirs.iter().map(|g| g.id).collect();
     assert_eq!(ids, hb_ids, "{name}: glyph ids");
+    let metrics = vertical_metrics(font, index);
+    let want_baseline = rule(metrics);
     assert!(
-        baseline > PX * 0.5 && baseline < PX * 1.5,
-        "{name}: the shaper's first baseline {baseline} is about an ascent down"
+        (baseline - want_baseline).abs() <= PEN_TOLERANCE,
+        "{name}: the shaper's first baseline {baseline}, the font's metrics {metrics:?} say {want_baseline}"
     );
     for (a, b) in ours.iter().zip(&theirs) {
         assert!(
@@ -142,10 +160,10 @@ pub fn check(
             a.x,
             b.x
         );
-        let want_y = baseline + b.y;
+        let want_y = want_baseline + b.y;
         assert!(
             (a.y - want_y).abs() <= PEN_TOLERANCE,
-            "{name}: glyph {} at y {} (baseline {baseline} + HarfBuzz {})",
+            "{name}: glyph {} at y {} (the font's baseline {want_baseline} + HarfBuzz {})",
             a.glyph,
             a.y,
             b.y
@@ -161,19 +179,27 @@ pub fn check(
 /// shapes a text with only the given font and returns kerf's glyphs.
 #[macro_export]
 macro_rules! harfbuzz_tests {
-    ($shaper:path) => {
+    ($shaper:path, $rule:expr) => {
         #[test]
         fn latin_with_kerning_and_ligatures_matches_harfbuzz() {
             let f = dejavu_file();
-            check("kerning", &f, 0, "AVATAR Wave To", &[("AVATAR Wave To", "ltr")], $shaper);
-            check("ligatures", &f, 0, "office affluent", &[("office affluent", "ltr")], $shaper);
+            check("kerning", &f, 0, "AVATAR Wave To", &[("AVATAR Wave To", "ltr")], $shaper, $rule);
+            check(
+                "ligatures",
+                &f,
+                0,
+                "office affluent",
+                &[("office affluent", "ltr")],
+                $shaper,
+                $rule,
+            );
         }
 
         #[test]
         fn arabic_and_hebrew_match_harfbuzz() {
             let f = dejavu_file();
-            check("arabic", &f, 0, "مرحبا بالعالم", &[("مرحبا بالعالم", "rtl")], $shaper);
-            check("hebrew", &f, 0, "שלום עולם", &[("שלום עולם", "rtl")], $shaper);
+            check("arabic", &f, 0, "مرحبا بالعالم", &[("مرحبا بالعالم", "rtl")], $shaper, $rule);
+            check("hebrew", &f, 0, "שלום עולם", &[("שלום עולם", "rtl")], $shaper, $rule);
         }
 
         #[test]
@@ -188,15 +214,24 @@ macro_rules! harfbuzz_tests {
                 "abc שלום xyz",
                 &[("abc ", "ltr"), ("שלום", "rtl"), (" xyz", "ltr")],
                 $shaper,
+                $rule,
             );
         }
 
         #[test]
         fn devanagari_and_cjk_match_harfbuzz() {
             let deva = font_file("lohit-devanagari/Lohit-Devanagari.ttf", "fonts-lohit-deva");
-            check("devanagari", &deva, 0, "क्षत्रिय हिन्दी", &[("क्षत्रिय हिन्दी", "ltr")], $shaper);
+            check(
+                "devanagari",
+                &deva,
+                0,
+                "क्षत्रिय हिन्दी",
+                &[("क्षत्रिय हिन्दी", "ltr")],
+                $shaper,
+                $rule,
+            );
             let cjk = font_file("wqy/wqy-microhei.ttc", "fonts-wqy-microhei");
-            check("cjk", &cjk, 0, "字形缓存", &[("字形缓存", "ltr")], $shaper);
+            check("cjk", &cjk, 0, "字形缓存", &[("字形缓存", "ltr")], $shaper, $rule);
         }
     };
 }
