@@ -504,3 +504,68 @@ fn outline_and_shadow_draw_under_the_text() {
     let (b0, b1) = (count(&plain, blue) as f64, count(&fx, blue) as f64);
     assert!((b1 / b0 - 1.0).abs() < 0.1, "blue {b0} vs {b1}");
 }
+
+/// The PNG is the glyphs the JSON lists (HarfBuzz's, by the test above)
+/// rasterized by fontdue, not by kerf, at their pens rounded to whole pixels
+/// (`--subpixel-bins 1`) and laid over the background as plain coverage
+/// (`--gamma 1 --contrast 0`) in linear light, then stored as sRGB (the
+/// target is `Rgba8UnormSrgb`, so the GPU blends in linear light). kerf's own rasterizer and fontdue's differ
+/// by up to 24/255 at an edge texel, so each pixel may differ by that
+/// much, where a glyph drawn one pixel off differs by over 100 at its stems.
+#[test]
+fn the_png_is_a_cpu_composite_of_the_json_glyphs() {
+    let png = tmp("composite.png");
+    let v = json(&[
+        "render",
+        "--text",
+        "Hello, kerf\nWave To",
+        "--subpixel-bins",
+        "1",
+        "--gamma",
+        "1",
+        "--contrast",
+        "0",
+        "--png",
+        png.to_str().unwrap(),
+        "--json",
+    ]);
+    let (info, buf) = read_png(&png);
+    let (w, h) = (info.width as i64, info.height as i64);
+    let font = fontdue::Font::from_bytes(dejavu::sans::regular(), Default::default()).unwrap();
+    // Coverage of each pixel, combined as independent layers.
+    let mut cover = vec![0.0f32; (w * h) as usize];
+    let glyphs = v["glyphs"].as_array().unwrap();
+    assert_eq!(glyphs.len(), 18, "two spaces included: {glyphs:?}");
+    for g in glyphs {
+        let (id, size) = (g["glyph"].as_u64().unwrap() as u16, g["size"].as_f64().unwrap() as f32);
+        let (x, y) =
+            (g["x"].as_f64().unwrap().round() as i64, g["y"].as_f64().unwrap().round() as i64);
+        let (m, bitmap) = font.rasterize_indexed(id, size);
+        let (left, top) = (x + m.xmin as i64, y - m.height as i64 - m.ymin as i64);
+        for (i, &c) in bitmap.iter().enumerate() {
+            let (px, py) = (left + (i % m.width) as i64, top + (i / m.width) as i64);
+            assert!((0..w).contains(&px) && (0..h).contains(&py), "glyph {id} leaves the picture");
+            let at = &mut cover[(py * w + px) as usize];
+            *at = 1.0 - (1.0 - *at) * (1.0 - c as f32 / 255.0);
+        }
+    }
+    let (mut worst, mut ink_png, mut ink_ref) = (0i32, 0i64, 0i64);
+    for (i, c) in cover.iter().enumerate() {
+        // sRGB's transfer function (IEC 61966-2-1), black over white.
+        let linear = 1.0 - c;
+        let encoded = if linear <= 0.0031308 {
+            12.92 * linear
+        } else {
+            1.055 * linear.powf(1.0 / 2.4) - 0.055
+        };
+        let want = (255.0 * encoded).round() as i32;
+        let got = buf[i * 4] as i32;
+        assert!(buf[i * 4..i * 4 + 3].iter().all(|&b| b as i32 == got), "gray text");
+        worst = worst.max((got - want).abs());
+        ink_png += 255 - got as i64;
+        ink_ref += 255 - want as i64;
+    }
+    eprintln!("worst pixel {worst}/255, ink {ink_png} vs fontdue's {ink_ref}");
+    assert!(worst <= 24, "worst pixel {worst}/255 off the CPU composite");
+    assert!((ink_png - ink_ref).abs() * 200 <= ink_ref, "ink {ink_png} vs {ink_ref}");
+}
