@@ -4,7 +4,7 @@
 #[macro_use]
 mod stdout;
 
-mod atlas;
+mod atlas_command;
 mod compare;
 mod corpus;
 mod gpu;
@@ -32,7 +32,7 @@ enum Command {
     /// Pack a glyph-size trace (`w h` per line) and report placements, occupancy and speed.
     Pack(pack::PackArgs),
     /// Build the glyph cache for a text and write its pages as PNG.
-    Atlas(atlas::AtlasArgs),
+    Atlas(atlas_command::AtlasArgs),
     /// Run glyph-cache workloads frame by frame and report throughput, hit rate and occupancy.
     Profile(profile::ProfileArgs),
     /// Many frames of churn with invariant checks every frame and memory recorded over time.
@@ -45,7 +45,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Pack(args) => pack::run(args),
-        Command::Atlas(args) => atlas::run(args),
+        Command::Atlas(args) => atlas_command::run(args),
         Command::Profile(args) => profile::run(args),
         Command::Soak(args) => soak::run(args),
         Command::Render(args) => render::run(args),

@@ -53,7 +53,7 @@ extern crate alloc;
 mod algorithm;
 mod colbits;
 mod error;
-mod evict;
+mod evict_to_fit;
 mod freeindex;
 mod freelist;
 mod geom;
@@ -73,7 +73,7 @@ pub mod skyline;
 
 pub use algorithm::{Algorithm, UnknownAlgorithm};
 pub use error::{AllocError, DeallocError, SizeError};
-pub use evict::Eviction;
+pub use evict_to_fit::Eviction;
 pub use freelist::{FreeRectChoice, SplitRule};
 pub use geom::Rect;
 pub use guillotine::{Guillotine, GuillotineConfig};

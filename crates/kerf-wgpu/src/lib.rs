@@ -97,38 +97,38 @@
 )]
 
 mod area;
-mod atlas;
 mod correction;
 mod device;
 mod error;
 mod fit;
-mod instance;
-mod lcd;
+mod lcd_settings;
 mod offscreen;
 mod pipeline;
 mod renderer;
 mod sampled;
 mod scatter;
+mod textures;
 mod transform;
+mod vertex;
 mod viewer;
 mod viewport;
 mod zoom;
 
 pub use area::{TextArea, TextBounds, TextContent};
-pub use atlas::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
 pub use error::{AtlasError, FrameError, PrepareError, RenderError};
-pub use instance::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use kerf_cache::{
     rasterize::GlyphImage, CacheConfig, Decoration, FontId, FontStyle, GlyphCache, ImageSourceId,
     PositionedGlyph, PositionedImage, Skipped, TextSpec,
 };
-pub use lcd::{Antialiasing, GrayscaleReason, SubpixelOrder};
+pub use lcd_settings::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
 pub use renderer::{PrepareReport, RendererFootprint, TextRenderer};
+pub use textures::{GpuStats, TextAtlas};
 pub use transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+pub use vertex::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use viewport::Viewport;
 pub use wgpu;

@@ -4,15 +4,15 @@
 use crate::area::{
     clip_all, effect_layers, scaled_effects, scissor, TextArea, TextBounds, TextContent,
 };
-use crate::atlas::TextAtlas;
 use crate::correction::TextCorrection;
 use crate::error::{PrepareError, RenderError};
 use crate::fit::CurveKey;
-use crate::instance::{sync, GlyphInstance};
-use crate::lcd::{Antialiasing, GrayscaleReason};
+use crate::lcd_settings::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::sampled::{draw_oversized, Raster, Transformed};
+use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform};
+use crate::vertex::{sync, GlyphInstance};
 use crate::viewport::Viewport;
 use crate::zoom::{ZoomPolicy, ZoomTracker};
 use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Skipped};

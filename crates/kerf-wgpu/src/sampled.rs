@@ -4,8 +4,8 @@
 //! transform as a dynamic-offset uniform.
 
 use crate::area::{effect_layers, scaled_effects, TextArea, TextContent};
-use crate::atlas::TextAtlas;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
+use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
 use crate::zoom::ZoomPolicy;
 use kerf_cache::{
@@ -56,11 +56,11 @@ impl Transformed {
                 let glyphs = self.positions.split_off(start);
                 for layer in effect_layers(frame, &glyphs, &spec.effects, skipped) {
                     for (i, g) in layer.iter().enumerate() {
-                        sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                        sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                     }
                 }
                 for (i, g) in glyphs.iter().enumerate() {
-                    sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                    sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                 }
                 let lines = frame.text_decorations(&spec, &glyphs);
                 self.push_decorations(frame, &lines, skipped);
@@ -72,17 +72,17 @@ impl Transformed {
                 let effects = scaled_effects(&area.effects, area.scale);
                 for layer in effect_layers(frame, &placed, &effects, skipped) {
                     for (i, g) in layer.iter().enumerate() {
-                        sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                        sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                     }
                 }
                 for (i, g) in placed.iter().enumerate() {
-                    sampled_glyph(frame, g, raster, max_px, &mut self.quads, i, skipped);
+                    sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                 }
             }
             TextContent::Images(images) => {
                 for (i, g) in images.iter().enumerate() {
                     let g = area.place_image(g);
-                    sampled_image(frame, &g, raster, max_px, &mut self.quads, i, skipped);
+                    sampled(frame, Item::Image(&g), raster, max_px, &mut self.quads, i, skipped);
                 }
             }
         }
@@ -230,34 +230,45 @@ fn push_sampled(
     }
 }
 
-/// Looks up one glyph of a transformed area at its raster size and appends its quads.
-fn sampled_glyph(
-    frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: Raster, max_px: f32,
-    out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
-) {
-    let r = raster_px(g.size, raster, max_px);
-    match frame.sampled_glyph(g.font, g.glyph, r) {
-        Ok(e) => {
-            let Some(size) = GlyphSize::from_px(r, max_px) else { return };
-            let key =
-                GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) };
-            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
+/// One item of a transformed area: a glyph or an image.
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    Glyph(&'a PositionedGlyph),
+    Image(&'a PositionedImage),
+}
+
+impl Item<'_> {
+    /// The item's size, pen and colour.
+    fn place(&self) -> (f32, [f32; 2], [u8; 4]) {
+        match self {
+            Item::Glyph(g) => (g.size, [g.x, g.y], g.color),
+            Item::Image(g) => (g.size, [g.x, g.y], g.color),
         }
-        Err(reason) => skipped.push(Skipped { index, key: None, reason }),
     }
 }
 
-/// Looks up one image of a transformed area at its raster size and appends its quads.
-fn sampled_image(
-    frame: &mut kerf_cache::Frame<'_>, g: &PositionedImage, raster: Raster, max_px: f32,
+/// Looks up one glyph or image of a transformed area at its raster size and
+/// appends its quads; a failed lookup is reported in `skipped`.
+fn sampled(
+    frame: &mut kerf_cache::Frame<'_>, item: Item<'_>, raster: Raster, max_px: f32,
     out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
 ) {
-    let r = raster_px(g.size, raster, max_px);
-    match frame.image(g.source, g.id, r) {
+    let (px, pen, color) = item.place();
+    let r = raster_px(px, raster, max_px);
+    let found = match item {
+        Item::Glyph(g) => frame.sampled_glyph(g.font, g.glyph, r),
+        Item::Image(g) => frame.image(g.source, g.id, r),
+    };
+    match found {
         Ok(e) => {
             let Some(size) = GlyphSize::from_px(r, max_px) else { return };
-            let key = GlyphKey::image(g.source, g.id, size);
-            push_sampled(frame, &key, &e, [g.x, g.y], size.px() / g.size, g.color, out);
+            let key = match item {
+                Item::Glyph(g) => {
+                    GlyphKey { mode: RenderMode::Sampled, ..GlyphKey::new(g.font, g.glyph, size) }
+                }
+                Item::Image(g) => GlyphKey::image(g.source, g.id, size),
+            };
+            push_sampled(frame, &key, &e, pen, size.px() / px, color, out);
         }
         Err(reason) => skipped.push(Skipped { index, key: None, reason }),
     }
@@ -296,9 +307,9 @@ pub(crate) fn draw_oversized(
                 };
                 let Some(set) = set else { continue };
                 let f = scale(set, area_texels);
-                sampled_image(
+                sampled(
                     frame,
-                    &g,
+                    Item::Image(&g),
                     Raster::Scale(f),
                     max_px,
                     &mut tr.quads,
@@ -315,9 +326,9 @@ pub(crate) fn draw_oversized(
                 };
                 let Some(g) = g else { continue };
                 let f = scale(frame.cache().coverage_pages(), area_texels);
-                sampled_glyph(
+                sampled(
                     frame,
-                    &g,
+                    Item::Glyph(&g),
                     Raster::Scale(f),
                     max_px,
                     &mut tr.quads,

@@ -1,8 +1,8 @@
 //! A debug view of an atlas page: its texels, its free space and its live
 //! glyphs, drawn into the caller's pass (the packing picture of a glyph cache).
 
-use crate::atlas::TextAtlas;
 use crate::error::RenderError;
+use crate::textures::TextAtlas;
 use crate::viewport::Viewport;
 use bytemuck::{Pod, Zeroable};
 

@@ -1,11 +1,11 @@
 //! The viewport: the target's size and text correction, as the uniform the
 //! shaders read (bind group 1 of every kerf pipeline).
 
-use crate::atlas::TextAtlas;
 use crate::correction::{
     CorrectionError, TextCorrection, CORRECTION_TABLE_BYTES, VIEWPORT_UNIFORM_BYTES,
 };
 use crate::fit::{curve_key, CurveKey};
+use crate::textures::TextAtlas;
 
 /// The target's size and text correction, as a uniform the shaders read.
 pub struct Viewport {
