@@ -309,3 +309,34 @@ fn free_rects_are_the_space_around_a_placed_rect() {
         }
     }
 }
+
+/// With the waste map, the rows above a rect shorter than its shelf are
+/// free: a rect that fits there goes there, not further along the shelf.
+#[test]
+fn the_space_above_a_short_rect_is_in_the_waste_map() {
+    let mut p = Shelf::new(100, 100, ShelfHeuristic::FirstFit, true, opts()).unwrap();
+    p.allocate(30, 20).unwrap();
+    assert_eq!(p.allocate(30, 10).unwrap().rect, kerf_pack::Rect::new(30, 0, 30, 10));
+    let r = p.allocate(30, 10).unwrap().rect;
+    assert_eq!((r.x, r.y), (30, 10), "{r:?}");
+}
+
+/// Growing a bin wider: without the waste map a closed shelf's new columns
+/// stay out of reach (the open shelf takes the next rect); the open top
+/// shelf keeps its new columns as its own tail, so it can still grow taller
+/// there.
+#[test]
+fn growing_wider_extends_only_what_may_use_the_columns() {
+    let mut p = Shelf::new(100, 100, ShelfHeuristic::NextFit, false, opts()).unwrap();
+    p.allocate(100, 20).unwrap();
+    assert_eq!(p.allocate(50, 30).unwrap().rect.y, 20);
+    p.grow(160, 100).unwrap();
+    let r = p.allocate(60, 20).unwrap().rect;
+    assert_eq!((r.x, r.y), (50, 20), "no waste map: {r:?}");
+
+    let mut p = Shelf::new(100, 100, ShelfHeuristic::NextFit, true, opts()).unwrap();
+    p.allocate(100, 20).unwrap();
+    p.grow(160, 100).unwrap();
+    let r = p.allocate(60, 30).unwrap().rect;
+    assert_eq!((r.x, r.y), (100, 0), "the top shelf grows taller at its new columns: {r:?}");
+}
