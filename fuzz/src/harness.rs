@@ -90,7 +90,7 @@ impl Bytes<'_> {
     }
 }
 
-use kerf_pack::maximal_free_rects_reference as maximal_free;
+use kerf_pack::testing::maximal_free_rects_reference as maximal_free;
 
 /// Checks what every packer promises: allocations inside the bin, no two
 /// overlapping (padding included), counts and areas that add up.

@@ -326,6 +326,7 @@ impl GlyphCache {
     /// live in its page's packer at the recorded place, lies inside its page,
     /// overlaps no other glyph, and the packers hold nothing else; both
     /// atlases are at the same frame. Meant for tests and soaks.
+    #[doc(hidden)] // a test oracle (also run by `kerf soak`), not part of the API
     pub fn check_invariants(&self) -> Result<(), String> {
         if let Some(c) = &self.color {
             c.check_invariants().map_err(|e| format!("colour pages: {e}"))?;

@@ -71,6 +71,13 @@ pub mod offline;
 pub mod shelf;
 pub mod skyline;
 
+/// Oracles for tests and fuzzing, not part of the packing API: slow,
+/// obviously correct versions of what the packers compute fast.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::maximal::maximal_free_rects_reference;
+}
+
 pub use algorithm::{Algorithm, UnknownAlgorithm};
 pub use error::{AllocError, DeallocError, SizeError};
 pub use evict_to_fit::Eviction;
@@ -78,7 +85,6 @@ pub use freelist::{FreeRectChoice, SplitRule};
 pub use geom::Rect;
 pub use guillotine::{Guillotine, GuillotineConfig};
 pub use heuristic::{Candidate, Scorer};
-pub use maximal::maximal_free_rects_reference;
 pub use maxrects::{MaxRects, MaxRectsHeuristic};
 pub use packer::{Packer, PackerOptions, MAX_SIDE};
 pub use shelf::{Shelf, ShelfHeuristic};

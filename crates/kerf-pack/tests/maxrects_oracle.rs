@@ -8,7 +8,7 @@
 use kerf_pack::{MaxRects, MaxRectsHeuristic, Packer, PackerOptions, Rect};
 use proptest::prelude::*;
 
-use kerf_pack::maximal_free_rects_reference as oracle;
+use kerf_pack::testing::maximal_free_rects_reference as oracle;
 
 #[derive(Clone, Debug)]
 enum Op {

@@ -255,6 +255,7 @@ impl Atlas {
     /// Checks the atlas's invariants: every cached glyph is live in its
     /// page's packer at the recorded place, lies inside its page, overlaps no
     /// other glyph, and the packers hold nothing else.
+    #[doc(hidden)] // a test oracle (also run by `kerf soak`), not part of the API
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut per_page: Vec<Vec<Rect>> = vec![Vec::new(); self.pages.len()];
         let tiled = self.map.iter().filter(|(_, s)| s.tiled()).count();
