@@ -108,11 +108,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "cold prepare: {:.1} µs ({:.0} ns/glyph), {} upload calls, {} bytes; warm prepare: {:.1} µs ({:.0} ns/glyph), {} uploads",
         cold_ns / 1e3,
-        cold_ns / cold.lookups.max(1) as f64,
+        cold_ns / cold.counts.lookups.max(1) as f64,
         cold.upload_calls,
         cold.upload_bytes,
         warm_ns / 1e3,
-        warm_ns / warm.lookups.max(1) as f64,
+        warm_ns / warm.counts.lookups.max(1) as f64,
         warm.upload_calls
     );
     println!(

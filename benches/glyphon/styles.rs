@@ -52,7 +52,7 @@ fn kerf_styled_frame(
     frame::cosmic_glyphs(k, fonts, fs, text, glyphs);
     let areas = [TextArea::glyphs(glyphs, 0.0, 0.0)];
     let report = k.renderer.prepare(device, queue, &mut k.atlas, &areas, &k.viewport).unwrap();
-    debug_assert_eq!(report.default_instance, 0);
+    debug_assert_eq!(report.counts.default_instance, 0);
     black_box(report);
 }
 

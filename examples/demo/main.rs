@@ -401,9 +401,9 @@ impl App {
         }
         self.hud = Hud {
             instances: report.instances,
-            lookups: report.lookups,
-            hits: report.hits,
-            evictions: report.evictions,
+            lookups: report.counts.lookups,
+            hits: report.counts.hits,
+            evictions: report.counts.evictions,
             upload_calls: report.upload_calls,
             upload_bytes: report.upload_bytes,
             skipped: report.skipped.len(),

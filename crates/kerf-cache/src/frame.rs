@@ -5,6 +5,7 @@ use crate::atlas::entry::GlyphEntry;
 use crate::atlas::request::{Anchor, PositionedReq};
 use crate::cache::GlyphCache;
 use crate::color::run_subset;
+use crate::counts::FrameCounts;
 use crate::error::GlyphError;
 use crate::font::decoration::{Decoration, SOLID_SIDE};
 use crate::font::effect::GlyphEffect;
@@ -69,21 +70,17 @@ impl GlyphCache {
             color_pages: 0,
             skipped: std::mem::take(&mut self.report.skipped),
             missing: std::mem::take(&mut self.report.missing),
-            lookups: coverage.lookups,
-            hits: coverage.hits,
-            evictions: coverage.evictions,
-            degraded: coverage.degraded,
-            default_instance: self.sources.default_instance.swap(0, Ordering::Relaxed),
-            ignored_axes: std::mem::take(&mut self.report.ignored_axes),
+            counts: FrameCounts {
+                default_instance: self.sources.default_instance.swap(0, Ordering::Relaxed),
+                ignored_axes: std::mem::take(&mut self.report.ignored_axes),
+                ..coverage.counts
+            },
         };
         if let Some(c) = self.color.as_mut() {
             let mut part = c.end_frame();
             out.uploads.append(&mut part.uploads);
             out.color_pages = part.pages;
-            out.lookups += part.lookups;
-            out.hits += part.hits;
-            out.evictions += part.evictions;
-            out.degraded += part.degraded;
+            out.counts += part.counts;
         }
         out
     }

@@ -38,7 +38,7 @@
 //! quads.clear();
 //! frame.layout(&TextSpec::new("Hello, kerf!", font, 18.0).at(10.0, 10.0), &mut quads)?;
 //! let out = frame.finish();
-//! assert_eq!((out.hits, out.lookups), (12, 12));
+//! assert_eq!((out.counts.hits, out.counts.lookups), (12, 12));
 //! assert!(out.uploads.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -82,6 +82,7 @@ mod bitmap;
 mod cache;
 mod color;
 mod config;
+mod counts;
 mod error;
 mod font;
 mod footprint;
@@ -106,6 +107,7 @@ pub use cache::{GlyphCache, StyledFont};
 pub use config::{CacheConfig, ColorPages, UploadMode};
 #[cfg(feature = "cosmic-text")]
 pub use cosmic_text;
+pub use counts::FrameCounts;
 pub use error::{ConfigError, FontError, GlyphError, ImageSourceError, RasterError, StyleError};
 pub use font::decoration::Decoration;
 pub use font::effect::{Effects, Outline, Shadow};

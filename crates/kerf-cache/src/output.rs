@@ -3,6 +3,7 @@
 
 use crate::atlas::format::TexelFormat;
 use crate::atlas::upload::Upload;
+use crate::counts::FrameCounts;
 use crate::text::Skipped;
 
 /// What a frame produced: the uploads to make before drawing, and what was skipped.
@@ -25,26 +26,9 @@ pub struct FrameOutput {
     /// font (the spec's font and its fallback fonts) has: drawn as the
     /// font's missing-glyph box, never dropped silently. In text order.
     pub missing: Vec<char>,
-    /// Glyph lookups in this frame (both atlases).
-    pub lookups: u64,
-    /// Lookups that found the glyph cached.
-    pub hits: u64,
-    /// Glyphs evicted (and their slots deallocated) during this frame.
-    pub evictions: u64,
-    /// Glyphs drawn degraded rather than skipped: the atlas had no room for
-    /// the sub-pixel bin asked even after evicting every glyph it may, so
-    /// the nearest bin of the same glyph already cached was drawn (at most
-    /// half a pixel from the exact position with 2 bins, 3/8 px with 4).
-    pub degraded: u64,
-    /// Glyphs of font instances (variations, synthetic bold or oblique)
-    /// rasterized as the face's default instance, because the cache's
-    /// rasterizer draws no instances ([`Rasterizer::draws_instances`](crate::rasterize::Rasterizer::draws_instances)):
-    /// drawn, but not as asked. Always 0 with kerf's own rasterizers.
-    pub default_instance: u64,
-    /// Variation axes the frame's laid-out strings asked of a font that
-    /// lacks them ([`TextSpec::variations`](crate::TextSpec::variations)):
-    /// ignored, counted once per font and string.
-    pub ignored_axes: u64,
+    /// What the frame counted: lookups, hits, evictions, degraded glyphs,
+    /// default-instance glyphs and ignored axes.
+    pub counts: FrameCounts,
 }
 
 impl FrameOutput {

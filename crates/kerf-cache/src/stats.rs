@@ -17,7 +17,7 @@ pub struct Stats {
     pub skipped: u64,
     /// Lookups drawn from another sub-pixel bin of the same glyph, already
     /// cached, because the atlas had no room left for the bin asked (see
-    /// [`FrameOutput::degraded`](crate::FrameOutput::degraded)).
+    /// [`FrameCounts::degraded`](crate::FrameCounts::degraded)).
     pub degraded: u64,
     /// Glyphs rasterized.
     pub rasterized: u64,

@@ -58,7 +58,7 @@ pub struct TextSpec<'a> {
     pub italic: bool,
     /// Variation axis values (user space), clamped to each font's axes;
     /// axes a font lacks are ignored and counted in
-    /// [`FrameOutput::ignored_axes`](crate::FrameOutput::ignored_axes).
+    /// [`FrameCounts::ignored_axes`](crate::FrameCounts::ignored_axes).
     pub variations: &'a [(Tag, f32)],
     /// Lines drawn with the text (underline, strikethrough, overline), in
     /// its colour, placed by the font's own metrics, over each laid-out line.

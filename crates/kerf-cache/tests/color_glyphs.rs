@@ -320,7 +320,7 @@ fn colour_pages_evict_and_render_again_under_churn() {
         let out = frame.finish();
         assert!(out.skipped.is_empty(), "frame {frame_no}: {:?}", out.skipped);
         assert_eq!(quads.len(), 6, "frame {frame_no}: every glyph drawn");
-        evictions += out.evictions;
+        evictions += out.counts.evictions;
         c.check_invariants().unwrap_or_else(|e| panic!("frame {frame_no}: {e}"));
         let set = c.color_pages().expect("colour pages");
         if frame_no % 3 != 0 {

@@ -142,7 +142,7 @@ fn weights_and_italics_reach_the_cache() {
         frame.prepare(g, &mut quads);
     }
     let out = frame.finish();
-    assert!(out.skipped.is_empty() && out.default_instance == 0);
+    assert!(out.skipped.is_empty() && out.counts.default_instance == 0);
     assert_eq!(quads.len(), 15);
     cache.check_invariants().unwrap();
 }

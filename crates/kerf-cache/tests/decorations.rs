@@ -82,8 +82,8 @@ fn text_spec_lines_sit_where_the_font_says() {
     frame.layout(&spec.underline(), &mut quads).unwrap();
     let out = frame.finish();
     assert_eq!(
-        (out.hits, out.lookups),
-        (out.lookups, out.lookups),
+        (out.counts.hits, out.counts.lookups),
+        (out.counts.lookups, out.counts.lookups),
         "all hits, the solid texel too"
     );
     assert_eq!(cache.len(), before);
@@ -104,7 +104,7 @@ fn decoration_rectangles_wider_than_a_quad_are_split_and_empty_ones_dropped() {
     let mut frame = cache.begin_frame();
     quads.clear();
     frame.decorations(&[d(0, 3)], &mut quads).unwrap();
-    assert_eq!(frame.finish().lookups, 0);
+    assert_eq!(frame.finish().counts.lookups, 0);
 }
 
 #[cfg(feature = "cosmic-text")]

@@ -122,7 +122,7 @@ fn effect_glyphs_are_keys_of_their_own_evicted_and_made_again() {
         let mut frame = cache.begin_frame();
         quads.clear();
         frame.layout(&spec(word), &mut quads).unwrap();
-        evicted += frame.finish().evictions;
+        evicted += frame.finish().counts.evictions;
         cache.check_invariants().unwrap();
     }
     assert!(evicted > 0);
@@ -130,7 +130,7 @@ fn effect_glyphs_are_keys_of_their_own_evicted_and_made_again() {
     quads.clear();
     frame.layout(&spec("ab"), &mut quads).unwrap();
     let out = frame.finish();
-    assert!(out.hits < out.lookups, "made again");
+    assert!(out.counts.hits < out.counts.lookups, "made again");
     assert_eq!(quads.len(), 6);
     cache.check_invariants().unwrap();
 }
@@ -152,7 +152,7 @@ fn bad_effects_are_refused_and_change_nothing() {
         assert!(matches!(frame.layout(&bad, &mut quads), Err(GlyphError::Style { .. })));
     }
     let out = frame.finish();
-    assert!(quads.is_empty() && out.lookups == 0 && out.uploads.is_empty());
+    assert!(quads.is_empty() && out.counts.lookups == 0 && out.uploads.is_empty());
     assert_eq!(cache.fonts().len(), fonts);
     assert!(cache.is_empty());
 }

@@ -254,7 +254,7 @@ fn rgba_images_live_in_the_colour_pages_and_evict_there() {
     assert!(
         matches!(&out.skipped[0].reason, GlyphError::ImageFailed { message, .. } if message == "no such picture")
     );
-    assert_eq!((out.lookups, out.color_pages), (4, 1));
+    assert_eq!((out.counts.lookups, out.color_pages), (4, 1));
     let staged_rgba: Vec<&Upload> = out.uploads_of(TexelFormat::Rgba).collect();
     let [Upload::Glyphs(staged)] = staged_rgba[..] else {
         panic!("one scattered colour page: {staged_rgba:?}")

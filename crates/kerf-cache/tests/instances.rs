@@ -76,7 +76,7 @@ fn inter_at_wght_700_is_as_much_heavier_as_harfbuzz_draws_it() {
     let inter = cache.add_font(std::fs::read(&path).unwrap()).unwrap();
     let (regular, _) = kerf_ink(&mut cache, TextSpec::new(TEXT, inter, PX));
     let (bold, out) = kerf_ink(&mut cache, TextSpec::new(TEXT, inter, PX).weight(700.0));
-    assert_eq!((out.default_instance, out.ignored_axes), (0, 0));
+    assert_eq!((out.counts.default_instance, out.counts.ignored_axes), (0, 0));
     let (hb_regular, hb_bold) =
         (hb_view_ink(&path, TEXT, PX, "wght=400"), hb_view_ink(&path, TEXT, PX, "wght=700"));
     let (ours, theirs) = (bold / regular, hb_bold / hb_regular);
@@ -193,7 +193,7 @@ fn out_of_range_values_are_clamped_missing_axes_ignored_and_nan_refused() {
     frame
         .layout(&TextSpec::new("x", inter, PX).variations(&[(*b"wdth", 80.0)]), &mut quads)
         .unwrap();
-    assert_eq!(frame.finish().ignored_axes, 1);
+    assert_eq!(frame.finish().counts.ignored_axes, 1);
 }
 
 /// Rows of a canvas, each the ink centroid x of the row (rows with ink).
@@ -296,9 +296,9 @@ fn a_rasterizer_without_instances_draws_the_default_and_says_so() {
     let mut cache = GlyphCache::with_rasterizer(CacheConfig::default(), Box::new(Plain)).unwrap();
     let f = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
     let (_, out) = kerf_ink(&mut cache, TextSpec::new("bold", f, PX).weight(700.0));
-    assert_eq!(out.default_instance, 4);
+    assert_eq!(out.counts.default_instance, 4);
     let (_, out) = kerf_ink(&mut cache, TextSpec::new("bold", f, PX).weight(700.0));
-    assert_eq!(out.default_instance, 0, "hits rasterize nothing");
+    assert_eq!(out.counts.default_instance, 0, "hits rasterize nothing");
 }
 
 proptest! {

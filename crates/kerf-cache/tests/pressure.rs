@@ -59,13 +59,13 @@ fn frame(config: CacheConfig) -> (GlyphCache, Vec<GlyphQuad>, FrameOutput) {
 fn a_full_atlas_draws_another_bin_before_skipping_and_in_place() {
     let roomy = CacheConfig { page_size: 1024, ..CacheConfig::default() };
     let (rc, rquads, rout) = frame(roomy);
-    assert_eq!((rout.degraded, rout.skipped.len()), (0, 0));
+    assert_eq!((rout.counts.degraded, rout.skipped.len()), (0, 0));
     let tight = CacheConfig { page_size: 64, max_pages: 1, min_pages: 1, ..CacheConfig::default() };
     let (tc, tquads, tout) = frame(tight);
-    assert!(tout.degraded > 0, "24 bitmaps cannot fit one 64² page: some bins degrade");
+    assert!(tout.counts.degraded > 0, "24 bitmaps cannot fit one 64² page: some bins degrade");
     assert!(tout.skipped.is_empty(), "every letter has a bin cached: {:?}", tout.skipped);
     assert_eq!(tquads.len(), rquads.len(), "every glyph drawn");
-    assert_eq!(tc.stats().degraded, tout.degraded);
+    assert_eq!(tc.stats().degraded, tout.counts.degraded);
     // Where the ink lands: the exact bin's centroid (roomy) against the
     // drawn one; another of four bins is at most 3/8 px off, plus the
     // rasters' own rounding.
@@ -77,9 +77,9 @@ fn a_full_atlas_draws_another_bin_before_skipping_and_in_place() {
         moved += usize::from((w.0 - g.0).abs() > 0.01);
     }
     assert!(
-        moved > 0 && moved as u64 <= tout.degraded,
+        moved > 0 && moved as u64 <= tout.counts.degraded,
         "{moved} moved, {} degraded",
-        tout.degraded
+        tout.counts.degraded
     );
     tc.check_invariants().unwrap();
 }
@@ -94,6 +94,6 @@ fn whole_pixel_bins_have_no_other_bin_to_fall_back_on() {
         ..CacheConfig::default()
     };
     let (_, _, out) = frame(tight);
-    assert_eq!(out.degraded, 0);
+    assert_eq!(out.counts.degraded, 0);
     assert!(out.skipped.is_empty(), "six letters fit: {:?}", out.skipped);
 }

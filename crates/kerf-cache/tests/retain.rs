@@ -69,7 +69,7 @@ fn frame_pair(
         qb.iter().map(placed).collect::<Vec<_>>()
     );
     assert!(composite(a, &qa, W, H) == composite(b, &qb, W, H), "the two caches draw differently");
-    assert_eq!((oa.lookups, oa.skipped.len()), (ob.lookups, ob.skipped.len()));
+    assert_eq!((oa.counts.lookups, oa.skipped.len()), (ob.counts.lookups, ob.skipped.len()));
     a.check_invariants().expect("invariants");
     (oa, ob, qa)
 }
@@ -82,9 +82,9 @@ fn a_steady_run_is_reused_and_counted_as_hits() {
     let mut runs = vec![RetainedRun::default(); 2];
     for frame in 0..5 {
         let (oa, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &areas);
-        assert_eq!(oa.lookups, 50);
+        assert_eq!(oa.counts.lookups, 50);
         if frame >= 1 {
-            assert_eq!(oa.hits, 50, "frame {frame}");
+            assert_eq!(oa.counts.hits, 50, "frame {frame}");
             assert!(runs.iter().all(RetainedRun::is_ready), "recorded by frame {frame}");
         }
         assert!(!quads.is_empty());
@@ -105,7 +105,7 @@ fn glyphs_drawn_from_a_record_are_not_evicted_under_them() {
     for frame in 0..40 {
         let churn = line(font, 40 + (frame % 7) as u16, 22, 18.0 + frame as f32 * 0.5, 120.0);
         let (oa, _, _) = frame_pair(&mut a, &mut runs, &mut b, &[steady.clone(), churn]);
-        evictions += oa.evictions;
+        evictions += oa.counts.evictions;
         assert!(oa.skipped.is_empty(), "frame {frame}: {:?}", oa.skipped);
     }
     assert!(evictions > 100, "the page churned ({evictions} evictions)");
@@ -125,7 +125,7 @@ fn a_record_is_not_reused_after_the_cache_changes_or_in_another_cache() {
     // Cleared: every glyph is rasterized again, and the quads are right.
     a.clear();
     let (out, again) = retained_frame(&mut a, &glyphs, &mut run);
-    assert_eq!(out.hits, 0, "a cleared cache has nothing to hit");
+    assert_eq!(out.counts.hits, 0, "a cleared cache has nothing to hit");
     let (mut b, font_b) = cache(512);
     assert_eq!(font_b, font);
     let mut plain = Vec::new();
@@ -136,7 +136,7 @@ fn a_record_is_not_reused_after_the_cache_changes_or_in_another_cache() {
     // The same run in another cache: looked up there, not copied.
     retained_frame(&mut b, &glyphs, &mut run);
     let (out, other) = retained_frame(&mut b, &glyphs, &mut run);
-    assert_eq!(out.lookups, 30);
+    assert_eq!(out.counts.lookups, 30);
     assert!(composite(&b, &other, W, H) == composite(&b, &plain, W, H));
     // Changed glyphs are looked up (a moved glyph draws where it now is).
     let mut moved = glyphs.clone();
@@ -163,7 +163,7 @@ fn a_record_outlived_by_its_glyphs_slots_is_not_reused() {
     let mut evictions = 0;
     for frame in 0..30 {
         let churn = line(font, 40 + (frame % 5) as u16, 20, 24.0 + frame as f32 * 0.5, 120.0);
-        evictions += frame_pair(&mut a, &mut runs, &mut b, &[churn]).0.evictions;
+        evictions += frame_pair(&mut a, &mut runs, &mut b, &[churn]).0.counts.evictions;
     }
     assert!(evictions > 100, "the page churned ({evictions} evictions)");
     frame_pair(&mut a, &mut runs, &mut b, std::slice::from_ref(&line_s));
@@ -184,9 +184,9 @@ fn glyphs_drawn_from_a_record_are_not_trimmed_as_idle() {
     let mut run = RetainedRun::default();
     for frame in 0..20 {
         let (out, _) = retained_frame(&mut c, &glyphs, &mut run);
-        assert_eq!(out.evictions, 0, "frame {frame}");
+        assert_eq!(out.counts.evictions, 0, "frame {frame}");
         if frame > 0 {
-            assert_eq!(out.hits, 20, "frame {frame}");
+            assert_eq!(out.counts.hits, 20, "frame {frame}");
         }
     }
     assert!(run.is_ready());

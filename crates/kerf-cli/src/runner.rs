@@ -59,11 +59,11 @@ impl Runner for CpuRunner {
         std::hint::black_box(&self.quads);
         Ok(FrameResult {
             ns,
-            lookups: out.lookups,
-            hits: out.hits,
-            evictions: out.evictions,
+            lookups: out.counts.lookups,
+            hits: out.counts.hits,
+            evictions: out.counts.evictions,
             skipped: out.skipped.len(),
-            degraded: out.degraded,
+            degraded: out.counts.degraded,
             upload_calls: out.uploads.len() as u32,
             upload_bytes: out.uploads.iter().map(|u| u.upload_bytes()).sum::<u64>(),
             gpu_ns: None,

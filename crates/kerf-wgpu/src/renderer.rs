@@ -15,7 +15,7 @@ use crate::transform::{SampledQuad, TextTransform};
 use crate::vertex::{sync, GlyphInstance};
 use crate::viewport::Viewport;
 use crate::zoom::{ZoomPolicy, ZoomTracker};
-use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Skipped};
+use kerf_cache::{FrameCounts, GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Skipped};
 
 /// What one `prepare` did.
 #[derive(Clone, Debug, Default)]
@@ -24,24 +24,11 @@ pub struct PrepareReport {
     pub frame: u64,
     /// Glyph instances to draw.
     pub instances: u32,
-    /// Glyph lookups, and how many hit the cache.
-    pub lookups: u64,
-    /// Lookups that found the glyph cached.
-    pub hits: u64,
-    /// Glyphs evicted to make room.
-    pub evictions: u64,
-    /// Glyphs drawn from another cached sub-pixel bin because the atlas had
-    /// no room for theirs ([`FrameOutput::degraded`](kerf_cache::FrameOutput::degraded)):
-    /// drawn, within a fraction of a pixel, not skipped.
-    pub degraded: u64,
-    /// Glyphs of font instances (variations, synthetic bold or oblique)
-    /// drawn as the face's default instance because the cache's rasterizer
-    /// draws no instances ([`FrameOutput::default_instance`](kerf_cache::FrameOutput::default_instance));
-    /// 0 with kerf's own rasterizers.
-    pub default_instance: u64,
-    /// Variation axes the prepared strings asked of fonts that lack them
-    /// ([`FrameOutput::ignored_axes`](kerf_cache::FrameOutput::ignored_axes)).
-    pub ignored_axes: u64,
+    /// What the prepare counted: lookups, hits, evictions, degraded glyphs,
+    /// default-instance glyphs and ignored axes (the cache frame's
+    /// [`FrameOutput::counts`](kerf_cache::FrameOutput::counts)). Add
+    /// several renderers' with `+=`.
+    pub counts: FrameCounts,
     /// Page writes made: scatter draws (per-glyph uploads) or `write_texture` calls (dirty rectangles), at most one per dirty page.
     pub upload_calls: u32,
     /// Bytes uploaded.
@@ -287,12 +274,7 @@ impl TextRenderer {
         Ok(PrepareReport {
             frame: out.frame,
             instances: self.count,
-            lookups: out.lookups,
-            hits: out.hits,
-            evictions: out.evictions,
-            degraded: out.degraded,
-            default_instance: out.default_instance,
-            ignored_axes: out.ignored_axes,
+            counts: out.counts,
             upload_calls,
             upload_bytes,
             layers: atlas.layers(),

@@ -7,6 +7,7 @@ use crate::atlas::upload::Upload;
 use crate::atlas::Atlas;
 use crate::bitmap::GlyphImage;
 use crate::config::UploadMode;
+use crate::counts::FrameCounts;
 use kerf_pack::Rect;
 use std::time::Instant;
 
@@ -17,11 +18,8 @@ pub(crate) struct AtlasFrame {
     pub(crate) pages: u32,
     /// One per dirty page, in page order.
     pub(crate) uploads: Vec<Upload>,
-    /// The frame's lookups, hits and evictions in this atlas.
-    pub(crate) lookups: u64,
-    pub(crate) hits: u64,
-    pub(crate) evictions: u64,
-    pub(crate) degraded: u64,
+    /// The frame's lookups, hits, evictions and degraded glyphs in this atlas.
+    pub(crate) counts: FrameCounts,
 }
 
 impl Atlas {
@@ -100,10 +98,13 @@ impl Atlas {
         AtlasFrame {
             pages: self.pages.len() as u32,
             uploads,
-            lookups: s.lookups - b.lookups,
-            hits: s.hits - b.hits,
-            evictions: s.evictions - b.evictions,
-            degraded: s.degraded - b.degraded,
+            counts: FrameCounts {
+                lookups: s.lookups - b.lookups,
+                hits: s.hits - b.hits,
+                evictions: s.evictions - b.evictions,
+                degraded: s.degraded - b.degraded,
+                ..FrameCounts::default()
+            },
         }
     }
 }

@@ -33,7 +33,7 @@ pub trait Rasterizer: Send + Sync {
     /// [`Font::instance`](crate::fonts::Font::instance): variation coordinates,
     /// synthetic bold and oblique). The default is false: the cache then
     /// hands such glyphs over as the face's default instance and counts
-    /// them ([`FrameOutput::default_instance`](crate::FrameOutput::default_instance)).
+    /// them ([`FrameCounts::default_instance`](crate::FrameCounts::default_instance)).
     fn draws_instances(&self) -> bool {
         false
     }

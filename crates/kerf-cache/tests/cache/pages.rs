@@ -43,7 +43,7 @@ fn the_memory_budget_binds_under_churn() {
         assert!(out.skipped.is_empty(), "frame {frame}: {:?}", out.skipped);
         assert!(out.pages <= 3, "frame {frame}: {} pages over a 3-page budget", out.pages);
         assert!(c.atlas_bytes() <= budget, "frame {frame}: {} bytes", c.atlas_bytes());
-        evictions += out.evictions;
+        evictions += out.counts.evictions;
         most_pages = most_pages.max(out.pages);
     }
     assert_eq!(most_pages, 3, "the atlas grows to the budget");

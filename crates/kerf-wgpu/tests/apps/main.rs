@@ -354,7 +354,7 @@ fn a_600_px_glyph_is_drawn_on_256_px_pages() {
         assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
         assert!(rep.instances > 10, "the big glyph is several tiles: {} instances", rep.instances);
         if round == 1 {
-            assert_eq!(rep.hits, rep.lookups, "cached in tiles");
+            assert_eq!(rep.counts.hits, rep.counts.lookups, "cached in tiles");
         }
         let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
         let expect = expected_coverage(atlas.cache(), &glyphs, w, h);

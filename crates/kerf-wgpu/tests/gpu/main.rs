@@ -547,7 +547,7 @@ fn rebuild_on_a_new_device_restores_every_page_without_rasterizing() {
             &vp2,
         )
         .unwrap();
-    assert_eq!(rep.hits, rep.lookups, "every glyph still cached");
+    assert_eq!(rep.counts.hits, rep.counts.lookups, "every glyph still cached");
     assert_eq!(atlas.cache().stats().rasterized, rasterized, "nothing rasterized again");
 }
 

@@ -30,7 +30,7 @@ fn draw_area(
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
     let report = renderer.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
-    assert!(report.skipped.is_empty() && report.default_instance == 0);
+    assert!(report.skipped.is_empty() && report.counts.default_instance == 0);
     let target = Offscreen::new(&device, w, h, format).unwrap();
     let img = draw_and_read(&device, &queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
     (ink(&img), renderer.instances().to_vec())
@@ -264,7 +264,7 @@ fn instances_reach_lcd_and_transformed_text() {
         let report = renderer
             .prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 0.0, 0.0)], &vp)
             .unwrap();
-        assert!(report.skipped.is_empty() && report.default_instance == 0);
+        assert!(report.skipped.is_empty() && report.counts.default_instance == 0);
         let target = Offscreen::new(&device, 240, 40, format).unwrap();
         let img = draw_and_read(&device, &queue, &renderer, &atlas, &target, wgpu::Color::WHITE);
         (lcd, ink(&img).iter().sum::<f64>())
