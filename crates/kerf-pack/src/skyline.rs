@@ -336,6 +336,21 @@ mod tests {
         (y, (x..x + w).map(|c| (y - column(c)) as u64).sum())
     }
 
+    /// Bottom-Left stops looking under a rect once its top cannot beat the
+    /// best: a 25×10 rect at x 10 sees levels 2 and 3 first, and a level 30
+    /// further right that still rules the place out (its top would be 40,
+    /// worse than 30 at x 0).
+    #[test]
+    fn bottom_left_looks_under_the_whole_rect() {
+        let opts = PackerOptions { allow_rotation: false, ..PackerOptions::default() };
+        let mut s = Skyline::new(64, 64, SkylineHeuristic::BottomLeft, false, opts).unwrap();
+        s.skyline = [(0, 20, 10), (10, 2, 10), (20, 3, 10), (30, 30, 34)]
+            .iter()
+            .map(|&(x, y, w)| Segment { x, y, w })
+            .collect();
+        assert_eq!(s.best_on_skyline(25, 10).map(|(_, i, y)| (i, y)), Some((0, 20)));
+    }
+
     /// Min Waste's two-pointer scan names the segment whose placement wastes
     /// the least area under the rect (then the lowest top), as counted one
     /// column at a time; Bottom-Left's the lowest top (then the leftmost).

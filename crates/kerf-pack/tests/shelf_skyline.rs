@@ -256,14 +256,16 @@ fn the_skyline_lowers_through_stacked_frees() {
     }
 }
 
-/// Bottom-Left turns a request only when that lowers its top edge: a 40×10
-/// request on an empty bin stays flat.
+/// A request is turned only when that scores better: on an empty bin a
+/// 40×10 request stays flat, a 10×40 one is laid flat.
 #[test]
 fn bottom_left_turns_only_to_lower_the_top() {
     for h in [SkylineHeuristic::BottomLeft, SkylineHeuristic::MinWaste] {
         let mut p = Skyline::new(100, 100, h, false, turning()).unwrap();
         let a = p.allocate(40, 10).unwrap();
         assert_eq!((a.rotated, a.rect.h), (false, 10), "{h:?}");
+        let b = p.allocate(10, 40).unwrap();
+        assert_eq!((b.rotated, b.rect.h), (true, 10), "{h:?}: lying flat keeps the top at 10");
     }
 }
 
