@@ -122,7 +122,7 @@ impl Frame<'_> {
     ///     let reused = frame.prepare_retained(&glyphs, &mut quads, &mut run);
     ///     let out = frame.finish();
     ///     assert_eq!(reused, out.frame == 3);
-    ///     assert_eq!((out.lookups, out.hits), (24, if out.frame == 1 { 0 } else { 24 }));
+    ///     assert_eq!((out.counts.lookups, out.counts.hits), (24, if out.frame == 1 { 0 } else { 24 }));
     /// }
     /// // The second frame recorded the run; the third reused it.
     /// assert!(run.is_ready());
