@@ -141,11 +141,8 @@ impl crate::runner::Runner for GpuRunner<'_> {
         Ok(crate::runner::FrameResult {
             ns,
             done_ns,
-            lookups: report.counts.lookups,
-            hits: report.counts.hits,
-            evictions: report.counts.evictions,
+            counts: report.counts,
             skipped: report.skipped.len(),
-            degraded: report.counts.degraded,
             upload_calls: report.upload_calls,
             upload_bytes: report.upload_bytes,
             gpu_ns,

@@ -432,18 +432,18 @@ fn profile_one(
         gpu_ns.extend(r.gpu_ns);
         done_ns.extend(r.done_ns);
         skipped += r.skipped as u64;
-        degraded += r.degraded;
+        degraded += r.counts.degraded;
         upload_calls += r.upload_calls as u64;
         upload_bytes += r.upload_bytes;
         let o = live_occupancy(runner.cache());
-        if r.evictions > 0 {
+        if r.counts.evictions > 0 {
             occ.push(o);
         }
         series.frame_us.push(r.ns as f64 / 1e3);
-        series.hit_rate.push(if r.lookups == 0 {
+        series.hit_rate.push(if r.counts.lookups == 0 {
             100.0
         } else {
-            r.hits as f64 * 100.0 / r.lookups as f64
+            r.counts.hits as f64 * 100.0 / r.counts.lookups as f64
         });
         series.occupancy.push(o * 100.0);
         progress.tick();
@@ -461,7 +461,7 @@ fn profile_one(
         for _ in 0..5 {
             let r = runner.frame(&glyphs)?;
             let ns = r.ns as f64 / glyphs.len() as f64;
-            if r.hits == glyphs.len() as u64 {
+            if r.counts.hits == glyphs.len() as u64 {
                 ns_per_hit = if ns_per_hit.is_nan() { ns } else { ns_per_hit.min(ns) };
             }
         }

@@ -2,7 +2,7 @@
 //! interface, one frame's figures, and the kerf-cache-only runner (the
 //! wgpu one is in gpu.rs).
 
-use kerf_cache::{GlyphCache, PositionedGlyph};
+use kerf_cache::{FrameCounts, GlyphCache, PositionedGlyph};
 use std::time::Instant;
 
 /// One frame's figures from a backend.
@@ -10,12 +10,9 @@ pub struct FrameResult {
     /// CPU time of the frame: cache lookups, rasterization, packing, staging
     /// (and for wgpu: texture writes and the instance buffer).
     pub ns: u64,
-    pub lookups: u64,
-    pub hits: u64,
-    pub evictions: u64,
+    /// The frame's lookups, hits, evictions and degraded glyphs.
+    pub counts: FrameCounts,
     pub skipped: usize,
-    /// Glyphs drawn from another cached sub-pixel bin instead of skipped.
-    pub degraded: u64,
     pub upload_calls: u32,
     pub upload_bytes: u64,
     /// GPU time of the text pass (timestamp queries), when the device has them.
@@ -59,11 +56,8 @@ impl Runner for CpuRunner {
         std::hint::black_box(&self.quads);
         Ok(FrameResult {
             ns,
-            lookups: out.counts.lookups,
-            hits: out.counts.hits,
-            evictions: out.counts.evictions,
+            counts: out.counts,
             skipped: out.skipped.len(),
-            degraded: out.counts.degraded,
             upload_calls: out.uploads.len() as u32,
             upload_bytes: out.uploads.iter().map(|u| u.upload_bytes()).sum::<u64>(),
             gpu_ns: None,
