@@ -88,6 +88,12 @@ pub struct MaxRects {
     unfit: Unfit,
 }
 
+/// Whether a fresh free rect `r` may hold a padded `pw × ph` request
+/// (turned too with `rotate`): if so, the failed-size proof does not hold.
+fn may_hold(r: &Rect, pw: u32, ph: u32, rotate: bool) -> bool {
+    (r.w >= pw && r.h >= ph) || (rotate && r.w >= ph && r.h >= pw)
+}
+
 /// A failed request's proof that larger ones fail too. When a padded
 /// `w × h` request finds no free rect, no free rect is at least `w × h`
 /// (nor `h × w` with rotation); a placement only takes space away, so until
@@ -115,8 +121,7 @@ impl Unfit {
     /// certainly finds no free rect.
     fn proves_no_room(&self, pw: u32, ph: u32, rotate: bool) -> bool {
         let Some((w, h)) = self.size else { return false };
-        let holds = |r: &Rect| (r.w >= pw && r.h >= ph) || (rotate && r.w >= ph && r.h >= pw);
-        pw >= w && ph >= h && !self.fresh.iter().any(holds)
+        pw >= w && ph >= h && !self.fresh.iter().any(|r| may_hold(r, pw, ph, rotate))
     }
 
     /// A search for a padded `pw × ph` request found nothing.

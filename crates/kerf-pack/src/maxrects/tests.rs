@@ -87,3 +87,19 @@ fn slot_indices_are_dense() {
     m.deallocate(ids[1]).unwrap();
     assert_eq!(m.allocate(10, 10).unwrap().id.index(), 1);
 }
+
+/// After a failure, a freed rect that holds the request only turned lifts
+/// the proof: with a full 100² bin a 40×60 request fails; freeing the
+/// bottom 100×50 half makes room for it turned (60×40).
+#[test]
+fn a_freed_rect_that_holds_the_request_turned_lifts_the_proof() {
+    let opts = PackerOptions { allow_rotation: true, ..PackerOptions::default() };
+    let mut m = MaxRects::new(100, 100, MaxRectsHeuristic::BestShortSideFit, opts).unwrap();
+    assert_eq!(m.allocate(100, 50).unwrap().rect, Rect::new(0, 0, 100, 50));
+    let bottom = m.allocate(100, 50).unwrap();
+    assert_eq!(bottom.rect, Rect::new(0, 50, 100, 50));
+    assert!(m.allocate(40, 60).is_err());
+    m.deallocate(bottom.id).unwrap();
+    let a = m.allocate(40, 60).unwrap();
+    assert!(a.rotated && a.rect.y == 50, "{a:?}");
+}
