@@ -44,7 +44,8 @@ fn centroids(c: &GlyphCache, quads: &[GlyphQuad]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn frame(config: CacheConfig) -> (GlyphCache, Vec<GlyphQuad>, FrameOutput) {
+/// One frame of [`glyphs`] in a new cache: the cache, the glyphs drawn, their quads and the output.
+fn frame(config: CacheConfig) -> (GlyphCache, Vec<PositionedGlyph>, Vec<GlyphQuad>, FrameOutput) {
     let mut c = GlyphCache::new(config).unwrap();
     let f = c.add_font(dejavu::sans::regular().to_vec()).unwrap();
     let g = glyphs(&c, f);
@@ -52,20 +53,27 @@ fn frame(config: CacheConfig) -> (GlyphCache, Vec<GlyphQuad>, FrameOutput) {
     let mut fr = c.begin_frame();
     fr.prepare(&g, &mut quads);
     let out = fr.finish();
-    (c, quads, out)
+    (c, g, quads, out)
 }
 
 #[test]
 fn a_full_atlas_draws_another_bin_before_skipping_and_in_place() {
     let roomy = CacheConfig { page_size: 1024, ..CacheConfig::default() };
-    let (rc, rquads, rout) = frame(roomy);
+    let (rc, _, rquads, rout) = frame(roomy);
     assert_eq!((rout.counts.degraded, rout.skipped.len()), (0, 0));
     let tight = CacheConfig { page_size: 64, max_pages: 1, min_pages: 1, ..CacheConfig::default() };
-    let (tc, tquads, tout) = frame(tight);
+    let (mut tc, drawn, tquads, tout) = frame(tight);
     assert!(tout.counts.degraded > 0, "24 bitmaps cannot fit one 64² page: some bins degrade");
     assert!(tout.skipped.is_empty(), "every letter has a bin cached: {:?}", tout.skipped);
     assert_eq!(tquads.len(), rquads.len(), "every glyph drawn");
     assert_eq!(tc.stats().degraded, tout.counts.degraded);
+    // Counts are per frame: a second frame's add to the first's to make
+    // the cache's running totals.
+    let mut fr = tc.begin_frame();
+    fr.prepare(&drawn, &mut Vec::new());
+    let again = fr.finish();
+    assert_eq!(tout.counts.degraded + again.counts.degraded, tc.stats().degraded);
+    assert_eq!(tout.counts.evictions + again.counts.evictions, tc.stats().evictions);
     // Where the ink lands: the exact bin's centroid (roomy) against the
     // drawn one; another of four bins is at most 3/8 px off, plus the
     // rasters' own rounding.
@@ -93,7 +101,7 @@ fn whole_pixel_bins_have_no_other_bin_to_fall_back_on() {
         subpixel_bins: 1,
         ..CacheConfig::default()
     };
-    let (_, _, out) = frame(tight);
+    let (_, _, _, out) = frame(tight);
     assert_eq!(out.counts.degraded, 0);
     assert!(out.skipped.is_empty(), "six letters fit: {:?}", out.skipped);
 }

@@ -48,6 +48,7 @@ fn the_memory_budget_binds_under_churn() {
     }
     assert_eq!(most_pages, 3, "the atlas grows to the budget");
     assert!(evictions > 200, "the budget forced evictions ({evictions})");
+    assert_eq!(evictions, c.stats().evictions, "each frame counts its own evictions");
 }
 
 /// A page's occupancy is its glyphs' slots over its area: 0 when empty, at
