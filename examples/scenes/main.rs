@@ -1,0 +1,188 @@
+//! The scene corpus: apps kerf's benches were not written for, each drawn
+//! by kerf and by glyphon 0.12 in processes of their own, measured from
+//! process start over thousands of frames.
+//!
+//! Scenes (see `scenes.rs`): `window` (the multi-script window with a
+//! rotated heading and eight renderers), `dashboard` (400 small areas, 40
+//! re-shaped a frame), `editor` (4K, syntax-coloured, scrolling), `hud` (300
+//! rotating and scaling labels, floating numbers), `hud-flat` (the same
+//! without rotation), `zoom` (a pinch-zoomed document). Every frame is
+//! whole: prepare, a pass that clears a window-sized offscreen target and
+//! draws, the submit, and the wait until the GPU is done.
+//!
+//! ```text
+//! cargo run --release --example scenes --features bench-glyphon -- all 10000
+//! cargo run --release --example scenes --features bench-glyphon -- one hud kerf 2000
+//! ```
+//!
+//! `all [FRAMES] [ROUNDS]` runs every scene with each side in turn (the
+//! order alternating between rounds) and prints one table: first frame from
+//! process start (the parent's clock, from spawn to the child's word that
+//! its first frame is done), the median steady frame, the app thread's CPU
+//! per frame (until the submit returned; the GPU's threads not counted),
+//! peak RSS, RSS and live wgpu objects after frame 1,000 and after the last.
+//! `one SCENE SIDE FRAMES` is one child; with `SCENES_PNG=FILE` it also
+//! writes its last frame to FILE.
+
+mod measure;
+/// The multi-script lines the glyphon benches draw (the window's paragraph).
+#[path = "../../benches/glyphon/scene.rs"]
+#[allow(dead_code)]
+mod scene_lines;
+mod scenes;
+mod sides;
+
+use measure::Figures;
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// Frames before the steady figures start.
+const WARM_UP: usize = 100;
+
+fn main() {
+    let start = Instant::now();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    let result = match arg(0) {
+        Some("one") => match (arg(1), arg(2), arg(3).and_then(|n| n.parse().ok())) {
+            (Some(scene), Some(side), Some(frames)) => run_one(scene, side, frames, start),
+            _ => Err("usage: scenes one SCENE kerf|glyphon FRAMES".into()),
+        },
+        Some("all") | None => {
+            let frames = arg(1).and_then(|n| n.parse().ok()).unwrap_or(10_000);
+            let rounds = arg(2).and_then(|n| n.parse().ok()).unwrap_or(1);
+            run_all(frames, rounds)
+        }
+        Some(other) => {
+            Err(format!("unknown command {other:?}: all [FRAMES [ROUNDS]] | one SCENE SIDE FRAMES"))
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("scenes: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// This process draws `scene` with `side` for `frames` frames and prints
+/// `first-frame` when the first is done, then its figures.
+fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(), String> {
+    let gpu = kerf::gpu::headless().map_err(|e| e.to_string())?;
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut fs = scenes::font_system()?;
+    let mut s = scenes::build(scene, &mut fs)?;
+    let size = s.size();
+    let target = kerf::gpu::Offscreen::new(device, size.0, size.1, sides::FORMAT)
+        .map_err(|e| e.to_string())?;
+    let mut r = sides::Side::new(side, device, queue, size, s.renderers())?;
+    let warm = WARM_UP.min(frames / 10);
+    let (mut walls, mut cpus) = (Vec::new(), Vec::new());
+    let mut f = Figures { frames, ..Figures::default() };
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    for i in 0..frames {
+        s.advance(&mut fs, i);
+        let areas = s.areas();
+        let t = Instant::now();
+        let cpu = r.frame(device, queue, &mut fs, &areas, size, &target.view)?;
+        let wall = t.elapsed();
+        if i == 0 {
+            f.startup_ms = start.elapsed().as_secs_f64() * 1e3;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "first-frame").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
+        }
+        if i >= warm {
+            walls.push(wall.as_secs_f64() * 1e3);
+            cpus.push(cpu.as_secs_f64() * 1e3);
+        }
+        if i + 1 == 1_000 {
+            f.rss_1k_mib = mib(measure::status_kib("VmRSS"));
+            f.objects_1k = measure::gpu_objects(&gpu.instance);
+        }
+    }
+    f.steady_ms = measure::median(&mut walls);
+    f.cpu_ms = cpus.iter().sum::<f64>() / cpus.len().max(1) as f64;
+    f.rss_last_mib = mib(measure::status_kib("VmRSS"));
+    f.objects_last = measure::gpu_objects(&gpu.instance);
+    f.peak_mib = mib(measure::status_kib("VmHWM"));
+    if let Some(path) = std::env::var_os("SCENES_PNG") {
+        save_png(&target.read(device, queue).map_err(|e| e.to_string())?, size, &path)?;
+    }
+    println!("{}", f.line());
+    Ok(())
+}
+
+/// Writes the last frame's texels (RGBA rows of `size`) to `path` as a PNG.
+fn save_png(px: &[u8], size: (u32, u32), path: &std::ffi::OsStr) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), size.0, size.1);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().and_then(|mut w| w.write_image_data(px)).map_err(|e| e.to_string())
+}
+
+/// Runs `scene` with `side` as a child process; its figures with the first
+/// frame timed from the spawn.
+fn child(scene: &str, side: &str, frames: usize) -> Result<Figures, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let spawned = Instant::now();
+    let mut c = std::process::Command::new(exe)
+        .args(["one", scene, side, &frames.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let stdout = c.stdout.take().ok_or("no stdout")?;
+    let mut first_ms = None;
+    let mut figures = None;
+    for line in std::io::BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        if line == "first-frame" {
+            first_ms = Some(spawned.elapsed().as_secs_f64() * 1e3);
+        } else if let Some(f) = Figures::parse(&line) {
+            figures = Some(f);
+        }
+    }
+    let status = c.wait().map_err(|e| e.to_string())?;
+    match (figures, first_ms) {
+        (Some(f), Some(first_ms)) if status.success() => Ok(Figures { first_ms, ..f }),
+        _ => Err(format!("{scene} with {side} failed: {status}")),
+    }
+}
+
+/// Every scene with both sides, `rounds` times, as one table.
+fn run_all(frames: usize, rounds: usize) -> Result<(), String> {
+    println!(
+        "| scene | side | first frame ms | steady ms | app CPU ms/frame | peak RSS MiB | RSS @1k | RSS @{frames} | wgpu objects @1k / @{frames} |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for round in 0..rounds {
+        for scene in scenes::NAMES {
+            let order = if round % 2 == 0 { ["kerf", "glyphon"] } else { ["glyphon", "kerf"] };
+            let mut got = Vec::new();
+            for side in order {
+                let f = child(scene, side, frames)?;
+                println!(
+                    "| {scene} | {side} | {:.1} | {:.2} | {:.3} | {:.1} | {:.1} | {:.1} | {} / {} |",
+                    f.first_ms,
+                    f.steady_ms,
+                    f.cpu_ms,
+                    f.peak_mib,
+                    f.rss_1k_mib,
+                    f.rss_last_mib,
+                    f.objects_1k,
+                    f.objects_last
+                );
+                got.push((side, f));
+            }
+            got.sort_by_key(|(side, _)| *side != "kerf");
+            if let [(_, k), (_, g)] = &got[..] {
+                println!(
+                    "| {scene} | kerf / glyphon | {:.2} | {:.2} | {:.2} | {:.2} | | | |",
+                    k.first_ms / g.first_ms,
+                    k.steady_ms / g.steady_ms,
+                    k.cpu_ms / g.cpu_ms,
+                    k.peak_mib / g.peak_mib
+                );
+            }
+        }
+    }
+    Ok(())
+}

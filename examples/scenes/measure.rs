@@ -1,0 +1,138 @@
+//! What a scene's process measures about itself: the app thread's CPU time,
+//! the resident set, and wgpu's count of live GPU objects.
+
+use kerf::gpu::wgpu;
+use std::time::Duration;
+
+/// The CPU time this thread has run for: its own work, without the time it
+/// waited or was preempted (on a software GPU the rasterizer's threads run
+/// beside the app's; the wall clock would charge their work to the app).
+pub fn thread_cpu() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant
+    // every Linux has, and the call writes nothing else.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`), 0 where unknown.
+pub fn status_kib(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Live GPU objects a frame could leak (buffers, textures, texture views,
+/// bind groups, pipelines, command buffers), summed; 0 where the backend
+/// keeps no report.
+pub fn gpu_objects(instance: &wgpu::Instance) -> usize {
+    let Some(r) = instance.generate_report() else { return 0 };
+    let h = r.hub;
+    [
+        h.buffers.num_allocated,
+        h.textures.num_allocated,
+        h.texture_views.num_allocated,
+        h.bind_groups.num_allocated,
+        h.render_pipelines.num_allocated,
+        h.command_buffers.num_allocated,
+    ]
+    .iter()
+    .sum()
+}
+
+/// The median of `v` (sorted in place), 0 when empty.
+pub fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One process's figures for one scene and side, as printed on its last
+/// line (`key=value` pairs) and read back by the parent.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    /// Process start → first frame done (the parent's clock), ms.
+    pub first_ms: f64,
+    /// `main` entered → first frame done (the process's own clock), ms.
+    pub startup_ms: f64,
+    /// Median whole frame after warm-up (prepare, pass, submit, GPU done), ms.
+    pub steady_ms: f64,
+    /// Mean app-thread CPU per frame after warm-up, until the submit returned, ms.
+    pub cpu_ms: f64,
+    /// Peak resident set (VmHWM), MiB.
+    pub peak_mib: f64,
+    /// Resident set after frame 1,000, MiB (0 when fewer frames ran).
+    pub rss_1k_mib: f64,
+    /// Resident set after the last frame, MiB.
+    pub rss_last_mib: f64,
+    /// Live GPU objects after frame 1,000 (0 when fewer frames ran).
+    pub objects_1k: usize,
+    /// Live GPU objects after the last frame.
+    pub objects_last: usize,
+    /// Frames drawn.
+    pub frames: usize,
+}
+
+impl Figures {
+    /// The `key=value` line a child prints.
+    pub fn line(&self) -> String {
+        format!(
+            "result startup_ms={:.2} steady_ms={:.3} cpu_ms={:.3} peak_mib={:.1} rss_1k_mib={:.1} \
+             rss_last_mib={:.1} objects_1k={} objects_last={} frames={}",
+            self.startup_ms,
+            self.steady_ms,
+            self.cpu_ms,
+            self.peak_mib,
+            self.rss_1k_mib,
+            self.rss_last_mib,
+            self.objects_1k,
+            self.objects_last,
+            self.frames
+        )
+    }
+
+    /// Reads a child's `result` line back; `None` when it is not one.
+    pub fn parse(line: &str) -> Option<Figures> {
+        let rest = line.strip_prefix("result ")?;
+        let mut f = Figures::default();
+        for pair in rest.split_whitespace() {
+            let (k, v) = pair.split_once('=')?;
+            let x: f64 = v.parse().ok()?;
+            match k {
+                "startup_ms" => f.startup_ms = x,
+                "steady_ms" => f.steady_ms = x,
+                "cpu_ms" => f.cpu_ms = x,
+                "peak_mib" => f.peak_mib = x,
+                "rss_1k_mib" => f.rss_1k_mib = x,
+                "rss_last_mib" => f.rss_last_mib = x,
+                "objects_1k" => f.objects_1k = x as usize,
+                "objects_last" => f.objects_last = x as usize,
+                "frames" => f.frames = x as usize,
+                _ => return None,
+            }
+        }
+        Some(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_line_reads_back() {
+        let f = Figures { steady_ms: 2.5, objects_last: 41, frames: 10_000, ..Figures::default() };
+        let g = Figures::parse(&f.line()).unwrap();
+        assert_eq!((g.steady_ms, g.objects_last, g.frames), (2.5, 41, 10_000));
+        assert!(Figures::parse("first-frame").is_none());
+    }
+}

@@ -1,0 +1,450 @@
+//! The scenes: what each draws and how its text changes from frame to
+//! frame. Text is shaped by cosmic-text (the same buffers for both sides);
+//! shaping happens in `advance`, before the frame's timing starts.
+
+use crate::sides::Area;
+use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Style, Weight};
+use std::collections::VecDeque;
+
+/// The scenes, in the order `all` runs them.
+pub const NAMES: [&str; 6] = ["window", "dashboard", "editor", "hud", "hud-flat", "zoom"];
+
+/// A scene: its target, its renderers, its text frame by frame.
+pub trait Scene {
+    /// The target's width and height.
+    fn size(&self) -> (u32, u32);
+    /// How many text renderers draw it (on one atlas).
+    fn renderers(&self) -> usize {
+        1
+    }
+    /// Moves to frame `i`, re-shaping what changed.
+    fn advance(&mut self, fs: &mut FontSystem, i: usize);
+    /// What frame `i` draws.
+    fn areas(&self) -> Vec<Area<'_>>;
+}
+
+/// System fonts (Debian packages, as CI installs them).
+const FONT_FILES: [(&str, &str); 6] = [
+    ("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf", "fonts-lohit-deva"),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei"),
+    ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
+    ("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", "fonts-inter-variable"),
+    ("/usr/share/fonts/truetype/inter-vf/Inter-italic.var.ttf", "fonts-inter-variable"),
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "fonts-dejavu-core"),
+];
+
+/// The font system every scene shapes with: DejaVu Sans (from the `dejavu`
+/// crate) and the system fonts above, as bytes. A missing font is an error
+/// naming its Debian package.
+pub fn font_system() -> Result<FontSystem, String> {
+    let mut db = glyphon::fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    for (path, package) in FONT_FILES {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{path}: {e}; install Debian's {package}"))?;
+        db.load_font_data(bytes);
+    }
+    Ok(FontSystem::new_with_locale_and_db("en-US".into(), db))
+}
+
+/// The scene called `name`.
+pub fn build(name: &str, fs: &mut FontSystem) -> Result<Box<dyn Scene>, String> {
+    Ok(match name {
+        "window" => Box::new(Window::new(fs)),
+        "dashboard" => Box::new(Dashboard::new(fs)),
+        "editor" => Box::new(Editor::new(fs)),
+        "hud" => Box::new(Hud::new(fs, true)),
+        "hud-flat" => Box::new(Hud::new(fs, false)),
+        "zoom" => Box::new(Zoom::new(fs)),
+        other => return Err(format!("unknown scene {other:?}: one of {NAMES:?}")),
+    })
+}
+
+fn sans() -> Attrs<'static> {
+    Attrs::new().family(Family::Name("DejaVu Sans"))
+}
+
+/// `text` in `attrs` at `px`, wrapped at `width` (or not at all), shaped.
+fn shaped(
+    fs: &mut FontSystem, text: &str, px: f32, width: Option<f32>, attrs: &Attrs<'_>,
+) -> Buffer {
+    let mut b = Buffer::new(fs, Metrics::new(px, px * 1.3));
+    b.set_size(width, None);
+    b.set_text(text, attrs, Shaping::Advanced, None);
+    b.shape_until_scroll(fs, false);
+    b
+}
+
+/// The widest line of `b`, pixels.
+fn width_of(b: &Buffer) -> f32 {
+    b.layout_runs().map(|r| r.line_w).fold(0.0, f32::max)
+}
+
+/// A small deterministic generator (the scenes are the same in every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u32 {
+        self.0 =
+            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as u32
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        self.next() % n
+    }
+    fn unit(&mut self) -> f32 {
+        self.next() as f32 / (1u64 << 31) as f32
+    }
+}
+
+const WORDS: [&str; 24] = [
+    "glyph", "atlas", "cache", "frame", "texture", "the", "of", "and", "render", "page", "quad",
+    "shader", "window", "kerning", "baseline", "upload", "a", "to", "in", "ligature", "cursor",
+    "layout", "scroll", "pixel",
+];
+
+/// `n` words of prose.
+fn prose(rng: &mut Lcg, n: usize) -> String {
+    let words: Vec<&str> = (0..n).map(|_| WORDS[rng.below(WORDS.len() as u32) as usize]).collect();
+    words.join(" ")
+}
+
+/// The window (1000×720): 18 lines of Latin, Arabic, Hebrew,
+/// Devanagari, CJK and colour emoji at 12–24 px, Inter variable at 400,
+/// 700 and italic, DejaVu Sans bold (synthesized), and a 40 px heading
+/// rotated by 20° (glyphon draws it axis-aligned); the areas spread over
+/// eight renderers on one atlas. Nothing changes between frames.
+struct Window {
+    lines: Vec<(Buffer, f32, f32)>,
+    heading: Buffer,
+}
+
+impl Window {
+    fn new(fs: &mut FontSystem) -> Window {
+        let mut lines = Vec::new();
+        let mut top = 8.0;
+        for (text, px) in crate::scene_lines::multiscript().into_iter().take(18) {
+            lines.push((shaped(fs, &text, px, Some(980.0), &sans()), 10.0, top));
+            top += px * 1.3;
+        }
+        let inter = Attrs::new().family(Family::Name("Inter"));
+        let styled = [
+            inter.clone(),
+            inter.clone().weight(Weight::BOLD),
+            inter.clone().style(Style::Italic),
+            sans().weight(Weight::BOLD),
+        ];
+        for attrs in &styled {
+            let text = "Typography: weights, italics and bold from one file 0123456789";
+            lines.push((shaped(fs, text, 20.0, Some(980.0), attrs), 10.0, top));
+            top += 26.0;
+        }
+        let heading = shaped(fs, "Rotated heading", 40.0, None, &sans());
+        Window { lines, heading }
+    }
+}
+
+impl Scene for Window {
+    fn size(&self) -> (u32, u32) {
+        (1000, 720)
+    }
+    fn renderers(&self) -> usize {
+        8
+    }
+    fn advance(&mut self, _: &mut FontSystem, _: usize) {}
+    fn areas(&self) -> Vec<Area<'_>> {
+        let mut out: Vec<Area<'_>> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, (b, left, top))| Area { renderer: i % 8, ..Area::at(b, *left, *top) })
+            .collect();
+        let (left, top) = (600.0, 560.0);
+        let pivot = (left + width_of(&self.heading) / 2.0, top + 26.0);
+        out.push(Area {
+            rotation: 20f32.to_radians(),
+            pivot,
+            color: [120, 20, 20, 255],
+            renderer: 7,
+            ..Area::at(&self.heading, left, top)
+        });
+        out
+    }
+}
+
+/// A dashboard (1600×1200): 400 small areas in a 20 × 20 grid, each a
+/// label and a value; 40 of the values change and are re-shaped every frame.
+struct Dashboard {
+    cells: Vec<Buffer>,
+    rng: Lcg,
+}
+
+const DASH_COLS: usize = 20;
+const DASH_CELLS: usize = 400;
+const DASH_CHANGED: usize = 40;
+
+impl Dashboard {
+    fn new(fs: &mut FontSystem) -> Dashboard {
+        let mut rng = Lcg(0xda5b_0a4d);
+        let cells = (0..DASH_CELLS)
+            .map(|i| shaped(fs, &Dashboard::text(i, &mut rng), 13.0, Some(78.0), &sans()))
+            .collect();
+        Dashboard { cells, rng }
+    }
+    fn text(i: usize, rng: &mut Lcg) -> String {
+        let names = ["cpu", "mem", "net", "disk", "gpu", "fps", "io", "temp"];
+        format!("{} {}\n{}.{}%", names[i % names.len()], i, rng.below(100), rng.below(10))
+    }
+}
+
+impl Scene for Dashboard {
+    fn size(&self) -> (u32, u32) {
+        (1600, 1200)
+    }
+    fn advance(&mut self, fs: &mut FontSystem, i: usize) {
+        if i == 0 {
+            return;
+        }
+        for k in 0..DASH_CHANGED {
+            let cell = (i * DASH_CHANGED + k) % DASH_CELLS;
+            let text = Dashboard::text(cell, &mut self.rng);
+            let b = &mut self.cells[cell];
+            b.set_text(&text, &sans(), Shaping::Advanced, None);
+            b.shape_until_scroll(fs, false);
+        }
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        self.cells
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Area::at(b, (i % DASH_COLS) as f32 * 80.0, (i / DASH_COLS) as f32 * 60.0))
+            .collect()
+    }
+}
+
+/// A code editor at 3840×2160: syntax-coloured DejaVu Sans Mono at 16 px,
+/// one buffer per visible line made when it scrolls in, three lines
+/// scrolled a frame through a 2,000-line file.
+struct Editor {
+    visible: VecDeque<(usize, Buffer)>,
+    first: usize,
+}
+
+const EDITOR_LINE: f32 = 20.0;
+const EDITOR_ROWS: usize = 108;
+const EDITOR_FILE: usize = 2_000;
+
+impl Editor {
+    fn new(fs: &mut FontSystem) -> Editor {
+        let mut e = Editor { visible: VecDeque::new(), first: 0 };
+        e.advance(fs, 0);
+        e
+    }
+
+    /// Line `n` of the file as coloured spans.
+    fn line(fs: &mut FontSystem, n: usize) -> Buffer {
+        let mono = Attrs::new().family(Family::Name("DejaVu Sans Mono"));
+        let keyword = mono.clone().color(Color::rgb(0, 0, 200));
+        let string = mono.clone().color(Color::rgb(0, 120, 0));
+        let comment = mono.clone().color(Color::rgb(120, 120, 120));
+        let number = mono.clone().color(Color::rgb(200, 90, 0));
+        let plain = mono.clone().color(Color::rgb(20, 20, 20));
+        let indent = "    ".repeat(1 + n % 3);
+        let spans: Vec<(String, Attrs<'_>)> = match n % 5 {
+            0 => vec![
+                (indent, plain.clone()),
+                ("let ".into(), keyword),
+                (format!("glyph_{n} = atlas.lookup(key, "), plain.clone()),
+                (format!("{}", n * 7 % 1000), number),
+                (");".into(), plain),
+            ],
+            1 => vec![
+                (indent, plain.clone()),
+                ("if ".into(), keyword.clone()),
+                (format!("frame.count > {} {{ ", n % 97), plain.clone()),
+                ("return ".into(), keyword),
+                ("Err(\"page full\")".into(), string),
+                ("; }".into(), plain),
+            ],
+            2 => vec![
+                (indent, plain),
+                (format!("// line {n}: evict the least recently used glyphs first"), comment),
+            ],
+            3 => vec![
+                (indent, plain.clone()),
+                ("for ".into(), keyword.clone()),
+                ("quad ".into(), plain.clone()),
+                ("in ".into(), keyword),
+                (format!("quads.iter().skip({}) {{ draw(quad); }}", n % 13), plain),
+            ],
+            _ => vec![
+                (indent, plain.clone()),
+                (format!("println!(\"{{}} glyphs in {} pages\", ", n % 9), string),
+                (format!("stats.glyphs_{});", n % 31), plain),
+            ],
+        };
+        let mut b = Buffer::new(fs, Metrics::new(16.0, EDITOR_LINE));
+        b.set_size(None, None);
+        b.set_rich_text(
+            spans.iter().map(|(t, a)| (t.as_str(), a.clone())),
+            &mono,
+            Shaping::Advanced,
+            None,
+        );
+        b.shape_until_scroll(fs, false);
+        b
+    }
+}
+
+impl Scene for Editor {
+    fn size(&self) -> (u32, u32) {
+        (3840, 2160)
+    }
+    fn advance(&mut self, fs: &mut FontSystem, i: usize) {
+        self.first = (i * 3) % EDITOR_FILE;
+        while self
+            .visible
+            .front()
+            .is_some_and(|(n, _)| *n < self.first || *n >= self.first + EDITOR_ROWS)
+        {
+            self.visible.pop_front();
+        }
+        while self
+            .visible
+            .back()
+            .is_some_and(|(n, _)| *n < self.first || *n >= self.first + EDITOR_ROWS)
+        {
+            self.visible.pop_back();
+        }
+        // The file wrapped round: start over.
+        if self.visible.front().is_some_and(|(n, _)| *n != self.first) {
+            self.visible.clear();
+        }
+        let mut next = self.visible.back().map_or(self.first, |(n, _)| n + 1);
+        while next < self.first + EDITOR_ROWS {
+            self.visible.push_back((next, Editor::line(fs, next)));
+            next += 1;
+        }
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        self.visible
+            .iter()
+            .map(|(n, b)| Area::at(b, 8.0, (n - self.first) as f32 * EDITOR_LINE))
+            .collect()
+    }
+}
+
+/// A game HUD (1920×1080): 300 world-space labels, each rotating and
+/// scaling as the camera moves, and floating numbers: five appear every
+/// frame, rise and fade over 60 frames. `hud-flat` is the same with no
+/// rotation (kerf's axis-aligned cost of the same text).
+struct Hud {
+    labels: Vec<(Buffer, f32, f32, f32, f32)>,
+    numbers: VecDeque<(Buffer, f32, f32, usize)>,
+    rotate: bool,
+    frame: usize,
+    rng: Lcg,
+}
+
+const HUD_LABELS: usize = 300;
+const HUD_SPAWN: usize = 5;
+const HUD_LIFE: usize = 60;
+
+impl Hud {
+    fn new(fs: &mut FontSystem, rotate: bool) -> Hud {
+        let mut rng = Lcg(0x4d0d_1abe);
+        let kinds = ["Goblin archer", "Stone golem", "Merchant", "Guard captain", "Wolf", "Healer"];
+        let labels = (0..HUD_LABELS)
+            .map(|i| {
+                let text = format!("{} {}", kinds[i % kinds.len()], 1 + rng.below(60));
+                let b = shaped(fs, &text, 14.0, None, &sans());
+                let (x, y) = (rng.unit() * 1750.0, rng.unit() * 1040.0);
+                (b, x, y, rng.unit() * 6.28, rng.unit() * 6.28)
+            })
+            .collect();
+        Hud { labels, numbers: VecDeque::new(), rotate, frame: 0, rng }
+    }
+}
+
+impl Scene for Hud {
+    fn size(&self) -> (u32, u32) {
+        (1920, 1080)
+    }
+    fn advance(&mut self, fs: &mut FontSystem, i: usize) {
+        self.frame = i;
+        while self.numbers.front().is_some_and(|n| i >= n.3 + HUD_LIFE) {
+            self.numbers.pop_front();
+        }
+        for _ in 0..HUD_SPAWN {
+            let text = format!("-{}", 1 + self.rng.below(999));
+            let b = shaped(fs, &text, 18.0, None, &sans());
+            let (x, y) = (self.rng.unit() * 1850.0, 100.0 + self.rng.unit() * 950.0);
+            self.numbers.push_back((b, x, y, i));
+        }
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        let t = self.frame as f32;
+        let mut out: Vec<Area<'_>> = self
+            .labels
+            .iter()
+            .map(|(b, x, y, spin, phase)| {
+                let scale = 1.0 + 0.4 * (t * 0.03 + phase).sin();
+                let rotation = if self.rotate { 0.3 * (t * 0.02 + spin).sin() } else { 0.0 };
+                let pivot = (x + width_of(b) * scale / 2.0, y + 9.0 * scale);
+                Area { scale, rotation, pivot, color: [20, 30, 90, 255], ..Area::at(b, *x, *y) }
+            })
+            .collect();
+        for (b, x, y, born) in &self.numbers {
+            let age = (self.frame - born) as f32 / HUD_LIFE as f32;
+            let alpha = (255.0 * (1.0 - age)) as u8;
+            out.push(Area { color: [200, 20, 20, alpha], ..Area::at(b, *x, y - 40.0 * age) });
+        }
+        out
+    }
+}
+
+/// A pinch-zoomed document (1600×1200): twelve paragraphs wrapped at
+/// 700 px, scaled about the target's centre from 1× to 3× and back over
+/// 240 frames.
+struct Zoom {
+    paragraphs: Vec<(Buffer, f32)>,
+    scale: f32,
+}
+
+impl Zoom {
+    fn new(fs: &mut FontSystem) -> Zoom {
+        let mut rng = Lcg(0x200d_d0c5);
+        let mut top = 20.0;
+        let paragraphs = (0..12)
+            .map(|_| {
+                let b = shaped(fs, &prose(&mut rng, 60), 16.0, Some(700.0), &sans());
+                let t = top;
+                top += b.layout_runs().count() as f32 * 16.0 * 1.3 + 12.0;
+                (b, t)
+            })
+            .collect();
+        Zoom { paragraphs, scale: 1.0 }
+    }
+}
+
+impl Scene for Zoom {
+    fn size(&self) -> (u32, u32) {
+        (1600, 1200)
+    }
+    fn advance(&mut self, _: &mut FontSystem, i: usize) {
+        let t = (i % 240) as f32 / 120.0;
+        self.scale = 3f32.powf(if t > 1.0 { 2.0 - t } else { t });
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        // Scaled about the centre: a document point p lands at c + s·(p − c).
+        let (cx, cy) = (800.0, 600.0);
+        let s = self.scale;
+        self.paragraphs
+            .iter()
+            .map(|(b, top)| Area {
+                scale: s,
+                ..Area::at(b, cx + s * (450.0 - cx), cy + s * (top - cy))
+            })
+            .collect()
+    }
+}

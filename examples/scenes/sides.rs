@@ -1,0 +1,221 @@
+//! The two text renderers a scene is drawn by, written as an app written
+//! from each one's docs would: kerf (`CosmicFonts::glyphs` converting every
+//! cosmic-text buffer every frame, one `TextArea` per buffer) and glyphon
+//! 0.12 (its `TextArea` per buffer, the atlas trimmed after each frame).
+//! Both get the same buffers, offsets, scales, colours and clip; glyphon
+//! cannot rotate, so it draws rotated areas axis-aligned.
+
+use glyphon::{Buffer, FontSystem};
+use kerf::gpu::{wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, TextTransform, Viewport};
+use std::time::Duration;
+
+/// The target's format (an sRGB window surface's).
+pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// One buffer drawn this frame.
+pub struct Area<'b> {
+    /// The shaped text.
+    pub buffer: &'b Buffer,
+    /// Offset, target pixels.
+    pub left: f32,
+    /// Offset, target pixels.
+    pub top: f32,
+    /// Scale of sizes and positions.
+    pub scale: f32,
+    /// Rotation, radians (clockwise, y down) about `pivot`; 0 is axis-aligned.
+    pub rotation: f32,
+    /// The rotation's centre, target pixels.
+    pub pivot: (f32, f32),
+    /// Straight sRGB RGBA for glyphs without their own colour.
+    pub color: [u8; 4],
+    /// Which of the scene's renderers draws it.
+    pub renderer: usize,
+}
+
+impl<'b> Area<'b> {
+    /// `buffer` at (`left`, `top`), unscaled, unrotated, black, renderer 0.
+    pub fn at(buffer: &'b Buffer, left: f32, top: f32) -> Area<'b> {
+        Area {
+            buffer,
+            left,
+            top,
+            scale: 1.0,
+            rotation: 0.0,
+            pivot: (0.0, 0.0),
+            color: [0, 0, 0, 255],
+            renderer: 0,
+        }
+    }
+}
+
+/// A renderer and what it keeps between frames.
+#[allow(clippy::large_enum_variant)]
+pub enum Side {
+    /// kerf: one atlas, `renderers` text renderers on it.
+    Kerf {
+        atlas: TextAtlas,
+        renderers: Vec<TextRenderer>,
+        viewport: Viewport,
+        fonts: kerf::cache::CosmicFonts,
+        glyphs: Vec<kerf::cache::PositionedGlyph>,
+        ranges: Vec<std::ops::Range<usize>>,
+    },
+    /// glyphon 0.12: one atlas, `renderers` text renderers on it.
+    Glyphon {
+        atlas: glyphon::TextAtlas,
+        renderers: Vec<glyphon::TextRenderer>,
+        viewport: glyphon::Viewport,
+        swash: glyphon::SwashCache,
+    },
+}
+
+impl Side {
+    /// The side named `name` (`kerf` or `glyphon`) for a `size` target with
+    /// `renderers` renderers, each with its default settings.
+    pub fn new(
+        name: &str, device: &wgpu::Device, queue: &wgpu::Queue, size: (u32, u32), renderers: usize,
+    ) -> Result<Side, String> {
+        let ms = wgpu::MultisampleState::default();
+        match name {
+            "kerf" => {
+                let atlas =
+                    TextAtlas::new(device, CacheConfig::default()).map_err(|e| e.to_string())?;
+                let renderers = (0..renderers)
+                    .map(|_| TextRenderer::new(device, &atlas, FORMAT, ms, None))
+                    .collect();
+                let mut viewport = Viewport::new(device, &atlas);
+                viewport.update(queue, size.0, size.1);
+                Ok(Side::Kerf {
+                    atlas,
+                    renderers,
+                    viewport,
+                    fonts: kerf::cache::CosmicFonts::new(),
+                    glyphs: Vec::new(),
+                    ranges: Vec::new(),
+                })
+            }
+            "glyphon" => {
+                let cache = glyphon::Cache::new(device);
+                let mut atlas = glyphon::TextAtlas::new(device, queue, &cache, FORMAT);
+                let renderers = (0..renderers)
+                    .map(|_| glyphon::TextRenderer::new(&mut atlas, device, ms, None))
+                    .collect();
+                let mut viewport = glyphon::Viewport::new(device, &cache);
+                viewport.update(queue, glyphon::Resolution { width: size.0, height: size.1 });
+                Ok(Side::Glyphon { atlas, renderers, viewport, swash: glyphon::SwashCache::new() })
+            }
+            other => Err(format!("unknown side {other:?}: kerf or glyphon")),
+        }
+    }
+
+    /// One whole frame: `areas` prepared by their renderers, drawn in one
+    /// pass that clears `target` (of `size`), submitted, waited on. Returns
+    /// the app thread's CPU time from the call until the submit returned.
+    #[allow(clippy::too_many_arguments)]
+    pub fn frame(
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem,
+        areas: &[Area<'_>], size: (u32, u32), target: &wgpu::TextureView,
+    ) -> Result<Duration, String> {
+        let cpu0 = crate::measure::thread_cpu();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        match self {
+            Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges } => {
+                glyphs.clear();
+                ranges.clear();
+                for a in areas {
+                    let start = glyphs.len();
+                    fonts
+                        .glyphs(atlas.cache_mut(), fs, a.buffer, (0.0, 0.0), a.color, glyphs)
+                        .map_err(|e| e.to_string())?;
+                    ranges.push(start..glyphs.len());
+                }
+                let bounds = kerf::gpu::TextBounds {
+                    left: 0,
+                    top: 0,
+                    right: size.0 as i32,
+                    bottom: size.1 as i32,
+                };
+                for (r, renderer) in renderers.iter_mut().enumerate() {
+                    let text: Vec<TextArea<'_>> = areas
+                        .iter()
+                        .zip(ranges.iter())
+                        .filter(|(a, _)| a.renderer == r)
+                        .map(|(a, range)| {
+                            let t = TextArea::glyphs(&glyphs[range.clone()], a.left, a.top)
+                                .with_scale(a.scale)
+                                .with_bounds(bounds);
+                            if a.rotation == 0.0 {
+                                t
+                            } else {
+                                let (x, y) = a.pivot;
+                                t.transformed(TextTransform::rotation_about(a.rotation, x, y))
+                            }
+                        })
+                        .collect();
+                    renderer
+                        .prepare(device, queue, atlas, &text, viewport)
+                        .map_err(|e| e.to_string())?;
+                }
+                let mut pass = clear_pass(&mut encoder, target);
+                for renderer in renderers.iter() {
+                    renderer.render(atlas, &mut pass).map_err(|e| e.to_string())?;
+                }
+            }
+            Side::Glyphon { atlas, renderers, viewport, swash } => {
+                let bounds = glyphon::TextBounds {
+                    left: 0,
+                    top: 0,
+                    right: size.0 as i32,
+                    bottom: size.1 as i32,
+                };
+                for (r, renderer) in renderers.iter_mut().enumerate() {
+                    let text = areas.iter().filter(|a| a.renderer == r).map(|a| {
+                        let [cr, cg, cb, ca] = a.color;
+                        glyphon::TextArea {
+                            buffer: a.buffer,
+                            left: a.left,
+                            top: a.top,
+                            scale: a.scale,
+                            bounds,
+                            default_color: glyphon::Color::rgba(cr, cg, cb, ca),
+                            custom_glyphs: &[],
+                        }
+                    });
+                    renderer
+                        .prepare(device, queue, fs, atlas, viewport, text, swash)
+                        .map_err(|e| e.to_string())?;
+                }
+                let mut pass = clear_pass(&mut encoder, target);
+                for renderer in renderers.iter() {
+                    renderer.render(atlas, viewport, &mut pass).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        queue.submit([encoder.finish()]);
+        let cpu = crate::measure::thread_cpu().saturating_sub(cpu0);
+        device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
+        if let Side::Glyphon { atlas, .. } = self {
+            atlas.trim();
+        }
+        Ok(cpu)
+    }
+}
+
+/// A render pass that clears `target` to white.
+fn clear_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder, target: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("scene frame"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        ..Default::default()
+    })
+}
