@@ -359,7 +359,7 @@ impl Hud {
                 let text = format!("{} {}", kinds[i % kinds.len()], 1 + rng.below(60));
                 let b = shaped(fs, &text, 14.0, None, &sans());
                 let (x, y) = (rng.unit() * 1750.0, rng.unit() * 1040.0);
-                (b, x, y, rng.unit() * 6.28, rng.unit() * 6.28)
+                (b, x, y, rng.unit() * std::f32::consts::TAU, rng.unit() * std::f32::consts::TAU)
             })
             .collect();
         Hud { labels, numbers: VecDeque::new(), rotate, frame: 0, rng }
