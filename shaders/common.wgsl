@@ -145,9 +145,18 @@ fn shade_coverage(coverage: f32, color: vec4<f32>, lum: f32) -> vec4<f32> {
 }
 
 // The same for filtered coverage (transformed text samples between texels):
-// the correction computed, not read from the tables.
+// the pipeline's polynomial where it has one (a smooth curve, as close
+// between the k/255 steps as at them), else the correction computed (the
+// tables hold only the steps). CURVE_CORRECTION is a pipeline constant, not
+// a uniform: no fragment branches on a value read at run time.
 fn shade_filtered(coverage: f32, color: vec4<f32>, lum: f32) -> vec4<f32> {
-    let a = correct_coverage(coverage, lum, viewport.gamma, viewport.contrast) * color.a;
+    var c: f32;
+    if (CURVE_CORRECTION) {
+        c = corrected(coverage, lum);
+    } else {
+        c = correct_coverage(coverage, lum, viewport.gamma, viewport.contrast);
+    }
+    let a = c * color.a;
     return vec4<f32>(color.rgb * a, a);
 }
 

@@ -74,18 +74,21 @@ fn sampled_color(in: Varyings) -> vec4<f32> {
     return textureSampleLevel(color_atlas, atlas_sampler, uv, i32(in.layer & ~COLOR_PAGE_BIT), 0.0);
 }
 
+// Coverage and colour quads are drawn by separate pipelines, in runs (as
+// text.wgsl's): a fragment that branched on its quad's kind would, on a
+// software rasterizer, run both sides for every pixel block (measured on
+// lavapipe: a pinch-zoomed page 1.5x slower).
 @fragment
-fn fs_sampled_linear(in: Varyings) -> @location(0) vec4<f32> {
-    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_linear(sampled_color(in), in.color.a);
-    }
+fn fs_sampled(in: Varyings) -> @location(0) vec4<f32> {
     return shade_filtered(sampled_coverage(in), in.color, in.lum);
 }
 
 @fragment
-fn fs_sampled_srgb(in: Varyings) -> @location(0) vec4<f32> {
-    if ((in.layer & COLOR_PAGE_BIT) != 0u) {
-        return shade_color_srgb(sampled_color(in), in.color.a);
-    }
-    return shade_filtered(sampled_coverage(in), in.color, in.lum);
+fn fs_sampled_color_linear(in: Varyings) -> @location(0) vec4<f32> {
+    return shade_color_linear(sampled_color(in), in.color.a);
+}
+
+@fragment
+fn fs_sampled_color_srgb(in: Varyings) -> @location(0) vec4<f32> {
+    return shade_color_srgb(sampled_color(in), in.color.a);
 }

@@ -239,6 +239,29 @@ mod tests {
         assert!(fitted >= 20, "only {fitted} corrections fitted");
     }
 
+    /// Transformed text corrects filtered coverage, which falls between the
+    /// texel steps, with the same polynomials: between the steps they stay
+    /// within half an 8-bit step of `TextCorrection::apply` (a curve fitted
+    /// only at the steps could swing between them).
+    #[test]
+    fn fitted_curves_hold_between_the_steps() {
+        for gamma in [0.8, 1.0, 1.2, 1.4, 1.8, 2.2, 3.0] {
+            for contrast in [0.0, 0.2, 0.5, 1.0] {
+                let t = TextCorrection { gamma, contrast };
+                let Some([dark, light]) = fit(t) else { continue };
+                for lum in [0.0, 0.3, 1.0] {
+                    let mixed: [f32; DEGREE + 1] =
+                        std::array::from_fn(|j| dark[j] + (light[j] - dark[j]) * lum);
+                    for k in 0..4096 {
+                        let c = (k as f32 + 0.5) / 4096.0;
+                        let err = (eval(&mixed, c) - t.apply(c, lum)).abs();
+                        assert!(err <= 0.5 / 255.0, "{t:?} L {lum} c {c}: off by {err}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The default and neutral corrections are drawn from polynomials (the
     /// fast path); curves too steep for the degree fall back to the tables.
     #[test]

@@ -99,7 +99,8 @@ pub(crate) struct Shared {
     pub transform_layout: wgpu::BindGroupLayout,
     pub sampled_pipeline_layout: wgpu::PipelineLayout,
     pub sampler: wgpu::Sampler,
-    pub sampled_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+    pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
+    pub sampled_color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
     /// LCD text (dual-source blending): the shader where the device has the
     /// feature, and pipelines by key, stripe order (true: BGR) and correction mode.
     pub lcd_shader: Option<wgpu::ShaderModule>,
@@ -237,6 +238,7 @@ impl Shared {
             sampled_pipeline_layout,
             sampler,
             sampled_pipelines: Mutex::new(HashMap::new()),
+            sampled_color_pipelines: Mutex::new(HashMap::new()),
         }
     }
 
@@ -297,32 +299,53 @@ impl Shared {
         Some(cached(&self.lcd_pipelines, &(key.clone(), bgr, *curve), || kind.make(device, key)))
     }
 
-    /// The transformed-text pipeline for `key`, made on first use.
+    /// The transformed-text pipeline for `key` and correction `curve`, made
+    /// on first use: coverage quads.
     pub fn sampled_pipeline(
+        &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
+    ) -> wgpu::RenderPipeline {
+        let constants = crate::fit::constants(curve);
+        let kind = self.sampled_kind(("vs_transformed", "fs_sampled", "fs_sampled"), &constants);
+        cached(&self.sampled_pipelines, &(key.clone(), *curve), || kind.make(device, key))
+    }
+
+    /// The transformed-text pipeline for `key` that draws colour quads
+    /// (RGBA images), made on first use.
+    pub fn sampled_color_pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey,
     ) -> wgpu::RenderPipeline {
-        // crate::SampledQuad: pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4].
-        let attributes = wgpu::vertex_attr_array![
-            0 => Float32x2,
-            1 => Float32x2,
-            2 => Uint16x2,
-            3 => Uint16x2,
-            4 => Uint32,
-            5 => Unorm8x4,
-        ];
-        let kind = QuadPipeline {
+        let entry_points = ("vs_transformed", "fs_sampled_color_linear", "fs_sampled_color_srgb");
+        let kind = self.sampled_kind(entry_points, &[]);
+        cached(&self.sampled_color_pipelines, key, || kind.make(device, key))
+    }
+
+    /// A transformed-text pipeline with these entry points and constants.
+    fn sampled_kind<'a>(
+        &'a self, entry_points: (&'static str, &'static str, &'static str),
+        constants: &'a [(&'a str, f64)],
+    ) -> QuadPipeline<'a> {
+        QuadPipeline {
             label: "kerf transformed glyph pipeline",
             layout: &self.sampled_pipeline_layout,
             module: &self.sampled_shader,
-            entry_points: ("vs_transformed", "fs_sampled_linear", "fs_sampled_srgb"),
+            entry_points,
             stride: std::mem::size_of::<crate::transform::SampledQuad>() as u64,
-            attributes: &attributes,
+            attributes: &SAMPLED_ATTRIBUTES,
             blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-            constants: &[],
-        };
-        cached(&self.sampled_pipelines, key, || kind.make(device, key))
+            constants,
+        }
     }
 }
+
+/// [`SampledQuad`](crate::SampledQuad): pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4].
+const SAMPLED_ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+    0 => Float32x2,
+    1 => Float32x2,
+    2 => Uint16x2,
+    3 => Uint16x2,
+    4 => Uint32,
+    5 => Unorm8x4,
+];
 
 /// [`GlyphInstance`](crate::GlyphInstance): x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].
 const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![

@@ -262,7 +262,7 @@ impl TextRenderer {
         let mut out = frame.finish();
         out.skipped.extend(collected.skipped);
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
-        self.transformed.upload(device, queue, atlas, &self.key);
+        self.transformed.upload(device, queue, atlas, &self.key, &self.curve);
         if !repeated {
             self.upload_instances(device, queue, &collected.spans);
         }
@@ -517,29 +517,33 @@ impl TextRenderer {
             None => {}
         }
         let tr = &self.transformed;
-        let (Some(pipeline), Some(buffer), Some((_, transforms, _))) =
-            (&tr.pipeline, &tr.buffer, &tr.uniform_buffer)
-        else {
+        let (Some(buffer), Some((_, transforms, _))) = (&tr.buffer, &tr.uniform_buffer) else {
             return Ok(());
         };
-        if tr.draws.iter().all(|d| d.0.is_empty()) {
-            return Ok(());
-        }
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &atlas.sampled_bind_group, &[]);
-        pass.set_bind_group(1, viewport, &[]);
-        pass.set_vertex_buffer(0, buffer.slice(..));
-        for (range, offset, scissor) in &tr.draws {
+        let mut bound: Option<bool> = None;
+        for d in &tr.draws {
+            let (range, scissor, colour) = (&d.quads, d.scissor, d.colour);
+            let pipeline = if colour { &tr.color_pipeline } else { &tr.pipeline };
+            let Some(pipeline) = pipeline else { continue };
             if range.is_empty() {
                 continue;
             }
-            if let Some([x, y, w, h]) = *scissor {
+            if let Some([x, y, w, h]) = scissor {
                 if w == 0 || h == 0 {
                     continue;
                 }
                 pass.set_scissor_rect(x, y, w, h);
             }
-            pass.set_bind_group(2, transforms, &[*offset]);
+            if bound.is_none() {
+                pass.set_bind_group(0, &atlas.sampled_bind_group, &[]);
+                pass.set_bind_group(1, viewport, &[]);
+                pass.set_vertex_buffer(0, buffer.slice(..));
+            }
+            if bound != Some(colour) {
+                pass.set_pipeline(pipeline);
+                bound = Some(colour);
+            }
+            pass.set_bind_group(2, transforms, &[d.uniform]);
             pass.draw(0..4, range.clone());
             if let Some(full) = scissor.and(self.target_size) {
                 pass.set_scissor_rect(0, 0, full.0, full.1);

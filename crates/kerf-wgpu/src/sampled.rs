@@ -4,6 +4,7 @@
 //! transform as a dynamic-offset uniform.
 
 use crate::area::{effect_layers, scaled_effects, TextArea, TextContent};
+use crate::fit::CurveKey;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
@@ -15,18 +16,34 @@ use kerf_cache::{
 /// The transformed areas of the last `prepare`: their quads, one draw each.
 #[derive(Default)]
 pub(crate) struct Transformed {
+    /// The pipeline of coverage quads, and the correction it was made for.
     pub(crate) pipeline: Option<wgpu::RenderPipeline>,
+    pub(crate) pipeline_curve: CurveKey,
+    /// The pipeline of colour quads, made when one is first drawn.
+    pub(crate) color_pipeline: Option<wgpu::RenderPipeline>,
     pub(crate) quads: Vec<SampledQuad>,
     pub(crate) buffer: Option<wgpu::Buffer>,
     pub(crate) capacity: u64,
-    /// One per transformed area: its quads, its uniform's offset, its scissor.
-    pub(crate) draws: Vec<(std::ops::Range<u32>, u32, Option<[u32; 4]>)>,
+    /// One per run of one kind of quad (coverage or colour) of a transformed area.
+    pub(crate) draws: Vec<SampledDraw>,
     pub(crate) uniforms: Vec<u8>,
     /// Bytes between two areas' transforms: the uniform, rounded up to the
     /// device's dynamic-offset alignment.
     pub(crate) uniform_stride: usize,
     pub(crate) uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
     pub(crate) positions: Vec<PositionedGlyph>,
+}
+
+/// One draw of transformed quads.
+pub(crate) struct SampledDraw {
+    /// The quads.
+    pub(crate) quads: std::ops::Range<u32>,
+    /// Their area's transform: its offset in the uniform buffer.
+    pub(crate) uniform: u32,
+    /// Their area's scissor rectangle.
+    pub(crate) scissor: Option<[u32; 4]>,
+    /// True for colour quads (drawn by the colour pipeline).
+    pub(crate) colour: bool,
 }
 
 impl Transformed {
@@ -119,20 +136,43 @@ impl Transformed {
         let offset = self.uniforms.len();
         self.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
         self.uniforms.resize(offset + self.uniform_stride, 0);
-        self.draws.push((first..self.quads.len() as u32, offset as u32, scissor));
+        // Runs of one kind, in order: the painter's order of overlapping
+        // quads is kept, and no fragment branches on its quad's kind.
+        let colour = |q: &SampledQuad| q.page & kerf_cache::COLOR_PAGE_BIT != 0;
+        let end = self.quads.len() as u32;
+        let mut start = first;
+        for i in first..end {
+            let kind = colour(&self.quads[i as usize]);
+            if i + 1 == end || colour(&self.quads[i as usize + 1]) != kind {
+                let quads = start..i + 1;
+                self.draws.push(SampledDraw {
+                    quads,
+                    uniform: offset as u32,
+                    scissor,
+                    colour: kind,
+                });
+                start = i + 1;
+            }
+        }
     }
 
     /// Writes the transformed areas' quads and transforms (one buffer write
-    /// each), making the pipeline and buffers on first use.
+    /// each), making the pipeline (for correction `curve`) and buffers on
+    /// first use.
     pub(crate) fn upload(
-        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas, key: &PipelineKey,
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas,
+        key: &PipelineKey, curve: &CurveKey,
     ) {
         let tr = self;
         if tr.draws.is_empty() {
             return;
         }
-        if tr.pipeline.is_none() {
-            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, key));
+        if tr.pipeline.is_none() || tr.pipeline_curve != *curve {
+            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, key, curve));
+            tr.pipeline_curve = *curve;
+        }
+        if tr.color_pipeline.is_none() && tr.draws.iter().any(|d| d.colour) {
+            tr.color_pipeline = Some(atlas.shared.sampled_color_pipeline(device, key));
         }
         let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;
         if bytes > tr.capacity || tr.buffer.is_none() {

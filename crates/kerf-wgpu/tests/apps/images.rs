@@ -399,3 +399,85 @@ fn a_lost_device_with_colour_pages_comes_back_with_the_same_picture() {
         after.chunks(4).filter(|p| p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2]) > 80);
     assert!(colourful.count() > 300, "the emoji and the image are drawn");
 }
+
+/// A transformed area's colour quads (RGBA images) and coverage quads
+/// (text) are drawn by their own pipelines, in order: at the identity
+/// transform, sampled at texel centres, the images are the same composite
+/// as drawn texel for pixel, and the text beside them is tinted; text drawn
+/// over an image in the same area stays on top.
+#[test]
+fn transformed_images_and_text_keep_their_colours_and_order() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let src = atlas.add_rgba_image_source(|id: u32, size: f32| Ok(picture(id, size))).unwrap();
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (200u32, 48u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let bg = 0.5f32;
+    let target = Offscreen::new(&device, w, h, format).unwrap();
+    let images: Vec<PositionedImage> = (0..3)
+        .map(|i| PositionedImage {
+            source: src,
+            id: i + 1,
+            size: 20.0,
+            x: 4.0 + 24.0 * i as f32,
+            y: 24.0,
+            color: [0, 0, 0, 255],
+        })
+        .collect();
+    // A red bar over the third image, drawn after it in the same area.
+    let bar =
+        [kerf_cache::Decoration { x: 52, y: 12, width: 20, height: 4, color: [255, 0, 0, 255] }];
+    let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
+    let id = TextTransform::IDENTITY;
+    let areas = [
+        TextArea::images(&images, 0.0, 0.0).with_decorations(&bar).transformed(id),
+        TextArea::text(text, 150.0, 28.0).transformed(id),
+    ];
+    let rep = r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    assert_eq!(rep.instances, 0, "everything took the transformed path");
+    let px = draw_and_read(
+        &device,
+        &queue,
+        &r,
+        &atlas,
+        &target,
+        wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 },
+    );
+    let mut worst = 0i32;
+    for (i, im) in images.iter().enumerate() {
+        let img = picture(im.id, 20.0);
+        let (x0, y0) = (4 + 24 * i as u32, 4u32);
+        for y in 0..20 {
+            for x in 0..20 {
+                if i == 2 && (8..12).contains(&y) {
+                    continue; // under the bar
+                }
+                let t = &img.pixels[((y * 20 + x) * 4) as usize..][..4];
+                let a = t[3] as f32 / 255.0;
+                for c in 0..3 {
+                    let lin = srgb_to_linear(t[c] as f32 / 255.0) * a + bg * (1.0 - a);
+                    let expect = (linear_to_srgb(lin) * 255.0).round() as i32;
+                    let got = px[(((y0 + y) * w + x0 + x) * 4) as usize + c] as i32;
+                    worst = worst.max((got - expect).abs());
+                }
+            }
+        }
+    }
+    assert!(worst <= 3, "transformed RGBA images differ from the composite by {worst}");
+    for x in 53..71u32 {
+        let p = &px[((14 * w + x) * 4) as usize..][..4];
+        assert_eq!((p[0], p[1], p[2]), (255, 0, 0), "the bar is over the image at x = {x}");
+    }
+    let red = (0..w * h)
+        .filter(|i| {
+            let (x, p) = (i % w, &px[(*i * 4) as usize..][..4]);
+            x >= 150 && p[0] > 150 && p[1] < 120
+        })
+        .count();
+    assert!(red > 20, "tinted text drawn ({red} red pixels)");
+}
