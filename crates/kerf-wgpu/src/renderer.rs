@@ -201,7 +201,10 @@ impl TextRenderer {
     /// moves, exactly once it rests). An area zooms when it shows the same
     /// content (string and font, glyph ids, images) as the area at its index
     /// in the last `prepare` call, at another size; other content there (a
-    /// scrolled list, a new string) is drawn exactly.
+    /// scrolled list, a new string) is drawn exactly. A transformed area's
+    /// size is its on-screen size (its scale times the transform's largest
+    /// stretch): a label scaled by its transform every frame zooms, one that
+    /// only turns does not.
     pub fn set_zoom_policy(&mut self, policy: ZoomPolicy) {
         self.zoom = policy;
     }
@@ -344,15 +347,16 @@ impl TextRenderer {
     ) -> bool {
         let previous = self.stamps[n].take();
         let start = self.quads.len();
-        let zooming = self.zoom_sizes.zooming(n, area)
-            && self.zoom != ZoomPolicy::Exact
-            && area.transform.is_none();
+        let zooming = self.zoom_sizes.zooming(n, area) && self.zoom != ZoomPolicy::Exact;
         let lcd = self.lcd_for(n, area, zooming, collected);
         let max_px = frame.cache().config().max_glyph_px;
         let sampled = match area.transform {
+            // A transformed area whose on-screen size moves (a label
+            // scaling with the camera): its on-screen size's steps.
+            Some(t) if zooming => Some((t, Raster::Steps(t.raster_scale(), self.zoom))),
             Some(t) => Some((t, Raster::Scale(t.raster_scale()))),
             // A zooming area: its size steps, sampled, in place.
-            None if zooming => Some((TextTransform::IDENTITY, Raster::Steps(self.zoom))),
+            None if zooming => Some((TextTransform::IDENTITY, Raster::Steps(1.0, self.zoom))),
             None => None,
         };
         if let Some((t, raster)) = sampled {

@@ -221,19 +221,20 @@ impl Transformed {
 fn raster_px(px: f32, raster: Raster, max_px: f32) -> f32 {
     let px = match raster {
         Raster::Scale(s) => px * s,
-        Raster::Steps(policy) => policy.step_px(px),
+        Raster::Steps(s, policy) => policy.step_px(px * s),
     };
     px.min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
 }
 
 /// The size a sampled glyph is rasterized at: its on-screen size (its size
-/// times a transform's largest stretch), or a zooming area's size step.
+/// times a transform's largest stretch), or, while an area zooms, the size
+/// step nearest its on-screen size.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Raster {
     /// Size times this.
     Scale(f32),
-    /// The size step of a [`ZoomPolicy`] nearest the size.
-    Steps(ZoomPolicy),
+    /// The step of a [`ZoomPolicy`] nearest the size times this.
+    Steps(f32, ZoomPolicy),
 }
 
 /// Appends the quads of one cached entry (its tiles, for a glyph larger than

@@ -120,16 +120,20 @@ fn signature(area: &TextArea<'_>) -> u64 {
 }
 
 /// An area's size for the policy: its text's size (a spec's, or its first
-/// glyph's or image's) times its scale; 0 when it has none.
+/// glyph's or image's) times its scale and its transform's largest stretch
+/// (its on-screen size; a turn alone does not move it), to the 1/64 px
+/// glyph sizes are kept at (a transform's rounding is not a zoom); 0 when
+/// it has none.
 fn size_of(area: &TextArea<'_>) -> f32 {
     let size = match &area.content {
         TextContent::Text(spec) => spec.size,
         TextContent::Glyphs(g) => g.first().map_or(0.0, |g| g.size),
         TextContent::Images(i) => i.first().map_or(0.0, |i| i.size),
     };
-    let s = size * area.scale;
+    let stretch = area.transform.map_or(1.0, |t| t.raster_scale());
+    let s = size * area.scale * stretch;
     if s.is_finite() {
-        s
+        (s * 64.0).round() / 64.0
     } else {
         0.0
     }

@@ -113,3 +113,70 @@ fn other_content_at_the_same_place_is_not_a_zoom() {
     let (exact, sampled) = draw("a body line", 15.0);
     assert!(exact == 0 && sampled > 0);
 }
+
+impl Side {
+    /// Prepares the string at `px`, transformed by `t`: the report.
+    fn transformed(&mut self, px: f32, t: TextTransform) -> PrepareReport {
+        let spec = TextSpec::new("Goblin archer 12", self.font, px).at(8.0, 8.0);
+        let areas = [TextArea::text(spec, 0.0, 0.0).transformed(t)];
+        self.renderer
+            .prepare(&self.device, &self.queue, &mut self.atlas, &areas, &self.viewport)
+            .unwrap()
+    }
+
+    /// The sizes of the sampled glyphs cached.
+    fn sampled_sizes(&self) -> Vec<f32> {
+        let mut sizes: Vec<f32> = self
+            .atlas
+            .cache()
+            .entries()
+            .filter(|(k, _)| k.mode == kerf_cache::RenderMode::Sampled)
+            .map(|(k, _)| k.size.px())
+            .collect();
+        sizes.sort_by(f32::total_cmp);
+        sizes.dedup();
+        sizes
+    }
+}
+
+/// A label whose transform scales it every frame (a world-space label as
+/// the camera moves) zooms like a resized area: its glyphs come from the
+/// size steps of its on-screen size, far fewer rasters than one per frame.
+/// A label that only turns keeps its on-screen size: drawn at exactly that
+/// size, nothing rasterized after its first frame.
+#[test]
+fn a_label_scaled_by_its_transform_zooms_in_steps_and_one_that_turns_does_not() {
+    let turn = |i: usize, s: f32| {
+        let (sin, cos) = (0.02 * i as f32).sin_cos();
+        TextTransform::Affine([s * cos, s * sin, -s * sin, s * cos, 100.0, 40.0])
+    };
+    let mut steps = side(ZoomPolicy::default());
+    let mut exact = side(ZoomPolicy::Exact);
+    for i in 0..60 {
+        let s = 3f32.powf(i as f32 / 59.0);
+        steps.transformed(14.0, turn(i, s));
+        exact.transformed(14.0, turn(i, s));
+    }
+    let policy = ZoomPolicy::default();
+    let on_steps = steps.sampled_sizes();
+    // The first frame is exact (nothing to zoom from yet), the rest steps.
+    let first = kerf_cache::GlyphSize::from_px(14.0, f32::MAX).unwrap().px();
+    for px in &on_steps {
+        let step = kerf_cache::GlyphSize::from_px(policy.step_px(*px), f32::MAX).unwrap().px();
+        assert!(*px == step || *px == first, "{px} px is neither a step nor the first size");
+    }
+    let (a, b) = (steps.atlas.cache().stats().rasterized, exact.atlas.cache().stats().rasterized);
+    assert!(a * 3 < b, "steps rasterized {a}, exact {b}");
+    assert!(exact.sampled_sizes().len() >= 59, "exact: one size a frame");
+    // Turning only: the on-screen size stays 20 px, and so do the rasters.
+    let mut turning = side(ZoomPolicy::default());
+    turning.transformed(20.0, turn(0, 1.0));
+    let before = turning.atlas.cache().stats().rasterized;
+    for i in 1..30 {
+        turning.transformed(20.0, turn(i, 1.0));
+    }
+    assert_eq!(turning.atlas.cache().stats().rasterized, before, "a turn rasterizes nothing");
+    let sizes = turning.sampled_sizes();
+    assert_eq!(sizes.len(), 1, "{sizes:?}");
+    assert!((sizes[0] - 20.0).abs() < 0.02, "{sizes:?}");
+}
