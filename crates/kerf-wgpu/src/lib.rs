@@ -99,6 +99,7 @@
 mod area;
 mod correction;
 mod device;
+mod draw_order;
 mod error;
 mod fit;
 mod lcd_settings;

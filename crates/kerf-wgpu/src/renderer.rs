@@ -5,6 +5,7 @@ use crate::area::{
     clip_all, effect_layers, scaled_effects, scissor, TextArea, TextBounds, TextContent,
 };
 use crate::correction::TextCorrection;
+use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, RenderError};
 use crate::fit::CurveKey;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
@@ -113,8 +114,8 @@ pub struct TextRenderer {
     lcd_pipeline: Option<wgpu::RenderPipeline>,
     /// The pipeline for colour quads, made when a `prepare` first has one.
     color_pipeline: Option<wgpu::RenderPipeline>,
-    /// The instances as runs of one kind, in order: (range, colour quads).
-    runs: Vec<(std::ops::Range<u32>, bool)>,
+    /// The instances' draw order: runs of one kind.
+    order: DrawOrder,
     /// The correction the pipelines were built for (a viewport's
     /// polynomials, or its tables), switched in `prepare` when a viewport
     /// has another.
@@ -171,7 +172,7 @@ impl TextRenderer {
             zoom_sizes: ZoomTracker::default(),
             lcd_pipeline: None,
             color_pipeline: None,
-            runs: Vec::new(),
+            order: DrawOrder::default(),
             curve,
         }
     }
@@ -269,7 +270,7 @@ impl TextRenderer {
         if !repeated {
             self.upload_instances(device, queue, &collected.spans);
         }
-        if self.color_pipeline.is_none() && self.runs.iter().any(|r| r.1) {
+        if self.color_pipeline.is_none() && self.order.runs.iter().any(|r| r.1) {
             self.color_pipeline = Some(atlas.shared.color_pipeline(device, &self.key));
         }
         self.viewport = Some(viewport.bind_group.clone());
@@ -476,6 +477,9 @@ impl TextRenderer {
         if spans.iter().any(|(_, _, b)| *b != TextBounds::default()) {
             clip_all(&mut self.quads, spans);
         }
+        if self.lcd_pipeline.is_none() {
+            self.order.colour_last(&mut self.quads);
+        }
         self.count = self.quads.len() as u32;
         let bytes = (self.quads.len() * std::mem::size_of::<GlyphInstance>()) as u64;
         if bytes > self.capacity {
@@ -491,7 +495,7 @@ impl TextRenderer {
                 bytemuck::cast_slice(&self.uploaded[changed]),
             );
         }
-        runs_of(&self.uploaded, &mut self.runs);
+        self.order.split(self.uploaded.iter().map(|q| q.page));
     }
 
     /// Records the draw of the prepared glyphs into `pass`: one instanced
@@ -509,7 +513,7 @@ impl TextRenderer {
             Some(lcd) => draw_quads(pass, lcd, atlas, srgb, viewport, &self.buffer, self.count),
             None if self.count > 0 => {
                 bind_quads(pass, atlas, srgb, viewport, &self.buffer);
-                for (range, colour) in &self.runs {
+                for (range, colour) in &self.order.runs {
                     let pipeline =
                         if *colour { self.color_pipeline.as_ref() } else { Some(&self.pipeline) };
                     if let Some(p) = pipeline {
@@ -614,22 +618,6 @@ fn bind_quads(
     pass.set_vertex_buffer(0, buffer.slice(..));
 }
 
-/// Splits `quads` into runs of one kind, in order: (instance range, true for
-/// colour quads). Drawing the runs in order keeps the painter's order of
-/// quads that overlap (text over an image, an emoji over a glyph).
-fn runs_of(quads: &[GlyphInstance], runs: &mut Vec<(std::ops::Range<u32>, bool)>) {
-    let colour = |q: &GlyphInstance| q.page & kerf_cache::COLOR_PAGE_BIT != 0;
-    runs.clear();
-    let mut start = 0;
-    for (i, q) in quads.iter().enumerate() {
-        // A run ends at the last quad or where the next is of the other kind.
-        if quads.get(i + 1).map(colour) != Some(colour(q)) {
-            runs.push((start as u32..i as u32 + 1, colour(q)));
-            start = i + 1;
-        }
-    }
-}
-
 fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("kerf glyph instances"),
@@ -637,29 +625,4 @@ fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn runs_cover_every_instance_in_order_one_kind_each() {
-        let quad = |colour: bool| GlyphInstance {
-            page: if colour { kerf_cache::COLOR_PAGE_BIT | 3 } else { 3 },
-            ..GlyphInstance::default()
-        };
-        let mut runs = Vec::new();
-        runs_of(&[], &mut runs);
-        assert!(runs.is_empty());
-        let kinds = [false, false, true, false, true, true, false];
-        let quads: Vec<_> = kinds.iter().map(|&c| quad(c)).collect();
-        runs_of(&quads, &mut runs);
-        assert_eq!(
-            runs,
-            vec![(0..2, false), (2..3, true), (3..4, false), (4..6, true), (6..7, false)]
-        );
-        runs_of(&quads[..2], &mut runs);
-        assert_eq!(runs, vec![(0..2, false)]);
-    }
 }
