@@ -22,7 +22,9 @@
 //! per frame (until the submit returned; the GPU's threads not counted),
 //! peak RSS, RSS and live wgpu objects after frame 1,000 and after the last.
 //! `one SCENE SIDE FRAMES` is one child; with `SCENES_PNG=FILE` it also
-//! writes its last frame to FILE.
+//! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
+//! its startup and each frame went (device, fonts and shaping; making the
+//! renderer; converting, preparing, encoding, submitting, the GPU's work).
 
 mod measure;
 /// The multi-script lines the glyphon benches draw (the window's paragraph).
@@ -73,7 +75,12 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
     let size = s.size();
     let target = kerf::gpu::Offscreen::new(device, size.0, size.1, sides::FORMAT)
         .map_err(|e| e.to_string())?;
+    let before_side = start.elapsed().as_secs_f64() * 1e3;
     let mut r = sides::Side::new(side, device, queue, size, s.renderers())?;
+    if std::env::var_os("SCENES_PHASES").is_some() {
+        let ready = start.elapsed().as_secs_f64() * 1e3;
+        eprintln!("startup: device, fonts, shaping, target {before_side:.1} ms; renderer made {ready:.1} ms");
+    }
     let warm = WARM_UP.min(frames / 10);
     let (mut walls, mut cpus) = (Vec::new(), Vec::new());
     let mut f = Figures { frames, ..Figures::default() };

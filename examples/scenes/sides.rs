@@ -78,13 +78,20 @@ impl Side {
         let ms = wgpu::MultisampleState::default();
         match name {
             "kerf" => {
+                let t = std::time::Instant::now();
                 let atlas =
                     TextAtlas::new(device, CacheConfig::default()).map_err(|e| e.to_string())?;
-                let renderers = (0..renderers)
+                let a = t.elapsed().as_secs_f64() * 1e3;
+                let renderers: Vec<TextRenderer> = (0..renderers)
                     .map(|_| TextRenderer::new(device, &atlas, FORMAT, ms, None))
                     .collect();
+                let b = t.elapsed().as_secs_f64() * 1e3;
                 let mut viewport = Viewport::new(device, &atlas);
                 viewport.update(queue, size.0, size.1);
+                if std::env::var_os("SCENES_PHASES").is_some() {
+                    let c = t.elapsed().as_secs_f64() * 1e3;
+                    eprintln!("kerf: atlas {a:.2} ms, renderers {b:.2}, viewport {c:.2}");
+                }
                 Ok(Side::Kerf {
                     atlas,
                     renderers,
@@ -117,6 +124,9 @@ impl Side {
         areas: &[Area<'_>], size: (u32, u32), target: &wgpu::TextureView,
     ) -> Result<Duration, String> {
         let cpu0 = crate::measure::thread_cpu();
+        let t0 = std::time::Instant::now();
+        let mut marks: Vec<(&str, f64)> = Vec::new();
+        let mut mark = |what: &'static str| marks.push((what, t0.elapsed().as_secs_f64() * 1e3));
         let mut encoder = device.create_command_encoder(&Default::default());
         match self {
             Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges } => {
@@ -129,6 +139,7 @@ impl Side {
                         .map_err(|e| e.to_string())?;
                     ranges.push(start..glyphs.len());
                 }
+                mark("converted");
                 let bounds = kerf::gpu::TextBounds {
                     left: 0,
                     top: 0,
@@ -156,6 +167,7 @@ impl Side {
                         .prepare(device, queue, atlas, &text, viewport)
                         .map_err(|e| e.to_string())?;
                 }
+                mark("prepared");
                 let mut pass = clear_pass(&mut encoder, target);
                 for renderer in renderers.iter() {
                     renderer.render(atlas, &mut pass).map_err(|e| e.to_string())?;
@@ -185,15 +197,22 @@ impl Side {
                         .prepare(device, queue, fs, atlas, viewport, text, swash)
                         .map_err(|e| e.to_string())?;
                 }
+                mark("prepared");
                 let mut pass = clear_pass(&mut encoder, target);
                 for renderer in renderers.iter() {
                     renderer.render(atlas, viewport, &mut pass).map_err(|e| e.to_string())?;
                 }
             }
         }
+        mark("encoded");
         queue.submit([encoder.finish()]);
+        mark("submitted");
         let cpu = crate::measure::thread_cpu().saturating_sub(cpu0);
         device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
+        mark("done");
+        if std::env::var_os("SCENES_PHASES").is_some() {
+            eprintln!("phases (ms since the frame began): {marks:?}");
+        }
         if let Side::Glyphon { atlas, .. } = self {
             atlas.trim();
         }

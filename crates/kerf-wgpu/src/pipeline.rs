@@ -1,7 +1,7 @@
 //! The shader, layouts and a pipeline cache shared by every renderer of an atlas.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use crate::fit::CurveKey;
 
@@ -92,18 +92,21 @@ pub(crate) struct Shared {
     pub pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
     /// Colour-quad pipelines by key.
     pub color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
-    /// Transformed text: shader, filterable atlas layout (texture + sampler),
-    /// per-area transform layout (dynamic offset), pipelines.
-    pub sampled_shader: wgpu::ShaderModule,
+    /// Transformed text: shader (made on first use: an app that never
+    /// transforms text does not parse it before its first frame), filterable
+    /// atlas layout (texture + sampler), per-area transform layout (dynamic
+    /// offset), pipelines.
+    pub sampled_shader: OnceLock<wgpu::ShaderModule>,
     pub sampled_atlas_layout: wgpu::BindGroupLayout,
     pub transform_layout: wgpu::BindGroupLayout,
     pub sampled_pipeline_layout: wgpu::PipelineLayout,
     pub sampler: wgpu::Sampler,
     pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
     pub sampled_color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
-    /// LCD text (dual-source blending): the shader where the device has the
-    /// feature, and pipelines by key, stripe order (true: BGR) and correction mode.
-    pub lcd_shader: Option<wgpu::ShaderModule>,
+    /// LCD text (dual-source blending): the shader (made on first use, where
+    /// the device has the feature), and pipelines by key, stripe order (true:
+    /// BGR) and correction mode.
+    pub lcd_shader: OnceLock<wgpu::ShaderModule>,
     pub lcd_pipelines: Mutex<HashMap<(PipelineKey, bool, CurveKey), wgpu::RenderPipeline>>,
 }
 
@@ -168,10 +171,6 @@ impl Shared {
             bind_group_layouts: &[Some(&atlas_layout), Some(&viewport_layout)],
             immediate_size: 0,
         });
-        let sampled_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("kerf transformed glyph shader"),
-            source: source(TRANSFORMED_SHADER),
-        });
         let sampled_atlas_layout =
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("kerf sampled atlas layout"),
@@ -215,15 +214,8 @@ impl Shared {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let lcd_shader =
-            device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING).then(|| {
-                device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("kerf LCD glyph shader"),
-                    source: source(LCD_SHADER),
-                })
-            });
         Shared {
-            lcd_shader,
+            lcd_shader: OnceLock::new(),
             lcd_pipelines: Mutex::new(HashMap::new()),
             shader,
             atlas_layout,
@@ -232,7 +224,7 @@ impl Shared {
             pipeline_layout,
             pipelines: Mutex::new(HashMap::new()),
             color_pipelines: Mutex::new(HashMap::new()),
-            sampled_shader,
+            sampled_shader: OnceLock::new(),
             sampled_atlas_layout,
             transform_layout,
             sampled_pipeline_layout,
@@ -240,6 +232,14 @@ impl Shared {
             sampled_pipelines: Mutex::new(HashMap::new()),
             sampled_color_pipelines: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// A shader module of `wgsl` with the correction tables as this device reads them.
+    fn module(&self, device: &wgpu::Device, label: &str, wgsl: &'static str) -> wgpu::ShaderModule {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(tables_as(wgsl, self.storage_tables)),
+        })
     }
 
     /// The pipeline for `key`, made on first use.
@@ -283,7 +283,12 @@ impl Shared {
     pub fn lcd_pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey, bgr: bool, curve: &CurveKey,
     ) -> Option<wgpu::RenderPipeline> {
-        let module = self.lcd_shader.as_ref()?;
+        if !device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING) {
+            return None;
+        }
+        let module = self
+            .lcd_shader
+            .get_or_init(|| self.module(device, "kerf LCD glyph shader", LCD_SHADER));
         let mut constants = crate::fit::constants(curve);
         constants.push(("LCD_BGR", if bgr { 1.0 } else { 0.0 }));
         let kind = QuadPipeline {
@@ -305,7 +310,8 @@ impl Shared {
         &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
     ) -> wgpu::RenderPipeline {
         let constants = crate::fit::constants(curve);
-        let kind = self.sampled_kind(("vs_transformed", "fs_sampled", "fs_sampled"), &constants);
+        let kind =
+            self.sampled_kind(device, ("vs_transformed", "fs_sampled", "fs_sampled"), &constants);
         cached(&self.sampled_pipelines, &(key.clone(), *curve), || kind.make(device, key))
     }
 
@@ -315,19 +321,21 @@ impl Shared {
         &self, device: &wgpu::Device, key: &PipelineKey,
     ) -> wgpu::RenderPipeline {
         let entry_points = ("vs_transformed", "fs_sampled_color_linear", "fs_sampled_color_srgb");
-        let kind = self.sampled_kind(entry_points, &[]);
+        let kind = self.sampled_kind(device, entry_points, &[]);
         cached(&self.sampled_color_pipelines, key, || kind.make(device, key))
     }
 
     /// A transformed-text pipeline with these entry points and constants.
     fn sampled_kind<'a>(
-        &'a self, entry_points: (&'static str, &'static str, &'static str),
+        &'a self, device: &wgpu::Device, entry_points: (&'static str, &'static str, &'static str),
         constants: &'a [(&'a str, f64)],
     ) -> QuadPipeline<'a> {
         QuadPipeline {
             label: "kerf transformed glyph pipeline",
             layout: &self.sampled_pipeline_layout,
-            module: &self.sampled_shader,
+            module: self.sampled_shader.get_or_init(|| {
+                self.module(device, "kerf transformed glyph shader", TRANSFORMED_SHADER)
+            }),
             entry_points,
             stride: std::mem::size_of::<crate::transform::SampledQuad>() as u64,
             attributes: &SAMPLED_ATTRIBUTES,
