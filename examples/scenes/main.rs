@@ -15,7 +15,8 @@
 //! cargo run --release --example scenes --features bench-glyphon -- one hud kerf 2000
 //! ```
 //!
-//! `all [FRAMES] [ROUNDS]` runs every scene with each side in turn (the
+//! `all [FRAMES [ROUNDS [SCENE...]]]` runs every scene (or those named)
+//! with each side in turn (the
 //! order alternating between rounds) and prints one table: first frame from
 //! process start (the parent's clock, from spawn to the child's word that
 //! its first frame is done), the median steady frame, the app thread's CPU
@@ -53,11 +54,12 @@ fn main() {
         Some("all") | None => {
             let frames = arg(1).and_then(|n| n.parse().ok()).unwrap_or(10_000);
             let rounds = arg(2).and_then(|n| n.parse().ok()).unwrap_or(1);
-            run_all(frames, rounds)
+            let only: Vec<&str> = args.iter().skip(3).map(String::as_str).collect();
+            run_all(frames, rounds, &only)
         }
-        Some(other) => {
-            Err(format!("unknown command {other:?}: all [FRAMES [ROUNDS]] | one SCENE SIDE FRAMES"))
-        }
+        Some(other) => Err(format!(
+            "unknown command {other:?}: all [FRAMES [ROUNDS [SCENE...]]] | one SCENE SIDE FRAMES"
+        )),
     };
     if let Err(e) = result {
         eprintln!("scenes: {e}");
@@ -154,14 +156,14 @@ fn child(scene: &str, side: &str, frames: usize) -> Result<Figures, String> {
     }
 }
 
-/// Every scene with both sides, `rounds` times, as one table.
-fn run_all(frames: usize, rounds: usize) -> Result<(), String> {
+/// Every scene (or those in `only`) with both sides, `rounds` times, as one table.
+fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
     println!(
         "| scene | side | first frame ms | steady ms | app CPU ms/frame | peak RSS MiB | RSS @1k | RSS @{frames} | wgpu objects @1k / @{frames} |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     for round in 0..rounds {
-        for scene in scenes::NAMES {
+        for scene in scenes::NAMES.into_iter().filter(|s| only.is_empty() || only.contains(s)) {
             let order = if round % 2 == 0 { ["kerf", "glyphon"] } else { ["glyphon", "kerf"] };
             let mut got = Vec::new();
             for side in order {

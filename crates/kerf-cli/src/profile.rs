@@ -100,10 +100,13 @@ pub struct Report {
     pub evictions: u64,
     /// hits / glyphs.
     pub hit_rate: f64,
-    /// Time per glyph of a frame whose glyphs are all cached (key to quad).
-    pub ns_per_hit: f64,
-    /// Time per missed glyph: frame time less the hits' share, over misses.
-    pub ns_per_miss: f64,
+    /// Time per glyph of a frame whose glyphs are all cached (key to quad);
+    /// `None` (JSON `null`) when no such frame was measured: the last
+    /// frame, replayed, missed (it does not fit the pages at once).
+    pub ns_per_hit: Option<f64>,
+    /// Time per missed glyph: frame time less the hits' share, over misses;
+    /// `None` when there were hits but no hit time to take off.
+    pub ns_per_miss: Option<f64>,
     /// Rasterization time per rasterized glyph.
     pub raster_ns: f64,
     /// Packing time (allocate, evict, deallocate) per rasterized glyph.
@@ -456,18 +459,24 @@ fn profile_one(
     let raster_bytes = stats.rasterized_bytes - raster_start;
     let total_ns: u64 = frame_ns.iter().sum();
     // Hits: replay the last frame (now fully cached) and keep the fastest of a few runs.
-    let mut ns_per_hit = f64::NAN;
+    let mut ns_per_hit: Option<f64> = None;
     if !glyphs.is_empty() {
         for _ in 0..5 {
             let r = runner.frame(&glyphs)?;
             let ns = r.ns as f64 / glyphs.len() as f64;
             if r.counts.hits == glyphs.len() as u64 {
-                ns_per_hit = if ns_per_hit.is_nan() { ns } else { ns_per_hit.min(ns) };
+                ns_per_hit = Some(ns_per_hit.map_or(ns, |best| best.min(ns)));
             }
         }
     }
     let per = |ns: u64, n: u64| if n == 0 { 0.0 } else { ns as f64 / n as f64 };
-    let hit_share = if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit * stats.hits as f64 };
+    // The misses' time is the frames' time less the hits' share: unknown
+    // when there were hits and no hit time was measured.
+    let hit_share = match ns_per_hit {
+        Some(ns) => Some(ns * stats.hits as f64),
+        None if stats.hits == 0 => Some(0.0),
+        None => None,
+    };
     frame_ns.sort_unstable();
     gpu_ns.sort_unstable();
     done_ns.sort_unstable();
@@ -481,11 +490,11 @@ fn profile_one(
         misses: stats.misses,
         evictions: stats.evictions,
         hit_rate: stats.hit_rate(),
-        ns_per_hit: if ns_per_hit.is_nan() { 0.0 } else { ns_per_hit },
-        ns_per_miss: if stats.misses == 0 {
-            0.0
-        } else {
-            (total_ns as f64 - hit_share).max(0.0) / stats.misses as f64
+        ns_per_hit,
+        ns_per_miss: match hit_share {
+            _ if stats.misses == 0 => Some(0.0),
+            Some(share) => Some((total_ns as f64 - share).max(0.0) / stats.misses as f64),
+            None => None,
         },
         raster_ns: per(stats.raster_ns, stats.rasterized),
         pack_ns: per(stats.pack_ns, stats.rasterized),
@@ -584,6 +593,11 @@ fn font_clone(cache: &GlyphCache, id: FontId) -> kerf_cache::fonts::Font {
     cache.fonts().get(id).expect("font loaded").clone()
 }
 
+/// `v` with `digits` decimals, or `-` where it was not measured.
+fn or_dash(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
+}
+
 fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::Gpu>) {
     let backend = match gpu {
         None => "cpu".to_string(),
@@ -605,13 +619,13 @@ fn print_table(args: &ProfileArgs, reports: &[Report], gpu: Option<&crate::gpu::
     );
     for r in reports {
         out!(
-            "{:<14} {:>8} {:>7.2} {:>8.1} {:>8.1} {:>9.0} {:>9.0} {:>8.0} {:>7.0} {:>7} {:>6.1}/{:>5.1}% {:>5} {:>7} {:>8} {:>9.1} {:>9.1} {:>8.2}",
+            "{:<14} {:>8} {:>7.2} {:>8} {:>8} {:>9} {:>9.0} {:>8.0} {:>7.0} {:>7} {:>6.1}/{:>5.1}% {:>5} {:>7} {:>8} {:>9.1} {:>9.1} {:>8.2}",
             r.workload,
             r.glyphs,
             r.hit_rate * 100.0,
-            r.ns_per_hit,
-            if r.ns_per_hit > 0.0 { 1e3 / r.ns_per_hit } else { 0.0 },
-            r.ns_per_miss,
+            or_dash(r.ns_per_hit, 1),
+            or_dash(r.ns_per_hit.filter(|ns| *ns > 0.0).map(|ns| 1e3 / ns), 1),
+            or_dash(r.ns_per_miss, 0),
             r.raster_ns,
             r.pack_ns,
             r.stage_ns,

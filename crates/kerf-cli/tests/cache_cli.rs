@@ -66,6 +66,41 @@ fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
     assert!(occ > 0.0 && occ <= 1.0);
 }
 
+/// `ns_per_hit` is a time only where an all-hit frame was measured: a
+/// frame that does not fit its one small page never replays as all hits,
+/// and its hit and miss times are `null` (not 0, which reads as "free");
+/// a frame that fits has both.
+#[test]
+fn profile_json_says_null_for_what_it_did_not_measure() {
+    let run = |page: &str| {
+        let out = kerf(&[
+            "profile",
+            "--workload",
+            "cjk-churn",
+            "--frames",
+            "3",
+            "--page-size",
+            page,
+            "--pages",
+            "1",
+            "--in-flight",
+            "0",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let small = run("256");
+    assert!(small["skipped"].as_u64().unwrap() > 0, "2,000 CJK glyphs do not fit 256 px");
+    assert!(small["hits"].as_u64().unwrap() > 0);
+    assert!(small["ns_per_hit"].is_null(), "{}", small["ns_per_hit"]);
+    assert!(small["ns_per_miss"].is_null(), "{}", small["ns_per_miss"]);
+    let roomy = run("2048");
+    assert_eq!(roomy["skipped"], 0);
+    assert!(roomy["ns_per_hit"].as_f64().unwrap() > 0.0, "{}", roomy["ns_per_hit"]);
+    assert!(roomy["ns_per_miss"].as_f64().unwrap() > 0.0, "{}", roomy["ns_per_miss"]);
+}
+
 #[test]
 fn profile_all_workloads_and_a_text_file() {
     let out = kerf(&["profile", "--frames", "3", "--json"]);
