@@ -91,7 +91,7 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
         s.advance(&mut fs, i);
         let areas = s.areas();
         let t = Instant::now();
-        let cpu = r.frame(device, queue, &mut fs, &areas, size, &target.view)?;
+        let cpu = r.frame(device, queue, &mut fs, &areas, size, &target)?;
         let wall = t.elapsed();
         if i == 0 {
             f.startup_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -116,12 +116,12 @@ impl Side {
     }
 
     /// One whole frame: `areas` prepared by their renderers, drawn in one
-    /// pass that clears `target` (of `size`), submitted, waited on. Returns
+    /// pass that clears `target` (of `size`) to white, submitted, waited on. Returns
     /// the app thread's CPU time from the call until the submit returned.
     #[allow(clippy::too_many_arguments)]
     pub fn frame(
         &mut self, device: &wgpu::Device, queue: &wgpu::Queue, fs: &mut FontSystem,
-        areas: &[Area<'_>], size: (u32, u32), target: &wgpu::TextureView,
+        areas: &[Area<'_>], size: (u32, u32), target: &kerf::gpu::Offscreen,
     ) -> Result<Duration, String> {
         let cpu0 = crate::measure::thread_cpu();
         let t0 = std::time::Instant::now();
@@ -168,7 +168,7 @@ impl Side {
                         .map_err(|e| e.to_string())?;
                 }
                 mark("prepared");
-                let mut pass = clear_pass(&mut encoder, target);
+                let mut pass = target.pass(&mut encoder, wgpu::Color::WHITE);
                 for renderer in renderers.iter() {
                     renderer.render(atlas, &mut pass).map_err(|e| e.to_string())?;
                 }
@@ -198,7 +198,7 @@ impl Side {
                         .map_err(|e| e.to_string())?;
                 }
                 mark("prepared");
-                let mut pass = clear_pass(&mut encoder, target);
+                let mut pass = target.pass(&mut encoder, wgpu::Color::WHITE);
                 for renderer in renderers.iter() {
                     renderer.render(atlas, viewport, &mut pass).map_err(|e| e.to_string())?;
                 }
@@ -218,23 +218,4 @@ impl Side {
         }
         Ok(cpu)
     }
-}
-
-/// A render pass that clears `target` to white.
-fn clear_pass<'e>(
-    encoder: &'e mut wgpu::CommandEncoder, target: &wgpu::TextureView,
-) -> wgpu::RenderPass<'e> {
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("scene frame"),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: target,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        ..Default::default()
-    })
 }
