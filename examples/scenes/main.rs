@@ -79,7 +79,7 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
         .map_err(|e| e.to_string())?;
     let before_side = start.elapsed().as_secs_f64() * 1e3;
     let mut r = sides::Side::new(side, device, queue, size, s.renderers())?;
-    if std::env::var_os("SCENES_PHASES").is_some() {
+    if measure::phases() {
         let ready = start.elapsed().as_secs_f64() * 1e3;
         eprintln!("startup: device, fonts, shaping, target {before_side:.1} ms; renderer made {ready:.1} ms");
     }

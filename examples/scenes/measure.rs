@@ -18,6 +18,13 @@ pub fn thread_cpu() -> Duration {
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
+/// Whether `SCENES_PHASES` asks this process to print where its startup and
+/// frames go (read once: a frame does not look at the environment).
+pub fn phases() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("SCENES_PHASES").is_some())
+}
+
 /// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`), 0 where unknown.
 pub fn status_kib(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

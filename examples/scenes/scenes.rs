@@ -339,11 +339,22 @@ impl Scene for Editor {
 /// frame, rise and fade over 60 frames. `hud-flat` is the same with no
 /// rotation (kerf's axis-aligned cost of the same text).
 struct Hud {
-    labels: Vec<(Buffer, f32, f32, f32, f32)>,
+    labels: Vec<Label>,
     numbers: VecDeque<(Buffer, f32, f32, usize)>,
     rotate: bool,
     frame: usize,
     rng: Lcg,
+}
+
+/// A world-space label: its text, place, width (for its pivot) and the
+/// phases of its turn and scale.
+struct Label {
+    buffer: Buffer,
+    x: f32,
+    y: f32,
+    width: f32,
+    spin: f32,
+    phase: f32,
 }
 
 const HUD_LABELS: usize = 300;
@@ -357,9 +368,11 @@ impl Hud {
         let labels = (0..HUD_LABELS)
             .map(|i| {
                 let text = format!("{} {}", kinds[i % kinds.len()], 1 + rng.below(60));
-                let b = shaped(fs, &text, 14.0, None, &sans());
+                let buffer = shaped(fs, &text, 14.0, None, &sans());
                 let (x, y) = (rng.unit() * 1750.0, rng.unit() * 1040.0);
-                (b, x, y, rng.unit() * std::f32::consts::TAU, rng.unit() * std::f32::consts::TAU)
+                let spin = rng.unit() * std::f32::consts::TAU;
+                let phase = rng.unit() * std::f32::consts::TAU;
+                Label { width: width_of(&buffer), buffer, x, y, spin, phase }
             })
             .collect();
         Hud { labels, numbers: VecDeque::new(), rotate, frame: 0, rng }
@@ -387,11 +400,12 @@ impl Scene for Hud {
         let mut out: Vec<Area<'_>> = self
             .labels
             .iter()
-            .map(|(b, x, y, spin, phase)| {
-                let scale = 1.0 + 0.4 * (t * 0.03 + phase).sin();
-                let rotation = if self.rotate { 0.3 * (t * 0.02 + spin).sin() } else { 0.0 };
-                let pivot = (x + width_of(b) * scale / 2.0, y + 9.0 * scale);
-                Area { scale, rotation, pivot, color: [20, 30, 90, 255], ..Area::at(b, *x, *y) }
+            .map(|l| {
+                let scale = 1.0 + 0.4 * (t * 0.03 + l.phase).sin();
+                let rotation = if self.rotate { 0.3 * (t * 0.02 + l.spin).sin() } else { 0.0 };
+                let pivot = (l.x + l.width * scale / 2.0, l.y + 9.0 * scale);
+                let color = [20, 30, 90, 255];
+                Area { scale, rotation, pivot, color, ..Area::at(&l.buffer, l.x, l.y) }
             })
             .collect();
         for (b, x, y, born) in &self.numbers {

@@ -88,7 +88,7 @@ impl Side {
                 let b = t.elapsed().as_secs_f64() * 1e3;
                 let mut viewport = Viewport::new(device, &atlas);
                 viewport.update(queue, size.0, size.1);
-                if std::env::var_os("SCENES_PHASES").is_some() {
+                if crate::measure::phases() {
                     let c = t.elapsed().as_secs_f64() * 1e3;
                     eprintln!("kerf: atlas {a:.2} ms, renderers {b:.2}, viewport {c:.2}");
                 }
@@ -125,8 +125,13 @@ impl Side {
     ) -> Result<Duration, String> {
         let cpu0 = crate::measure::thread_cpu();
         let t0 = std::time::Instant::now();
+        let phases = crate::measure::phases();
         let mut marks: Vec<(&str, f64)> = Vec::new();
-        let mut mark = |what: &'static str| marks.push((what, t0.elapsed().as_secs_f64() * 1e3));
+        let mut mark = |what: &'static str| {
+            if phases {
+                marks.push((what, t0.elapsed().as_secs_f64() * 1e3));
+            }
+        };
         let mut encoder = device.create_command_encoder(&Default::default());
         match self {
             Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges } => {
@@ -210,7 +215,7 @@ impl Side {
         let cpu = crate::measure::thread_cpu().saturating_sub(cpu0);
         device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
         mark("done");
-        if std::env::var_os("SCENES_PHASES").is_some() {
+        if phases {
             eprintln!("phases (ms since the frame began): {marks:?}");
         }
         if let Side::Glyphon { atlas, .. } = self {

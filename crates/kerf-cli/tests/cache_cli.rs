@@ -16,16 +16,17 @@ fn tmp(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
-#[test]
-fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
+/// `kerf profile --json` of `frames` cjk-churn frames through one page of
+/// `page` px with no frames in flight, parsed.
+fn cjk_churn_json(frames: &str, page: &str) -> serde_json::Value {
     let out = kerf(&[
         "profile",
         "--workload",
         "cjk-churn",
         "--frames",
-        "8",
+        frames,
         "--page-size",
-        "1024",
+        page,
         "--pages",
         "1",
         "--in-flight",
@@ -33,7 +34,12 @@ fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
         "--json",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
+    let v = cjk_churn_json("8", "1024");
     for key in [
         "workload",
         "frames",
@@ -72,30 +78,12 @@ fn profile_json_has_the_issue_keys_and_figures_that_add_up() {
 /// a frame that fits has both.
 #[test]
 fn profile_json_says_null_for_what_it_did_not_measure() {
-    let run = |page: &str| {
-        let out = kerf(&[
-            "profile",
-            "--workload",
-            "cjk-churn",
-            "--frames",
-            "3",
-            "--page-size",
-            page,
-            "--pages",
-            "1",
-            "--in-flight",
-            "0",
-            "--json",
-        ]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
-    };
-    let small = run("256");
+    let small = cjk_churn_json("3", "256");
     assert!(small["skipped"].as_u64().unwrap() > 0, "2,000 CJK glyphs do not fit 256 px");
     assert!(small["hits"].as_u64().unwrap() > 0);
     assert!(small["ns_per_hit"].is_null(), "{}", small["ns_per_hit"]);
     assert!(small["ns_per_miss"].is_null(), "{}", small["ns_per_miss"]);
-    let roomy = run("2048");
+    let roomy = cjk_churn_json("3", "2048");
     assert_eq!(roomy["skipped"], 0);
     assert!(roomy["ns_per_hit"].as_f64().unwrap() > 0.0, "{}", roomy["ns_per_hit"]);
     assert!(roomy["ns_per_miss"].as_f64().unwrap() > 0.0, "{}", roomy["ns_per_miss"]);

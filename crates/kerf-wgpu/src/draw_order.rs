@@ -90,13 +90,31 @@ impl DrawOrder {
     /// in order, they keep the painter's order of quads that overlap.
     pub(crate) fn split(&mut self, pages: impl Iterator<Item = u32>) {
         self.runs.clear();
-        for (i, page) in pages.enumerate() {
-            let (i, colour) = (i as u32, is_colour(page));
-            match self.runs.last_mut() {
-                Some((range, c)) if *c == colour => range.end = i + 1,
-                _ => self.runs.push((i..i + 1, colour)),
+        runs_of(pages, 0, |range, colour| self.runs.push((range, colour)));
+    }
+}
+
+/// Hands `run` each run of one kind among `pages` (quads' pages, with
+/// `COLOR_PAGE_BIT` on colour quads, in order), numbered from `first`:
+/// (range, true for colour quads). Axis-aligned and transformed quads are
+/// both drawn in these runs.
+pub(crate) fn runs_of(
+    pages: impl Iterator<Item = u32>, first: u32, mut run: impl FnMut(Range<u32>, bool),
+) {
+    let mut open: Option<(Range<u32>, bool)> = None;
+    for (i, page) in (first..).zip(pages) {
+        let colour = is_colour(page);
+        match &mut open {
+            Some((range, c)) if *c == colour => range.end = i + 1,
+            _ => {
+                if let Some((range, c)) = open.replace((i..i + 1, colour)) {
+                    run(range, c);
+                }
             }
         }
+    }
+    if let Some((range, c)) = open {
+        run(range, c);
     }
 }
 
@@ -135,6 +153,10 @@ mod tests {
         );
         order.split(pages(&quads[..2]).into_iter());
         assert_eq!(order.runs, vec![(0..2, false)]);
+        // Numbered from where a transformed area's quads start.
+        let mut runs = Vec::new();
+        runs_of(pages(&quads[2..5]).into_iter(), 10, |r, c| runs.push((r, c)));
+        assert_eq!(runs, vec![(10..11, true), (11..12, false), (12..13, true)]);
     }
 
     /// Lines that end in an emoji: the emoji move after the text, each kind

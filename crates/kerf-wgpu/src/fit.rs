@@ -41,16 +41,15 @@ pub(crate) type CurveKey = Option<[[u32; DEGREE + 1]; 2]>;
 /// correction in the process (a fit takes about 2 ms; every viewport and
 /// renderer asks for the default's).
 pub(crate) fn curve_key(c: TextCorrection) -> CurveKey {
+    let bits = |c: TextCorrection| (c.gamma.to_bits(), c.contrast.to_bits());
+    let id = bits(c);
     // The default's fit is known: every app's first renderer would pay
     // 1.3 ms for it before its first frame.
-    if (c.gamma.to_bits(), c.contrast.to_bits())
-        == (TextCorrection::DEFAULT.gamma.to_bits(), TextCorrection::DEFAULT.contrast.to_bits())
-    {
+    if id == bits(TextCorrection::DEFAULT) {
         return Some(DEFAULT_CURVE);
     }
     type Fitted = Vec<((u32, u32), CurveKey)>;
     static FITTED: std::sync::Mutex<Fitted> = std::sync::Mutex::new(Vec::new());
-    let id = (c.gamma.to_bits(), c.contrast.to_bits());
     let known = |f: &Fitted| f.iter().find(|(k, _)| *k == id).map(|(_, key)| *key);
     if let Some(key) = FITTED.lock().ok().and_then(|f| known(&f)) {
         return key;

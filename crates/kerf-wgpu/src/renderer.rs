@@ -244,6 +244,8 @@ impl TextRenderer {
         if *viewport.curve() != self.curve {
             self.curve = *viewport.curve();
             self.pipeline = atlas.shared.pipeline(device, &self.key, &self.curve);
+            // Made again for the new correction when next drawn.
+            self.transformed.pipeline = None;
             if let Antialiasing::Lcd(order) = self.antialiasing {
                 self.lcd_pipeline =
                     atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr(), &self.curve);

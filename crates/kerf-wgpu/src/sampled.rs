@@ -4,6 +4,7 @@
 //! transform as a dynamic-offset uniform.
 
 use crate::area::{effect_layers, scaled_effects, TextArea, TextContent};
+use crate::draw_order::runs_of;
 use crate::fit::CurveKey;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
@@ -16,9 +17,9 @@ use kerf_cache::{
 /// The transformed areas of the last `prepare`: their quads, one draw each.
 #[derive(Default)]
 pub(crate) struct Transformed {
-    /// The pipeline of coverage quads, and the correction it was made for.
+    /// The pipeline of coverage quads, for the renderer's correction (the
+    /// renderer drops it when its correction changes).
     pub(crate) pipeline: Option<wgpu::RenderPipeline>,
-    pub(crate) pipeline_curve: CurveKey,
     /// The pipeline of colour quads, made when one is first drawn.
     pub(crate) color_pipeline: Option<wgpu::RenderPipeline>,
     pub(crate) quads: Vec<SampledQuad>,
@@ -138,22 +139,10 @@ impl Transformed {
         self.uniforms.resize(offset + self.uniform_stride, 0);
         // Runs of one kind, in order: the painter's order of overlapping
         // quads is kept, and no fragment branches on its quad's kind.
-        let colour = |q: &SampledQuad| q.page & kerf_cache::COLOR_PAGE_BIT != 0;
-        let end = self.quads.len() as u32;
-        let mut start = first;
-        for i in first..end {
-            let kind = colour(&self.quads[i as usize]);
-            if i + 1 == end || colour(&self.quads[i as usize + 1]) != kind {
-                let quads = start..i + 1;
-                self.draws.push(SampledDraw {
-                    quads,
-                    uniform: offset as u32,
-                    scissor,
-                    colour: kind,
-                });
-                start = i + 1;
-            }
-        }
+        let pages = self.quads[first as usize..].iter().map(|q| q.page);
+        runs_of(pages, first, |quads, colour| {
+            self.draws.push(SampledDraw { quads, uniform: offset as u32, scissor, colour })
+        });
     }
 
     /// Writes the transformed areas' quads and transforms (one buffer write
@@ -167,9 +156,8 @@ impl Transformed {
         if tr.draws.is_empty() {
             return;
         }
-        if tr.pipeline.is_none() || tr.pipeline_curve != *curve {
+        if tr.pipeline.is_none() {
             tr.pipeline = Some(atlas.shared.sampled_pipeline(device, key, curve));
-            tr.pipeline_curve = *curve;
         }
         if tr.color_pipeline.is_none() && tr.draws.iter().any(|d| d.colour) {
             tr.color_pipeline = Some(atlas.shared.sampled_color_pipeline(device, key));

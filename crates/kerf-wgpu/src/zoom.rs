@@ -6,6 +6,7 @@
 //! never zoomed).
 
 use crate::area::{TextArea, TextContent};
+use kerf_cache::GlyphSize;
 
 /// How areas whose size changes between frames are drawn
 /// ([`TextRenderer::set_zoom_policy`](crate::TextRenderer::set_zoom_policy)).
@@ -121,9 +122,9 @@ fn signature(area: &TextArea<'_>) -> u64 {
 
 /// An area's size for the policy: its text's size (a spec's, or its first
 /// glyph's or image's) times its scale and its transform's largest stretch
-/// (its on-screen size; a turn alone does not move it), to the 1/64 px
-/// glyph sizes are kept at (a transform's rounding is not a zoom); 0 when
-/// it has none.
+/// (its on-screen size; a turn alone does not move it), as the glyph size
+/// it asks for (1/64 px: a transform's rounding is not a zoom); 0 when it
+/// has none.
 fn size_of(area: &TextArea<'_>) -> f32 {
     let size = match &area.content {
         TextContent::Text(spec) => spec.size,
@@ -131,12 +132,7 @@ fn size_of(area: &TextArea<'_>) -> f32 {
         TextContent::Images(i) => i.first().map_or(0.0, |i| i.size),
     };
     let stretch = area.transform.map_or(1.0, |t| t.raster_scale());
-    let s = size * area.scale * stretch;
-    if s.is_finite() {
-        (s * 64.0).round() / 64.0
-    } else {
-        0.0
-    }
+    GlyphSize::from_px(size * area.scale * stretch, f32::MAX).map_or(0.0, GlyphSize::px)
 }
 
 #[cfg(test)]

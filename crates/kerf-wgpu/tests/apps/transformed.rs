@@ -251,3 +251,34 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
     assert_eq!(atlas.cache().stats().frames, frames);
     check_atlas(&device, &queue, &atlas);
 }
+
+/// A viewport whose correction changes reaches transformed text too: after
+/// the change, a renderer that drew with the default correction draws the
+/// same pixels as a fresh renderer that only knew the new one.
+#[test]
+fn a_new_correction_reaches_transformed_text() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let (w, h) = (240u32, 80u32);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
+    let spec = TextSpec::new("Turned text, corrected", font, 18.0).color([20, 20, 20, 255]);
+    let area = TextArea::text(spec, 10.0, 20.0)
+        .transformed(TextTransform::rotation_about(0.15, 100.0, 30.0));
+    let draw = |r: &mut TextRenderer, vp: &Viewport, atlas: &mut TextAtlas| {
+        r.prepare(&device, &queue, atlas, &[area], vp).unwrap();
+        draw_and_read(&device, &queue, r, atlas, &target, wgpu::Color::WHITE)
+    };
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let default = draw(&mut r, &vp, &mut atlas);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let switched = draw(&mut r, &vp, &mut atlas);
+    let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let neutral = draw(&mut fresh, &vp, &mut atlas);
+    assert!(switched == neutral, "the switched renderer draws the neutral correction");
+    let differ = default.chunks(4).zip(neutral.chunks(4)).filter(|(a, b)| a != b).count();
+    assert!(differ > 100, "the corrections differ visibly ({differ} pixels)");
+}
