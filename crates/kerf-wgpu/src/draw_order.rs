@@ -200,4 +200,22 @@ mod tests {
         assert!(order.colour_last(&mut quads));
         assert_eq!(quads.iter().map(|q| q.x).collect::<Vec<_>>(), [50, 0, 55]);
     }
+
+    /// Only a real overlap keeps the order: a glyph touching an emoji on any
+    /// side, or inside the emoji's bounding box but between two emoji, does not.
+    #[test]
+    fn touching_or_between_emoji_is_not_an_overlap() {
+        let at = |x: i32, y: i32, colour: bool| GlyphQuad { y, ..quad(x, colour) };
+        let mut order = DrawOrder::default();
+        for (x, y) in [(-10, 0), (10, 0), (0, -10), (0, 10)] {
+            let mut quads = vec![at(0, 0, true), at(x, y, false)];
+            assert!(order.colour_last(&mut quads), "a glyph at ({x}, {y}) touches the emoji");
+            assert!(!quad_is_colour(&quads[0]) && quad_is_colour(&quads[1]));
+            let mut quads = vec![at(0, 0, true), at(x / 2, y / 2, false)];
+            assert!(!order.colour_last(&mut quads), "a glyph at ({x}, {y})/2 overlaps it");
+        }
+        let mut quads = vec![at(0, 0, true), at(40, 0, true), at(20, 0, false)];
+        assert!(order.colour_last(&mut quads), "between two emoji, over neither");
+        assert_eq!(quads.iter().map(|q| q.x).collect::<Vec<_>>(), [20, 0, 40]);
+    }
 }

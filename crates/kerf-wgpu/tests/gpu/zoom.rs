@@ -180,3 +180,30 @@ fn a_label_scaled_by_its_transform_zooms_in_steps_and_one_that_turns_does_not() 
     assert_eq!(sizes.len(), 1, "{sizes:?}");
     assert!((sizes[0] - 20.0).abs() < 0.02, "{sizes:?}");
 }
+
+/// The zoom policy watches the on-screen size: an area scaled up by 2 whose
+/// transform scales it down by 2 shows its text at the same size, so it is
+/// not a zoom and stays at its exact size (no size step is rasterized).
+#[test]
+fn area_scale_and_transform_scale_make_one_on_screen_size() {
+    let mut s = side(ZoomPolicy::default());
+    let spec = TextSpec::new("Goblin archer 12", s.font, 14.0).at(8.0, 8.0);
+    for (scale, t) in [(1.0, 1.0), (2.0, 0.5), (4.0, 0.25)] {
+        let area = TextArea::text(spec, 0.0, 0.0)
+            .with_scale(scale)
+            .transformed(TextTransform::Affine([t, 0.0, 0.0, t, 20.0, 20.0]));
+        s.renderer.prepare(&s.device, &s.queue, &mut s.atlas, &[area], &s.viewport).unwrap();
+    }
+    let sizes = s.sampled_sizes();
+    assert_eq!(sizes, [14.0], "one on-screen size, exact");
+    // The text's own size counts the same way: 14 px at scale 2, then
+    // 28 px at scale 1, under one turn, is one on-screen size.
+    let mut s = side(ZoomPolicy::default());
+    let turn = TextTransform::rotation_about(0.2, 50.0, 20.0);
+    for (px, scale) in [(14.0, 2.0), (28.0, 1.0)] {
+        let spec = TextSpec::new("Goblin archer 12", s.font, px).at(8.0, 8.0);
+        let area = TextArea::text(spec, 0.0, 0.0).with_scale(scale).transformed(turn);
+        s.renderer.prepare(&s.device, &s.queue, &mut s.atlas, &[area], &s.viewport).unwrap();
+    }
+    assert_eq!(s.sampled_sizes(), [28.0], "one on-screen size, exact");
+}
