@@ -105,3 +105,59 @@ fn whole_pixel_bins_have_no_other_bin_to_fall_back_on() {
     assert_eq!(out.counts.degraded, 0);
     assert!(out.skipped.is_empty(), "six letters fit: {:?}", out.skipped);
 }
+
+/// Twelve letters, each at all four bins, letter by letter (every bin of
+/// 'o', then every bin of 'e', ...): 48 bitmaps where a 64² page holds about
+/// 16, but the twelve letters, one bin each, fit. Placed in the order seen,
+/// the first four letters took every bin and the last eight were skipped;
+/// each glyph's first bin goes first, so none is. Where each glyph lands is
+/// checked against fontdue's raster (not kerf's) at its pen: the ink
+/// centroid of fontdue's bitmap moved by the pen, within half a pixel for a
+/// degraded glyph (another bin, moved by whole pixels to the nearest place)
+/// and within the two rasterizers' difference for the others.
+#[test]
+fn every_glyph_gets_a_bin_before_any_gets_a_second() {
+    let tight = CacheConfig { page_size: 64, max_pages: 1, min_pages: 1, ..CacheConfig::default() };
+    let mut c = GlyphCache::new(tight).unwrap();
+    let f = c.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let letters: Vec<u16> =
+        "oeasncurvxzk".chars().map(|ch| c.fonts().get(f).unwrap().glyph_index(ch)).collect();
+    let drawn: Vec<PositionedGlyph> = (0..48)
+        .map(|i| PositionedGlyph {
+            font: f,
+            glyph: letters[i / 4],
+            size: 20.0,
+            // Bins 0, 1, 2, 3 of each letter, a little past each quarter.
+            x: 4.0 + i as f32 * 12.0 + (i % 4) as f32 * 0.25 + 0.02,
+            y: 30.0,
+            color: [0, 0, 0, 255],
+        })
+        .collect();
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare(&drawn, &mut quads);
+    let out = fr.finish();
+    assert!(out.skipped.is_empty(), "every letter drawn: {} skipped", out.skipped.len());
+    assert!(out.counts.degraded >= 24, "most bins degrade: {}", out.counts.degraded);
+    assert_eq!(quads.len(), drawn.len());
+    let font = fontdue::Font::from_bytes(dejavu::sans::regular(), Default::default()).unwrap();
+    let got = centroids(&c, &quads);
+    let mut off_bin = 0;
+    for (i, (g, (gx, gy))) in drawn.iter().zip(got).enumerate() {
+        let (m, bitmap) = font.rasterize_indexed(g.glyph, g.size);
+        let (mut mass, mut mx, mut my) = (0f64, 0f64, 0f64);
+        for (j, &v) in bitmap.iter().enumerate() {
+            mass += v as f64;
+            mx += v as f64 * ((j % m.width) as f64 + 0.5);
+            my += v as f64 * ((j / m.width) as f64 + 0.5);
+        }
+        let want_x = g.x as f64 + m.xmin as f64 + mx / mass;
+        let want_y = g.y as f64 - (m.height as i32 + m.ymin) as f64 + my / mass;
+        let dx = (gx - want_x).abs();
+        assert!(dx <= 0.5 + 0.06, "glyph {i}: x {gx:.3} vs fontdue at its pen {want_x:.3}");
+        assert!((gy - want_y).abs() <= 0.06, "glyph {i}: y {gy:.3} vs {want_y:.3}");
+        off_bin += usize::from(dx > 0.12);
+    }
+    assert!(off_bin as u64 <= out.counts.degraded, "{off_bin} off their bin");
+    c.check_invariants().unwrap();
+}

@@ -12,7 +12,7 @@ use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode, LCD_MAX_PX};
 use crate::quad::{GlyphQuad, QuadFlags};
 use crate::subpixel::bin_offset;
 use crate::text::Skipped;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A key the LRU map holds, as [`Atlas::probe`] found it.
 #[derive(Clone, Copy, Debug)]
@@ -281,6 +281,11 @@ impl Atlas {
                 keys.len() - 1
             });
         }
+        if bins > 1 && first_bins_first(&mut keys) {
+            for (i, key) in keys.iter().enumerate() {
+                index.insert(*key, i);
+            }
+        }
         let placed = self.fill(&keys, render);
         let mut removed = 0usize;
         let mut extra: Vec<GlyphQuad> = Vec::new();
@@ -304,10 +309,11 @@ impl Atlas {
                 },
                 Err(err) => match self.nearest_bin(&key, err) {
                     // No room for this bin: another bin of the glyph, cached,
-                    // drawn where this one would be (degraded, not skipped).
-                    Some(e) => {
+                    // drawn as close to this one's place as whole pixels
+                    // allow (degraded, not skipped).
+                    Some((e, carry)) => {
                         self.stats.degraded += 1;
-                        out[slot] = r.quad(&e, r.snap(bins).0);
+                        out[slot] = r.quad(&e, r.snap(bins).0 + carry);
                         out[slot].flags = lcd_flag(key.mode) | format_flags;
                     }
                     None => {
@@ -326,9 +332,12 @@ impl Atlas {
 impl Atlas {
     /// For a key the atlas had no room for ([`GlyphError::AtlasFull`]) in a
     /// mode drawn at sub-pixel offsets: the entry of the cached bin of the
-    /// same glyph nearest its offset, marked used this frame; `None` when no
-    /// other bin is cached whole on a page that stays (or for another error).
-    fn nearest_bin(&mut self, key: &GlyphKey, err: &GlyphError) -> Option<GlyphEntry> {
+    /// same glyph that lands nearest the key's position, marked used this
+    /// frame, and the whole pixels (−1, 0 or 1) to move it by to land there
+    /// (bin 0 one pixel right is nearer bin 3 of four than bin 0 in place:
+    /// no glyph is drawn more than half a pixel off). `None` when no other
+    /// bin is cached whole on a page that stays (or for another error).
+    fn nearest_bin(&mut self, key: &GlyphKey, err: &GlyphError) -> Option<(GlyphEntry, i32)> {
         let bins = self.config.subpixel_bins;
         if *err != GlyphError::AtlasFull
             || bins < 2
@@ -336,15 +345,53 @@ impl Atlas {
         {
             return None;
         }
-        let mut offsets: Vec<u8> =
-            (0..bins).map(|b| bin_offset(b, bins)).filter(|&o| o != key.subpixel_x).collect();
-        offsets.sort_by_key(|&o| o.abs_diff(key.subpixel_x));
-        offsets.into_iter().find_map(|o| {
+        // Each other bin's offset, the pixel it is drawn from and how far
+        // (in 1/256 px) that lands from the key's position.
+        let want = i32::from(key.subpixel_x);
+        let mut near: Vec<(u8, i32, i32)> = (0..bins)
+            .map(|b| bin_offset(b, bins))
+            .filter(|&o| o != key.subpixel_x)
+            .map(|o| {
+                let d = i32::from(o) - want;
+                let carry = if d > 128 { -1 } else { i32::from(d < -128) };
+                (o, carry, (d + 256 * carry).abs())
+            })
+            .collect();
+        near.sort_by_key(|n| n.2);
+        near.into_iter().find_map(|(o, carry, _)| {
             let sibling = GlyphKey { subpixel_x: o, ..*key };
             let found = self.probe(&sibling)?;
-            (!found.moves && !found.tiled && !found.entry.is_blank()).then_some(found.entry)
+            (!found.moves && !found.tiled && !found.entry.is_blank())
+                .then_some((found.entry, carry))
         })
     }
+}
+
+/// Orders a batch's missed keys so that each glyph's first bin comes before
+/// any glyph's second: when the pages cannot hold them all, every glyph
+/// then has a bin to draw the others from ([`Atlas::nearest_bin`]) instead
+/// of the first glyphs taking every bin and the last none. Keys that differ
+/// only in `subpixel_x` are bins of one glyph; the order is otherwise kept.
+/// Returns whether anything moved.
+fn first_bins_first(keys: &mut Vec<GlyphKey>) -> bool {
+    let mut glyphs: HashSet<GlyphKey> = HashSet::with_capacity(keys.len());
+    let mut later: Vec<GlyphKey> = Vec::new();
+    let mut kept = 0;
+    for i in 0..keys.len() {
+        let key = keys[i];
+        if glyphs.insert(GlyphKey { subpixel_x: 0, ..key }) {
+            keys[kept] = key;
+            kept += 1;
+        } else {
+            later.push(key);
+        }
+    }
+    if later.is_empty() {
+        return false;
+    }
+    keys.truncate(kept);
+    keys.extend(later);
+    true
 }
 
 /// [`QuadFlags::LCD`] for the quads of LCD keys, none for others.

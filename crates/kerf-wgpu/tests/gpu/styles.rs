@@ -127,6 +127,59 @@ fn decorations_are_solid_rows_in_the_glyph_draw() {
     assert!(rows.contains(&(u.y as usize)), "transformed underline: rows {rows:?}");
 }
 
+/// Where DejaVu Sans's own tables put its lines, read with ttf-parser (not
+/// through kerf), at `px`: the underline (`post`) and strikeout (`OS/2`) as
+/// (top above the baseline, thickness), and the `hhea` ascender, in pixels.
+fn font_lines(px: f32) -> ((f32, f32), (f32, f32), f32) {
+    let bytes = dejavu::sans::regular();
+    let face = ttf_parser::Face::parse(bytes, 0).unwrap();
+    let scale = px / face.units_per_em() as f32;
+    let (u, s) = (face.underline_metrics().unwrap(), face.strikeout_metrics().unwrap());
+    (
+        (u.position as f32 * scale, u.thickness as f32 * scale),
+        (s.position as f32 * scale, s.thickness as f32 * scale),
+        face.ascender() as f32 * scale,
+    )
+}
+
+/// The read-back's solid rows are the font's lines: underline from `post`,
+/// strikethrough from `OS/2`, overline at the ascender, each as thick as the
+/// font says (rounded to whole pixels, at least one), under a baseline where
+/// fontdue's layout puts it (the top plus the ceiled ascender), across the
+/// advances ttf-parser reads. Nothing here comes from kerf's instances.
+#[test]
+fn decorations_sit_on_the_fonts_post_and_os2_lines() {
+    const PX: f32 = 48.0;
+    let (x, y, text) = (10.0f32, 10.0f32, "Underlined");
+    let (w, h) = (320u32, 80u32);
+    let spec = move |f| TextSpec::new(text, f, PX).at(x, y).underline().strikethrough().overline();
+    let ink = draw(spec, w, h);
+    let ((ut, uh), (st, sh), asc) = font_lines(PX);
+    let baseline = y + asc.ceil();
+    let face = ttf_parser::Face::parse(dejavu::sans::regular(), 0).unwrap();
+    let advance: f32 = text
+        .chars()
+        .map(|c| face.glyph_hor_advance(face.glyph_index(c).unwrap()).unwrap() as f32)
+        .sum::<f32>()
+        * PX
+        / face.units_per_em() as f32;
+    let rows = |top: f32, thick: f32| {
+        let y0 = (baseline - top).round() as usize;
+        y0..y0 + thick.round().max(1.0) as usize
+    };
+    let mut want: Vec<usize> = rows(ut, uh).chain(rows(st, sh)).chain(rows(asc, uh)).collect();
+    want.sort();
+    // The lines run from the first pen to the last advance: every row the
+    // font names solid across, within a pixel of each end, and no other.
+    let (x0, x1) = ((x + 1.0) as usize, (x + advance - 1.0) as usize);
+    assert_eq!(full_rows(&ink, w as usize, x0, x1), want, "solid rows across {x0}..{x1}");
+    // And no further: the pixel two past each end is blank on those rows.
+    for &r in &want {
+        let row = &ink[r * w as usize..(r + 1) * w as usize];
+        assert!(row[x as usize - 2] < 0.01 && row[(x + advance) as usize + 2] < 0.01, "row {r}");
+    }
+}
+
 #[test]
 fn shaper_decorations_draw_with_an_area() {
     static DECO: [Decoration; 1] =
