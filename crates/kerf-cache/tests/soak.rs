@@ -164,7 +164,9 @@ fn run_with(
             .iter()
             .map(|g| GlyphKey {
                 mode: c.render_mode(),
-                subpixel_x: snap_subpixel(g.x, c.config().subpixel_bins).1,
+                // The bins this frame snapped to (fewer than configured
+                // under pressure).
+                subpixel_x: snap_subpixel(g.x, c.coverage_pages().subpixel_bins()).1,
                 ..GlyphKey::new(g.font, g.glyph, GlyphSize::from_px(g.size, 1024.0).unwrap())
             })
             .filter(|k| !out.skipped.iter().any(|s| s.key == Some(*k)))

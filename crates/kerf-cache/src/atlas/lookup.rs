@@ -7,6 +7,7 @@ use crate::atlas::entry::GlyphEntry;
 use crate::atlas::memo::RunTag;
 use crate::atlas::request::{PositionedReq, Request};
 use crate::atlas::{Atlas, Render};
+use crate::config::MAX_SUBPIXEL_BINS;
 use crate::error::GlyphError;
 use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode, LCD_MAX_PX};
 use crate::quad::{GlyphQuad, QuadFlags};
@@ -52,7 +53,7 @@ impl Atlas {
     /// The key a batch in `mode` looks `r` up by (`None`: its size is invalid).
     pub(crate) fn key_of(&self, r: &PositionedReq, mode: RenderMode) -> Option<GlyphKey> {
         let (size, mode) = self.run_of(mode)(r.size)?;
-        let subpixel_x = r.snap(self.config.subpixel_bins).1;
+        let subpixel_x = r.snap(self.bins.now()).1;
         Some(GlyphKey { font: r.font, glyph: r.glyph, size, mode, subpixel_x })
     }
 
@@ -67,8 +68,11 @@ impl Atlas {
         }
         self.stats.misses += 1;
         let placed = self.fill(&[key], render).pop().unwrap_or(Err(GlyphError::AtlasFull));
-        if placed.is_err() {
+        if let Err(err) = &placed {
             self.stats.skipped += 1;
+            if *err == GlyphError::AtlasFull {
+                self.bins.full(self.frame);
+            }
         }
         placed
     }
@@ -91,7 +95,11 @@ impl Atlas {
     ) {
         let frame = self.frame;
         let max_px = self.config.max_glyph_px;
-        let bins = self.config.subpixel_bins;
+        let (bins, fine) = (self.bins.now(), self.bins.configured());
+        let pressed = bins < fine;
+        if pressed {
+            self.stats.degraded += self.coarser(reqs, skip);
+        }
         let format_flags = self.format.quad_flags();
         let start = out.len();
         self.memo.sync(self.epoch, frame, &mut self.recency);
@@ -144,6 +152,17 @@ impl Atlas {
                         }
                     }
                 }
+                // Under pressure, the bin of the glyph already cached that
+                // lands nearest the pen (its own configured bin if cached)
+                // is drawn rather than a new bitmap made.
+                None if pressed => match self.draw_nearest_bin(r, &key, whole_x, subpixel_x) {
+                    Some(q) => {
+                        hits += 1;
+                        out[slot] = q;
+                        out[slot].flags = lcd_flag(mode) | format_flags;
+                    }
+                    None => misses.push((slot, i, key)),
+                },
                 None => misses.push((slot, i, key)),
             }
             if !self.recency.is_empty() {
@@ -210,7 +229,7 @@ impl Atlas {
         rest: &mut Vec<(usize, usize)>,
     ) -> u64 {
         let (frame, epoch) = (self.frame, self.epoch);
-        let bins = self.config.subpixel_bins;
+        let bins = self.bins.now();
         let format_flags = self.format.quad_flags();
         let run_of = self.run_of(mode);
         let mut hits = 0u64;
@@ -269,7 +288,7 @@ impl Atlas {
         &mut self, reqs: &[R], misses: Vec<(usize, usize, GlyphKey)>, out: &mut Vec<GlyphQuad>,
         skipped: &mut Vec<Skipped>, render: &impl Render,
     ) -> usize {
-        let bins = self.config.subpixel_bins;
+        let bins = self.bins.now();
         let format_flags = self.format.quad_flags();
         // Unique missed keys, in first-seen order: rendered (maybe in
         // parallel), then placed in order.
@@ -307,13 +326,12 @@ impl Atlas {
                     }
                     _ => removed += 1,
                 },
-                Err(err) => match self.nearest_bin(&key, err) {
+                Err(err) => match self.no_room(r, &key, err) {
                     // No room for this bin: another bin of the glyph, cached,
-                    // drawn as close to this one's place as whole pixels
-                    // allow (degraded, not skipped).
-                    Some((e, carry)) => {
-                        self.stats.degraded += 1;
-                        out[slot] = r.quad(&e, r.snap(bins).0 + carry);
+                    // drawn as close to the pen as whole pixels allow
+                    // (degraded, not skipped).
+                    Some(q) => {
+                        out[slot] = q;
                         out[slot].flags = lcd_flag(key.mode) | format_flags;
                     }
                     None => {
@@ -330,40 +348,78 @@ impl Atlas {
 }
 
 impl Atlas {
-    /// For a key the atlas had no room for ([`GlyphError::AtlasFull`]) in a
-    /// mode drawn at sub-pixel offsets: the entry of the cached bin of the
-    /// same glyph that lands nearest the key's position, marked used this
-    /// frame, and the whole pixels (−1, 0 or 1) to move it by to land there
-    /// (bin 0 one pixel right is nearer bin 3 of four than bin 0 in place:
-    /// no glyph is drawn more than half a pixel off). `None` when no other
-    /// bin is cached whole on a page that stays (or for another error).
-    fn nearest_bin(&mut self, key: &GlyphKey, err: &GlyphError) -> Option<(GlyphEntry, i32)> {
-        let bins = self.config.subpixel_bins;
-        if *err != GlyphError::AtlasFull
-            || bins < 2
-            || !matches!(key.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd)
-        {
+    /// For a key in a mode drawn at sub-pixel offsets: the entry of the
+    /// cached bin (of the configured ones) of the same glyph that lands
+    /// nearest the pen x, marked used this frame, the whole pixel to draw it
+    /// from (bin 0 one pixel right is nearer a pen at .8 than bin 0 in
+    /// place: no glyph is drawn more than half a pixel off) and its offset.
+    /// `None` when no bin is cached whole on a page that stays.
+    fn nearest_bin(&mut self, key: &GlyphKey, x: f32) -> Option<(GlyphEntry, i32, u8)> {
+        let bins = self.bins.configured();
+        if bins < 2 || !matches!(key.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd) {
             return None;
         }
-        // Each other bin's offset, the pixel it is drawn from and how far
-        // (in 1/256 px) that lands from the key's position.
-        let want = i32::from(key.subpixel_x);
-        let mut near: Vec<(u8, i32, i32)> = (0..bins)
-            .map(|b| bin_offset(b, bins))
-            .filter(|&o| o != key.subpixel_x)
-            .map(|o| {
-                let d = i32::from(o) - want;
-                let carry = if d > 128 { -1 } else { i32::from(d < -128) };
-                (o, carry, (d + 256 * carry).abs())
-            })
-            .collect();
-        near.sort_by_key(|n| n.2);
-        near.into_iter().find_map(|(o, carry, _)| {
+        // Each bin's offset, the whole pixel it is drawn from and how far
+        // from the pen that lands.
+        let base = x.floor();
+        let frac = x - base;
+        let mut near = [(0u8, 0i32, f32::MAX); MAX_SUBPIXEL_BINS as usize];
+        for (b, n) in near.iter_mut().enumerate().take(bins as usize) {
+            let o = bin_offset(b as u32, bins);
+            let d = f32::from(o) / 256.0 - frac;
+            let carry = if d > 0.5 { -1 } else { i32::from(d < -0.5) };
+            *n = (o, base as i32 + carry, (d + carry as f32).abs());
+        }
+        let near = &mut near[..bins as usize];
+        near.sort_unstable_by(|a, b| a.2.total_cmp(&b.2));
+        near.iter().find_map(|&(o, whole, _)| {
             let sibling = GlyphKey { subpixel_x: o, ..*key };
             let found = self.probe(&sibling)?;
-            (!found.moves && !found.tiled && !found.entry.is_blank())
-                .then_some((found.entry, carry))
+            (!found.moves && !found.tiled && !found.entry.is_blank()).then_some((
+                found.entry,
+                whole,
+                o,
+            ))
         })
+    }
+
+    /// `r` (whose key is `key`, at `(whole_x, subpixel_x)` by the bins in
+    /// use) drawn from [`nearest_bin`](Self::nearest_bin), counted degraded
+    /// unless that is its configured bin. [`coarser`](Self::coarser)
+    /// counted it already where the bins in use move it.
+    fn draw_nearest_bin(
+        &mut self, r: PositionedReq, key: &GlyphKey, whole_x: i32, subpixel_x: u8,
+    ) -> Option<GlyphQuad> {
+        let (e, whole, offset) = self.nearest_bin(key, r.x)?;
+        let fine = r.snap(self.bins.configured());
+        let (moved, exact) = ((whole_x, subpixel_x) != fine, (whole, offset) == fine);
+        match (exact, moved) {
+            (true, true) => self.stats.degraded -= 1,
+            (false, false) => self.stats.degraded += 1,
+            _ => {}
+        }
+        Some(r.quad(&e, whole))
+    }
+
+    /// A key failed with `err`: where the atlas had no room, its bins halve
+    /// from the next frame on (bins.rs), and the request is drawn from
+    /// [`nearest_bin`](Self::nearest_bin) if there is one.
+    fn no_room(&mut self, r: PositionedReq, key: &GlyphKey, err: &GlyphError) -> Option<GlyphQuad> {
+        if *err != GlyphError::AtlasFull {
+            return None;
+        }
+        self.bins.full(self.frame);
+        let (whole_x, subpixel_x) = r.snap(self.bins.now());
+        self.draw_nearest_bin(r, key, whole_x, subpixel_x)
+    }
+
+    /// How many of `reqs` (but those `skip` lists) the bins in use now put
+    /// at another place than the configured bins would: drawn degraded.
+    fn coarser<R: Request>(&self, reqs: &[R], skip: &[usize]) -> u64 {
+        let (now, fine) = (self.bins.now(), self.bins.configured());
+        let moved = |r: &R| r.req().snap(now) != r.req().snap(fine);
+        let all = reqs.iter().filter(|r| moved(r)).count();
+        (all - skip.iter().filter(|&&i| moved(&reqs[i])).count()) as u64
     }
 }
 

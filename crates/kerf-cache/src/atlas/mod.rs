@@ -10,8 +10,10 @@
 //! texels of its misses come from a [`Render`] (the cache's fonts, rasterizer
 //! and image sources). Lookup is in lookup.rs, placing in place.rs, finding
 //! room and evicting in evict.rs, moving glyphs off a retiring page in
-//! relocate.rs, staging and uploads in stage.rs, tiles in tiles.rs.
+//! relocate.rs, staging and uploads in stage.rs, tiles in tiles.rs, how many
+//! sub-pixel bins it draws with under pressure in bins.rs.
 
+pub(crate) mod bins;
 pub(crate) mod entry;
 pub(crate) mod evict;
 pub(crate) mod format;
@@ -27,6 +29,7 @@ pub(crate) mod stage;
 pub(crate) mod tiles;
 pub(crate) mod upload;
 
+use crate::atlas::bins::Bins;
 use crate::atlas::entry::{GlyphEntry, GlyphTile, Slot};
 use crate::atlas::format::TexelFormat;
 use crate::atlas::geometry::Geometry;
@@ -91,6 +94,9 @@ pub struct Atlas {
     pub(crate) frame_start: Stats,
     /// Reused buffer of a batch's requests the memo did not hold (quad slot, request).
     pub(crate) unmemoized: Vec<(usize, usize)>,
+    /// The sub-pixel bins misses are snapped to now (fewer than configured
+    /// under pressure; see bins.rs).
+    pub(crate) bins: Bins,
 }
 
 impl std::fmt::Debug for Atlas {
@@ -109,6 +115,7 @@ impl Atlas {
     pub(crate) fn new(config: CacheConfig, format: TexelFormat, frame: u64) -> Atlas {
         let geometry = Geometry::of(&config);
         Atlas {
+            bins: Bins::new(config.subpixel_bins),
             config,
             format,
             geometry,
@@ -134,6 +141,7 @@ impl Atlas {
     pub(crate) fn start_frame(&mut self, frame: u64) {
         if self.frame != frame {
             self.stats.frames += 1;
+            self.bins.start(frame);
         }
         self.frame = frame;
         self.frame_start = self.stats.clone();
@@ -143,6 +151,17 @@ impl Atlas {
     /// own page size, count and budget; see [`ColorPages`](crate::ColorPages)).
     pub fn config(&self) -> &CacheConfig {
         &self.config
+    }
+
+    /// The sub-pixel bins this frame's glyphs snap to:
+    /// [`CacheConfig::subpixel_bins`] while the pages hold what the frames
+    /// ask for; after a frame in which a glyph found no room even with
+    /// everything unprotected evicted, half as many (down to one), so each
+    /// glyph takes fewer bitmaps; doubled again after frames with room.
+    /// Glyphs drawn at fewer bins than configured count as
+    /// [degraded](crate::FrameCounts::degraded).
+    pub fn subpixel_bins(&self) -> u32 {
+        self.bins.now()
     }
 
     /// What the pages' texels hold.
