@@ -531,6 +531,39 @@ mod tests {
     use super::*;
     use crate::testrng::Rng;
 
+    /// Jylänki's split rules, from their definitions ("RectangleBinPack",
+    /// GuillotineBinPack::SplitFreeRectAlongAxis callers): true splits the
+    /// leftover horizontally (the bottom piece takes the free rect's width).
+    #[test]
+    fn split_rules_follow_their_definitions() {
+        // A wide free rect: its longer axis is horizontal.
+        let wide = Rect::new(0, 0, 10, 4);
+        assert!(SplitRule::LongerAxis.horizontal(&wide, 2, 2));
+        assert!(!SplitRule::ShorterAxis.horizontal(&wide, 2, 2));
+        let tall = Rect::new(0, 0, 4, 10);
+        assert!(!SplitRule::LongerAxis.horizontal(&tall, 2, 2));
+        assert!(SplitRule::ShorterAxis.horizontal(&tall, 2, 2));
+        // 3×3 in 5×5: leftovers 2 and 2, both pieces' areas 3·2: the
+        // min-area rule (w·lh > lw·h) says no, the max-area rule yes.
+        let square = Rect::new(0, 0, 5, 5);
+        assert!(!SplitRule::MinArea.horizontal(&square, 3, 3));
+        assert!(SplitRule::MaxArea.horizontal(&square, 3, 3));
+        // 2×4 in 8×6: leftovers 6 wide, 2 tall; 2·2 = 4 against 6·4 = 24.
+        let free = Rect::new(0, 0, 8, 6);
+        assert!(!SplitRule::MinArea.horizontal(&free, 2, 4));
+        assert!(SplitRule::MaxArea.horizontal(&free, 2, 4));
+        assert!(SplitRule::ShorterLeftoverAxis.horizontal(&Rect::new(0, 0, 4, 8), 2, 2));
+        assert!(!SplitRule::LongerLeftoverAxis.horizontal(&Rect::new(0, 0, 4, 8), 2, 2));
+        // Equal leftovers (2 and 2): only the shorter-leftover rule splits
+        // horizontally; equal areas (1·1 and 1·1): only the max-area rule.
+        let even = Rect::new(0, 0, 4, 4);
+        assert!(SplitRule::ShorterLeftoverAxis.horizontal(&even, 2, 2));
+        assert!(!SplitRule::LongerLeftoverAxis.horizontal(&even, 2, 2));
+        let two = Rect::new(0, 0, 2, 2);
+        assert!(SplitRule::MaxArea.horizontal(&two, 1, 1));
+        assert!(!SplitRule::MinArea.horizontal(&two, 1, 1));
+    }
+
     /// Each choice's score from its definition (Jylänki §3): a 10×10
     /// request in a 30×20 free rect leaves 20 px across, 10 down and
     /// 500 px² of area; "worst" choices negate both parts.
@@ -703,6 +736,7 @@ mod tests {
                 }
                 let order: Vec<Rect> = indexed.iter().collect();
                 assert_eq!(plain.rects, order, "seed {seed} step {step}");
+                assert_eq!(indexed.live, order.len(), "seed {seed} step {step}: live count");
                 // Holes left by removals are dropped: the order list stays
                 // within twice the live rects (plus slack), however long the churn.
                 assert!(

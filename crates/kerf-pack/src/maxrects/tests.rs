@@ -50,12 +50,16 @@ fn best_area_fit_scores_a_turned_request_by_the_same_area() {
 
 /// BLSF ranks by the long leftover first: beside a 60×90 rect, a 40×5
 /// request leaves (0, 95) in the right strip and (60, 5) in the bottom one;
-/// BLSF takes the bottom (long side 60 < 95), BSSF the right (short 0 < 5).
+/// BLSF takes the bottom (long side 60 < 95), BSSF the right (short 0 < 5),
+/// and so does BL.
 #[test]
 fn long_and_short_side_fits_rank_by_their_own_side() {
     for (h, want) in [
         (MaxRectsHeuristic::BestLongSideFit, (0, 90)),
         (MaxRectsHeuristic::BestShortSideFit, (60, 0)),
+        // BL: the lowest top (5 in the right strip, 95 in the bottom one)
+        // before the leftmost x.
+        (MaxRectsHeuristic::BottomLeft, (60, 0)),
     ] {
         let mut m = bin(h);
         assert_eq!(m.allocate(60, 90).unwrap().rect, Rect::new(0, 0, 60, 90));
