@@ -368,7 +368,7 @@ impl Atlas {
             let o = bin_offset(b as u32, bins);
             let d = f32::from(o) / 256.0 - frac;
             let carry = if d > 0.5 { -1 } else { i32::from(d < -0.5) };
-            *n = (o, base as i32 + carry, (d + carry as f32).abs());
+            *n = (o, (base as i32).saturating_add(carry), (d + carry as f32).abs());
         }
         let near = &mut near[..bins as usize];
         near.sort_unstable_by(|a, b| a.2.total_cmp(&b.2));
@@ -394,7 +394,7 @@ impl Atlas {
         let fine = r.snap(self.bins.configured());
         let (moved, exact) = ((whole_x, subpixel_x) != fine, (whole, offset) == fine);
         match (exact, moved) {
-            (true, true) => self.stats.degraded -= 1,
+            (true, true) => self.stats.degraded = self.stats.degraded.saturating_sub(1),
             (false, false) => self.stats.degraded += 1,
             _ => {}
         }
