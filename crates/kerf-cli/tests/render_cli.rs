@@ -511,21 +511,31 @@ struct Drawn {
     data: Vec<u8>,
 }
 
-/// `kerf render --json --png` of `text` with `args`, and the PNG compared
-/// with a CPU composite of the JSON's glyphs drawn by `raster` (given each
-/// glyph's id, size and pen), laid over white as plain coverage in linear
-/// light and stored as sRGB (the target is `Rgba8UnormSrgb`, so the GPU
-/// blends in linear light): the worst channel difference, and the PNG's ink
-/// and the composite's. Asserts the text is gray.
-fn composite(
-    name: &str, text: &str, args: &[&str], raster: impl Fn(u16, f32, f64, f64) -> Drawn,
-) -> (i32, i64, i64) {
+/// `kerf render --json --png` of `text` with `args`: what it printed, and
+/// the PNG's size and pixels.
+struct Rendered {
+    json: serde_json::Value,
+    width: i64,
+    height: i64,
+    pixels: Vec<u8>,
+}
+
+fn render(name: &str, text: &str, args: &[&str]) -> Rendered {
     let png = tmp(name);
     let mut all = vec!["render", "--text", text, "--png", png.to_str().unwrap(), "--json"];
     all.extend_from_slice(args);
-    let v = json(&all);
-    let (info, buf) = read_png(&png);
-    let (w, h) = (info.width as i64, info.height as i64);
+    let json = json(&all);
+    let (info, pixels) = read_png(&png);
+    Rendered { json, width: info.width as i64, height: info.height as i64, pixels }
+}
+
+/// `rendered` compared with a CPU composite of its JSON's glyphs drawn by
+/// `raster` (given each glyph's id, size and pen), laid over white as plain
+/// coverage in linear light and stored as sRGB (the target is
+/// `Rgba8UnormSrgb`, so the GPU blends in linear light): the worst channel
+/// difference, and the PNG's ink and the composite's. Asserts the text is gray.
+fn composite(rendered: &Rendered, raster: impl Fn(u16, f32, f64, f64) -> Drawn) -> (i32, i64, i64) {
+    let (v, buf, w, h) = (&rendered.json, &rendered.pixels, rendered.width, rendered.height);
     // Coverage of each pixel, combined as independent layers.
     let mut cover = vec![0.0f32; (w * h) as usize];
     for g in v["glyphs"].as_array().unwrap() {
@@ -616,11 +626,10 @@ fn neutral<'a>(args: &[&'a str]) -> Vec<&'a str> {
 /// 100 at its stems.
 #[test]
 fn the_png_is_a_cpu_composite_of_the_json_glyphs() {
-    let text = "Hello, kerf\nWave To";
-    let v = json(&["render", "--text", text, "--json"]);
-    assert_eq!(v["glyphs"].as_array().unwrap().len(), 18, "two spaces included: {v}");
-    let args = neutral(&["--subpixel-bins", "1"]);
-    let (worst, ink_png, ink_ref) = composite("composite.png", text, &args, fontdue_glyph);
+    let r = render("composite.png", "Hello, kerf\nWave To", &neutral(&["--subpixel-bins", "1"]));
+    let glyphs = r.json["glyphs"].as_array().unwrap();
+    assert_eq!(glyphs.len(), 18, "two spaces included: {glyphs:?}");
+    let (worst, ink_png, ink_ref) = composite(&r, fontdue_glyph);
     eprintln!("worst pixel {worst}/255, ink {ink_png} vs fontdue's {ink_ref}");
     assert!(worst <= 24, "worst pixel {worst}/255 off the CPU composite");
     assert!((ink_png - ink_ref).abs() * 200 <= ink_ref, "ink {ink_png} vs {ink_ref}");
@@ -635,15 +644,15 @@ fn the_png_is_a_cpu_composite_of_the_json_glyphs() {
 #[test]
 fn bins_and_hinting_draw_what_swash_draws_at_the_snapped_pens() {
     let text = "illumination Wave";
-    let args = neutral(&["--size", "15.3"]);
-    let (worst, ..) = composite("bins.png", text, &args, swash_glyph(false));
-    let (whole, ..) = composite("bins.png", text, &args, fontdue_glyph);
-    let (unhinted, ..) = composite("bins.png", text, &args, swash_glyph(true));
+    let r = render("bins.png", text, &neutral(&["--size", "15.3"]));
+    let (worst, ..) = composite(&r, swash_glyph(false));
+    let (whole, ..) = composite(&r, fontdue_glyph);
+    let (unhinted, ..) = composite(&r, swash_glyph(true));
     eprintln!("bins 4: {worst}/255 off swash, {whole} off whole pixels, {unhinted} off hinted");
     assert!(worst <= 32 && whole > 100 && unhinted > 100, "{worst} {whole} {unhinted}");
-    let args = neutral(&["--size", "15.3", "--hinting", "on"]);
-    let (worst, ..) = composite("hinted.png", text, &args, swash_glyph(true));
-    let (plain, ..) = composite("hinted.png", text, &args, swash_glyph(false));
+    let r = render("hinted.png", text, &neutral(&["--size", "15.3", "--hinting", "on"]));
+    let (worst, ..) = composite(&r, swash_glyph(true));
+    let (plain, ..) = composite(&r, swash_glyph(false));
     eprintln!("hinted: {worst}/255 off swash hinted, {plain} off unhinted");
     assert!(worst <= 2 && plain > 100, "{worst} {plain}");
 }

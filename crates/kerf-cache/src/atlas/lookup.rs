@@ -290,27 +290,36 @@ impl Atlas {
     ) -> usize {
         let bins = self.bins.now();
         let format_flags = self.format.quad_flags();
-        // Unique missed keys, in first-seen order: rendered (maybe in
-        // parallel), then placed in order.
-        let mut index: HashMap<GlyphKey, usize> = HashMap::with_capacity(misses.len());
-        let mut keys: Vec<GlyphKey> = Vec::new();
+        // Unique missed keys, rendered (maybe in parallel), then placed in
+        // order: each glyph's first bin seen, in first-seen order, before
+        // any glyph's second. When the pages cannot hold them all, every
+        // glyph then has a bin to draw the others from (`nearest_bin`)
+        // instead of the first glyphs taking every bin and the last none.
+        // Keys that differ only in `subpixel_x` are bins of one glyph. A key
+        // indexes `keys` (first bins) or, flagged, `later`.
+        let mut index: HashMap<GlyphKey, (bool, usize)> = HashMap::with_capacity(misses.len());
+        let (mut keys, mut later): (Vec<GlyphKey>, Vec<GlyphKey>) = (Vec::new(), Vec::new());
+        let mut glyphs: HashSet<GlyphKey> = HashSet::new();
         for &(_, _, key) in &misses {
             index.entry(key).or_insert_with(|| {
-                keys.push(key);
-                keys.len() - 1
+                if bins < 2 || glyphs.insert(GlyphKey { subpixel_x: 0, ..key }) {
+                    keys.push(key);
+                    (false, keys.len() - 1)
+                } else {
+                    later.push(key);
+                    (true, later.len() - 1)
+                }
             });
         }
-        if bins > 1 && first_bins_first(&mut keys) {
-            for (i, key) in keys.iter().enumerate() {
-                index.insert(*key, i);
-            }
-        }
+        let firsts = keys.len();
+        keys.extend(later);
+        let at = |(second, i): (bool, usize)| if second { firsts + i } else { i };
         let placed = self.fill(&keys, render);
         let mut removed = 0usize;
         let mut extra: Vec<GlyphQuad> = Vec::new();
         for (slot, i, key) in misses {
             let r = reqs[i].req();
-            match &placed[index[&key]] {
+            match &placed[at(index[&key])] {
                 Ok(e) if !e.is_blank() => {
                     out[slot] = r.quad(e, r.snap(bins).0);
                     out[slot].flags = lcd_flag(key.mode) | format_flags;
@@ -348,12 +357,13 @@ impl Atlas {
 }
 
 impl Atlas {
-    /// For a key in a mode drawn at sub-pixel offsets: the entry of the
-    /// cached bin (of the configured ones) of the same glyph that lands
-    /// nearest the pen x, marked used this frame, the whole pixel to draw it
-    /// from (bin 0 one pixel right is nearer a pen at .8 than bin 0 in
-    /// place: no glyph is drawn more than half a pixel off) and its offset.
-    /// `None` when no bin is cached whole on a page that stays.
+    /// For a key in a mode drawn at sub-pixel offsets, which the map does
+    /// not hold: the entry of the cached bin (of the configured ones, other
+    /// than the key's own) of the same glyph that lands nearest the pen x,
+    /// marked used this frame, the whole pixel to draw it from (bin 0 one
+    /// pixel right is nearer a pen at .8 than bin 0 in place: no glyph is
+    /// drawn more than half a pixel off) and its offset. `None` when no
+    /// such bin is cached whole on a page that stays.
     fn nearest_bin(&mut self, key: &GlyphKey, x: f32) -> Option<(GlyphEntry, i32, u8)> {
         let bins = self.bins.configured();
         if bins < 2 || !matches!(key.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd) {
@@ -364,13 +374,14 @@ impl Atlas {
         let base = x.floor();
         let frac = x - base;
         let mut near = [(0u8, 0i32, f32::MAX); MAX_SUBPIXEL_BINS as usize];
-        for (b, n) in near.iter_mut().enumerate().take(bins as usize) {
-            let o = bin_offset(b as u32, bins);
+        let mut n = 0;
+        for o in (0..bins).map(|b| bin_offset(b, bins)).filter(|&o| o != key.subpixel_x) {
             let d = f32::from(o) / 256.0 - frac;
             let carry = if d > 0.5 { -1 } else { i32::from(d < -0.5) };
-            *n = (o, (base as i32).saturating_add(carry), (d + carry as f32).abs());
+            near[n] = (o, (base as i32).saturating_add(carry), (d + carry as f32).abs());
+            n += 1;
         }
-        let near = &mut near[..bins as usize];
+        let near = &mut near[..n];
         near.sort_unstable_by(|a, b| a.2.total_cmp(&b.2));
         near.iter().find_map(|&(o, whole, _)| {
             let sibling = GlyphKey { subpixel_x: o, ..*key };
@@ -421,33 +432,6 @@ impl Atlas {
         let all = reqs.iter().filter(|r| moved(r)).count();
         (all - skip.iter().filter(|&&i| moved(&reqs[i])).count()) as u64
     }
-}
-
-/// Orders a batch's missed keys so that each glyph's first bin comes before
-/// any glyph's second: when the pages cannot hold them all, every glyph
-/// then has a bin to draw the others from ([`Atlas::nearest_bin`]) instead
-/// of the first glyphs taking every bin and the last none. Keys that differ
-/// only in `subpixel_x` are bins of one glyph; the order is otherwise kept.
-/// Returns whether anything moved.
-fn first_bins_first(keys: &mut Vec<GlyphKey>) -> bool {
-    let mut glyphs: HashSet<GlyphKey> = HashSet::with_capacity(keys.len());
-    let mut later: Vec<GlyphKey> = Vec::new();
-    let mut kept = 0;
-    for i in 0..keys.len() {
-        let key = keys[i];
-        if glyphs.insert(GlyphKey { subpixel_x: 0, ..key }) {
-            keys[kept] = key;
-            kept += 1;
-        } else {
-            later.push(key);
-        }
-    }
-    if later.is_empty() {
-        return false;
-    }
-    keys.truncate(kept);
-    keys.extend(later);
-    true
 }
 
 /// [`QuadFlags::LCD`] for the quads of LCD keys, none for others.
