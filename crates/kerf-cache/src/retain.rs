@@ -211,7 +211,7 @@ impl GlyphCache {
         for u in &keys.uses {
             let atlas = if u.color() { self.color.as_mut() } else { Some(&mut self.coverage) };
             if let Some(a) = atlas {
-                a.runs.used(u, frame);
+                a.uses.run_used(u, frame);
             }
         }
         self.coverage.stats.lookups += keys.coverage;
@@ -270,7 +270,7 @@ impl GlyphCache {
             keys.sort_unstable();
             keys.dedup();
             let run = Arc::new(RunUse::new(keys, color));
-            atlas.runs.register(&run);
+            atlas.uses.register(&run);
             uses.push(run);
         }
         RunKeys { uses, coverage, color }

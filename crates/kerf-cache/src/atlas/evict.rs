@@ -62,10 +62,10 @@ impl Atlas {
                 return Ok((i as u32, a.rect, a.id));
             }
         }
-        // The memo's record of recent use goes into the map before anything
+        // Every recorded use (recency.rs) goes into the map before anything
         // is evicted (nothing to do when the oldest glyph is protected anyway:
-        // a use the memo saw only makes it more recent).
-        if self.has_pending_uses()
+        // a recorded use only makes it more recent).
+        if self.uses.pending(&self.memo)
             && self.map.peek_lru().is_some_and(|(_, lru)| !self.is_protected(lru.last_used))
         {
             self.write_back_recency();
@@ -155,7 +155,7 @@ impl Atlas {
         let idle = |c: &Atlas, last_used: u64| {
             !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame
         };
-        if self.has_pending_uses()
+        if self.uses.pending(&self.memo)
             && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used))
         {
             self.write_back_recency();

@@ -102,8 +102,8 @@ impl Atlas {
         }
         let format_flags = self.format.quad_flags();
         let start = out.len();
-        self.memo.sync(self.epoch, frame, &mut self.recency);
-        self.apply_recency();
+        self.memo.sync(self.epoch, frame, self.uses.queue());
+        self.uses.apply(&mut self.map);
         let mut rest = std::mem::take(&mut self.unmemoized);
         rest.clear();
         let mut hits = self.memo_pass(reqs, skip, mode, out, &mut rest);
@@ -138,7 +138,7 @@ impl Atlas {
                         if found.tiled {
                             tiled_hits.push((i, key, whole_x));
                         } else {
-                            self.memo.put(&key, &e, frame, self.epoch, &mut self.recency);
+                            self.memo.put(&key, &e, frame, self.epoch, self.uses.queue());
                         }
                     } else if found.moves {
                         moves.push((slot, i, key));
@@ -148,7 +148,7 @@ impl Atlas {
                         // Glyphs on a retiring page are not remembered: each
                         // use looks them up, so the first use in a frame moves them.
                         if !found.retiring {
-                            self.memo.put(&key, &e, frame, self.epoch, &mut self.recency);
+                            self.memo.put(&key, &e, frame, self.epoch, self.uses.queue());
                         }
                     }
                 }
@@ -165,9 +165,7 @@ impl Atlas {
                 },
                 None => misses.push((slot, i, key)),
             }
-            if !self.recency.is_empty() {
-                self.apply_recency();
-            }
+            self.uses.apply(&mut self.map);
         }
         self.unmemoized = rest;
         self.stats.lookups += (reqs.len() - skip.len()) as u64;

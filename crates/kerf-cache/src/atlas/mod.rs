@@ -8,10 +8,14 @@
 //! and RGBA images. Both follow the same rules; they differ only in their
 //! [`TexelFormat`] and configuration. An atlas knows nothing of fonts: the
 //! texels of its misses come from a [`Render`] (the cache's fonts, rasterizer
-//! and image sources). Lookup is in lookup.rs, placing in place.rs, finding
-//! room and evicting in evict.rs, moving glyphs off a retiring page in
-//! relocate.rs, staging and uploads in stage.rs, tiles in tiles.rs, how many
-//! sub-pixel bins it draws with under pressure in bins.rs.
+//! and image sources). This file holds the atlas and its frame's lifecycle
+//! (`start_frame`, `end_frame`: the trim and the frame's uploads). Its parts
+//! are types of their own: the key memo (memo.rs), the record of uses not
+//! yet in the LRU map (recency.rs, `Uses`), upload staging (upload.rs,
+//! `Staging`), the sub-pixel bins under pressure (bins.rs, `Bins`). Lookup is
+//! in lookup.rs, placing in place.rs, finding room and evicting in evict.rs,
+//! moving glyphs off a retiring page in relocate.rs, writing texels into a
+//! page in stage.rs, tiles in tiles.rs.
 
 pub(crate) mod bins;
 pub(crate) mod entry;
@@ -35,16 +39,18 @@ use crate::atlas::format::TexelFormat;
 use crate::atlas::geometry::Geometry;
 use crate::atlas::memo::KeyMemo;
 use crate::atlas::page::Page;
-use crate::atlas::recency::RunUses;
-use crate::atlas::upload::Staging;
+use crate::atlas::recency::Uses;
+use crate::atlas::upload::{Staging, Upload};
 use crate::bitmap::GlyphImage;
-use crate::config::CacheConfig;
+use crate::config::{CacheConfig, UploadMode};
+use crate::counts::FrameCounts;
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
 use crate::stats::Stats;
 use kerf_pack::Rect;
 use lru::LruCache;
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// What an atlas asks for the texels of its missed keys.
 pub(crate) trait Render {
@@ -73,12 +79,9 @@ pub struct Atlas {
     pub(crate) tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
     /// Keys recent batches found in the map (see memo.rs).
     pub(crate) memo: KeyMemo,
-    /// Retained runs recorded here, whose reuses are written into the map
-    /// with the memo's (see recency.rs).
-    pub(crate) runs: RunUses,
-    /// Glyphs the memo handed back with the frame they were last used in,
-    /// to write into the LRU map (see [`Atlas::write_back_recency`]).
-    pub(crate) recency: Vec<(GlyphKey, u64)>,
+    /// Uses not yet written into the map: the memo's and retained runs'
+    /// (see recency.rs).
+    pub(crate) uses: Uses,
     /// Bumped whenever an entry leaves the map or moves (eviction,
     /// relocation, clear, a page starting to retire): remembered keys from
     /// before are looked up again.
@@ -97,6 +100,17 @@ pub struct Atlas {
     /// The sub-pixel bins misses are snapped to now (fewer than configured
     /// under pressure; see bins.rs).
     pub(crate) bins: Bins,
+}
+
+/// What one atlas hands out at the end of a frame.
+#[derive(Debug, Default)]
+pub(crate) struct AtlasFrame {
+    /// Pages after the frame.
+    pub(crate) pages: u32,
+    /// One per dirty page, in page order.
+    pub(crate) uploads: Vec<Upload>,
+    /// The frame's lookups, hits, evictions and degraded glyphs in this atlas.
+    pub(crate) counts: FrameCounts,
 }
 
 impl std::fmt::Debug for Atlas {
@@ -125,8 +139,7 @@ impl Atlas {
             map: LruCache::unbounded(),
             tiles: HashMap::new(),
             memo: KeyMemo::default(),
-            runs: RunUses::default(),
-            recency: Vec::new(),
+            uses: Uses::default(),
             epoch: 0,
             all_protected: None,
             staging: Staging::default(),
@@ -145,6 +158,55 @@ impl Atlas {
         }
         self.frame = frame;
         self.frame_start = self.stats.clone();
+    }
+
+    /// Ends the atlas's frame: the trim (with `release_idle_after`), then the
+    /// uploads of everything staged since the last finished frame.
+    pub(crate) fn end_frame(&mut self) -> AtlasFrame {
+        if let Some(idle) = self.config.release_idle_after {
+            self.trim(idle);
+        }
+        let t = Instant::now();
+        let mut uploads = Vec::new();
+        // Which pages go as their dirty box (one texture write): all in
+        // DirtyRect, none in Glyphs; in Auto, a page whose new glyphs fill at
+        // least a third of their bounding box (no scatter draw). The others
+        // go glyph by glyph.
+        let (mode, padding, atlas) = (self.config.uploads, self.config.padding, self.format);
+        for i in 0..self.pages.len() {
+            let boxed = match mode {
+                UploadMode::DirtyRect => true,
+                UploadMode::Glyphs => false,
+                UploadMode::Auto => self.staging.is_dense(i, self.pages[i].dirty, padding),
+            };
+            let page = &mut self.pages[i];
+            let boxed = if boxed { page.take_upload(i as u32, atlas) } else { None };
+            page.dirty = None;
+            page.dirty_regions = 0;
+            let glyphs = self.staging.take_page(i, atlas, padding, boxed.is_some());
+            let upload = boxed.map(Upload::Rect).or(glyphs.map(Upload::Glyphs));
+            if let Some(u) = upload {
+                self.stats.upload_calls += 1;
+                self.stats.upload_regions += u.regions() as u64;
+                self.stats.upload_bytes += u.upload_bytes();
+                uploads.push(u);
+            }
+        }
+        self.staging.finish();
+        self.stats.stage_ns += t.elapsed().as_nanos() as u64;
+        let s = &self.stats;
+        let b = &self.frame_start;
+        AtlasFrame {
+            pages: self.pages.len() as u32,
+            uploads,
+            counts: FrameCounts {
+                lookups: s.lookups - b.lookups,
+                hits: s.hits - b.hits,
+                evictions: s.evictions - b.evictions,
+                degraded: s.degraded - b.degraded,
+                ..FrameCounts::default()
+            },
+        }
     }
 
     /// The configuration of this atlas's pages (for the colour atlas: its
@@ -222,7 +284,7 @@ impl Atlas {
             page_bytes: self.bytes(),
             glyphs: self.map.len(),
             tiled: self.tiles.len(),
-            recency_records: self.recency.len() + self.memo.pending() + self.runs.len(),
+            recency_records: self.uses.records(&self.memo),
             staging_bytes: self.staging.capacity(),
             ..Default::default()
         }
@@ -244,31 +306,10 @@ impl Atlas {
         }
     }
 
-    /// Writes the memo's record of recent use into the LRU map: every glyph
-    /// drawn from the memo since the last write-back gets `last_used` = the
-    /// frame it was drawn in and moves to the front of the list. Runs before
-    /// anything is evicted, so eviction sees every use (see memo.rs).
+    /// Writes every recorded use (recency.rs) into the LRU map. Runs before
+    /// anything is evicted or trimmed, so eviction sees every use.
     pub(crate) fn write_back_recency(&mut self) {
-        self.memo.drain_pending(&mut self.recency);
-        self.runs.drain_pending(&mut self.recency);
-        self.apply_recency();
-    }
-
-    /// True when uses not yet in the map are waiting to be written back
-    /// (the memo's, or retained runs').
-    pub(crate) fn has_pending_uses(&self) -> bool {
-        self.memo.has_pending() || self.runs.has_pending()
-    }
-
-    /// Writes the glyphs in `recency` (handed back by the memo) into the map.
-    pub(crate) fn apply_recency(&mut self) {
-        // Least recent first, so the most recent end up at the front.
-        self.recency.sort_by_key(|&(_, frame)| frame);
-        for (key, frame) in self.recency.drain(..) {
-            if let Some(slot) = self.map.get_mut(&key) {
-                slot.last_used = slot.last_used.max(frame);
-            }
-        }
+        self.uses.write_back(&mut self.memo, &mut self.map);
     }
 
     /// Checks the atlas's invariants: every cached glyph is live in its

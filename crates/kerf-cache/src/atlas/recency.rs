@@ -1,13 +1,87 @@
-//! Uses waiting to be written into an atlas's LRU map, besides the key
-//! memo's (memo.rs): retained runs' (retain.rs). A run drawn from its
-//! record stamps its frame on its [`RunUse`] and marks it pending, in O(1);
-//! before the atlas evicts or trims anything, [`RunUses::drain_pending`]
-//! hands out every pending run's keys with that frame, and the atlas writes
-//! them into its map with the memo's (`Atlas::write_back_recency`).
+//! The one record of glyph uses not yet written into an atlas's LRU map
+//! ([`Uses`]), and what feeds it:
+//! - the key memo (memo.rs): a hit marks its group used in O(1); the
+//!   group's glyphs are handed in when the memo is drained, synced to new
+//!   high bits, or the group is overwritten;
+//! - retained runs (retain.rs, [`RunUse`]): a run drawn from its record
+//!   stamps its frame and is marked pending in O(1). kerf-wgpu's area stamps
+//!   decide only whether instances are uploaded again; an area drawn as
+//!   last time is drawn through its retained run, so its uses arrive here.
+//!
+//! Before the atlas evicts or trims anything, [`Uses::write_back`] writes
+//! every recorded use into the map (the glyph's `last_used` = the frame it
+//! was last drawn in, and it moves to the front of the list), so eviction
+//! sees every use. Eviction and the trim are the only drains.
 
+use crate::atlas::entry::Slot;
+use crate::atlas::memo::KeyMemo;
 use crate::key::GlyphKey;
+use lru::LruCache;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
+
+/// Glyph uses waiting to be written into the LRU map (see the module docs):
+/// the retained runs registered with the atlas, and the uses handed in.
+#[derive(Debug, Default)]
+pub(crate) struct Uses {
+    runs: RunUses,
+    /// Uses handed in (glyph, frame last drawn in), not yet in the map.
+    queue: Vec<(GlyphKey, u64)>,
+}
+
+impl Uses {
+    /// Where the key memo hands in its glyphs' uses.
+    #[inline]
+    pub(crate) fn queue(&mut self) -> &mut Vec<(GlyphKey, u64)> {
+        &mut self.queue
+    }
+
+    /// Records `run` in this atlas (see [`RunUses::register`]).
+    pub(crate) fn register(&mut self, run: &Arc<RunUse>) {
+        self.runs.register(run);
+    }
+
+    /// Records that `run` (registered here) was drawn from its record in `frame`.
+    #[inline]
+    pub(crate) fn run_used(&mut self, run: &RunUse, frame: u64) {
+        self.runs.used(run, frame);
+    }
+
+    /// True when uses not yet in the map are recorded here or in `memo`.
+    #[inline]
+    pub(crate) fn pending(&self, memo: &KeyMemo) -> bool {
+        !self.queue.is_empty() || memo.has_pending() || self.runs.has_pending()
+    }
+
+    /// Records kept: queued uses, `memo`'s pending groups and registered
+    /// runs (dropped ones included until the next prune).
+    pub(crate) fn records(&self, memo: &KeyMemo) -> usize {
+        self.queue.len() + memo.pending() + self.runs.len()
+    }
+
+    /// Writes every recorded use (`memo`'s, the runs', the queue's) into `map`.
+    pub(crate) fn write_back(&mut self, memo: &mut KeyMemo, map: &mut LruCache<GlyphKey, Slot>) {
+        memo.drain_pending(&mut self.queue);
+        self.runs.drain_pending(&mut self.queue);
+        self.apply(map);
+    }
+
+    /// Writes the queued uses into `map`: each glyph still there gets the
+    /// later of its `last_used` and the use's frame, and moves to the front
+    /// of the list (least recent first, so the most recent end up in front).
+    #[inline]
+    pub(crate) fn apply(&mut self, map: &mut LruCache<GlyphKey, Slot>) {
+        if self.queue.is_empty() {
+            return;
+        }
+        self.queue.sort_by_key(|&(_, frame)| frame);
+        for (key, frame) in self.queue.drain(..) {
+            if let Some(slot) = map.get_mut(&key) {
+                slot.last_used = slot.last_used.max(frame);
+            }
+        }
+    }
+}
 
 /// A run's keys in one atlas (each once), and when it was last drawn from
 /// its record: shared by the run and the atlas's [`RunUses`].
@@ -20,8 +94,7 @@ pub(crate) struct RunUse {
     pending: AtomicBool,
 }
 
-/// The runs recorded in one atlas, whose uses it writes into its LRU map
-/// before it evicts or trims anything (see the module docs).
+/// The runs recorded in one atlas: [`Uses`]'s record of retained runs.
 #[derive(Debug, Default)]
 pub(crate) struct RunUses {
     list: Vec<Weak<RunUse>>,
