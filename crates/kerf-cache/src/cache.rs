@@ -61,8 +61,11 @@ pub struct StyledFont {
 /// Request buffers reused from batch to batch.
 #[derive(Default)]
 pub(crate) struct Buffers {
-    /// The requests of a laid-out string or of images.
+    /// The requests of images.
     pub(crate) requests: Vec<PositionedReq>,
+    /// The glyphs of a laid-out string, and of one of its effect layers.
+    pub(crate) pens: Vec<PositionedGlyph>,
+    pub(crate) layer: Vec<PositionedGlyph>,
     /// A batch's colour requests' indices.
     pub(crate) color_indices: Vec<usize>,
     /// The requests a batch sends to one atlas of two.

@@ -8,7 +8,7 @@ use crate::color::run_subset;
 use crate::counts::FrameCounts;
 use crate::error::GlyphError;
 use crate::font::decoration::{Decoration, SOLID_SIDE};
-use crate::font::effect::GlyphEffect;
+use crate::font::effect::{EffectLayer, Effects, GlyphEffect};
 use crate::image::SOLID_SOURCE;
 use crate::image::{image_font, is_image_font, PositionedImage};
 use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
@@ -320,6 +320,36 @@ impl Frame<'_> {
         Ok((e.page, e.x + c, e.y + c))
     }
 
+    /// The effect layers under `glyphs` (shadow, then outline, as
+    /// [`Effects::layers`]): the same glyphs in each effect's font
+    /// ([`effect_font`](Self::effect_font)), moved by its offset, in its
+    /// colour, for drawing sides that draw effects of positioned glyphs
+    /// (kerf-wgpu's areas). Invalid `effects` give no layers (check them
+    /// with [`Effects::layers`] first); a glyph whose font has no effect
+    /// font is left out of each layer and reported in `skipped` (`index`:
+    /// its index in `glyphs`).
+    pub fn effect_layers(
+        &mut self, glyphs: &[PositionedGlyph], effects: &Effects, skipped: &mut Vec<Skipped>,
+    ) -> Vec<Vec<PositionedGlyph>> {
+        let cache = &mut *self.cache;
+        let fonts = glyphs.iter().map(|g| g.font);
+        let Ok(layers) = EffectLayer::all(effects, fonts, |f, e| cache.add_effect(f, e)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(layers.len());
+        for layer in &layers {
+            let mut drawn = Vec::with_capacity(glyphs.len());
+            for (index, g) in glyphs.iter().enumerate() {
+                match layer.shift(g) {
+                    Ok(g) => drawn.push(g),
+                    Err(reason) => skipped.push(Skipped { index, key: None, reason }),
+                }
+            }
+            out.push(drawn);
+        }
+        out
+    }
+
     /// The font drawing `effect` of font `font`'s glyphs
     /// ([`GlyphCache::add_effect`]), for drawing sides that draw effects of
     /// positioned glyphs.
@@ -376,41 +406,29 @@ impl Frame<'_> {
         // rasterizer's own bearings (as `positions` and shaped text place
         // them): fontdue's layout gives the lines, not the bitmap boxes. The
         // pens are read once; effect layers and decorations reuse them.
-        let mut reqs = std::mem::take(&mut cache.buffers.requests);
-        reqs.clear();
+        let mut pens = std::mem::take(&mut cache.buffers.pens);
+        pens.clear();
         cache.line_pens(text, px, &styled, |font, glyph, x, y| {
-            reqs.push(PositionedReq {
-                font,
-                glyph,
-                size: px,
-                x,
-                y,
-                color: text.color,
-                anchor: Anchor::Pen,
-            })
+            pens.push(PositionedGlyph { font, glyph, size: px, x, y, color: text.color })
         });
         // Under the text: its shadow, then its outline (grayscale coverage
-        // keys, whatever the text's own mode), each in its colour.
+        // keys, whatever the text's own mode), each in its colour. Every
+        // font's effect font was made above (or the text refused).
         let effect_mode = cache.render_mode();
-        let mut layer = Vec::new();
-        for ((_, color, (dx, dy)), map) in &layers {
+        let mut layer = std::mem::take(&mut cache.buffers.layer);
+        for effect in &layers {
             layer.clear();
-            layer.extend(reqs.iter().map(|r| PositionedReq {
-                font: map.iter().find(|p| p.0 == r.font).map_or(r.font, |p| p.1),
-                x: r.x + dx,
-                y: r.y + dy,
-                color: *color,
-                ..*r
-            }));
+            layer.extend(pens.iter().filter_map(|g| effect.shift(g).ok()));
             cache.run_slice(&layer, out, effect_mode);
         }
-        cache.run_slice(&reqs, out, mode);
+        cache.run_slice(&pens, out, mode);
         let lines = if text.decorations.is_empty() {
             Vec::new()
         } else {
-            cache.decoration_lines(text, px, reqs.iter().map(|r| (r.font, r.glyph, r.x, r.y)))
+            cache.decoration_lines(text, px, pens.iter().map(|g| (g.font, g.glyph, g.x, g.y)))
         };
-        cache.buffers.requests = reqs;
+        cache.buffers.pens = pens;
+        cache.buffers.layer = layer;
         if let Err(reason) = self.decorations(&lines, out) {
             let key = Some(solid_key());
             self.cache.report.skipped.push(Skipped { index: usize::MAX, key, reason });

@@ -6,14 +6,11 @@
 use crate::cache::GlyphCache;
 use crate::error::GlyphError;
 use crate::font::decoration::Decoration;
-use crate::font::effect::Layer;
+use crate::font::effect::EffectLayer;
 use crate::font::Advances;
 use crate::key::FontId;
 use crate::text::TextSpec;
 use fontdue::layout::{LayoutSettings, TextStyle};
-
-/// Pairs of fonts: each font a text draws in, and the font it maps to.
-pub(crate) type FontMap = Vec<(FontId, FontId)>;
 
 impl GlyphCache {
     /// Resets fontdue's layout and appends `text` at `px` (already checked),
@@ -104,28 +101,21 @@ impl GlyphCache {
 
     /// `text`'s effect layers (shadow, outline), each with the effect font
     /// of every font the text draws in (`styled`'s instances, or its fonts):
-    /// validated before any font is made.
+    /// an invalid effect, or a font without an effect font, is an error
+    /// before any glyph is looked up.
     pub(crate) fn effect_layers(
         &mut self, text: &TextSpec<'_>, styled: &[(FontId, FontId)],
-    ) -> Result<Vec<(Layer, FontMap)>, GlyphError> {
-        if text.effects.is_empty() {
-            return Ok(Vec::new());
-        }
-        let layers =
-            text.effects.layers().map_err(|error| GlyphError::Style { font: text.font, error })?;
-        let drawn: Vec<FontId> = std::iter::once(text.font)
+    ) -> Result<Vec<EffectLayer>, GlyphError> {
+        let drawn = std::iter::once(text.font)
             .chain(text.fallback.iter().copied())
-            .map(|f| styled.iter().find(|p| p.0 == f).map_or(f, |p| p.1))
-            .collect();
-        let mut out = Vec::new();
-        for layer in layers {
-            let mut map = Vec::with_capacity(drawn.len());
-            for &f in &drawn {
-                map.push((f, self.sources.fonts.effect(f, layer.0)?));
-            }
-            out.push((layer, map));
+            .map(|f| styled.iter().find(|p| p.0 == f).map_or(f, |p| p.1));
+        let fonts = &mut self.sources.fonts;
+        let layers = EffectLayer::all(&text.effects, drawn, |f, e| fonts.effect(f, e))
+            .map_err(|error| GlyphError::Style { font: text.font, error })?;
+        match layers.iter().find_map(EffectLayer::failure) {
+            Some(e) => Err(e.clone()),
+            None => Ok(layers),
         }
-        Ok(out)
     }
 
     /// The decorations `text` asks for, one of each kind per line of its

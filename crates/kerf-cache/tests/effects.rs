@@ -157,6 +157,64 @@ fn bad_effects_are_refused_and_change_nothing() {
     assert!(cache.is_empty());
 }
 
+/// The drawing side's layers (`Frame::effect_layers`, what kerf-wgpu's
+/// areas draw): shadow then outline, each glyph in the effect font
+/// `add_effect` names, moved by the shadow's offset (the outline's is 0), in
+/// the layer's colour; a glyph of an unknown font is left out of both layers
+/// and reported at its index, the others still drawn.
+#[test]
+fn positioned_glyphs_get_one_layer_per_effect_in_its_font_at_its_offset() {
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let sans = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let bold = cache.add_font(dejavu::sans::bold().to_vec()).unwrap();
+    let mut other = GlyphCache::new(CacheConfig::default()).unwrap();
+    for _ in 0..8 {
+        other.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    }
+    // Id 8: unknown here, even after the four effect fonts (ids 2 to 5).
+    let ghost = other.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let g = |font, x: f32| PositionedGlyph { font, glyph: 40, size: 20.0, x, y: 30.0, color: FILL };
+    let glyphs = [g(sans, 1.25), g(ghost, 20.0), g(bold, 40.5), g(sans, 60.0)];
+    let effects = Effects {
+        outline: Some(Outline { width: 2.0, color: OUTLINE }),
+        shadow: Some(Shadow { offset: (3.0, -1.5), blur: 1.0, color: SHADOW }),
+    };
+    let shadow = GlyphEffect::shadow(1.0).unwrap();
+    let outline = GlyphEffect::outline(2.0).unwrap();
+    let expected = [
+        (shadow, (3.0, -1.5), SHADOW),
+        (outline, (0.0, 0.0), OUTLINE),
+    ];
+    let mut skipped = Vec::new();
+    let mut frame = cache.begin_frame();
+    let layers = frame.effect_layers(&glyphs, &effects, &mut skipped);
+    drop(frame);
+    assert_eq!(layers.len(), 2);
+    for (layer, (effect, (dx, dy), color)) in layers.iter().zip(expected) {
+        let (sans_e, bold_e) =
+            (cache.add_effect(sans, effect).unwrap(), cache.add_effect(bold, effect).unwrap());
+        assert!(sans_e != sans && bold_e != bold && sans_e != bold_e);
+        let want: Vec<PositionedGlyph> = [(sans_e, 0), (bold_e, 2), (sans_e, 3)]
+            .iter()
+            .map(|&(font, i)| PositionedGlyph {
+                font,
+                x: glyphs[i].x + dx,
+                y: glyphs[i].y + dy,
+                color,
+                ..glyphs[i]
+            })
+            .collect();
+        assert_eq!(layer, &want);
+    }
+    let at: Vec<usize> = skipped.iter().map(|s| s.index).collect();
+    assert_eq!(at, [1, 1]);
+    assert!(skipped.iter().all(|s| s.reason == GlyphError::UnknownFont(ghost)));
+    // No effects: no layers, nothing reported.
+    let mut frame = cache.begin_frame();
+    assert!(frame.effect_layers(&glyphs, &Effects::default(), &mut skipped).is_empty());
+    assert_eq!(skipped.len(), 2);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     /// Dilation never takes coverage away and never reaches past its width;

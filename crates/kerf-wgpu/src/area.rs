@@ -90,40 +90,6 @@ pub(crate) fn scaled_effects(e: &Effects, s: f32) -> Effects {
     }
 }
 
-/// The effect layers under `glyphs` (target pixels; shadow, then outline):
-/// the same glyphs in each effect's font, moved by its offset, in its
-/// colour. `effects` is checked already; a font the cache cannot make an
-/// effect of is reported in `skipped`.
-pub(crate) fn effect_layers(
-    frame: &mut kerf_cache::Frame<'_>, glyphs: &[PositionedGlyph], effects: &Effects,
-    skipped: &mut Vec<kerf_cache::Skipped>,
-) -> Vec<Vec<PositionedGlyph>> {
-    let Ok(layers) = effects.layers() else { return Vec::new() };
-    let mut out = Vec::with_capacity(layers.len());
-    for (effect, color, (dx, dy)) in layers {
-        let mut fonts: Vec<(kerf_cache::FontId, kerf_cache::FontId)> = Vec::new();
-        let mut layer = Vec::with_capacity(glyphs.len());
-        for (i, g) in glyphs.iter().enumerate() {
-            let font = match fonts.iter().find(|p| p.0 == g.font) {
-                Some(p) => p.1,
-                None => match frame.effect_font(g.font, effect) {
-                    Ok(f) => {
-                        fonts.push((g.font, f));
-                        f
-                    }
-                    Err(reason) => {
-                        skipped.push(kerf_cache::Skipped { index: i, key: None, reason });
-                        continue;
-                    }
-                },
-            };
-            layer.push(PositionedGlyph { font, x: g.x + dx, y: g.y + dy, color, ..*g });
-        }
-        out.push(layer);
-    }
-    out
-}
-
 impl<'a> TextArea<'a> {
     /// The same area marked as drawn over a transparent or translucent
     /// background: grayscale even with LCD anti-aliasing on.

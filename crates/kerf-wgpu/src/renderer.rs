@@ -1,9 +1,7 @@
 //! TextRenderer: turns text areas into glyph instances and draws them
 //! (`prepare` in three phases: check, collect, upload; then `render`).
 
-use crate::area::{
-    clip_all, effect_layers, scaled_effects, scissor, TextArea, TextBounds, TextContent,
-};
+use crate::area::{clip_all, scaled_effects, scissor, TextArea, TextBounds, TextContent};
 use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, RenderError};
@@ -430,7 +428,7 @@ impl TextRenderer {
                 let placed: Vec<PositionedGlyph> =
                     glyphs.iter().map(|g| area.place_glyph(g)).collect();
                 let effects = scaled_effects(&area.effects, area.scale);
-                for layer in effect_layers(frame, &placed, &effects, skipped) {
+                for layer in frame.effect_layers(&placed, &effects, skipped) {
                     frame.prepare(&layer, quads);
                 }
                 if lcd {

@@ -3,7 +3,7 @@
 //! from a smaller raster sampled up. Each gets its own draw, with its
 //! transform as a dynamic-offset uniform.
 
-use crate::area::{effect_layers, scaled_effects, TextArea, TextContent};
+use crate::area::{scaled_effects, TextArea, TextContent};
 use crate::draw_order::runs_of;
 use crate::fit::CurveKey;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
@@ -72,7 +72,7 @@ impl Transformed {
                 let spec = area.scaled(spec);
                 let _ = frame.lay_out_glyphs(&spec, &mut self.positions);
                 let glyphs = self.positions.split_off(start);
-                for layer in effect_layers(frame, &glyphs, &spec.effects, skipped) {
+                for layer in frame.effect_layers(&glyphs, &spec.effects, skipped) {
                     for (i, g) in layer.iter().enumerate() {
                         sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                     }
@@ -88,7 +88,7 @@ impl Transformed {
                 let placed: Vec<PositionedGlyph> =
                     glyphs.iter().map(|g| area.place_glyph(g)).collect();
                 let effects = scaled_effects(&area.effects, area.scale);
-                for layer in effect_layers(frame, &placed, &effects, skipped) {
+                for layer in frame.effect_layers(&placed, &effects, skipped) {
                     for (i, g) in layer.iter().enumerate() {
                         sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                     }

@@ -4,9 +4,13 @@
 //! ([`GlyphCache::add_effect`](crate::GlyphCache::add_effect)), so each
 //! effect of each glyph is a key of its own: made once on a miss from the
 //! glyph's coverage, evicted and made again like any glyph, on the same
-//! pages and budget. This file is the vocabulary; the pixels are `morph.rs`.
+//! pages and budget. This file is the vocabulary and the one place a text's
+//! effect layers are built ([`EffectLayer`]: kerf's laid-out text and the
+//! drawing side's positioned glyphs alike); the pixels are `morph.rs`.
 
-use crate::error::StyleError;
+use crate::error::{GlyphError, StyleError};
+use crate::key::FontId;
+use crate::text::PositionedGlyph;
 
 /// Effect sizes are kept in steps of 1/8 px (equal-looking effects share
 /// their glyphs).
@@ -114,6 +118,61 @@ impl Effects {
             out.push((GlyphEffect::outline(o.width)?, o.color, (0.0, 0.0)));
         }
         Ok(out)
+    }
+}
+
+/// One effect layer under a text (its shadow or its outline): the text's
+/// glyphs again, each in its font's effect font, moved by the layer's
+/// offset, in the layer's colour.
+#[derive(Debug)]
+pub(crate) struct EffectLayer {
+    color: [u8; 4],
+    offset: (f32, f32),
+    /// Each font the text draws in, with its effect font for this layer or
+    /// why the cache has none.
+    fonts: Vec<(FontId, Result<FontId, GlyphError>)>,
+}
+
+impl EffectLayer {
+    /// `effects`' layers in drawing order (shadow, then outline), for
+    /// glyphs drawn in `fonts`: each font's effect font made once a layer
+    /// by `make`. An out-of-range or non-finite effect is an error; a font
+    /// `make` refuses is kept as its error ([`failure`](Self::failure)).
+    pub(crate) fn all(
+        effects: &Effects, fonts: impl IntoIterator<Item = FontId> + Clone,
+        mut make: impl FnMut(FontId, GlyphEffect) -> Result<FontId, GlyphError>,
+    ) -> Result<Vec<EffectLayer>, StyleError> {
+        if effects.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for (effect, color, offset) in effects.layers()? {
+            let mut map: Vec<(FontId, Result<FontId, GlyphError>)> = Vec::new();
+            for f in fonts.clone() {
+                if !map.iter().any(|p| p.0 == f) {
+                    map.push((f, make(f, effect)));
+                }
+            }
+            out.push(EffectLayer { color, offset, fonts: map });
+        }
+        Ok(out)
+    }
+
+    /// The first font whose effect font could not be made, with why.
+    pub(crate) fn failure(&self) -> Option<&GlyphError> {
+        self.fonts.iter().find_map(|(_, r)| r.as_ref().err())
+    }
+
+    /// `g` as this layer draws it: in its font's effect font, moved, in the
+    /// layer's colour; the reason when its font has no effect font.
+    pub(crate) fn shift(&self, g: &PositionedGlyph) -> Result<PositionedGlyph, GlyphError> {
+        let font = match self.fonts.iter().find(|p| p.0 == g.font) {
+            Some((_, Ok(f))) => *f,
+            Some((_, Err(e))) => return Err(e.clone()),
+            None => return Err(GlyphError::UnknownFont(g.font)),
+        };
+        let (dx, dy) = self.offset;
+        Ok(PositionedGlyph { font, x: g.x + dx, y: g.y + dy, color: self.color, ..*g })
     }
 }
 
