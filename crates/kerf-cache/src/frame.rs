@@ -340,7 +340,7 @@ impl Frame<'_> {
         for layer in &layers {
             let mut drawn = Vec::with_capacity(glyphs.len());
             for (index, g) in glyphs.iter().enumerate() {
-                match layer.shift(g) {
+                match g.in_layer(layer) {
                     Ok(g) => drawn.push(g),
                     Err(reason) => skipped.push(Skipped { index, key: None, reason }),
                 }
@@ -418,7 +418,7 @@ impl Frame<'_> {
         let mut layer = std::mem::take(&mut cache.buffers.layer);
         for effect in &layers {
             layer.clear();
-            layer.extend(pens.iter().filter_map(|g| effect.shift(g).ok()));
+            layer.extend(pens.iter().filter_map(|g| g.in_layer(effect).ok()));
             cache.run_slice(&layer, out, effect_mode);
         }
         cache.run_slice(&pens, out, mode);

@@ -2,7 +2,7 @@
 
 use crate::error::GlyphError;
 use crate::font::decoration::Decorations;
-use crate::font::effect::{Effects, Outline, Shadow};
+use crate::font::effect::{EffectLayer, Effects, Outline, Shadow};
 use crate::font::instance::{FontStyle, Tag};
 use crate::key::{FontId, GlyphKey};
 
@@ -25,6 +25,17 @@ pub struct PositionedGlyph {
     pub y: f32,
     /// Straight (not premultiplied) sRGB colour, RGBA.
     pub color: [u8; 4],
+}
+
+impl PositionedGlyph {
+    /// This glyph as effect layer `layer` draws it: in its font's effect
+    /// font, moved by the layer's offset, in the layer's colour; why not when
+    /// its font has no effect font.
+    pub(crate) fn in_layer(&self, layer: &EffectLayer) -> Result<PositionedGlyph, GlyphError> {
+        let (dx, dy) = layer.offset();
+        let font = layer.font_for(self.font)?;
+        Ok(PositionedGlyph { font, x: self.x + dx, y: self.y + dy, color: layer.color(), ..*self })
+    }
 }
 
 /// A string to lay out with fontdue's layout and draw.

@@ -181,10 +181,7 @@ fn positioned_glyphs_get_one_layer_per_effect_in_its_font_at_its_offset() {
     };
     let shadow = GlyphEffect::shadow(1.0).unwrap();
     let outline = GlyphEffect::outline(2.0).unwrap();
-    let expected = [
-        (shadow, (3.0, -1.5), SHADOW),
-        (outline, (0.0, 0.0), OUTLINE),
-    ];
+    let expected = [(shadow, (3.0, -1.5), SHADOW), (outline, (0.0, 0.0), OUTLINE)];
     let mut skipped = Vec::new();
     let mut frame = cache.begin_frame();
     let layers = frame.effect_layers(&glyphs, &effects, &mut skipped);

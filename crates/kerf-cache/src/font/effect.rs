@@ -10,7 +10,6 @@
 
 use crate::error::{GlyphError, StyleError};
 use crate::key::FontId;
-use crate::text::PositionedGlyph;
 
 /// Effect sizes are kept in steps of 1/8 px (equal-looking effects share
 /// their glyphs).
@@ -163,16 +162,22 @@ impl EffectLayer {
         self.fonts.iter().find_map(|(_, r)| r.as_ref().err())
     }
 
-    /// `g` as this layer draws it: in its font's effect font, moved, in the
-    /// layer's colour; the reason when its font has no effect font.
-    pub(crate) fn shift(&self, g: &PositionedGlyph) -> Result<PositionedGlyph, GlyphError> {
-        let font = match self.fonts.iter().find(|p| p.0 == g.font) {
-            Some((_, Ok(f))) => *f,
-            Some((_, Err(e))) => return Err(e.clone()),
-            None => return Err(GlyphError::UnknownFont(g.font)),
-        };
-        let (dx, dy) = self.offset;
-        Ok(PositionedGlyph { font, x: g.x + dx, y: g.y + dy, color: self.color, ..*g })
+    /// The font this layer draws `font`'s glyphs in; why it has none.
+    pub(crate) fn font_for(&self, font: FontId) -> Result<FontId, GlyphError> {
+        match self.fonts.iter().find(|p| p.0 == font) {
+            Some((_, made)) => made.clone(),
+            None => Err(GlyphError::UnknownFont(font)),
+        }
+    }
+
+    /// The layer's offset from the glyphs it is under, in pixels.
+    pub(crate) fn offset(&self) -> (f32, f32) {
+        self.offset
+    }
+
+    /// The layer's colour.
+    pub(crate) fn color(&self) -> [u8; 4] {
+        self.color
     }
 }
 
