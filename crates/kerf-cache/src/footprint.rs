@@ -43,3 +43,44 @@ impl std::ops::Add for Footprint {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each field is summed on its own (distinct values per field, so a
+    /// field taken from the wrong side or multiplied shows).
+    #[test]
+    fn footprints_add_field_by_field() {
+        let a = Footprint {
+            page_bytes: 1 << 20,
+            glyphs: 3,
+            tiled: 5,
+            recency_records: 7,
+            fonts: 11,
+            decoded_strikes: 13,
+            staging_bytes: 17,
+        };
+        let b = Footprint {
+            page_bytes: 4 << 20,
+            glyphs: 19,
+            tiled: 23,
+            recency_records: 29,
+            fonts: 31,
+            decoded_strikes: 37,
+            staging_bytes: 41,
+        };
+        let want = Footprint {
+            page_bytes: 5 << 20,
+            glyphs: 22,
+            tiled: 28,
+            recency_records: 36,
+            fonts: 42,
+            decoded_strikes: 50,
+            staging_bytes: 58,
+        };
+        assert_eq!(a + b, want);
+        assert_eq!(b + a, want);
+        assert_eq!(a + Footprint::default(), a);
+    }
+}

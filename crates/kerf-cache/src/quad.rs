@@ -97,3 +97,21 @@ impl GlyphQuad {
 /// (from [`GlyphCache::peek`](crate::GlyphCache::peek), [`Frame::image`](crate::Frame::image))
 /// when its texels are on colour page `page & !COLOR_PAGE_BIT`.
 pub const COLOR_PAGE_BIT: u32 = 1 << 30;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bits are the documented ones (COLOR = 1, LCD = 2, SOLID = 4),
+    /// and a union has both.
+    #[test]
+    fn flags_are_their_documented_bits() {
+        assert_eq!(QuadFlags::default().bits(), 0);
+        assert_eq!(QuadFlags::COLOR.bits(), 1);
+        assert_eq!(QuadFlags::LCD.bits(), 2);
+        assert_eq!(QuadFlags::SOLID.bits(), 4);
+        let both = QuadFlags::COLOR | QuadFlags::SOLID;
+        assert_eq!(both.bits(), 5);
+        assert!(both.contains(QuadFlags::COLOR) && !both.contains(QuadFlags::LCD));
+    }
+}

@@ -79,6 +79,24 @@ fn one_parse_is_shared_between_caches_and_threads() {
     assert!(font.outlines_read() >= 1);
 }
 
+/// Each face of a collection gives back the bytes and index it was loaded
+/// from (what an app re-shapes with), the second face of the TTC too.
+#[test]
+fn a_face_gives_back_the_bytes_and_index_it_came_from() {
+    let bytes = cjk();
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let first = c.add_font_indexed(bytes.clone(), 0).unwrap();
+    let second = c.add_font_indexed(bytes.clone(), 1).unwrap();
+    assert_eq!(c.fonts().source(first), Some((&bytes[..], 0)));
+    assert_eq!(c.fonts().source(second), Some((&bytes[..], 1)));
+    let mut other = GlyphCache::new(CacheConfig::default()).unwrap();
+    for _ in 0..3 {
+        other.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    }
+    let foreign = other.add_font(dejavu::sans::regular().to_vec()).unwrap(); // id 3
+    assert_eq!(c.fonts().source(foreign), None, "an id this cache never gave out");
+}
+
 /// DejaVu Sans loaded both ways: the outline rasterizer (lazy) draws every
 /// glyph the size and place fontdue (eager) draws it, with the same ink.
 #[test]

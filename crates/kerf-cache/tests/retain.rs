@@ -279,4 +279,26 @@ fn a_change_of_any_one_field_is_seen() {
         let (_, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &[changed]);
         assert_eq!(quads.len(), base.len(), "change {i}");
     }
+    // Two fields changed by the same bits at once: one change must not hide
+    // the other (the glyph id and the size, the pen's x and y, the y and
+    // the colour, each pair XORed by the same low bit).
+    let flip = |v: f32| f32::from_bits(v.to_bits() ^ 1);
+    let pairs: [fn(&mut PositionedGlyph); 3] = [
+        |g| (g.glyph, g.size) = (g.glyph ^ 1, f32::from_bits(g.size.to_bits() ^ 1)),
+        |g| (g.x, g.y) = (f32::from_bits(g.x.to_bits() ^ 1), f32::from_bits(g.y.to_bits() ^ 1)),
+        |g| {
+            g.y = f32::from_bits(g.y.to_bits() ^ 1);
+            g.color = (u32::from_ne_bytes(g.color) ^ 1).to_ne_bytes();
+        },
+    ];
+    assert_ne!(flip(1.0), 1.0);
+    for (i, change) in pairs.iter().enumerate() {
+        let mut runs = vec![RetainedRun::default()];
+        frame_pair(&mut a, &mut runs, &mut b, std::slice::from_ref(&base));
+        frame_pair(&mut a, &mut runs, &mut b, std::slice::from_ref(&base));
+        let mut changed = base.clone();
+        change(&mut changed[5]);
+        let (_, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &[changed]);
+        assert_eq!(quads.len(), base.len(), "pair {i}");
+    }
 }

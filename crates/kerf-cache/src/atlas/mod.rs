@@ -389,3 +389,29 @@ impl Atlas {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{CacheConfig, GlyphCache, TextSpec};
+
+    /// The oracle finds two glyphs on the same texels even when each
+    /// glyph's slot is live in the packer at its recorded place and the
+    /// counts agree (the one thing only the overlap scan sees).
+    #[test]
+    fn the_invariant_check_finds_two_glyphs_on_the_same_texels() {
+        let config = CacheConfig { page_size: 256, subpixel_bins: 1, ..CacheConfig::default() };
+        let mut cache = GlyphCache::new(config).unwrap();
+        let f = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let mut frame = cache.begin_frame();
+        frame.layout(&TextSpec::new("AB", f, 20.0), &mut Vec::new()).unwrap();
+        frame.finish();
+        let atlas = &mut cache.coverage;
+        assert_eq!(atlas.check_invariants(), Ok(()));
+        let keys: Vec<_> = atlas.map.iter().map(|(k, _)| *k).collect();
+        let a = atlas.map.peek(&keys[0]).map(|s| (s.entry, s.alloc)).unwrap();
+        let b = atlas.map.peek_mut(&keys[1]).unwrap();
+        (b.entry, b.alloc) = a;
+        let err = atlas.check_invariants().unwrap_err();
+        assert!(err.contains("overlaps"), "{err}");
+    }
+}

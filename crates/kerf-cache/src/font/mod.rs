@@ -582,3 +582,30 @@ fn color_glyph_bits(bytes: &[u8], index: u32) -> Option<Arc<[u64]>> {
     }
     any.then(|| bits.into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The raw count against ttf-parser's own walk of the same subtables
+    /// (formats 4 and 12, each code point of each subtable once; format 4's
+    /// closing 0xFFFF segment is not a code point).
+    #[test]
+    fn cmap_code_points_counts_what_the_subtables_claim() {
+        for bytes in [dejavu::sans::regular(), dejavu::sans_mono::regular()] {
+            let face = ttf_parser::Face::parse(bytes, 0).unwrap();
+            let mut want = 0u64;
+            for t in face.tables().cmap.unwrap().subtables {
+                use ttf_parser::cmap::Format;
+                if matches!(
+                    t.format,
+                    Format::SegmentMappingToDeltaValues(_) | Format::SegmentedCoverage(_)
+                ) {
+                    t.codepoints(|c| want += u64::from(c != 0xFFFF));
+                }
+            }
+            assert!(want > 3000, "{want}");
+            assert_eq!(cmap_code_points(bytes, 0), Some(want));
+        }
+    }
+}

@@ -135,6 +135,51 @@ fn layout_wraps_and_skips_blanks() {
     assert!(wrapped.iter().all(|q| q.x + q.width as i32 <= 80 + 2));
 }
 
+/// `line_height` scales the distance between wrapped lines: twice the
+/// factor, twice the baseline step (fontdue's rule: the factor times the
+/// font's ascent − descent + line gap).
+#[test]
+fn line_height_scales_the_step_between_lines() {
+    let (mut c, f) = cache(512, 1, 0);
+    let text = "wrap these words onto several lines";
+    let step = |c: &mut GlyphCache, factor: f32| {
+        let mut glyphs = Vec::new();
+        let spec = TextSpec { line_height: factor, ..TextSpec::new(text, f, 16.0).wrap(80.0) };
+        c.positions(&spec, &mut glyphs).unwrap();
+        let mut ys: Vec<f32> = glyphs.iter().map(|g| g.y).collect();
+        ys.dedup();
+        assert!(ys.len() >= 3, "{ys:?}");
+        (ys[1] - ys[0], ys[2] - ys[1])
+    };
+    let (one, one_next) = step(&mut c, 1.0);
+    let (two, _) = step(&mut c, 2.0);
+    let m = fontdue::Font::from_bytes(sans(), fontdue::FontSettings::default())
+        .unwrap()
+        .horizontal_line_metrics(16.0)
+        .unwrap();
+    assert!((one - m.new_line_size).abs() <= 1.0, "{one} vs {}", m.new_line_size);
+    assert_eq!(one, one_next);
+    assert!((two - 2.0 * one).abs() <= 1.0, "{two} vs 2 × {one}");
+}
+
+/// The solid texel decorations read is full coverage, and so are its eight
+/// neighbours (a bilinear sample around it reads only full texels).
+#[test]
+fn the_solid_texel_sits_inside_a_full_block() {
+    let (mut c, _) = cache(256, 1, 0);
+    let mut fr = c.begin_frame();
+    let (page, x, y) = fr.solid_texel().unwrap();
+    fr.finish();
+    let p = &c.pages()[page as usize];
+    let side = p.side() as usize;
+    for dy in [-1i32, 0, 1] {
+        for dx in [-1i32, 0, 1] {
+            let (tx, ty) = ((x as i32 + dx) as usize, (y as i32 + dy) as usize);
+            assert_eq!(p.pixels()[ty * side + tx], 255, "texel ({tx}, {ty})");
+        }
+    }
+}
+
 #[test]
 fn lru_order_decides_victims_and_slots_are_deallocated() {
     // One small page, nothing protected beyond the current frame.
@@ -642,4 +687,10 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
         keep.begin_frame().finish();
     }
     assert_eq!(keep.len(), 3);
+    // An explicit trim evicts the three idle glyphs and says so; the one
+    // page stays (the floor).
+    let pages = keep.pages().len();
+    assert_eq!(keep.trim(5), (3, 0));
+    assert_eq!((keep.len(), keep.pages().len()), (0, pages));
+    assert_eq!(keep.trim(5), (0, 0), "nothing left to trim");
 }
