@@ -323,8 +323,17 @@ fn glyphs_drawn_from_the_memo_count_as_used() {
 /// map before them, so without their later uses they would be the oldest.
 #[test]
 fn glyphs_in_constant_use_outlive_glyphs_drawn_once() {
-    for retained in [false, true] {
+    // With a colour font loaded too, plain glyphs stay the coverage atlas's
+    // (a run's uses must be recorded where its glyphs are).
+    for (retained, emoji) in [(false, false), (true, false), (true, true)] {
         let (mut c, f) = cache(48, 1, 0);
+        if emoji {
+            const EMOJI: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+            let bytes = std::fs::read(EMOJI).unwrap_or_else(|e| {
+                panic!("{EMOJI}: {e}; install Debian's fonts-noto-color-emoji")
+            });
+            c.add_font(bytes).unwrap();
+        }
         let run = |c: &GlyphCache, s: &str| row(c, f, s);
         let mut record = RetainedRun::default();
         let mut draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph], keep: bool| {
