@@ -162,6 +162,36 @@ fn line_height_scales_the_step_between_lines() {
     assert!((two - 2.0 * one).abs() <= 1.0, "{two} vs 2 × {one}");
 }
 
+/// A sampled glyph is the coverage glyph with one texel of zeros on every
+/// side, its bearings moved to match: the same ink lands on the same pixels.
+#[test]
+fn a_sampled_glyph_is_the_coverage_glyph_with_a_border_of_zeros() {
+    let (mut c, f) = cache(256, 1, 0);
+    let mut fr = c.begin_frame();
+    let mut pairs = Vec::new();
+    for ch in ['g', 'A', 'j', 'Q'] {
+        let g = glyph_of(fr.cache(), f, ch);
+        pairs.push((fr.glyph(f, g, 23.0).unwrap(), fr.sampled_glyph(f, g, 23.0).unwrap()));
+    }
+    fr.finish();
+    let texel = |e: &GlyphEntry, x: usize, y: usize| {
+        let p = &c.pages()[e.page as usize];
+        p.pixels()[(e.y as usize + y) * p.side() as usize + e.x as usize + x]
+    };
+    for (plain, sampled) in pairs {
+        assert_eq!((sampled.width, sampled.height), (plain.width + 2, plain.height + 2));
+        assert_eq!((sampled.left, sampled.top), (plain.left - 1, plain.top + 1));
+        for y in 0..sampled.height as usize {
+            for x in 0..sampled.width as usize {
+                let inside = (1..=plain.width as usize).contains(&x)
+                    && (1..=plain.height as usize).contains(&y);
+                let want = if inside { texel(&plain, x - 1, y - 1) } else { 0 };
+                assert_eq!(texel(&sampled, x, y), want, "({x}, {y}) of {sampled:?}");
+            }
+        }
+    }
+}
+
 /// The solid texel decorations read is full coverage, and so are its eight
 /// neighbours (a bilinear sample around it reads only full texels).
 #[test]
