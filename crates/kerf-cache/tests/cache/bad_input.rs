@@ -140,3 +140,21 @@ fn upload_modes_read_their_names_and_refuse_others() {
     assert_eq!(err, UnknownUploadMode("dirty_rect".into()));
     assert!(err.to_string().contains("auto, glyphs, dirty-rect"), "{err}");
 }
+
+/// A glyph wider than a page but not taller, whose tiles would take more
+/// texels than every page allowed, is refused as too large (not tiled and
+/// left to fail in placement), and the cache stays as it was.
+#[test]
+fn a_wide_short_glyph_past_every_page_is_too_large() {
+    let (mut c, f) = cache(64, 1, 0);
+    let dash = glyph_of(&c, f, '—');
+    let mut fr = c.begin_frame();
+    let err = fr.glyph(f, dash, 400.0).unwrap_err();
+    fr.finish();
+    assert!(
+        matches!(err, GlyphError::TooLarge { width, height, page: 64 } if width > 64 && height < 64),
+        "{err:?}"
+    );
+    assert!(c.is_empty());
+    c.check_invariants().unwrap();
+}
