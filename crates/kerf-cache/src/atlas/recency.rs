@@ -160,3 +160,40 @@ impl RunUse {
         self.color
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atlas::entry::GlyphEntry;
+    use crate::key::{FontId, GlyphSize};
+
+    fn key(glyph: u16) -> GlyphKey {
+        GlyphKey::new(FontId(0), glyph, GlyphSize::from_px(16.0, 1024.0).unwrap())
+    }
+
+    /// Uses handed in (as the memo hands them) and a run's reuse reach the
+    /// map: each glyph's `last_used` becomes its latest use and the most
+    /// recent glyph ends up at the front; a use older than the slot's own
+    /// never moves `last_used` back.
+    #[test]
+    fn recorded_uses_are_written_into_the_map_in_order() {
+        let mut map: LruCache<GlyphKey, Slot> = LruCache::unbounded();
+        for g in 1..=4 {
+            map.put(key(g), Slot { entry: GlyphEntry::BLANK, alloc: None, last_used: 1 });
+        }
+        map.get_mut(&key(4)).unwrap().last_used = 9;
+        let mut uses = Uses::default();
+        let mut memo = KeyMemo::default();
+        let run = Arc::new(RunUse::new(vec![key(2)], false));
+        uses.register(&run);
+        uses.queue().extend([(key(3), 7), (key(1), 5), (key(4), 2)]);
+        uses.run_used(&run, 6);
+        assert!(uses.pending(&memo));
+        uses.write_back(&mut memo, &mut map);
+        assert!(!uses.pending(&memo));
+        let last: Vec<(u16, u64)> = map.iter().map(|(k, s)| (k.glyph, s.last_used)).collect();
+        // Front to back: written least recent first, so 3 (frame 7) is in front.
+        assert_eq!(last, [(3, 7), (2, 6), (1, 5), (4, 9)]);
+        assert_eq!(uses.records(&memo), 1, "the run stays registered");
+    }
+}

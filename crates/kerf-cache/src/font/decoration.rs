@@ -162,6 +162,20 @@ mod tests {
     use super::*;
 
     #[test]
+    /// An area's offset and scale move and scale the rectangle about the
+    /// origin: (10, 20, 30 × 3) at (5, −4) and scale 2 is (25, 36, 60 × 6);
+    /// scale 1.5 lands its edges on half pixels, which round.
+    fn placed_moves_and_scales_about_the_origin() {
+        let d = Decoration { x: 10, y: 20, width: 30, height: 3, color: [1, 2, 3, 4] };
+        let p = d.placed(5.0, -4.0, 2.0).unwrap();
+        assert_eq!((p.x, p.y, p.width, p.height, p.color), (25, 36, 60, 6, [1, 2, 3, 4]));
+        let p = d.placed(0.0, 0.0, 1.5).unwrap();
+        // 15 to 60 across, top 30, thickness 4.5 → 5 (rounded half away).
+        assert_eq!((p.x, p.y, p.width, p.height), (15, 30, 45, 5));
+        assert_eq!(d.placed(0.0, 0.0, 1.0), Some(d));
+    }
+
+    #[test]
     fn lines_snap_to_whole_pixels() {
         let m = LineMetrics { top: -0.1, thickness: 0.07 };
         let d = Decoration::line(m, 10.4, 50.6, 100.0, 20.0, [0, 0, 0, 255]).unwrap();
