@@ -403,6 +403,12 @@ mod tests {
             let moved = ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt();
             assert!(moved <= 1.0 + 1e-5, "moved {moved}");
         }
+        // A 40° apex: its miter would be d / sin 20° = 1.46 px; the limit
+        // puts it at exactly 2d = 1 px, straight out along the bisector.
+        let w = 10.0 * 20f32.to_radians().tan();
+        let mut wedge = vec![(0.0, 0.0), (10.0, -w), (10.0, w)];
+        offset_contour(&mut wedge, 0.5, false);
+        assert!((wedge[0].0 + 1.0).abs() < 1e-4 && wedge[0].1.abs() < 1e-4, "{:?}", wedge[0]);
     }
 
     #[test]
