@@ -178,7 +178,9 @@ fn reference(face: &ttf_parser::Face<'_>, g: u16, px: f32) -> Placed {
 type Raster<'a> = Box<dyn Fn(u16) -> Placed + 'a>;
 
 /// The rasterizers compared on `set`, by name.
-fn rasterizers<'a>(set: &'a Set, kerf_font: &'a Font, key_font: kerf::cache::FontId) -> Vec<(&'static str, Raster<'a>)> {
+fn rasterizers<'a>(
+    set: &'a Set, kerf_font: &'a Font, key_font: kerf::cache::FontId,
+) -> Vec<(&'static str, Raster<'a>)> {
     let px = set.px;
     let size = GlyphSize::from_px(px, 1024.0).expect("size");
     let fontdue = fontdue::Font::from_bytes(
@@ -198,7 +200,11 @@ fn rasterizers<'a>(set: &'a Set, kerf_font: &'a Font, key_font: kerf::cache::Fon
         (
             "kerf",
             Box::new(move |g| {
-                let fref = FontRef { font: kerf_font, bytes: kerf_font.bytes(), collection_index: set.index };
+                let fref = FontRef {
+                    font: kerf_font,
+                    bytes: kerf_font.bytes(),
+                    collection_index: set.index,
+                };
                 let key = GlyphKey::new(key_font, g, size);
                 let img = FontdueRasterizer.rasterize(fref, &key).expect("kerf rasterizes");
                 Placed {

@@ -301,8 +301,91 @@ fn a_rasterizer_without_instances_draws_the_default_and_says_so() {
     assert_eq!(out.counts.default_instance, 0, "hits rasterize nothing");
 }
 
+/// `bytes` (a font without `avar`) with an `avar` table added: `wght` maps
+/// 0.5 to 0.25 (normalized), every other axis is the identity. A font made
+/// here, as Debian's variable fonts have no `avar`.
+fn with_avar(bytes: &[u8]) -> Vec<u8> {
+    let face = ttf_parser::Face::parse(bytes, 0).unwrap();
+    let axes: Vec<[u8; 4]> = face.variation_axes().into_iter().map(|a| a.tag.to_bytes()).collect();
+    let mut avar = vec![0, 1, 0, 0, 0, 0];
+    avar.extend((axes.len() as u16).to_be_bytes());
+    for tag in &axes {
+        let map: &[(i16, i16)] = if tag == b"wght" {
+            &[(-16384, -16384), (0, 0), (8192, 4096), (16384, 16384)]
+        } else {
+            &[(-16384, -16384), (0, 0), (16384, 16384)]
+        };
+        avar.extend((map.len() as u16).to_be_bytes());
+        for &(from, to) in map {
+            avar.extend(from.to_be_bytes());
+            avar.extend(to.to_be_bytes());
+        }
+    }
+    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
+    let mut records: Vec<[u8; 16]> = (0..n)
+        .map(|i| {
+            let mut r: [u8; 16] = bytes[12 + 16 * i..28 + 16 * i].try_into().unwrap();
+            let offset = u32::from_be_bytes(r[8..12].try_into().unwrap()) + 16;
+            r[8..12].copy_from_slice(&offset.to_be_bytes());
+            r
+        })
+        .collect();
+    let mut body = bytes[12 + 16 * n..].to_vec();
+    while body.len() % 4 != 0 {
+        body.push(0);
+    }
+    let mut record = [0u8; 16];
+    record[..4].copy_from_slice(b"avar");
+    record[8..12].copy_from_slice(&((12 + 16 * (n + 1) + body.len()) as u32).to_be_bytes());
+    record[12..].copy_from_slice(&(avar.len() as u32).to_be_bytes());
+    records.push(record);
+    // Table records are sorted by tag (readers may search them).
+    records.sort_by_key(|r| [r[0], r[1], r[2], r[3]]);
+    let mut out = bytes[..12].to_vec();
+    out[4..6].copy_from_slice(&((n + 1) as u16).to_be_bytes());
+    records.iter().for_each(|r| out.extend(r));
+    out.extend(body);
+    out.extend(avar);
+    out
+}
+
+/// The font made above is what it says: ttf-parser reads its `avar` and
+/// normalizes `wght` through it (the weight halfway to the maximum lands a
+/// quarter of the way), so the round trip below exercises the inverse map.
+#[test]
+fn the_made_avar_bends_the_weight_axis() {
+    let plain = std::fs::read(inter_file()).unwrap();
+    let bent = with_avar(&plain);
+    let coord = |bytes: &[u8]| {
+        let mut face = ttf_parser::Face::parse(bytes, 0).unwrap();
+        let axis = face
+            .variation_axes()
+            .into_iter()
+            .find(|a| a.tag == ttf_parser::Tag::from_bytes(b"wght"))
+            .unwrap();
+        let half = (axis.def_value + axis.max_value) / 2.0;
+        face.set_variation(axis.tag, half).unwrap();
+        let i = face.variation_axes().into_iter().position(|a| a.tag == axis.tag).unwrap();
+        face.variation_coordinates()[i].get()
+    };
+    assert_eq!((coord(&plain), coord(&bent)), (8192, 4096));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The same round trip through a font whose `avar` bends `wght`: the
+    /// inverse of its segment map is what brings the weight back.
+    #[test]
+    fn user_values_undo_avar(w in 100f32..=900.0) {
+        let bytes = with_avar(&std::fs::read(inter_file()).unwrap());
+        let mut face = ttf_parser::Face::parse(&bytes, 0).unwrap();
+        face.set_variation(ttf_parser::Tag::from_bytes(b"wght"), w).unwrap();
+        let coords: Vec<i16> = face.variation_coordinates().iter().map(|c| c.get()).collect();
+        let back = user_values(&bytes, 0, &coords).unwrap();
+        let wght = back.iter().find(|(t, _)| t == b"wght").unwrap().1;
+        prop_assert!((wght - w).abs() < 0.2, "{w} came back as {wght}");
+    }
+
     /// parley's normalized coordinates back to user values: what ttf-parser
     /// normalizes a user value to (fvar, then avar) comes back within a
     /// coordinate step.
