@@ -212,6 +212,18 @@ fn positioned_glyphs_get_one_layer_per_effect_in_its_font_at_its_offset() {
     assert_eq!(skipped.len(), 2);
 }
 
+/// A blank bitmap (no width or no height) has nothing to grow: every effect
+/// gives it back as it is, bearings included.
+#[test]
+fn effects_leave_blank_bitmaps_blank() {
+    for (width, height) in [(0, 0), (0, 5), (5, 0)] {
+        let img = GlyphImage { width, height, left: 3, bottom: -2, pixels: Vec::new() };
+        for e in [GlyphEffect::outline(2.0).unwrap(), GlyphEffect::shadow(3.0).unwrap()] {
+            assert_eq!(e.apply(&img), img, "{e:?} of {width}×{height}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     /// Dilation never takes coverage away and never reaches past its width;
