@@ -331,3 +331,62 @@ fn fill(p: &Polygons, sx: f32, x0: f32, w: usize, h: usize) -> Vec<u8> {
     }
     cov.into_bytes()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ttf_parser::OutlineBuilder;
+
+    /// Flattened curves end where the curve ends and every point lies on
+    /// the Bézier curve of their definition (quadratic and cubic, at the
+    /// outline's scale), the chords within the tolerance of it.
+    #[test]
+    fn curves_flatten_onto_their_bezier_definitions() {
+        let bezier = |c: &[(f32, f32)], t: f32| -> (f32, f32) {
+            // De Casteljau: repeated interpolation, no closed form shared
+            // with the code under test.
+            let mut p = c.to_vec();
+            while p.len() > 1 {
+                p = p
+                    .windows(2)
+                    .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
+                    .collect();
+            }
+            p[0]
+        };
+        let near_curve = |c: &[(f32, f32)], q: (f32, f32), within: f32| {
+            (0..=40_000).any(|i| {
+                let p = bezier(c, i as f32 / 40_000.0);
+                (p.0 - q.0).hypot(p.1 - q.1) <= within
+            })
+        };
+        let s = 0.5;
+        for cubic in [false, true] {
+            let mut p = Polygons { scale: s, ..Polygons::default() };
+            p.move_to(0.0, 0.0);
+            let c: Vec<(f32, f32)> = if cubic {
+                p.curve_to(0.0, 80.0, 100.0, 80.0, 100.0, 0.0);
+                vec![(0.0, 0.0), (0.0, 40.0), (50.0, 40.0), (50.0, 0.0)]
+            } else {
+                p.quad_to(50.0, 100.0, 100.0, 0.0);
+                vec![(0.0, 0.0), (25.0, 50.0), (50.0, 0.0)]
+            };
+            assert!(p.points.len() > 4, "cubic {cubic}: {} points", p.points.len());
+            assert_eq!(*p.points.last().unwrap(), (50.0, 0.0), "cubic {cubic}");
+            // Uniform steps in t: point i is the curve at i / n.
+            let n = p.points.len() - 1;
+            for (i, &q) in p.points.iter().enumerate() {
+                let want = bezier(&c, i as f32 / n as f32);
+                assert!(
+                    (q.0 - want.0).hypot(q.1 - want.1) < 1e-3,
+                    "cubic {cubic}: {q:?} vs {want:?}"
+                );
+            }
+            // Each chord's midpoint is within the tolerance of the curve.
+            for w in p.points.windows(2) {
+                let mid = ((w[0].0 + w[1].0) / 2.0, (w[0].1 + w[1].1) / 2.0);
+                assert!(near_curve(&c, mid, TOLERANCE + 0.005), "cubic {cubic}: chord at {mid:?}");
+            }
+        }
+    }
+}
