@@ -222,3 +222,42 @@ fn disable_hinting_is_honoured_where_the_rasterizer_hints() {
     let differ = drawn[0].iter().zip(&drawn[1]).filter(|(a, b)| a != b).count();
     assert!(differ >= 5, "hinting changed only {differ} glyphs");
 }
+
+/// Variations a face lacks are reported once each, in the order first
+/// met: the axes Inter's `fvar` does not list (read with ttf-parser), then
+/// those DejaVu Sans (no `fvar`) adds; nothing before a face is drawn.
+#[test]
+fn axes_a_face_lacks_are_reported() {
+    let inter = font_file("inter-vf/Inter.var.ttf", "fonts-inter-variable");
+    let inter_bytes = std::fs::read(&inter).unwrap();
+    let inter_axes: Vec<[u8; 4]> = ttf_parser::Face::parse(&inter_bytes, 0)
+        .unwrap()
+        .variation_axes()
+        .into_iter()
+        .map(|a| a.tag.to_bytes())
+        .collect();
+    let mut db = fontdb::Database::new();
+    db.load_font_data(inter_bytes);
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let asked = [(*b"wght", 600.0), (*b"wdth", 80.0), (*b"GRAD", 50.0)];
+    let mut fonts = CosmicFonts::new().variations(&asked);
+    assert!(fonts.ignored_axes().is_empty());
+    let mut draw = |fonts: &mut CosmicFonts, family: &str| {
+        let mut buffer = Buffer::new(&mut fs, Metrics::new(PX, PX * 1.5));
+        buffer.set_text("Hlo", &Attrs::new().family(Family::Name(family)), Shaping::Advanced, None);
+        buffer.shape_until_scroll(&mut fs, false);
+        let mut glyphs = Vec::new();
+        fonts.glyphs(&mut cache, &fs, &buffer, (0.0, 0.0), [0, 0, 0, 255], &mut glyphs).unwrap();
+    };
+    draw(&mut fonts, "Inter");
+    let lacking: Vec<[u8; 4]> =
+        asked.iter().map(|a| a.0).filter(|t| !inter_axes.contains(t)).collect();
+    assert!(!lacking.is_empty() && lacking.len() < asked.len(), "{lacking:?}");
+    assert_eq!(fonts.ignored_axes(), &lacking[..]);
+    draw(&mut fonts, "DejaVu Sans");
+    let mut all = lacking.clone();
+    all.extend(asked.iter().map(|a| a.0).filter(|t| !lacking.contains(t)));
+    assert_eq!(fonts.ignored_axes(), &all[..]);
+}

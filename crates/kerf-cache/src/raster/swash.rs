@@ -285,6 +285,15 @@ pub(crate) fn render_color(
     check_len(&image, 4)?;
     // swash composites COLR layers premultiplied: back to straight alpha.
     let mut pixels = image.data;
+    unpremultiply(&mut pixels);
+    let bottom = p.top.saturating_sub(p.height as i32);
+    Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels })
+}
+
+/// RGBA texels premultiplied by their alpha back to straight colour, each
+/// channel rounded to the nearest level (integer arithmetic: `(c·255 +
+/// a/2) / a` is the rounded quotient for every `c ≤ a`).
+fn unpremultiply(pixels: &mut [u8]) {
     for px in pixels.chunks_exact_mut(4) {
         let a = px[3] as u32;
         if a > 0 && a < 255 {
@@ -293,8 +302,6 @@ pub(crate) fn render_color(
             }
         }
     }
-    let bottom = p.top.saturating_sub(p.height as i32);
-    Ok(GlyphImage { width: p.width, height: p.height, left: p.left, bottom, pixels })
 }
 
 /// A glyph from a colour bitmap strike: decoded at the strike's size (swash,
@@ -332,4 +339,30 @@ fn render_strike(
         return Ok(GlyphImage { left: decoded.left, bottom: decoded.top, ..GlyphImage::default() });
     }
     Ok(scaled(&decoded, px / ppem as f32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every premultiplied level (c ≤ a) comes back as c·255/a rounded to
+    /// the nearest, computed in floating point; opaque and empty texels are
+    /// kept as they are.
+    #[test]
+    fn unpremultiplying_rounds_to_the_nearest_level() {
+        for a in 0..=255u8 {
+            for c in 0..=a {
+                let mut px = [c, c / 2, 0, a];
+                unpremultiply(&mut px);
+                let straight = |v: u8| {
+                    if a == 0 || a == 255 {
+                        v
+                    } else {
+                        (f64::from(v) * 255.0 / f64::from(a)).round().min(255.0) as u8
+                    }
+                };
+                assert_eq!(px, [straight(c), straight(c / 2), 0, a], "c {c} a {a}");
+            }
+        }
+    }
 }
