@@ -26,6 +26,10 @@
 //! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
 //! its startup and each frame went (device, fonts and shaping; making the
 //! renderer; converting, preparing, encoding, submitting, the GPU's work).
+//! With `SCENES_MEMORY=1` it prints the resident set after each startup
+//! step and frame 1 and the last, and (kerf's side) what kerf holds then:
+//! its pages' CPU copies, its texture arrays, its renderers' buffers, its
+//! fonts (docs/performance.md, "Where each MiB goes").
 
 mod measure;
 /// The multi-script lines the glyphon benches draw (the window's paragraph).
@@ -70,15 +74,27 @@ fn main() {
 /// This process draws `scene` with `side` for `frames` frames and prints
 /// `first-frame` when the first is done, then its figures.
 fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(), String> {
+    let memory = measure::memory();
+    let rss = |step: &str| {
+        if memory {
+            eprintln!("rss {:7.1} MiB  {step}", measure::status_kib("VmRSS") as f64 / 1024.0);
+        }
+    };
+    rss("process start");
     let gpu = kerf::gpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
+    rss("device");
     let mut fs = scenes::font_system()?;
+    rss("font system (fonts loaded)");
     let mut s = scenes::build(scene, &mut fs)?;
+    rss("scene shaped");
     let size = s.size();
     let target = kerf::gpu::Offscreen::new(device, size.0, size.1, sides::FORMAT)
         .map_err(|e| e.to_string())?;
+    rss("target");
     let before_side = start.elapsed().as_secs_f64() * 1e3;
     let mut r = sides::Side::new(side, device, queue, size, s.renderers())?;
+    rss("atlas and renderers made");
     if measure::phases() {
         let ready = start.elapsed().as_secs_f64() * 1e3;
         eprintln!("startup: device, fonts, shaping, target {before_side:.1} ms; renderer made {ready:.1} ms");
@@ -94,6 +110,7 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
         let cpu = r.frame(device, queue, &mut fs, &areas, size, &target)?;
         let wall = t.elapsed();
         if i == 0 {
+            rss("first frame");
             f.startup_ms = start.elapsed().as_secs_f64() * 1e3;
             let mut out = std::io::stdout().lock();
             writeln!(out, "first-frame").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
@@ -106,6 +123,10 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
             f.rss_1k_mib = mib(measure::status_kib("VmRSS"));
             f.objects_1k = measure::gpu_objects(&gpu.instance);
         }
+    }
+    rss("last frame");
+    if memory {
+        r.print_memory();
     }
     f.steady_ms = measure::median(&mut walls);
     f.cpu_ms = cpus.iter().sum::<f64>() / cpus.len().max(1) as f64;

@@ -25,6 +25,13 @@ pub fn phases() -> bool {
     *ON.get_or_init(|| std::env::var_os("SCENES_PHASES").is_some())
 }
 
+/// Whether `SCENES_MEMORY` asks this process to print its resident set
+/// after each startup step and each phase of its frames (read once).
+pub fn memory() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("SCENES_MEMORY").is_some())
+}
+
 /// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`), 0 where unknown.
 pub fn status_kib(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

@@ -115,6 +115,37 @@ impl Side {
         }
     }
 
+    /// Prints what kerf holds (pages' CPU copies, texture arrays,
+    /// renderers' buffers, fonts); nothing for glyphon, which says nothing.
+    pub fn print_memory(&self) {
+        let Side::Kerf { atlas, renderers, .. } = self else { return };
+        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+        let cache = atlas.cache();
+        let f = cache.footprint();
+        let side = u64::from(cache.page_side());
+        let coverage = u64::from(atlas.layers()) * side * side;
+        let colour = atlas.color_texture().size();
+        let colour = u64::from(colour.width * colour.height * colour.depth_or_array_layers) * 4;
+        let (gpu, cpu) = renderers
+            .iter()
+            .map(|r| r.footprint())
+            .fold((0, 0), |(g, c), r| (g + r.gpu_bytes, c + r.cpu_bytes as u64));
+        eprintln!(
+            "kerf holds: pages' CPU copies {:.2} MiB ({} glyphs), texture arrays {:.2} MiB \
+             (coverage {} layers of {side}², colour {:.2}), renderers' GPU buffers {:.2} MiB, \
+             their CPU buffers {:.2} MiB, staging {:.2} MiB, {} fonts",
+            mib(f.page_bytes),
+            f.glyphs,
+            mib(coverage + colour),
+            atlas.layers(),
+            mib(colour),
+            mib(gpu),
+            mib(cpu),
+            mib(f.staging_bytes as u64),
+            f.fonts,
+        );
+    }
+
     /// One whole frame: `areas` prepared by their renderers, drawn in one
     /// pass that clears `target` (of `size`) to white, submitted, waited on. Returns
     /// the app thread's CPU time from the call until the submit returned.
@@ -126,10 +157,15 @@ impl Side {
         let cpu0 = crate::measure::thread_cpu();
         let t0 = std::time::Instant::now();
         let phases = crate::measure::phases();
+        let memory = crate::measure::memory();
         let mut marks: Vec<(&str, f64)> = Vec::new();
         let mut mark = |what: &'static str| {
             if phases {
                 marks.push((what, t0.elapsed().as_secs_f64() * 1e3));
+            }
+            if memory {
+                let mib = crate::measure::status_kib("VmRSS") as f64 / 1024.0;
+                eprintln!("rss {mib:7.1} MiB    {what}");
             }
         };
         let mut encoder = device.create_command_encoder(&Default::default());
