@@ -158,3 +158,36 @@ fn a_wide_short_glyph_past_every_page_is_too_large() {
     assert!(c.is_empty());
     c.check_invariants().unwrap();
 }
+
+/// Sizes quantise to 1/64 px and must fit the key's 32 bits: the largest
+/// that fits is kept, the next step up is refused, whatever `max_px` says.
+#[test]
+fn sizes_past_the_keys_range_are_refused() {
+    let most = u32::MAX as f32 / 64.0; // 67,108,864 px (f32 rounds u32::MAX up to 2^32)
+    assert_eq!(GlyphSize::from_px(most * 0.99, f32::MAX).map(|s| s.px() > 6.6e7), Some(true));
+    assert_eq!(GlyphSize::from_px(most * 1.01, f32::MAX), None);
+    assert_eq!(GlyphSize::from_px(1e12, f32::MAX), None);
+}
+
+/// Skipped glyphs a drawing side takes (to draw them another way) leave the
+/// frame's report; the others stay, in order; nothing new, nothing taken.
+#[test]
+fn taken_skips_leave_the_report_and_the_rest_stay() {
+    let (mut c, f) = cache(64, 1, 0);
+    let g = |ch| glyph_of(&c, f, ch);
+    let glyph =
+        |glyph, size| PositionedGlyph { font: f, glyph, size, x: 0.0, y: 500.0, color: [0; 4] };
+    // Too large for every page allowed, an invalid size, and a drawable one.
+    let glyphs = [glyph(g('W'), 900.0), glyph(g('a'), f32::NAN), glyph(g('b'), 12.0)];
+    let mut fr = c.begin_frame();
+    let before = fr.skipped().len();
+    assert!(fr.take_skipped(before, |_| true).is_empty(), "nothing new yet");
+    fr.prepare(&glyphs, &mut Vec::new());
+    assert_eq!(fr.skipped().len(), before + 2);
+    let too_large = fr.take_skipped(before, |s| matches!(s.reason, GlyphError::TooLarge { .. }));
+    assert_eq!(too_large.iter().map(|s| s.index).collect::<Vec<_>>(), [0]);
+    let rest: Vec<usize> = fr.skipped()[before..].iter().map(|s| s.index).collect();
+    assert_eq!(rest, [1]);
+    let out = fr.finish();
+    assert_eq!(out.skipped.iter().map(|s| s.index).collect::<Vec<_>>(), [1]);
+}

@@ -408,6 +408,43 @@ fn glyphs_in_constant_use_outlive_glyphs_drawn_once() {
     }
 }
 
+/// A run stops being ready when its glyphs could not all be drawn again:
+/// evicted, then refused for want of room, its record is dropped (the keys
+/// are kept for the next clean prepare).
+#[test]
+fn a_run_whose_glyphs_were_skipped_is_not_ready() {
+    let (mut c, f) = cache(48, 1, 1);
+    let mut run = RetainedRun::default();
+    let ab = row(&c, f, "AB");
+    for _ in 0..2 {
+        let mut fr = c.begin_frame();
+        fr.prepare_retained(&ab, &mut Vec::new(), &mut run);
+        fr.finish();
+    }
+    assert!(run.is_ready());
+    // Frame 3 fills the page with glyphs (A and B still protected); frame 4
+    // evicts A and B for new ones, which then hold the page: A and B find no
+    // room.
+    for s in ["CDEFGHIJ", "KLMNOPQR"] {
+        let glyphs = row(&c, f, s);
+        let mut fr = c.begin_frame();
+        fr.prepare(&glyphs, &mut Vec::new());
+        if s.starts_with('K') {
+            fr.prepare_retained(&ab, &mut Vec::new(), &mut run);
+            let out = fr.finish();
+            assert!(
+                out.skipped.iter().any(|s| s.reason == GlyphError::AtlasFull),
+                "{:?}",
+                out.skipped
+            );
+        } else {
+            fr.finish();
+        }
+    }
+    assert!(c.stats().evictions > 0);
+    assert!(!run.is_ready(), "a record of quads the atlas no longer holds");
+}
+
 /// A glyph drawn from the memo and written back into the LRU list later
 /// sits ahead of glyphs placed since: eviction must look past protected
 /// glyphs at the tail to find it, not report the atlas full.

@@ -47,6 +47,7 @@ fn the_memory_budget_binds_under_churn() {
         most_pages = most_pages.max(out.pages);
     }
     assert_eq!(most_pages, 3, "the atlas grows to the budget");
+    assert_eq!(c.page_limit(), 3, "the budget, not max_pages, is the limit");
     assert!(evictions > 200, "the budget forced evictions ({evictions})");
     assert_eq!(evictions, c.stats().evictions, "each frame counts its own evictions");
 }
