@@ -59,6 +59,7 @@ fn key(c: &GlyphCache, f: FontId, ch: char, px: f32) -> GlyphKey {
 #[test]
 fn hit_after_miss_and_stats_add_up() {
     let (mut c, f) = cache(256, 1, 0);
+    assert_eq!(c.stats().hit_rate(), 0.0, "no lookup yet");
     let g = glyph_of(&c, f, 'A');
     let mut fr = c.begin_frame();
     let a = fr.glyph(f, g, 20.0).unwrap();
@@ -70,6 +71,7 @@ fn hit_after_miss_and_stats_add_up() {
     let s = c.stats().clone();
     assert_eq!((s.lookups, s.hits, s.misses, s.rasterized), (2, 1, 1, 1));
     assert_eq!(s.hits + s.misses, s.lookups);
+    assert_eq!(s.hit_rate(), 0.5);
     // The upload holds exactly the glyph's bitmap (plus its cleared gutter).
     let key = GlyphKey::new(f, g, GlyphSize::from_px(20.0, 1024.0).unwrap());
     let img = FontdueRasterizer.rasterize(c.font_ref(f).unwrap(), &key).unwrap();
