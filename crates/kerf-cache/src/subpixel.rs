@@ -148,6 +148,7 @@ pub(crate) fn resample_shifted(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::Add;
 
     #[test]
     fn snapping_carries_into_the_next_pixel() {
@@ -162,6 +163,27 @@ mod tests {
         assert_eq!(snap_subpixel(f32::NAN, 4), (0, 0));
         assert_eq!(bin_offset(1, 3), 85);
         assert_eq!(bin_offset(2, 3), 171);
+    }
+
+    /// Any bin count, powers of two or not: the pen rounded to the nearest
+    /// of `bins` positions a pixel (halves away from zero), split into the
+    /// whole pixel below (floor, negative pens too) and the bin's offset
+    /// (bin · 256 / bins, rounded), computed here with integer division.
+    #[test]
+    fn snapping_matches_integer_arithmetic_for_every_bin_count() {
+        for bins in [2u32, 3, 4, 5, 6, 7, 8, 12, 16] {
+            for i in -4000..4000 {
+                let x = i as f32 * 0.0137 - 3.3;
+                // (The product in f32, as the pen is: within 1e-5 px of a
+                // tie, f64 could round the other way.)
+                let p = f64::from(x * bins as f32);
+                let q = p.abs().add(0.5).floor() * p.signum();
+                let q = q as i64;
+                let (whole, bin) = (q.div_euclid(i64::from(bins)), q.rem_euclid(i64::from(bins)));
+                let offset = ((bin as f64 * 256.0 / f64::from(bins)).round()).min(255.0) as u8;
+                assert_eq!(snap_subpixel(x, bins), (whole as i32, offset), "x {x} bins {bins}");
+            }
+        }
     }
 
     #[test]
