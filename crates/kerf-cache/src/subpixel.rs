@@ -186,6 +186,48 @@ mod tests {
         }
     }
 
+    /// Each third-pixel column's ink goes to the pixels its span overlaps,
+    /// in proportion (computed here from the spans, in f64): within one level
+    /// of the 1/256-weighted filter, for shifts across the pixel.
+    #[test]
+    fn resampling_spreads_each_column_over_the_pixels_it_overlaps() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..200 {
+            let src_w = 3 + (next() % 40) as usize;
+            let shift = (next() % 1000) as f32 / 1000.0;
+            let out_w = (shift + src_w as f32 / 3.0).ceil() as usize;
+            let src: Vec<u8> = (0..src_w * 2).map(|_| (next() % 256) as u8).collect();
+            let got = resample_shifted(&src, src_w, 2, shift, out_w);
+            for row in 0..2 {
+                let mut want = vec![0f64; out_w];
+                for c in 0..src_w {
+                    let (a, b) = (
+                        f64::from(shift) + c as f64 / 3.0,
+                        f64::from(shift) + (c + 1) as f64 / 3.0,
+                    );
+                    for (k, w) in want.iter_mut().enumerate() {
+                        let overlap = (b.min(k as f64 + 1.0) - a.max(k as f64)).max(0.0);
+                        *w += f64::from(src[row * src_w + c]) * overlap;
+                    }
+                }
+                for k in 0..out_w {
+                    let g = f64::from(got[row * out_w + k]);
+                    assert!(
+                        (g - want[k]).abs() <= 1.0,
+                        "case {case} shift {shift} pixel {k}: {g} vs {}",
+                        want[k]
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn whole_column_shifts_are_exact_sums() {
         // Six columns = two pixels; shifting by 1/3 px moves one column over.
