@@ -66,25 +66,23 @@ pub enum PrepareError {
     },
 }
 
-/// Why [`TextRenderer::render`](crate::TextRenderer::render) recorded nothing.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum RenderError {
-    /// `prepare` has not run yet.
+/// A call made out of order or with the wrong partner, which a fix in the
+/// calling code ends: [`TextRenderer::render`](crate::TextRenderer::render)
+/// before `prepare` or with another atlas (nothing recorded), and
+/// [`TextAtlas::begin_frame`](crate::TextAtlas::begin_frame) /
+/// [`end_frame`](crate::TextAtlas::end_frame) out of pairs (nothing changed).
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+pub enum UsageError {
+    /// `render` before `prepare`.
     #[error("render called before prepare")]
     NotPrepared,
-    /// The renderer was prepared with another atlas.
+    /// `render` with another atlas than the renderer was prepared with.
     #[error("this renderer was prepared with another TextAtlas")]
     AtlasMismatch,
-}
-
-/// Misuse of [`TextAtlas::begin_frame`](crate::TextAtlas::begin_frame) /
-/// [`end_frame`](crate::TextAtlas::end_frame). Nothing was changed.
-#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
-pub enum FrameError {
     /// `begin_frame` while a frame is open (the open frame goes on).
     #[error("begin_frame called while a frame is open (call end_frame after the submit)")]
-    AlreadyOpen,
+    FrameAlreadyOpen,
     /// `end_frame` without an open frame.
     #[error("end_frame called without begin_frame")]
-    NotOpen,
+    FrameNotOpen,
 }

@@ -118,7 +118,7 @@ mod zoom;
 pub use area::{TextArea, TextBounds, TextContent};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
-pub use error::{AtlasError, FrameError, PrepareError, RenderError};
+pub use error::{AtlasError, PrepareError, UsageError};
 pub use kerf_cache::{
     rasterize::GlyphImage, CacheConfig, Decoration, FontId, FontStyle, GlyphCache, ImageSourceId,
     PositionedGlyph, PositionedImage, Skipped, TextSpec,

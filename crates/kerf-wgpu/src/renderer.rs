@@ -4,7 +4,7 @@
 use crate::area::{clip_all, scaled_effects, scissor, TextArea, TextBounds, TextContent};
 use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
-use crate::error::{PrepareError, RenderError};
+use crate::error::{PrepareError, UsageError};
 use crate::fit::CurveKey;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
@@ -502,10 +502,10 @@ impl TextRenderer {
     /// draw for the axis-aligned areas, one per transformed area.
     pub fn render(
         &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
-    ) -> Result<(), RenderError> {
-        let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
+    ) -> Result<(), UsageError> {
+        let Some(viewport) = &self.viewport else { return Err(UsageError::NotPrepared) };
         if atlas.id != self.atlas_id {
-            return Err(RenderError::AtlasMismatch);
+            return Err(UsageError::AtlasMismatch);
         }
         let srgb = self.key.format.is_srgb();
         match &self.lcd_pipeline {

@@ -2,7 +2,7 @@
 //! (coverage `R8Unorm`, colour `Rgba8Unorm`), one layer per page.
 
 use crate::correction::TextCorrection;
-use crate::error::{AtlasError, FrameError};
+use crate::error::{AtlasError, UsageError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
 use kerf_cache::{
@@ -315,10 +315,10 @@ impl TextAtlas {
     /// `prepare` is a frame of its own (right for one renderer per submit).
     /// Returns the number of the last cache frame begun.
     ///
-    /// A frame already open is [`FrameError::AlreadyOpen`] and changes nothing.
-    pub fn begin_frame(&mut self) -> Result<u64, FrameError> {
+    /// A frame already open is [`UsageError::FrameAlreadyOpen`] and changes nothing.
+    pub fn begin_frame(&mut self) -> Result<u64, UsageError> {
         if self.frame_open {
-            return Err(FrameError::AlreadyOpen);
+            return Err(UsageError::FrameAlreadyOpen);
         }
         self.frame_open = true;
         self.frame_started = false;
@@ -327,11 +327,11 @@ impl TextAtlas {
 
     /// Closes the app frame opened by [`begin_frame`](Self::begin_frame)
     /// (call it after the frame's `queue.submit`). No frame open is
-    /// [`FrameError::NotOpen`] and changes nothing. Returns the cache frame
+    /// [`UsageError::FrameNotOpen`] and changes nothing. Returns the cache frame
     /// number the frame's prepares used (unchanged if none ran).
-    pub fn end_frame(&mut self) -> Result<u64, FrameError> {
+    pub fn end_frame(&mut self) -> Result<u64, UsageError> {
         if !self.frame_open {
-            return Err(FrameError::NotOpen);
+            return Err(UsageError::FrameNotOpen);
         }
         self.frame_open = false;
         self.frame_started = false;

@@ -1,7 +1,7 @@
 //! A debug view of an atlas page: its texels, its free space and its live
 //! glyphs, drawn into the caller's pass (the packing picture of a glyph cache).
 
-use crate::error::RenderError;
+use crate::error::UsageError;
 use crate::textures::TextAtlas;
 use crate::viewport::Viewport;
 use bytemuck::{Pod, Zeroable};
@@ -174,8 +174,8 @@ impl AtlasViewer {
     /// Records the view into `pass`.
     pub fn render(
         &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
-    ) -> Result<(), RenderError> {
-        let Some(viewport) = &self.viewport else { return Err(RenderError::NotPrepared) };
+    ) -> Result<(), UsageError> {
+        let Some(viewport) = &self.viewport else { return Err(UsageError::NotPrepared) };
         crate::renderer::draw_quads(
             pass,
             &self.pipeline,

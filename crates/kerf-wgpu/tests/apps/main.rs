@@ -129,9 +129,9 @@ fn frame_misuse_is_a_typed_error() {
     let mut atlas =
         TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    assert_eq!(atlas.end_frame(), Err(FrameError::NotOpen));
+    assert_eq!(atlas.end_frame(), Err(UsageError::FrameNotOpen));
     assert_eq!(atlas.begin_frame(), Ok(0));
-    assert_eq!(atlas.begin_frame(), Err(FrameError::AlreadyOpen));
+    assert_eq!(atlas.begin_frame(), Err(UsageError::FrameAlreadyOpen));
     assert!(atlas.frame_open(), "the open frame goes on");
     let mut r = TextRenderer::new(
         &device,

@@ -461,7 +461,7 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
     let target = Offscreen::new(&device, 4, 4, wgpu::TextureFormat::Rgba8Unorm).unwrap();
     {
         let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
-        assert_eq!(r.render(&atlas, &mut pass), Err(RenderError::NotPrepared));
+        assert_eq!(r.render(&atlas, &mut pass), Err(UsageError::NotPrepared));
     }
     queue.submit([enc.finish()]);
     let bad_scale =
