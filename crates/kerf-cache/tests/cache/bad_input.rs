@@ -3,6 +3,7 @@
 
 use super::*;
 use kerf_cache::pages::UnknownUploadMode;
+use kerf_cache::rasterize::GlyphImage;
 
 #[test]
 fn bad_configs_are_typed_errors() {
@@ -190,4 +191,28 @@ fn taken_skips_leave_the_report_and_the_rest_stay() {
     assert_eq!(rest, [1]);
     let out = fr.finish();
     assert_eq!(out.skipped.iter().map(|s| s.index).collect::<Vec<_>>(), [1]);
+}
+
+/// An image wider than a tile offset can say (over 65,535 px), though thin
+/// enough that its tiles would fit the pages allowed, is refused as too
+/// large: each side is checked on its own.
+#[test]
+fn an_image_wider_than_offsets_reach_is_too_large() {
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 4096,
+        max_pages: 64,
+        memory_budget: u64::MAX,
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let wide = |_: u32, _: f32| -> Result<GlyphImage, String> {
+        let (width, height) = (70_000, 2);
+        Ok(GlyphImage { width, height, left: 0, bottom: 0, pixels: vec![255; 140_000] })
+    };
+    let source = c.add_image_source(wide).unwrap();
+    let mut fr = c.begin_frame();
+    let err = fr.image(source, 0, 16.0).unwrap_err();
+    fr.finish();
+    assert!(matches!(err, GlyphError::TooLarge { width: 70_000, height: 2, .. }), "{err:?}");
+    assert!(c.is_empty());
 }
