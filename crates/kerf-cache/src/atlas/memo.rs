@@ -464,5 +464,13 @@ mod tests {
         m.sync(epoch, frame, &mut back);
         assert_eq!(back, vec![(k, 8)], "pending uses are handed back before the table is emptied");
         assert_eq!(m.get(&k, epoch, frame), None);
+        // Either one crossing alone empties the table too.
+        for (e, f) in [(epoch, frame + (1u64 << 32)), (epoch + (1u64 << 32), frame)] {
+            m.put(&k, &entry(1), frame, epoch, &mut back);
+            assert!(m.get(&k, epoch, frame).is_some());
+            m.sync(e, f, &mut back);
+            assert_eq!(m.get(&k, e, f), None, "epoch {e:#x}, frame {f:#x}");
+            m.sync(epoch, frame, &mut back);
+        }
     }
 }
