@@ -148,6 +148,29 @@ fn synthesis_follows_the_browser_rules() {
     // Forced off.
     let none = FontStyle { synthetic_bold: Some(false), ..FontStyle::new().weight(900.0) };
     assert_eq!(cache.add_instance(regular, &none).unwrap().font, regular);
+    // A face marked italic by its OS/2 flag alone (angle 0), or slanted by
+    // its `post` angle alone (no flag): both made here from DejaVu Sans,
+    // both italic already, so no synthetic oblique on top.
+    let flagged = patched(dejavu::sans::regular(), b"OS/2", 62, &[0, 1]);
+    let angled = patched(dejavu::sans::regular(), b"post", 4, &(-12i32 << 16).to_be_bytes());
+    for (bytes, flag, angle) in [(flagged, true, 0.0), (angled, false, -12.0)] {
+        let face = ttf_parser::Face::parse(&bytes, 0).unwrap();
+        assert_eq!((face.style() == ttf_parser::Style::Italic, face.italic_angle()), (flag, angle));
+        let f = cache.add_font(bytes).unwrap();
+        assert_eq!(instance(&mut cache, f, FontStyle::new().italic(true)).oblique(), 0.0);
+    }
+}
+
+/// `bytes` with `value` written at `offset` into table `tag` (a face made
+/// here: OS/2's fsSelection at 62, post's italic angle at 4).
+fn patched(bytes: &[u8], tag: &[u8; 4], offset: usize, value: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
+    let record = (0..n).map(|i| 12 + 16 * i).find(|&at| &bytes[at..at + 4] == tag).unwrap();
+    let at =
+        u32::from_be_bytes(bytes[record + 8..record + 12].try_into().unwrap()) as usize + offset;
+    out[at..at + value.len()].copy_from_slice(value);
+    out
 }
 
 #[test]

@@ -209,3 +209,40 @@ impl PageUpload {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A box of RGBA texels lands at its place, four bytes a texel, and
+    /// touches nothing else.
+    #[test]
+    fn an_rgba_box_is_written_four_bytes_a_texel() {
+        let side = 8u32;
+        let (w, h) = (3usize, 2usize);
+        let data: Vec<u8> = (1..=(w * h * 4) as u8).collect();
+        let up = PageUpload {
+            atlas: TexelFormat::Rgba,
+            page: 0,
+            rect: Rect::new(2, 5, w as u32, h as u32),
+            data: data.clone(),
+            regions: 1,
+            bytes_per_texel: 4,
+        };
+        let mut dst = vec![0u8; (side * side * 4) as usize];
+        up.apply_to(&mut dst, side);
+        for y in 0..side as usize {
+            for x in 0..side as usize {
+                let at = (y * side as usize + x) * 4;
+                let inside = (2..2 + w).contains(&x) && (5..5 + h).contains(&y);
+                let want: &[u8] = if inside {
+                    let i = ((y - 5) * w + (x - 2)) * 4;
+                    &data[i..i + 4]
+                } else {
+                    &[0; 4]
+                };
+                assert_eq!(&dst[at..at + 4], want, "texel ({x}, {y})");
+            }
+        }
+    }
+}

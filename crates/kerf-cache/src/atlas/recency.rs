@@ -196,4 +196,22 @@ mod tests {
         assert_eq!(last, [(3, 7), (2, 6), (1, 5), (4, 9)]);
         assert_eq!(uses.records(&memo), 1, "the run stays registered");
     }
+
+    /// Pruning dropped runs as the list grows keeps the live ones: a live
+    /// run registered before forty dropped ones still has its use written.
+    #[test]
+    fn pruning_keeps_live_runs() {
+        let mut map: LruCache<GlyphKey, Slot> = LruCache::unbounded();
+        map.put(key(7), Slot { entry: GlyphEntry::BLANK, alloc: None, last_used: 1 });
+        let (mut uses, mut memo) = (Uses::default(), KeyMemo::default());
+        let live = Arc::new(RunUse::new(vec![key(7)], false));
+        uses.register(&live);
+        for g in 0..40 {
+            uses.register(&Arc::new(RunUse::new(vec![key(100 + g)], false)));
+        }
+        assert!(uses.records(&memo) < 40, "dropped runs are pruned");
+        uses.run_used(&live, 9);
+        uses.write_back(&mut memo, &mut map);
+        assert_eq!(map.peek(&key(7)).map(|s| s.last_used), Some(9));
+    }
 }
