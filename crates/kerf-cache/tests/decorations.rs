@@ -117,40 +117,43 @@ fn cosmic_decorations_are_where_cosmic_texts_renderer_puts_them() {
     let mut db = fontdb::Database::new();
     db.load_font_data(dejavu::sans::regular().to_vec());
     let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
-    let mut buffer = Buffer::new(&mut fs, Metrics::new(PX, PX * 1.25));
-    let plain = Attrs::new().family(Family::Name("DejaVu Sans"));
-    let red = Color::rgb(200, 0, 0);
-    let spans = [
-        ("under ", plain.clone().underline(UnderlineStyle::Single)),
-        ("double ", plain.clone().underline(UnderlineStyle::Double)),
-        ("struck ", plain.clone().strikethrough().strikethrough_color(red)),
-        ("over", plain.clone().overline()),
-    ];
-    buffer.set_rich_text(
-        spans.iter().map(|(t, a)| (*t, a.clone())),
-        &plain,
-        Shaping::Advanced,
-        None,
-    );
-    buffer.shape_until_scroll(&mut fs, false);
-    // cosmic-text's own renderer, recording its rectangles.
-    struct Rects(Vec<(i32, i32, u32, u32, [u8; 4])>);
-    impl Renderer for Rects {
-        fn rectangle(&mut self, x: i32, y: i32, w: u32, h: u32, c: Color) {
-            self.0.push((x, y, w, h, [c.r(), c.g(), c.b(), c.a()]));
+    // Sizes whose lines are 1, 2 and 3 px thick.
+    for px in [11.0, PX, 45.0] {
+        let mut buffer = Buffer::new(&mut fs, Metrics::new(px, px * 1.25));
+        let plain = Attrs::new().family(Family::Name("DejaVu Sans"));
+        let red = Color::rgb(200, 0, 0);
+        let spans = [
+            ("under ", plain.clone().underline(UnderlineStyle::Single)),
+            ("double ", plain.clone().underline(UnderlineStyle::Double)),
+            ("struck ", plain.clone().strikethrough().strikethrough_color(red)),
+            ("over", plain.clone().overline()),
+        ];
+        buffer.set_rich_text(
+            spans.iter().map(|(t, a)| (*t, a.clone())),
+            &plain,
+            Shaping::Advanced,
+            None,
+        );
+        buffer.shape_until_scroll(&mut fs, false);
+        // cosmic-text's own renderer, recording its rectangles.
+        struct Rects(Vec<(i32, i32, u32, u32, [u8; 4])>);
+        impl Renderer for Rects {
+            fn rectangle(&mut self, x: i32, y: i32, w: u32, h: u32, c: Color) {
+                self.0.push((x, y, w, h, [c.r(), c.g(), c.b(), c.a()]));
+            }
+            fn glyph(&mut self, _: PhysicalGlyph, _: Color) {}
         }
-        fn glyph(&mut self, _: PhysicalGlyph, _: Color) {}
-    }
-    let mut theirs = Rects(Vec::new());
-    for run in buffer.layout_runs() {
-        kerf_cache::cosmic_text::render_decoration(&mut theirs, &run, Color::rgb(0, 0, 0));
-    }
-    let mut ours = Vec::new();
-    CosmicFonts::decorations(&buffer, (0.0, 0.0), [0, 0, 0, 255], &mut ours);
-    assert_eq!(ours.len(), theirs.0.len(), "{ours:?} vs {:?}", theirs.0);
-    assert_eq!(ours.len(), 5, "single, double (two), strikethrough, overline");
-    for (o, t) in ours.iter().zip(&theirs.0) {
-        assert_eq!((o.x, o.y, o.width, o.height, o.color), *t);
+        let mut theirs = Rects(Vec::new());
+        for run in buffer.layout_runs() {
+            kerf_cache::cosmic_text::render_decoration(&mut theirs, &run, Color::rgb(0, 0, 0));
+        }
+        let mut ours = Vec::new();
+        CosmicFonts::decorations(&buffer, (0.0, 0.0), [0, 0, 0, 255], &mut ours);
+        assert_eq!(ours.len(), theirs.0.len(), "{ours:?} vs {:?}", theirs.0);
+        assert_eq!(ours.len(), 5, "single, double (two), strikethrough, overline");
+        for (o, t) in ours.iter().zip(&theirs.0) {
+            assert_eq!((o.x, o.y, o.width, o.height, o.color), *t, "at {px} px");
+        }
     }
 }
 
