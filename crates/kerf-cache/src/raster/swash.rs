@@ -86,7 +86,8 @@ impl SwashRasterizer {
         };
         let p = image.placement;
         if p.width == 0 || p.height == 0 {
-            return Ok(GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() });
+            // Blank: nothing to draw, so no bearings either.
+            return Ok(GlyphImage::default());
         }
         check_len(&image, 1)?;
         let bottom = p.top.saturating_sub(p.height as i32);
@@ -154,11 +155,7 @@ impl Rasterizer for SwashRasterizer {
                 // grid starts at floor(left / 3), the rest is a shift.
                 let thirds = self.render(font, key, 3.0, 3.0 * offset)?;
                 if thirds.width == 0 || thirds.height == 0 {
-                    return Ok(GlyphImage {
-                        left: thirds.left.div_euclid(3),
-                        bottom: thirds.bottom,
-                        ..GlyphImage::default()
-                    });
+                    return Ok(GlyphImage::default());
                 }
                 let whole = thirds.left.div_euclid(3);
                 let frac = thirds.left.rem_euclid(3) as f32 / 3.0;
@@ -280,7 +277,7 @@ pub(crate) fn render_color(
     };
     let p = image.placement;
     if p.width == 0 || p.height == 0 {
-        return Ok(GlyphImage { left: p.left, bottom: p.top, ..GlyphImage::default() });
+        return Ok(GlyphImage::default());
     }
     check_len(&image, 4)?;
     // swash composites COLR layers premultiplied: back to straight alpha.
@@ -336,7 +333,7 @@ fn render_strike(
     })?;
     let decoded = decoded.ok_or(unsupported)?;
     if decoded.width == 0 || decoded.height == 0 {
-        return Ok(GlyphImage { left: decoded.left, bottom: decoded.top, ..GlyphImage::default() });
+        return Ok(GlyphImage::default());
     }
     Ok(scaled(&decoded, px / ppem as f32))
 }
