@@ -130,6 +130,29 @@ mod tests {
     use super::*;
     use crate::font::effect::GlyphEffect;
 
+    /// One source pixel dilated: each output pixel is the source's value
+    /// times clamp(width + 1 − distance between centres, 0, 1), rounded to
+    /// the nearest level (the definition, computed here in f64).
+    #[test]
+    fn a_dilated_pixel_follows_the_disks_rim() {
+        for (c, width) in [(255u8, 1.5f32), (200, 2.25), (97, 0.625)] {
+            let e = GlyphEffect::outline(width).unwrap();
+            let src = GlyphImage { width: 1, height: 1, left: 0, bottom: 0, pixels: vec![c] };
+            let out = e.apply(&src);
+            let r = e.reach() as i32;
+            assert_eq!((out.width, out.height), ((2 * r + 1) as u32, (2 * r + 1) as u32));
+            for y in -r..=r {
+                for x in -r..=r {
+                    let d = f64::from(x * x + y * y).sqrt();
+                    let k = (f64::from(width) + 1.0 - d).clamp(0.0, 1.0);
+                    let want = (f64::from(c) * k).round() as u8;
+                    let got = out.pixels[((y + r) * (2 * r + 1) + x + r) as usize];
+                    assert_eq!(got, want, "c {c} width {width} at ({x}, {y})");
+                }
+            }
+        }
+    }
+
     fn dot(side: u32) -> GlyphImage {
         GlyphImage {
             width: side,

@@ -361,18 +361,27 @@ mod tests {
             })
         };
         let s = 0.5;
-        for cubic in [false, true] {
+        // (The last curve bends in x across negative coordinates, where a
+        // sum instead of a second difference would see no bend at all.)
+        for (cubic, start, ctrl) in [
+            (false, (0.0, 0.0), vec![(50.0, 100.0), (100.0, 0.0)]),
+            (true, (0.0, 0.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 0.0)]),
+            (false, (-40.0, 0.0), vec![(40.0, 10.0), (-40.0, 20.0)]),
+        ] {
             let mut p = Polygons { scale: s, ..Polygons::default() };
-            p.move_to(0.0, 0.0);
-            let c: Vec<(f32, f32)> = if cubic {
-                p.curve_to(0.0, 80.0, 100.0, 80.0, 100.0, 0.0);
-                vec![(0.0, 0.0), (0.0, 40.0), (50.0, 40.0), (50.0, 0.0)]
-            } else {
-                p.quad_to(50.0, 100.0, 100.0, 0.0);
-                vec![(0.0, 0.0), (25.0, 50.0), (50.0, 0.0)]
-            };
+            p.move_to(start.0, start.1);
+            match ctrl[..] {
+                [(x1, y1), (x2, y2), (x, y)] => p.curve_to(x1, y1, x2, y2, x, y),
+                [(x1, y1), (x, y)] => p.quad_to(x1, y1, x, y),
+                _ => unreachable!(),
+            }
+            let c: Vec<(f32, f32)> = std::iter::once(start)
+                .chain(ctrl.iter().copied())
+                .map(|(x, y)| (x * s, y * s))
+                .collect();
+            let end = *c.last().unwrap();
             assert!(p.points.len() > 4, "cubic {cubic}: {} points", p.points.len());
-            assert_eq!(*p.points.last().unwrap(), (50.0, 0.0), "cubic {cubic}");
+            assert_eq!(*p.points.last().unwrap(), end, "cubic {cubic}");
             // Uniform steps in t: point i is the curve at i / n.
             let n = p.points.len() - 1;
             for (i, &q) in p.points.iter().enumerate() {
