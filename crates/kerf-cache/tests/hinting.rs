@@ -185,3 +185,29 @@ fn unreadable_font_bytes_are_an_error() {
     assert!(out.skipped.is_empty() && quads.len() == 15, "{:?}", out.skipped);
     c.check_invariants().expect("consistent");
 }
+
+/// Synthetic bold grows every side evenly: swash's embolden grows right
+/// and up, and kerf moves it back, so each emboldened glyph's ink centroid
+/// stays where swash draws the plain glyph's (symmetric glyphs, no hinting),
+/// while its ink grows.
+#[test]
+fn synthetic_bold_grows_evenly_about_the_plain_glyph() {
+    let (mut c, f) = cache(SwashRasterizer::new());
+    let bold = c.add_instance(f, &FontStyle::new().weight(700.0)).unwrap().font;
+    let r = SwashRasterizer::new();
+    for ch in ['O', 'H', 'o', 'I'] {
+        let g = c.fonts().get(f).unwrap().glyph_index(ch);
+        let plain =
+            r.rasterize(c.font_ref(f).unwrap(), &key(f, g, 32.0, RenderMode::Coverage, 0)).unwrap();
+        let heavy = r
+            .rasterize(c.font_ref(bold).unwrap(), &key(bold, g, 32.0, RenderMode::Coverage, 0))
+            .unwrap();
+        let (m0, x0, y0) = ink(&plain, 1);
+        let (m1, x1, y1) = ink(&heavy, 1);
+        assert!(m1 > m0 * 1.05, "{ch}: ink {m0} -> {m1}");
+        assert!(
+            (x1 - x0).abs() < 0.1 && (y1 - y0).abs() < 0.1,
+            "{ch}: centroid ({x0}, {y0}) -> ({x1}, {y1})"
+        );
+    }
+}

@@ -200,6 +200,9 @@ macro_rules! harfbuzz_tests {
             let f = dejavu_file();
             check("arabic", &f, 0, "مرحبا بالعالم", &[("مرحبا بالعالم", "rtl")], $shaper, $rule);
             check("hebrew", &f, 0, "שלום עולם", &[("שלום עולם", "rtl")], $shaper, $rule);
+            // Harakat stacked on a letter: HarfBuzz moves them up (a y offset).
+            let marks = "\u{628}\u{650}\u{651} \u{62a}\u{64e}\u{651}";
+            check("harakat", &f, 0, marks, &[(marks, "rtl")], $shaper, $rule);
         }
 
         #[test]
