@@ -84,6 +84,17 @@ fn hit_after_miss_and_stats_add_up() {
         assert_eq!(got, &img.pixels[row * w..][..w]);
     }
     assert_eq!(s.upload_bytes, u.data.len() as u64);
+    assert_eq!((s.upload_calls, s.upload_regions), (1, 1));
+    // A second frame with two new glyphs on the page: one more upload, two
+    // more regions.
+    let (b, c2) = (glyph_of(&c, f, 'B'), glyph_of(&c, f, 'C'));
+    let mut fr = c.begin_frame();
+    fr.glyph(f, b, 20.0).unwrap();
+    fr.glyph(f, c2, 20.0).unwrap();
+    let out = fr.finish();
+    let s = c.stats();
+    assert_eq!((s.upload_calls, s.upload_regions), (2, 3));
+    assert_eq!(s.upload_bytes, u.data.len() as u64 + out.uploads[0].upload_bytes());
 }
 
 #[test]
