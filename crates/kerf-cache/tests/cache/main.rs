@@ -435,6 +435,7 @@ fn a_run_whose_glyphs_were_skipped_is_not_ready() {
         fr.finish();
     }
     assert!(run.is_ready());
+    assert_eq!(c.footprint().recency_records, 1, "the run's record of uses");
     // Frame 3 fills the page with glyphs (A and B still protected); frame 4
     // evicts A and B for new ones, which then hold the page: A and B find no
     // room.
@@ -562,6 +563,7 @@ fn a_glyph_larger_than_a_page_is_drawn_in_tiles() {
         assert!(out.skipped.is_empty(), "round {round}: {:?}", out.skipped);
         let tiles = c.tiles(&key).expect("cached in tiles").to_vec();
         assert_eq!(quads.len(), tiles.len());
+        assert_eq!(c.footprint().tiled, 1, "one glyph kept in tiles");
         // The quads tile the bitmap: same total area, each tile's texels are the raster's.
         let area: u32 = quads.iter().map(|q| q.width as u32 * q.height as u32).sum();
         assert_eq!(area, image.width * image.height);
