@@ -212,6 +212,28 @@ fn positioned_glyphs_get_one_layer_per_effect_in_its_font_at_its_offset() {
     assert_eq!(skipped.len(), 2);
 }
 
+/// Effects of styled text are drawn in the style's instance: a bold
+/// outline is as many glyphs as the bold text, its ink wider than the
+/// regular text's outline.
+#[test]
+fn styled_text_gets_its_effects_in_its_instance() {
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let mut ink = Vec::new();
+    for weight in [400.0, 700.0] {
+        let spec =
+            TextSpec::new("Hi", font, 40.0).at(10.0, 10.0).weight(weight).outline(2.0, OUTLINE);
+        let mut quads = Vec::new();
+        let mut frame = cache.begin_frame();
+        frame.layout(&spec, &mut quads).unwrap();
+        let out = frame.finish();
+        assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+        assert_eq!(quads.iter().filter(|q| q.color == OUTLINE).count(), 2, "weight {weight}");
+        ink.push(ink_of(&cache, &quads, OUTLINE).iter().sum::<f64>());
+    }
+    assert!(ink[1] > ink[0] * 1.05, "the bold outline is the bold glyphs': {ink:?}");
+}
+
 /// A blank bitmap (no width or no height) has nothing to grow: every effect
 /// gives it back as it is, bearings included.
 #[test]
