@@ -189,6 +189,7 @@ mod tests {
         uses.queue().extend([(key(3), 7), (key(1), 5), (key(4), 2)]);
         uses.run_used(&run, 6);
         assert!(uses.pending(&memo));
+        assert_eq!(uses.records(&memo), 4, "three handed in, one run");
         uses.write_back(&mut memo, &mut map);
         assert!(!uses.pending(&memo));
         let last: Vec<(u16, u64)> = map.iter().map(|(k, s)| (k.glyph, s.last_used)).collect();

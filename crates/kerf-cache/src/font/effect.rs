@@ -200,3 +200,41 @@ pub(crate) fn sigma(blur_eighths: u16) -> f32 {
 pub(crate) fn kernel_radius(sigma: f32) -> usize {
     (3.0 * sigma).ceil() as usize
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Layers come shadow first, each font's effect font made once a layer;
+    /// a font the maker refuses is kept as its error, reported by `failure`
+    /// and by `font_for`, the others still mapped.
+    #[test]
+    fn layers_map_each_font_once_and_keep_refusals() {
+        let effects = Effects {
+            outline: Some(Outline { width: 1.0, color: [1; 4] }),
+            shadow: Some(Shadow { offset: (1.0, 2.0), blur: 0.5, color: [2; 4] }),
+        };
+        let (a, b) = (FontId(0), FontId(1));
+        let mut made = Vec::new();
+        let layers = EffectLayer::all(&effects, [a, b, a], |f, e| {
+            made.push((f, e));
+            if f == b {
+                Err(GlyphError::UnknownFont(b))
+            } else {
+                Ok(FontId(10 + made.len() as u32))
+            }
+        })
+        .unwrap();
+        assert_eq!(made.len(), 4, "two fonts, two layers: {made:?}");
+        assert_eq!((layers[0].color(), layers[0].offset()), ([2; 4], (1.0, 2.0)));
+        assert_eq!((layers[1].color(), layers[1].offset()), ([1; 4], (0.0, 0.0)));
+        for l in &layers {
+            assert_eq!(l.failure(), Some(&GlyphError::UnknownFont(b)));
+            assert!(l.font_for(a).is_ok());
+            assert_eq!(l.font_for(FontId(7)), Err(GlyphError::UnknownFont(FontId(7))));
+        }
+        let fine = EffectLayer::all(&effects, [a], |_, _| Ok(FontId(3))).unwrap();
+        assert!(fine.iter().all(|l| l.failure().is_none()));
+        assert!(EffectLayer::all(&Effects::default(), [a], |_, _| Ok(a)).unwrap().is_empty());
+    }
+}
