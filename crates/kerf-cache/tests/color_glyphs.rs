@@ -509,3 +509,139 @@ fn the_footprint_adds_up_both_atlases() {
     assert_eq!(Footprint { recency_records: 0, ..again }, Footprint { recency_records: 0, ..fp });
     assert_eq!(fp.glyphs, 2);
 }
+
+/// `bytes` with tables added (the directory grown by their records, kept
+/// sorted by tag; the old tables moved down by as many bytes).
+fn with_tables(bytes: &[u8], added: &[([u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
+    let grow = 16 * added.len() as u32;
+    let mut records: Vec<[u8; 16]> = (0..n)
+        .map(|i| {
+            let mut r: [u8; 16] = bytes[12 + 16 * i..28 + 16 * i].try_into().unwrap();
+            let at = u32::from_be_bytes(r[8..12].try_into().unwrap()) + grow;
+            r[8..12].copy_from_slice(&at.to_be_bytes());
+            r
+        })
+        .collect();
+    let mut body = bytes[12 + 16 * n..].to_vec();
+    for (tag, data) in added {
+        while body.len() % 4 != 0 {
+            body.push(0);
+        }
+        let mut r = [0u8; 16];
+        r[..4].copy_from_slice(tag);
+        r[8..12]
+            .copy_from_slice(&((12 + 16 * (n + added.len()) + body.len()) as u32).to_be_bytes());
+        r[12..].copy_from_slice(&(data.len() as u32).to_be_bytes());
+        records.push(r);
+        body.extend(data);
+    }
+    records.sort_by_key(|r| [r[0], r[1], r[2], r[3]]);
+    let mut out = bytes[..12].to_vec();
+    out[4..6].copy_from_slice(&((n + added.len()) as u16).to_be_bytes());
+    records.iter().for_each(|r| out.extend(r));
+    out.extend(body);
+    out
+}
+
+/// A COLR glyph (DejaVu Sans with COLR v0 and CPAL tables made here: 'O'
+/// is a red 'O' under a blue '.') is drawn from the colour pages as the
+/// layers composited in the palette's colours: each texel is the '.' over
+/// the 'O', from swash's own coverage of the two glyphs (rendered here,
+/// one layer at a time), straight alpha.
+#[test]
+fn colr_layers_are_composited_in_the_palettes_colours() {
+    let plain = dejavu::sans::regular();
+    let face = ttf_parser::Face::parse(plain, 0).unwrap();
+    let (o, dot) = (face.glyph_index('O').unwrap().0, face.glyph_index('.').unwrap().0);
+    let be = |v: u16| v.to_be_bytes();
+    let mut colr = Vec::new();
+    for v in [be(0), be(1)] {
+        colr.extend(v);
+    }
+    colr.extend(14u32.to_be_bytes()); // base glyph records
+    colr.extend(20u32.to_be_bytes()); // layer records
+    colr.extend(be(2));
+    for v in [o, 0, 2, o, 0, dot, 1] {
+        colr.extend(be(v));
+    }
+    let mut cpal = Vec::new();
+    for v in [0u16, 2, 1, 2] {
+        cpal.extend(be(v));
+    }
+    cpal.extend(14u32.to_be_bytes());
+    cpal.extend(be(0));
+    cpal.extend([0, 0, 255, 255]); // BGRA: red
+    cpal.extend([255, 0, 0, 255]); // blue
+    let bytes = with_tables(plain, &[(*b"COLR", colr), (*b"CPAL", cpal)]);
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_font(bytes.clone()).unwrap();
+    assert!(c.fonts().is_color_glyph(f, o) && !c.fonts().is_color_glyph(f, dot));
+    let px = 48.0;
+    // The pen at (100, 100): the quad's (x, y) is its top-left pixel.
+    let pen = PositionedGlyph { font: f, glyph: o, size: px, x: 100.0, y: 100.0, color: [0; 4] };
+    let mut quads = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.prepare(&[pen], &mut quads);
+    let out = fr.finish();
+    assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+    let q = quads[0];
+    assert!(q.flags.contains(QuadFlags::COLOR), "drawn from a colour page");
+    let e = GlyphEntry {
+        page: q.page,
+        x: q.tex_x,
+        y: q.tex_y,
+        width: q.width,
+        height: q.height,
+        left: q.x - 100,
+        top: 100 - q.y,
+    };
+    // swash's coverage of each layer glyph, placed by its own bearings.
+    let sfont = swash::FontRef::from_index(&bytes, 0).unwrap();
+    let mut ctx = swash::scale::ScaleContext::new();
+    let mut scaler = ctx.builder(sfont).size(px).build();
+    let mut layer = |g: u16| {
+        use swash::scale::{Render, Source};
+        Render::new(&[Source::Outline])
+            .format(swash::zeno::Format::Alpha)
+            .render(&mut scaler, g)
+            .unwrap()
+    };
+    let (ring, point) = (layer(o), layer(dot));
+    let cov = |img: &swash::scale::image::Image, x: i32, y: i32| {
+        let (cx, cy) = (x - img.placement.left, img.placement.top - y);
+        let p = img.placement;
+        if cx < 0 || cy < 0 || cx >= p.width as i32 || cy >= p.height as i32 {
+            return 0.0;
+        }
+        f64::from(img.data[cy as usize * p.width as usize + cx as usize]) / 255.0
+    };
+    let page = &c.color_pages().unwrap().pages()[e.page as usize];
+    let side = page.side() as usize;
+    let (mut red, mut blue, mut worst) = (0, 0, 0.0f64);
+    for y in 0..e.height as i32 {
+        for x in 0..e.width as i32 {
+            // Pixel (x, y) of the entry: `left + x` right of the pen,
+            // `top - y` above the baseline (its top edge).
+            let (gx, gy) = (e.left + x, e.top - y);
+            let (ar, ab) = (cov(&ring, gx, gy), cov(&point, gx, gy));
+            let a = ab + ar * (1.0 - ab);
+            let at = ((e.y as usize + y as usize) * side + e.x as usize + x as usize) * 4;
+            let got = &page.pixels()[at..at + 4];
+            let want_a = a * 255.0;
+            worst = worst.max((f64::from(got[3]) - want_a).abs());
+            if a > 0.1 {
+                // Straight colour: blue's share of the premultiplied sum.
+                let b = ab / a;
+                worst = worst.max((f64::from(got[2]) - 255.0 * b).abs());
+                worst = worst.max((f64::from(got[0]) - 255.0 * (1.0 - b)).abs());
+            }
+            red += usize::from(got[..3] == [255, 0, 0] && got[3] >= 250);
+            blue += usize::from(got[..3] == [0, 0, 255] && got[3] >= 250);
+        }
+    }
+    assert!(red > 100 && blue > 8, "{red} red texels, {blue} blue");
+    // (swash composites layers in 8-bit premultiplied steps: full coverage
+    // comes out at alpha 253.)
+    assert!(worst <= 4.0, "a texel {worst}/255 from the layers composited");
+}
