@@ -6,6 +6,8 @@
 use kerf_cache::pages::TexelFormat;
 use kerf_cache::*;
 
+mod made;
+
 const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
 
 fn emoji_bytes() -> Vec<u8> {
@@ -510,40 +512,6 @@ fn the_footprint_adds_up_both_atlases() {
     assert_eq!(fp.glyphs, 2);
 }
 
-/// `bytes` with tables added (the directory grown by their records, kept
-/// sorted by tag; the old tables moved down by as many bytes).
-fn with_tables(bytes: &[u8], added: &[([u8; 4], Vec<u8>)]) -> Vec<u8> {
-    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
-    let grow = 16 * added.len() as u32;
-    let mut records: Vec<[u8; 16]> = (0..n)
-        .map(|i| {
-            let mut r: [u8; 16] = bytes[12 + 16 * i..28 + 16 * i].try_into().unwrap();
-            let at = u32::from_be_bytes(r[8..12].try_into().unwrap()) + grow;
-            r[8..12].copy_from_slice(&at.to_be_bytes());
-            r
-        })
-        .collect();
-    let mut body = bytes[12 + 16 * n..].to_vec();
-    for (tag, data) in added {
-        while body.len() % 4 != 0 {
-            body.push(0);
-        }
-        let mut r = [0u8; 16];
-        r[..4].copy_from_slice(tag);
-        r[8..12]
-            .copy_from_slice(&((12 + 16 * (n + added.len()) + body.len()) as u32).to_be_bytes());
-        r[12..].copy_from_slice(&(data.len() as u32).to_be_bytes());
-        records.push(r);
-        body.extend(data);
-    }
-    records.sort_by_key(|r| [r[0], r[1], r[2], r[3]]);
-    let mut out = bytes[..12].to_vec();
-    out[4..6].copy_from_slice(&((n + added.len()) as u16).to_be_bytes());
-    records.iter().for_each(|r| out.extend(r));
-    out.extend(body);
-    out
-}
-
 /// A COLR glyph (DejaVu Sans with COLR v0 and CPAL tables made here: 'O'
 /// is a red 'O' under a blue '.') is drawn from the colour pages as the
 /// layers composited in the palette's colours: each texel is the '.' over
@@ -573,7 +541,7 @@ fn colr_layers_are_composited_in_the_palettes_colours() {
     cpal.extend(be(0));
     cpal.extend([0, 0, 255, 255]); // BGRA: red
     cpal.extend([255, 0, 0, 255]); // blue
-    let bytes = with_tables(plain, &[(*b"COLR", colr), (*b"CPAL", cpal)]);
+    let bytes = made::with_tables(plain, &[(*b"COLR", colr), (*b"CPAL", cpal)]);
     let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
     let f = c.add_font(bytes.clone()).unwrap();
     assert!(c.fonts().is_color_glyph(f, o) && !c.fonts().is_color_glyph(f, dot));

@@ -5,6 +5,8 @@
 
 use kerf_cache::*;
 
+mod made;
+
 const PX: f32 = 32.0;
 
 /// DejaVu Sans's `post` underline and `OS/2` strikeout (top, thickness) in
@@ -191,22 +193,12 @@ fn parley_decorations_use_the_style_or_the_fonts_metrics() {
     assert!(ours[0].x == 0 && ours[1].x > ours[0].x + ours[0].width as i32 - 1);
 }
 
-/// `bytes` with table `tag` renamed to `to` (same length, same sort place):
-/// a face made here without that table, for the fallbacks.
-fn without_table(bytes: &[u8], tag: &[u8; 4], to: &[u8; 4]) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
-    let at = (0..n).map(|i| 12 + 16 * i).find(|&at| &bytes[at..at + 4] == tag).unwrap();
-    out[at..at + 4].copy_from_slice(to);
-    out
-}
-
 /// A face without `OS/2` draws its strikethrough by CSS's fallback: a
 /// 1/14 em line centred 0.3 em above the baseline, its thickness the
 /// underline's (`post`, read with ttf-parser); the underline is unchanged.
 #[test]
 fn a_face_without_os2_strikes_through_at_css_fallback() {
-    let bytes = without_table(dejavu::sans::regular(), b"OS/2", b"OS/3");
+    let bytes = made::renamed(dejavu::sans::regular(), b"OS/2", b"OS/3");
     let face = ttf_parser::Face::parse(&bytes, 0).unwrap();
     assert!(face.strikeout_metrics().is_none(), "the made face has no OS/2");
     let upem = f32::from(face.units_per_em());

@@ -10,6 +10,7 @@ use kerf_cache::{
 };
 
 mod canvas;
+mod made;
 use canvas::composite;
 use proptest::prelude::*;
 use std::path::PathBuf;
@@ -151,26 +152,14 @@ fn synthesis_follows_the_browser_rules() {
     // A face marked italic by its OS/2 flag alone (angle 0), or slanted by
     // its `post` angle alone (no flag): both made here from DejaVu Sans,
     // both italic already, so no synthetic oblique on top.
-    let flagged = patched(dejavu::sans::regular(), b"OS/2", 62, &[0, 1]);
-    let angled = patched(dejavu::sans::regular(), b"post", 4, &(-12i32 << 16).to_be_bytes());
+    let flagged = made::patched(dejavu::sans::regular(), b"OS/2", 62, &[0, 1]);
+    let angled = made::patched(dejavu::sans::regular(), b"post", 4, &(-12i32 << 16).to_be_bytes());
     for (bytes, flag, angle) in [(flagged, true, 0.0), (angled, false, -12.0)] {
         let face = ttf_parser::Face::parse(&bytes, 0).unwrap();
         assert_eq!((face.style() == ttf_parser::Style::Italic, face.italic_angle()), (flag, angle));
         let f = cache.add_font(bytes).unwrap();
         assert_eq!(instance(&mut cache, f, FontStyle::new().italic(true)).oblique(), 0.0);
     }
-}
-
-/// `bytes` with `value` written at `offset` into table `tag` (a face made
-/// here: OS/2's fsSelection at 62, post's italic angle at 4).
-fn patched(bytes: &[u8], tag: &[u8; 4], offset: usize, value: &[u8]) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
-    let record = (0..n).map(|i| 12 + 16 * i).find(|&at| &bytes[at..at + 4] == tag).unwrap();
-    let at =
-        u32::from_be_bytes(bytes[record + 8..record + 12].try_into().unwrap()) as usize + offset;
-    out[at..at + value.len()].copy_from_slice(value);
-    out
 }
 
 #[test]
@@ -344,32 +333,7 @@ fn with_avar(bytes: &[u8]) -> Vec<u8> {
             avar.extend(to.to_be_bytes());
         }
     }
-    let n = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
-    let mut records: Vec<[u8; 16]> = (0..n)
-        .map(|i| {
-            let mut r: [u8; 16] = bytes[12 + 16 * i..28 + 16 * i].try_into().unwrap();
-            let offset = u32::from_be_bytes(r[8..12].try_into().unwrap()) + 16;
-            r[8..12].copy_from_slice(&offset.to_be_bytes());
-            r
-        })
-        .collect();
-    let mut body = bytes[12 + 16 * n..].to_vec();
-    while body.len() % 4 != 0 {
-        body.push(0);
-    }
-    let mut record = [0u8; 16];
-    record[..4].copy_from_slice(b"avar");
-    record[8..12].copy_from_slice(&((12 + 16 * (n + 1) + body.len()) as u32).to_be_bytes());
-    record[12..].copy_from_slice(&(avar.len() as u32).to_be_bytes());
-    records.push(record);
-    // Table records are sorted by tag (readers may search them).
-    records.sort_by_key(|r| [r[0], r[1], r[2], r[3]]);
-    let mut out = bytes[..12].to_vec();
-    out[4..6].copy_from_slice(&((n + 1) as u16).to_be_bytes());
-    records.iter().for_each(|r| out.extend(r));
-    out.extend(body);
-    out.extend(avar);
-    out
+    made::with_tables(bytes, &[(*b"avar", avar)])
 }
 
 /// The font made above is what it says: ttf-parser reads its `avar` and
