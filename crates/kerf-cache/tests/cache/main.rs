@@ -95,6 +95,15 @@ fn hit_after_miss_and_stats_add_up() {
     let s = c.stats();
     assert_eq!((s.upload_calls, s.upload_regions), (2, 3));
     assert_eq!(s.upload_bytes, u.data.len() as u64 + out.uploads[0].upload_bytes());
+    // The atlas runs with the configuration given; a rebuild's uploads are
+    // every page whole, texel for texel.
+    assert_eq!((c.coverage_pages().config().page_size, c.coverage_pages().page_side()), (256, 256));
+    let full = c.full_uploads();
+    assert_eq!(full.len(), c.pages().len());
+    for (i, up) in full.iter().enumerate() {
+        assert_eq!((up.page, up.rect), (i as u32, kerf_cache::pages::Rect::new(0, 0, 256, 256)));
+        assert!(up.data == c.pages()[i].pixels(), "page {i} whole");
+    }
 }
 
 #[test]
