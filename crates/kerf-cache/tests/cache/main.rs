@@ -157,6 +157,21 @@ fn layout_wraps_and_skips_blanks() {
     assert!(wrapped.iter().all(|q| q.x + q.width as i32 <= 80 + 2));
 }
 
+/// A frame lays text out as the cache does outside one (`positions`).
+#[test]
+fn positions_in_a_frame_are_the_caches() {
+    let (mut c, f) = cache(256, 1, 0);
+    let spec = TextSpec::new("two words", f, 18.0).at(3.5, 7.0);
+    let mut outside = Vec::new();
+    c.positions(&spec, &mut outside).unwrap();
+    let mut inside = Vec::new();
+    let mut fr = c.begin_frame();
+    fr.positions(&spec, &mut inside).unwrap();
+    fr.finish();
+    assert_eq!(outside.len(), 9, "one per character, the space too");
+    assert_eq!(inside, outside);
+}
+
 /// `line_height` scales the distance between wrapped lines: twice the
 /// factor, twice the baseline step (fontdue's rule: the factor times the
 /// font's ascent − descent + line gap).
