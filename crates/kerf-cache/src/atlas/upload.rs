@@ -244,3 +244,53 @@ impl Staging {
         self.bytes.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Staged RGBA glyphs come out tightly packed and land four bytes a
+    /// texel at their places, each with its cleared gutter.
+    #[test]
+    fn rgba_regions_land_four_bytes_a_texel() {
+        let mut staging = Staging::default();
+        let a: Vec<u8> = (1..=24).collect(); // 3 × 2 texels
+        let b: Vec<u8> = (101..=108).collect(); // 1 × 2
+        staging.push(0, 1, 1, 3, 2, &a);
+        staging.push(0, 5, 4, 1, 2, &b);
+        let up = staging.take_page(0, TexelFormat::Rgba, 1, false).unwrap();
+        let side = 8usize;
+        let mut dst = vec![7u8; side * side * 4];
+        up.apply_to(&mut dst, side as u32);
+        let texel = |x: usize, y: usize| &dst[(y * side + x) * 4..(y * side + x) * 4 + 4];
+        for (x0, y0, w, h, src) in [(1, 1, 3, 2, &a), (5, 4, 1, 2, &b)] {
+            for y in 0..=h {
+                for x in 0..=w {
+                    let want: &[u8] = if x < w && y < h {
+                        &src[(y * w + x) * 4..(y * w + x) * 4 + 4]
+                    } else {
+                        &[0; 4] // the gutter
+                    };
+                    assert_eq!(texel(x0 + x, y0 + y), want, "({}, {})", x0 + x, y0 + y);
+                }
+            }
+        }
+        assert_eq!(texel(0, 0), &[7; 4], "nothing else written");
+    }
+
+    /// Dense when the staged glyphs (with gutters) cover a third of the
+    /// dirty box or more; two glyphs at opposite corners of a page are not.
+    #[test]
+    fn dense_means_a_third_of_the_box() {
+        let mut staging = Staging::default();
+        staging.push(0, 0, 0, 4, 4, &[1; 16]);
+        staging.push(0, 60, 60, 4, 4, &[1; 16]);
+        assert!(!staging.is_dense(0, Some(Rect::new(0, 0, 65, 65)), 1));
+        // 2 × 25 texels of 5 × 5 gutters against a 10 × 15 box: exactly a third.
+        assert!(staging.is_dense(0, Some(Rect::new(0, 0, 10, 15)), 1));
+        assert!(!staging.is_dense(0, Some(Rect::new(0, 0, 10, 16)), 1));
+        assert!(
+            !staging.is_dense(0, None, 1) && !staging.is_dense(3, Some(Rect::new(0, 0, 1, 1)), 1)
+        );
+    }
+}
