@@ -361,12 +361,14 @@ mod tests {
             })
         };
         let s = 0.5;
-        // (The last curve bends in x across negative coordinates, where a
+        // (The third curve bends in x across negative coordinates, where a
         // sum instead of a second difference would see no bend at all.)
         for (cubic, start, ctrl) in [
             (false, (0.0, 0.0), vec![(50.0, 100.0), (100.0, 0.0)]),
             (true, (0.0, 0.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 0.0)]),
             (false, (-40.0, 0.0), vec![(40.0, 10.0), (-40.0, 20.0)]),
+            // Bending in y between ends off the axis (y1 + y2 counts).
+            (false, (0.0, 100.0), vec![(50.0, -100.0), (100.0, 100.0)]),
         ] {
             let mut p = Polygons { scale: s, ..Polygons::default() };
             p.move_to(start.0, start.1);
@@ -381,7 +383,11 @@ mod tests {
                 .collect();
             let end = *c.last().unwrap();
             assert!(p.points.len() > 4, "cubic {cubic}: {} points", p.points.len());
-            assert_eq!(*p.points.last().unwrap(), end, "cubic {cubic}");
+            let last = *p.points.last().unwrap();
+            assert!(
+                (last.0 - end.0).hypot(last.1 - end.1) < 1e-4,
+                "cubic {cubic}: ends at {last:?}"
+            );
             // Uniform steps in t: point i is the curve at i / n.
             let n = p.points.len() - 1;
             for (i, &q) in p.points.iter().enumerate() {
