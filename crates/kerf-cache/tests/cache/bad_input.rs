@@ -216,3 +216,24 @@ fn an_image_wider_than_offsets_reach_is_too_large() {
     assert!(matches!(err, GlyphError::TooLarge { width: 70_000, height: 2, .. }), "{err:?}");
     assert!(c.is_empty());
 }
+
+/// An image exactly a page in size fits one page whole (the padding is
+/// kept on the page's far edges, which are the page's own): drawn, not
+/// refused, even where its tiles would need more than the one page allowed.
+#[test]
+fn an_image_a_page_in_size_is_drawn_whole() {
+    let mut c =
+        GlyphCache::new(CacheConfig { page_size: 64, max_pages: 1, ..CacheConfig::default() })
+            .unwrap();
+    let full = |_: u32, _: f32| -> Result<GlyphImage, String> {
+        Ok(GlyphImage { width: 64, height: 64, left: 0, bottom: 0, pixels: vec![255; 64 * 64] })
+    };
+    let source = c.add_image_source(full).unwrap();
+    let mut fr = c.begin_frame();
+    let e = fr.image(source, 0, 16.0);
+    fr.finish();
+    let e = e.unwrap();
+    assert_eq!((e.x, e.y, e.width, e.height), (0, 0, 64, 64));
+    assert!(c.pages()[0].pixels().iter().all(|&v| v == 255));
+    c.check_invariants().unwrap();
+}
