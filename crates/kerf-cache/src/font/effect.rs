@@ -138,23 +138,27 @@ impl EffectLayer {
     /// by `make`. An out-of-range or non-finite effect is an error; a font
     /// `make` refuses is kept as its error ([`failure`](Self::failure)).
     pub(crate) fn all(
-        effects: &Effects, fonts: impl IntoIterator<Item = FontId> + Clone,
+        effects: &Effects, fonts: impl IntoIterator<Item = FontId>,
         mut make: impl FnMut(FontId, GlyphEffect) -> Result<FontId, GlyphError>,
     ) -> Result<Vec<EffectLayer>, StyleError> {
         if effects.is_empty() {
             return Ok(Vec::new());
         }
-        let mut out = Vec::new();
-        for (effect, color, offset) in effects.layers()? {
-            let mut map: Vec<(FontId, Result<FontId, GlyphError>)> = Vec::new();
-            for f in fonts.clone() {
-                if !map.iter().any(|p| p.0 == f) {
-                    map.push((f, make(f, effect)));
-                }
+        let layers = effects.layers()?;
+        // Each font once, in first-seen order (a text's glyphs repeat a few).
+        let mut distinct: Vec<FontId> = Vec::new();
+        for f in fonts {
+            if !distinct.contains(&f) {
+                distinct.push(f);
             }
-            out.push(EffectLayer { color, offset, fonts: map });
         }
-        Ok(out)
+        Ok(layers
+            .into_iter()
+            .map(|(effect, color, offset)| {
+                let fonts = distinct.iter().map(|&f| (f, make(f, effect))).collect();
+                EffectLayer { color, offset, fonts }
+            })
+            .collect())
     }
 
     /// The first font whose effect font could not be made, with why.
