@@ -9,6 +9,8 @@ use kerf_cache::{
     rasterize::{FontdueRasterizer, GlyphImage, Rasterizer},
 };
 
+mod made;
+
 const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
 
 fn cjk() -> Vec<u8> {
@@ -252,14 +254,8 @@ fn fref(f: &Font) -> FontRef<'_> {
 #[test]
 fn a_lazy_face_with_damaged_outlines_gives_errors_not_panics() {
     let mut bytes = dejavu::sans::regular().to_vec();
-    // Scribble over the glyf table (found in the table directory by hand).
-    let be32 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-    let tables = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
-    let glyf = (0..tables)
-        .map(|t| 12 + 16 * t)
-        .find(|&r| &bytes[r..r + 4] == b"glyf")
-        .map(|r| (be32(&bytes, r + 8) as usize, be32(&bytes, r + 12) as usize))
-        .expect("DejaVu Sans has a glyf table");
+    // Scribble over the glyf table.
+    let glyf = made::table(&bytes, b"glyf");
     for (i, b) in bytes[glyf.0..glyf.0 + glyf.1].iter_mut().enumerate() {
         *b = (i as u8).wrapping_mul(151) ^ 0x5a;
     }

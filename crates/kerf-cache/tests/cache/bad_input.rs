@@ -105,12 +105,7 @@ fn a_cmap_claiming_billions_of_code_points_is_refused_fast() {
     let be32 =
         |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
     let be16 = |b: &[u8], at: usize| u16::from_be_bytes([b[at], b[at + 1]]) as usize;
-    let tables = be16(&bytes, 4);
-    let cmap = (0..tables)
-        .map(|i| 12 + 16 * i)
-        .find(|&r| &bytes[r..r + 4] == b"cmap")
-        .map(|r| be32(&bytes, r + 8))
-        .unwrap();
+    let (cmap, _) = made::table(&bytes, b"cmap");
     let subtables = be16(&bytes, cmap + 2);
     let f12 = (0..subtables)
         .map(|i| cmap + be32(&bytes, cmap + 4 + 8 * i + 4))

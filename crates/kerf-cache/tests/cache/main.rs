@@ -2,6 +2,8 @@
 //! frame protection, stats, bad input, uploads.
 
 mod bad_input;
+#[path = "../made/mod.rs"]
+mod made;
 mod pages;
 
 use kerf_cache::*;

@@ -1,7 +1,7 @@
 //! Shared by tests that need a font no Debian font package here provides
 //! (an `avar` table, COLR layers, a face without `OS/2`, a face italic by
-//! one sign alone): made from a real font's bytes by editing its table
-//! directory. Checksums are left as they were; readers do not check them.
+//! one sign alone, damaged tables): made from a real font's bytes by editing
+//! its table directory. Checksums are left as they were; readers do not check them.
 #![allow(dead_code)]
 
 /// The table directory's records: (where the record is, its tag).
@@ -10,10 +10,11 @@ fn records(bytes: &[u8]) -> Vec<(usize, [u8; 4])> {
     (0..n).map(|i| 12 + 16 * i).map(|at| (at, bytes[at..at + 4].try_into().unwrap())).collect()
 }
 
-/// Where table `tag` starts.
-fn table_at(bytes: &[u8], tag: &[u8; 4]) -> usize {
+/// Where table `tag` starts in `bytes`, and its length.
+pub fn table(bytes: &[u8], tag: &[u8; 4]) -> (usize, usize) {
     let (at, _) = records(bytes).into_iter().find(|(_, t)| t == tag).expect("the table");
-    u32::from_be_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize
+    let field = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
+    (field(at + 8), field(at + 12))
 }
 
 /// `bytes` with `added` tables: the directory grows by their records (kept
@@ -63,7 +64,7 @@ pub fn renamed(bytes: &[u8], tag: &[u8; 4], to: &[u8; 4]) -> Vec<u8> {
 /// `bytes` with `value` written at `offset` into table `tag` (OS/2's
 /// fsSelection is at 62, post's italic angle at 4).
 pub fn patched(bytes: &[u8], tag: &[u8; 4], offset: usize, value: &[u8]) -> Vec<u8> {
-    let at = table_at(bytes, tag) + offset;
+    let at = table(bytes, tag).0 + offset;
     let mut out = bytes.to_vec();
     out[at..at + value.len()].copy_from_slice(value);
     out
