@@ -3,10 +3,12 @@
 pub(crate) mod decoration;
 pub(crate) mod effect;
 pub(crate) mod instance;
+pub(crate) mod outline;
 
 use crate::error::{FontError, GlyphError, StyleError};
 use crate::font::effect::GlyphEffect;
 use crate::font::instance::{FontStyle, Instance, Resolved};
+use crate::font::outline::OutlineStore;
 use crate::key::FontId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,6 +68,8 @@ struct Face {
     fontdue: OnceLock<Result<fontdue::Font, FontError>>,
     /// Glyph outlines read from the bytes so far.
     outlines: AtomicU64,
+    /// Outlines a lazy face has flattened, kept for the next raster.
+    flat: OutlineStore,
 }
 
 impl Font {
@@ -133,6 +137,7 @@ impl Font {
             lazy,
             fontdue: OnceLock::new(),
             outlines: AtomicU64::new(0),
+            flat: OutlineStore::default(),
         };
         let font = Font { face: Arc::new(face), instance: None, effect: None };
         if !lazy {
@@ -188,6 +193,17 @@ impl Font {
     /// rasterized. A lazy face just added has read none.
     pub fn outlines_read(&self) -> u64 {
         self.face.outlines.load(Ordering::Relaxed)
+    }
+
+    /// Where this font's flattened outlines are kept: the face's store, for
+    /// the face itself and for instances that only embolden or slant it
+    /// (they transform the same outline); `None` for an instance with
+    /// variations (its outlines are another shape).
+    pub(crate) fn outline_store(&self) -> Option<&OutlineStore> {
+        match &self.instance {
+            Some(i) if !i.variations().is_empty() => None,
+            _ => Some(&self.face.flat),
+        }
     }
 
     /// Counts one outline read by the rasterizer.

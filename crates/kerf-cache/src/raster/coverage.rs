@@ -23,90 +23,114 @@ impl Coverage {
 
     /// Adds the edge from `(x0, y0)` to `(x1, y1)`, in pixels from the
     /// top-left corner, y down. Coordinates are clamped to the buffer.
+    ///
+    /// The edge is walked cell by cell, cut where it crosses a column or a
+    /// row border; each piece lies inside one cell, where the area right of
+    /// it is exact from its height and its middle: the cell gets that area
+    /// and the next cell the rest of the piece's cover.
     pub(crate) fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) {
         let (w, h) = (self.width as f32, self.height as f32);
-        let clamp = |v: f32, hi: f32| if v.is_finite() { v.clamp(0.0, hi) } else { 0.0 };
+        // (`max` first: a NaN becomes 0, an infinity the border.)
+        let clamp = |v: f32, hi: f32| v.max(0.0).min(hi);
         let (x0, y0, x1, y1) = (clamp(x0, w), clamp(y0, h), clamp(x1, w), clamp(y1, h));
         if y0 == y1 {
             return;
         }
-        // Walk downwards; an upward edge adds with the opposite sign.
-        let (sign, ax, ay, bx, by) =
-            if y0 < y1 { (1.0, x0, y0, x1, y1) } else { (-1.0, x1, y1, x0, y0) };
-        let first = ay as i32 as usize;
-        let last = ceil(by).min(self.height);
-        if ax == bx {
-            // A vertical edge (stems, CJK strokes): the same two cells and
-            // shares in every row it crosses.
-            let stride = self.width + 1;
-            let c0 = ax as i32 as usize;
-            let right = ax - c0 as f32;
-            let next = (c0 < self.width) as usize;
-            for row in first..last {
-                let dy = ((row + 1) as f32).min(by) - (row as f32).max(ay);
-                if dy > 0.0 {
-                    let at = row * stride + c0;
-                    self.acc[at] += sign * dy * (1.0 - right);
-                    self.acc[at + next] += sign * dy * right * next as f32;
-                }
-            }
+        if x0 == x1 {
+            self.vertical(x0, y0, y1);
             return;
         }
-        let dxdy = (bx - ax) / (by - ay);
-        let mut x = ax;
-        for row in first..last {
-            let top = (row as f32).max(ay);
-            let bottom = ((row + 1) as f32).min(by);
-            let dy = bottom - top;
-            if dy <= 0.0 {
-                continue;
-            }
-            let next = x + dxdy * dy;
-            self.span(row, x, next, sign * dy);
-            x = next;
+        let stride = self.width + 1;
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let (right, down) = (dx > 0.0, dy > 0.0);
+        // The cells the edge starts and ends in: a point on a border belongs
+        // to the cell the edge is inside of there (so the floor, less one
+        // where the edge leaves a border point leftwards or reaches one
+        // rightwards). Branch-free: an outline's edges turn every way.
+        let on = |v: f32| (floor(v) as f32 == v) as i32;
+        let cx0 = floor(x0) - (!right as i32 & on(x0));
+        let cx1 = floor(x1) - (right as i32 & on(x1));
+        let cy0 = floor(y0) - (!down as i32 & on(y0));
+        let cy1 = floor(y1) - (down as i32 & on(y1));
+        let mut crossings = cx0.abs_diff(cx1) + cy0.abs_diff(cy1);
+        // The edge's parameter (0 at its start, 1 at its end) at the next
+        // column border and the next row border, and its step from one
+        // border to the next.
+        let (tdx, tdy) = (1.0 / dx.abs(), 1.0 / dy.abs());
+        let (sx, sy) = (1.0f32.copysign(dx), 1.0f32.copysign(dy));
+        let mut bx = (cx0 + right as i32) as f32;
+        let mut by = (cy0 + down as i32) as f32;
+        let (mut tx, mut ty) = ((bx - x0) * sx * tdx, (by - y0) * sy * tdy);
+        let ix = 2 * right as isize - 1;
+        let iy = (2 * down as isize - 1) * stride as isize;
+        let mut at = (cy0 as usize * stride + cx0 as usize) as isize;
+        let mut cell = cx0 as f32;
+        let (mut px, mut py) = (x0, y0);
+        while crossings > 0 {
+            crossings -= 1;
+            let (from, from_cell) = (at, cell);
+            // Branch-free (which border comes first is a coin toss on a
+            // slanted edge): `g` is 1 for a column border, 0 for a row's.
+            let col = tx < ty;
+            let g = col as u32 as f32;
+            let ng = 1.0 - g;
+            let qx = g * bx + ng * (x0 + ty * dx);
+            let qy = g * (y0 + tx * dy) + ng * by;
+            tx += g * tdx;
+            bx += g * sx;
+            cell += g * sx;
+            ty += ng * tdy;
+            by += ng * sy;
+            at += if col { ix } else { iy };
+            self.piece(from, from_cell, px, qx, qy - py);
+            (px, py) = (qx, qy);
+        }
+        self.piece(at, cell, px, x1, y1 - py);
+    }
+
+    /// Adds a piece of an edge inside the cell at `at` (its left border at
+    /// x `cell`), from x `xa` to `xb`, descending `d`.
+    #[inline(always)]
+    fn piece(&mut self, at: isize, cell: f32, xa: f32, xb: f32, d: f32) {
+        let m = d * (0.5 * (xa + xb) - cell);
+        // (Rounding can walk a corner's zero-height piece into a neighbour
+        // cell; never out of the buffer.)
+        if let Some([a, b]) = self.acc.get_mut(at as usize..).and_then(|s| s.first_chunk_mut()) {
+            *a += d - m;
+            *b += m;
         }
     }
 
-    /// Adds the part of an edge inside one row: it runs from `xa` to `xb`
-    /// while descending `d` (signed) of the row's height.
-    fn span(&mut self, row: usize, xa: f32, xb: f32, d: f32) {
-        let base = row * (self.width + 1);
-        let (lo, hi) = if xa < xb { (xa, xb) } else { (xb, xa) };
-        // (Coordinates are clamped to ≥ 0: truncation is the floor.)
-        let c0 = lo as i32 as usize;
-        let lo_cell = c0 as f32;
-        let c1 = ceil(hi);
-        if c1 <= c0 + 1 {
-            // Inside one pixel column: the area right of the edge's middle
-            // goes to this cell, the rest of the cover to the next.
-            let mid = 0.5 * (xa + xb) - lo_cell;
-            self.acc[base + c0] += d * (1.0 - mid);
-            // (On the right border `c0 + 1` is the row's extra cell.)
-            if c0 < self.width {
-                self.acc[base + c0 + 1] += d * mid;
+    /// [`line`](Self::line) for an edge at constant x: the same two cells
+    /// and shares in every row it crosses, whole rows between its ends.
+    fn vertical(&mut self, x: f32, y0: f32, y1: f32) {
+        let (sign, ay, by) = (1.0f32.copysign(y1 - y0), y0.min(y1), y0.max(y1));
+        let stride = self.width + 1;
+        let c0 = x as i32;
+        let right = x - c0 as f32;
+        let next = (c0 < self.width as i32) as usize;
+        let (l, r) = (sign * (1.0 - right), sign * right * next as f32);
+        // The rows of its ends (an end on a row border belongs to the row
+        // the edge is inside of).
+        let (first, last) = (floor(ay), ceil(by) - 1);
+        let mut add = |row: i32, dy: f32| {
+            let at = row as usize * stride + c0 as usize;
+            if let Some(a) = self.acc.get_mut(at) {
+                *a += dy * l;
             }
+            if let Some(b) = self.acc.get_mut(at + next) {
+                *b += dy * r;
+            }
+        };
+        if first == last {
+            add(first, by - ay);
             return;
         }
-        // Across several columns: the edge's cover grows linearly with x
-        // from `lo` to `hi`; each cell gets the area of that ramp inside it.
-        let inv = 1.0 / (hi - lo);
-        let f0 = lo - lo_cell;
-        let first = 0.5 * inv * (1.0 - f0) * (1.0 - f0);
-        let f1 = hi - (c1 as f32 - 1.0);
-        let tail = 0.5 * inv * f1 * f1;
-        self.acc[base + c0] += d * first;
-        if c1 == c0 + 2 {
-            self.acc[base + c0 + 1] += d * (1.0 - first - tail);
-        } else {
-            let second = inv * (1.5 - f0);
-            self.acc[base + c0 + 1] += d * (second - first);
-            for c in c0 + 2..c1 - 1 {
-                self.acc[base + c] += d * inv;
-            }
-            let before_last = second + (c1 - c0 - 3) as f32 * inv;
-            self.acc[base + c1 - 1] += d * (1.0 - before_last - tail);
+        add(first, (first + 1) as f32 - ay);
+        for row in first + 1..last {
+            add(row, 1.0);
         }
-        self.acc[base + c1] += d * tail;
+        add(last, by - last as f32);
     }
 
     /// The coverage, one byte a pixel (0 none, 255 full), row-major from the
@@ -149,13 +173,19 @@ impl Coverage {
     }
 }
 
+/// `v.floor()` for `v ≥ 0` without a libm call.
+#[inline]
+fn floor(v: f32) -> i32 {
+    v as i32
+}
+
 /// `v.ceil()` for `v ≥ 0` without a libm call (`f32::ceil` is one on
 /// baseline x86-64).
 #[inline]
-fn ceil(v: f32) -> usize {
+fn ceil(v: f32) -> i32 {
     // (Through i32: the cast from f32 is one instruction, to usize several.)
     let t = v as i32;
-    (if (t as f32) < v { t + 1 } else { t }) as usize
+    t + ((t as f32) < v) as i32
 }
 
 #[cfg(test)]

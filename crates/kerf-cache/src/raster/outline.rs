@@ -10,6 +10,7 @@
 
 use crate::error::RasterError;
 use crate::font::instance::{embolden_px, offset_contour, signed_area, Instance};
+use crate::font::outline::{flatten, size_class, FlatOutline};
 use crate::font::{FaceHandle, FontRef};
 use crate::raster::coverage::Coverage;
 use std::cell::RefCell;
@@ -43,36 +44,40 @@ impl From<&fontdue::Metrics> for RasterMetrics {
     }
 }
 
-/// Largest distance, in pixels, a flattened curve strays from the curve.
-const TOLERANCE: f32 = 1.0 / 32.0;
-/// Most segments one curve is cut into (a huge glyph's long curves).
-const MAX_SEGMENTS: usize = 512;
-
 /// A glyph's outline in pixels (y up, pen at the origin) as closed polygons.
 #[derive(Default)]
 struct Polygons {
-    scale: f32,
-    /// Synthetic oblique: x moves right by this times y.
-    skew: f32,
-    /// Flattened points; `starts` says where each contour begins.
+    /// Points; `starts` says where each contour begins.
     points: Vec<(f32, f32)>,
     starts: Vec<usize>,
-    pen: (f32, f32),
     min: (f32, f32),
     max: (f32, f32),
 }
 
 impl Polygons {
-    fn push(&mut self, p: (f32, f32)) {
-        self.points.push(p);
-        self.min = (self.min.0.min(p.0), self.min.1.min(p.1));
-        self.max = (self.max.0.max(p.0), self.max.1.max(p.1));
-        self.pen = p;
+    /// `flat` (font units) scaled by `scale` and slanted by `skew` (x moves
+    /// right by `skew` times y).
+    fn of(flat: &FlatOutline, scale: f32, skew: f32) -> Polygons {
+        let mut p = Polygons {
+            points: Vec::with_capacity(flat.points.len()),
+            starts: flat.starts.clone(),
+            ..Polygons::default()
+        };
+        p.points.extend(flat.points.iter().map(|&(x, y)| {
+            let y = y * scale;
+            (x * scale + skew * y, y)
+        }));
+        p.bounds();
+        p
     }
 
-    fn at(&self, x: f32, y: f32) -> (f32, f32) {
-        let y = y * self.scale;
-        (x * self.scale + self.skew * y, y)
+    fn bounds(&mut self) {
+        self.min = (f32::INFINITY, f32::INFINITY);
+        self.max = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for &p in &self.points {
+            self.min = (self.min.0.min(p.0), self.min.1.min(p.1));
+            self.max = (self.max.0.max(p.0), self.max.1.max(p.1));
+        }
     }
 
     /// Synthetic bold: every contour moved `d` px outward, bounds anew.
@@ -84,79 +89,8 @@ impl Polygons {
             let end = self.starts.get(i + 1).copied().unwrap_or(self.points.len());
             offset_contour(&mut self.points[s..end], d, clockwise);
         }
-        self.min = (f32::INFINITY, f32::INFINITY);
-        self.max = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-        for &p in &self.points {
-            self.min = (self.min.0.min(p.0), self.min.1.min(p.1));
-            self.max = (self.max.0.max(p.0), self.max.1.max(p.1));
-        }
+        self.bounds();
     }
-
-    /// Points of the curve with control points `c` from the pen, cut into
-    /// segments no farther than [`TOLERANCE`] from it (a curve's chord error
-    /// under uniform steps is at most |second derivative| / 8 per step²).
-    fn curve(&mut self, c: &[(f32, f32)]) {
-        let p0 = self.pen;
-        let second = |a: (f32, f32), b: (f32, f32), d: (f32, f32)| {
-            let (x, y) = (a.0 - 2.0 * b.0 + d.0, a.1 - 2.0 * b.1 + d.1);
-            (x * x + y * y).sqrt()
-        };
-        let bound = match c {
-            [c1, p1] => 2.0 * second(p0, *c1, *p1),
-            [c1, c2, p1] => 6.0 * second(p0, *c1, *c2).max(second(*c1, *c2, *p1)),
-            _ => return,
-        };
-        // (Truncation plus one: at least the ceiling, without a libm call.)
-        let n = ((bound / (8.0 * TOLERANCE)).sqrt() as usize + 1).min(MAX_SEGMENTS);
-        let step = 1.0 / n as f32;
-        match c {
-            [c1, p1] => {
-                for i in 1..=n {
-                    let t = i as f32 * step;
-                    let u = 1.0 - t;
-                    let (a, b, d) = (u * u, 2.0 * u * t, t * t);
-                    self.push((a * p0.0 + b * c1.0 + d * p1.0, a * p0.1 + b * c1.1 + d * p1.1));
-                }
-            }
-            [c1, c2, p1] => {
-                for i in 1..=n {
-                    let t = i as f32 * step;
-                    let u = 1.0 - t;
-                    let (a, b, e, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
-                    self.push((
-                        a * p0.0 + b * c1.0 + e * c2.0 + d * p1.0,
-                        a * p0.1 + b * c1.1 + e * c2.1 + d * p1.1,
-                    ));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-impl ttf_parser::OutlineBuilder for Polygons {
-    fn move_to(&mut self, x: f32, y: f32) {
-        self.starts.push(self.points.len());
-        let p = self.at(x, y);
-        self.push(p);
-    }
-
-    fn line_to(&mut self, x: f32, y: f32) {
-        let p = self.at(x, y);
-        self.push(p);
-    }
-
-    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
-        let c = [self.at(x1, y1), self.at(x, y)];
-        self.curve(&c);
-    }
-
-    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
-        let c = [self.at(x1, y1), self.at(x2, y2), self.at(x, y)];
-        self.curve(&c);
-    }
-
-    fn close(&mut self) {}
 }
 
 /// The outline a thread read last, kept for the rasterize that follows its
@@ -213,32 +147,40 @@ fn with_outline<R>(
     Ok(r)
 }
 
-/// Glyph `glyph`'s outline at `px` pixels per em, read from `font`'s bytes
-/// (counted on the font); `None` for a glyph without one (space).
+/// Glyph `glyph`'s outline at `px` pixels per em: flattened from `font`'s
+/// bytes (counted on the font), or kept in the face's store from an earlier
+/// read at a size of the same class; `None` for a glyph without one (space).
 fn read(font: FontRef<'_>, glyph: u16, px: f32) -> Result<Option<Polygons>, RasterError> {
-    font.font.count_outline_read();
-    let outline = catch_unwind(AssertUnwindSafe(|| {
-        let mut face = ttf_parser::Face::parse(font.bytes, font.collection_index)
-            .map_err(|_| RasterError::BadFont)?;
-        let instance = font.font.instance();
-        for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
-            face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+    let instance = font.font.instance();
+    // (Only the face's own bytes are kept: a caller may pass others.)
+    let store = font.font.outline_store().filter(|_| std::ptr::eq(font.bytes, font.font.bytes()));
+    let class = size_class(px);
+    let flat = match store.and_then(|s| s.get(glyph, class)) {
+        Some(kept) => kept,
+        None => {
+            font.font.count_outline_read();
+            let flat = catch_unwind(AssertUnwindSafe(|| {
+                let mut face = ttf_parser::Face::parse(font.bytes, font.collection_index)
+                    .map_err(|_| RasterError::BadFont)?;
+                for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
+                    face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+                }
+                Ok(flatten(&face, glyph, class).map(Arc::new))
+            }))
+            .map_err(|_| RasterError::Panicked)??;
+            if let Some(s) = store {
+                s.insert(glyph, class, flat.clone());
+            }
+            flat
         }
-        let mut p = Polygons {
-            scale: px / f32::from(face.units_per_em().max(1)),
-            skew: instance.map_or(0.0, |i| i.oblique()),
-            min: (f32::INFINITY, f32::INFINITY),
-            max: (f32::NEG_INFINITY, f32::NEG_INFINITY),
-            ..Polygons::default()
-        };
-        let read = face.outline_glyph(ttf_parser::GlyphId(glyph), &mut p);
-        if read.is_some() && instance.is_some_and(|i| i.embolden()) {
-            p.embolden(embolden_px(px));
-        }
-        Ok(read.map(|_| p))
-    }))
-    .map_err(|_| RasterError::Panicked)??;
-    Ok(outline.filter(|p| {
+    };
+    let Some(flat) = flat else { return Ok(None) };
+    let scale = px / f32::from(font.font.units_per_em().max(1));
+    let mut p = Polygons::of(&flat, scale, instance.map_or(0.0, |i| i.oblique()));
+    if instance.is_some_and(|i| i.embolden()) {
+        p.embolden(embolden_px(px));
+    }
+    Ok(Some(p).filter(|p| {
         p.points.len() > 1 && p.min.0.is_finite() && p.max.0 > p.min.0 && p.max.1 > p.min.1
     }))
 }
@@ -324,84 +266,15 @@ fn fill(p: &Polygons, sx: f32, x0: f32, w: usize, h: usize) -> Vec<u8> {
     for (i, &s) in p.starts.iter().enumerate() {
         let end = p.starts.get(i + 1).copied().unwrap_or(p.points.len());
         let contour = &p.points[s..end];
-        for (j, a) in contour.iter().enumerate() {
-            let b = contour[(j + 1) % contour.len()];
-            cov.line(sx * (a.0 - x0), top - a.1, sx * (b.0 - x0), top - b.1);
+        let Some(&close) = contour.first() else { continue };
+        let at = |q: (f32, f32)| (sx * (q.0 - x0), top - q.1);
+        // Each point to the next, and the last back to the first.
+        let mut a = at(close);
+        for &q in contour[1..].iter().chain([&close]) {
+            let b = at(q);
+            cov.line(a.0, a.1, b.0, b.1);
+            a = b;
         }
     }
     cov.into_bytes()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ttf_parser::OutlineBuilder;
-
-    /// Flattened curves end where the curve ends and every point lies on
-    /// the Bézier curve of their definition (quadratic and cubic, at the
-    /// outline's scale), the chords within the tolerance of it.
-    #[test]
-    fn curves_flatten_onto_their_bezier_definitions() {
-        let bezier = |c: &[(f32, f32)], t: f32| -> (f32, f32) {
-            // De Casteljau: repeated interpolation, no closed form shared
-            // with the code under test.
-            let mut p = c.to_vec();
-            while p.len() > 1 {
-                p = p
-                    .windows(2)
-                    .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
-                    .collect();
-            }
-            p[0]
-        };
-        let near_curve = |c: &[(f32, f32)], q: (f32, f32), within: f32| {
-            (0..=40_000).any(|i| {
-                let p = bezier(c, i as f32 / 40_000.0);
-                (p.0 - q.0).hypot(p.1 - q.1) <= within
-            })
-        };
-        let s = 0.5;
-        // (The third curve bends in x across negative coordinates, where a
-        // sum instead of a second difference would see no bend at all.)
-        for (cubic, start, ctrl) in [
-            (false, (0.0, 0.0), vec![(50.0, 100.0), (100.0, 0.0)]),
-            (true, (0.0, 0.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 0.0)]),
-            (false, (-40.0, 0.0), vec![(40.0, 10.0), (-40.0, 20.0)]),
-            // Bending in y between ends off the axis (y1 + y2 counts).
-            (false, (0.0, 100.0), vec![(50.0, -100.0), (100.0, 100.0)]),
-        ] {
-            let mut p = Polygons { scale: s, ..Polygons::default() };
-            p.move_to(start.0, start.1);
-            match ctrl[..] {
-                [(x1, y1), (x2, y2), (x, y)] => p.curve_to(x1, y1, x2, y2, x, y),
-                [(x1, y1), (x, y)] => p.quad_to(x1, y1, x, y),
-                _ => unreachable!(),
-            }
-            let c: Vec<(f32, f32)> = std::iter::once(start)
-                .chain(ctrl.iter().copied())
-                .map(|(x, y)| (x * s, y * s))
-                .collect();
-            let end = *c.last().unwrap();
-            assert!(p.points.len() > 4, "cubic {cubic}: {} points", p.points.len());
-            let last = *p.points.last().unwrap();
-            assert!(
-                (last.0 - end.0).hypot(last.1 - end.1) < 1e-4,
-                "cubic {cubic}: ends at {last:?}"
-            );
-            // Uniform steps in t: point i is the curve at i / n.
-            let n = p.points.len() - 1;
-            for (i, &q) in p.points.iter().enumerate() {
-                let want = bezier(&c, i as f32 / n as f32);
-                assert!(
-                    (q.0 - want.0).hypot(q.1 - want.1) < 1e-3,
-                    "cubic {cubic}: {q:?} vs {want:?}"
-                );
-            }
-            // Each chord's midpoint is within the tolerance of the curve.
-            for w in p.points.windows(2) {
-                let mid = ((w[0].0 + w[1].0) / 2.0, (w[0].1 + w[1].1) / 2.0);
-                assert!(near_curve(&c, mid, TOLERANCE + 0.005), "cubic {cubic}: chord at {mid:?}");
-            }
-        }
-    }
 }

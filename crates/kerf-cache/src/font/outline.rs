@@ -1,0 +1,277 @@
+//! Glyph outlines read from a face's bytes and flattened to closed polygons
+//! in font units, kept per glyph and size class after their first read
+//! ([`OutlineStore`]), so a glyph rasterized again (evicted and drawn anew,
+//! another sub-pixel offset, another size of the same class) skips the
+//! font's tables and the curve flattening.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Largest distance, in pixels, a flattened curve strays from the curve at
+/// the top size of its class.
+pub(crate) const TOLERANCE: f32 = 1.0 / 32.0;
+/// Most segments one curve is cut into (a huge glyph's long curves).
+const MAX_SEGMENTS: usize = 512;
+/// Most points one face's store keeps (2 MiB of them); past it the store
+/// starts over.
+const STORE_POINTS: usize = 1 << 18;
+
+/// A glyph's outline as closed polygons in font units (y up).
+#[derive(Debug, Default)]
+pub(crate) struct FlatOutline {
+    /// Flattened points; `starts` says where each contour begins.
+    pub(crate) points: Vec<(f32, f32)>,
+    pub(crate) starts: Vec<usize>,
+}
+
+/// The size class of `px` pixels per em: outlines flattened for a class
+/// are within [`TOLERANCE`] of the curve at every size up to `2^class` px.
+pub(crate) fn size_class(px: f32) -> u8 {
+    let px = if px.is_finite() { px.clamp(1.0, 65_536.0) } else { 1.0 };
+    // (`ceil` without libm: truncation plus one where there is a fraction.)
+    let t = px as u32;
+    let ceil = if (t as f32) < px { t + 1 } else { t };
+    ceil.next_power_of_two().trailing_zeros() as u8
+}
+
+/// Reads glyph `glyph`'s outline from `face`, flattened for size class
+/// `class` of a face of `units_per_em`; `None` for a glyph without one.
+pub(crate) fn flatten(face: &ttf_parser::Face<'_>, glyph: u16, class: u8) -> Option<FlatOutline> {
+    let upem = f32::from(face.units_per_em().max(1));
+    let top = (1u32 << class.min(16)) as f32;
+    let mut f = Flattener { tolerance: TOLERANCE * upem / top, ..Flattener::default() };
+    face.outline_glyph(ttf_parser::GlyphId(glyph), &mut f)?;
+    Some(f.outline)
+}
+
+#[derive(Default)]
+struct Flattener {
+    /// In font units.
+    tolerance: f32,
+    outline: FlatOutline,
+    pen: (f32, f32),
+}
+
+impl Flattener {
+    fn push(&mut self, p: (f32, f32)) {
+        self.outline.points.push(p);
+        self.pen = p;
+    }
+
+    /// Points of the curve with control points `c` from the pen, cut into
+    /// segments no farther than the tolerance from it (a curve's chord
+    /// error under uniform steps is at most |second derivative| / 8 per
+    /// step²).
+    fn curve(&mut self, c: &[(f32, f32)]) {
+        let p0 = self.pen;
+        let second = |a: (f32, f32), b: (f32, f32), d: (f32, f32)| {
+            let (x, y) = (a.0 - 2.0 * b.0 + d.0, a.1 - 2.0 * b.1 + d.1);
+            (x * x + y * y).sqrt()
+        };
+        let bound = match c {
+            [c1, p1] => 2.0 * second(p0, *c1, *p1),
+            [c1, c2, p1] => 6.0 * second(p0, *c1, *c2).max(second(*c1, *c2, *p1)),
+            _ => return,
+        };
+        // (Truncation plus one: at least the ceiling, without a libm call.)
+        let n = ((bound / (8.0 * self.tolerance)).sqrt() as usize + 1).min(MAX_SEGMENTS);
+        let step = 1.0 / n as f32;
+        match c {
+            [c1, p1] => {
+                for i in 1..=n {
+                    let t = i as f32 * step;
+                    let u = 1.0 - t;
+                    let (a, b, d) = (u * u, 2.0 * u * t, t * t);
+                    self.push((a * p0.0 + b * c1.0 + d * p1.0, a * p0.1 + b * c1.1 + d * p1.1));
+                }
+            }
+            [c1, c2, p1] => {
+                for i in 1..=n {
+                    let t = i as f32 * step;
+                    let u = 1.0 - t;
+                    let (a, b, e, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+                    self.push((
+                        a * p0.0 + b * c1.0 + e * c2.0 + d * p1.0,
+                        a * p0.1 + b * c1.1 + e * c2.1 + d * p1.1,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl ttf_parser::OutlineBuilder for Flattener {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.outline.starts.push(self.outline.points.len());
+        self.push((x, y));
+    }
+
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.push((x, y));
+    }
+
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.curve(&[(x1, y1), (x, y)]);
+    }
+
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.curve(&[(x1, y1), (x2, y2), (x, y)]);
+    }
+
+    fn close(&mut self) {}
+}
+
+/// One face's flattened outlines by glyph and size class, bounded to
+/// [`STORE_POINTS`] points (it starts over when a new outline would pass
+/// that: memory is bounded by the glyphs drawn, never by the face).
+#[derive(Debug, Default)]
+pub(crate) struct OutlineStore {
+    inner: Mutex<Stored>,
+}
+
+#[derive(Debug, Default)]
+struct Stored {
+    /// `None`: the glyph has no outline.
+    map: HashMap<(u16, u8), Option<Arc<FlatOutline>>>,
+    points: usize,
+}
+
+impl OutlineStore {
+    /// The outline kept for `glyph` at size class `class`: `None` if none
+    /// is kept, `Some(None)` for a glyph known to have none.
+    pub(crate) fn get(&self, glyph: u16, class: u8) -> Option<Option<Arc<FlatOutline>>> {
+        let stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        stored.map.get(&(glyph, class)).cloned()
+    }
+
+    /// Keeps `outline` for `glyph` at size class `class`.
+    pub(crate) fn insert(&self, glyph: u16, class: u8, outline: Option<Arc<FlatOutline>>) {
+        let n = outline.as_ref().map_or(0, |o| o.points.len());
+        let mut stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if stored.points + n > STORE_POINTS {
+            stored.map.clear();
+            stored.points = 0;
+        }
+        if n <= STORE_POINTS && stored.map.insert((glyph, class), outline).is_none() {
+            stored.points += n;
+        }
+    }
+
+    /// Points kept (for the bound's test).
+    #[cfg(test)]
+    pub(crate) fn points(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).points
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ttf_parser::OutlineBuilder;
+
+    /// Flattened curves end where the curve ends and every point lies on
+    /// the Bézier curve of their definition (quadratic and cubic, at the
+    /// outline's scale), the chords within the tolerance of it.
+    #[test]
+    fn curves_flatten_onto_their_bezier_definitions() {
+        let bezier = |c: &[(f32, f32)], t: f32| -> (f32, f32) {
+            // De Casteljau: repeated interpolation, no closed form shared
+            // with the code under test.
+            let mut p = c.to_vec();
+            while p.len() > 1 {
+                p = p
+                    .windows(2)
+                    .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
+                    .collect();
+            }
+            p[0]
+        };
+        let near_curve = |c: &[(f32, f32)], q: (f32, f32), within: f32| {
+            (0..=40_000).any(|i| {
+                let p = bezier(c, i as f32 / 40_000.0);
+                (p.0 - q.0).hypot(p.1 - q.1) <= within
+            })
+        };
+        let s = 0.5;
+        // (The third curve bends in x across negative coordinates, where a
+        // sum instead of a second difference would see no bend at all.)
+        for (cubic, start, ctrl) in [
+            (false, (0.0, 0.0), vec![(50.0, 100.0), (100.0, 0.0)]),
+            (true, (0.0, 0.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 0.0)]),
+            (false, (-40.0, 0.0), vec![(40.0, 10.0), (-40.0, 20.0)]),
+            // Bending in y between ends off the axis (y1 + y2 counts).
+            (false, (0.0, 100.0), vec![(50.0, -100.0), (100.0, 100.0)]),
+        ] {
+            // Flattened at scale `s`: the tolerance is in scaled units.
+            let mut f = Flattener { tolerance: TOLERANCE, ..Flattener::default() };
+            let at = |(x, y): (f32, f32)| (x * s, y * s);
+            let scaled: Vec<(f32, f32)> = ctrl.iter().map(|&c| at(c)).collect();
+            f.move_to(at(start).0, at(start).1);
+            match scaled[..] {
+                [(x1, y1), (x2, y2), (x, y)] => f.curve_to(x1, y1, x2, y2, x, y),
+                [(x1, y1), (x, y)] => f.quad_to(x1, y1, x, y),
+                _ => unreachable!(),
+            }
+            let p = f.outline;
+            let c: Vec<(f32, f32)> = std::iter::once(start)
+                .chain(ctrl.iter().copied())
+                .map(|(x, y)| (x * s, y * s))
+                .collect();
+            let end = *c.last().unwrap();
+            assert!(p.points.len() > 4, "cubic {cubic}: {} points", p.points.len());
+            let last = *p.points.last().unwrap();
+            assert!(
+                (last.0 - end.0).hypot(last.1 - end.1) < 1e-4,
+                "cubic {cubic}: ends at {last:?}"
+            );
+            // Uniform steps in t: point i is the curve at i / n.
+            let n = p.points.len() - 1;
+            for (i, &q) in p.points.iter().enumerate() {
+                let want = bezier(&c, i as f32 / n as f32);
+                assert!(
+                    (q.0 - want.0).hypot(q.1 - want.1) < 1e-3,
+                    "cubic {cubic}: {q:?} vs {want:?}"
+                );
+            }
+            // Each chord's midpoint is within the tolerance of the curve.
+            for w in p.points.windows(2) {
+                let mid = ((w[0].0 + w[1].0) / 2.0, (w[0].1 + w[1].1) / 2.0);
+                assert!(near_curve(&c, mid, TOLERANCE + 0.005), "cubic {cubic}: chord at {mid:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_size_class_holds_every_size_up_to_its_top() {
+        for (px, class) in
+            [(1.0, 0), (0.2, 0), (2.0, 1), (2.5, 2), (16.0, 4), (16.01, 5), (24.0, 5)]
+        {
+            assert_eq!(size_class(px), class, "{px}");
+            assert!(px <= (1u32 << class) as f32);
+        }
+        assert_eq!(size_class(f32::NAN), 0);
+        assert_eq!(size_class(1e9), 16);
+    }
+
+    #[test]
+    fn the_store_keeps_what_it_was_given_and_starts_over_past_its_bound() {
+        let s = OutlineStore::default();
+        let big = |n| Some(Arc::new(FlatOutline { points: vec![(0.0, 0.0); n], starts: vec![0] }));
+        assert!(s.get(3, 4).is_none());
+        s.insert(3, 4, None);
+        assert!(matches!(s.get(3, 4), Some(None)));
+        s.insert(5, 4, big(STORE_POINTS - 10));
+        assert_eq!(s.get(5, 4).unwrap().unwrap().points.len(), STORE_POINTS - 10);
+        assert!(s.get(5, 5).is_none(), "another class is another outline");
+        assert_eq!(s.points(), STORE_POINTS - 10);
+        // Past the bound: everything goes, the new outline stays.
+        s.insert(6, 4, big(11));
+        assert!(s.get(5, 4).is_none() && s.get(3, 4).is_none());
+        assert_eq!(s.points(), 11);
+        // One outline larger than the whole bound is not kept.
+        s.insert(7, 4, big(STORE_POINTS + 1));
+        assert!(s.get(7, 4).is_none());
+        assert_eq!(s.points(), 0);
+    }
+}
