@@ -283,3 +283,42 @@ fn a_lazy_face_with_damaged_outlines_gives_errors_not_panics() {
     }
     c.check_invariants().unwrap();
 }
+
+#[test]
+fn a_glyph_rasterized_again_is_not_read_again_within_its_size_class() {
+    // The face keeps each glyph's flattened outline by size class (the
+    // next power of two at or above the size): again, or at another size
+    // of the class, rasterizes from it; a size of another class reads anew.
+    let lazy =
+        Font::from_bytes_with(dejavu::sans::regular().to_vec(), 0, FontLoading::Lazy).unwrap();
+    let id =
+        GlyphCache::new(CacheConfig::default()).unwrap().add_parsed_font(lazy.clone()).unwrap();
+    let g = lazy.glyph_index('g');
+    let draw = |size: f32| {
+        let key = GlyphKey::new(id, g, px(size));
+        FontdueRasterizer.rasterize(fref(&lazy), &key).unwrap()
+    };
+    let first = draw(16.0);
+    assert_eq!(lazy.outlines_read(), 1);
+    let again = draw(16.0);
+    assert_eq!(lazy.outlines_read(), 1, "kept");
+    assert_eq!(
+        (again.left, again.bottom, again.width, again.height),
+        (first.left, first.bottom, first.width, first.height)
+    );
+    assert_eq!(again.pixels, first.pixels);
+    let smaller = draw(12.5);
+    assert_eq!(lazy.outlines_read(), 1, "12.5 px is in 16's class");
+    assert!(smaller.width < first.width && smaller.height < first.height);
+    draw(16.5);
+    assert_eq!(lazy.outlines_read(), 2, "16.5 px is in 32's class");
+    draw(32.0);
+    assert_eq!(lazy.outlines_read(), 2);
+    // Another face of the same bytes keeps its own.
+    let other =
+        Font::from_bytes_with(dejavu::sans::regular().to_vec(), 0, FontLoading::Lazy).unwrap();
+    let key = GlyphKey::new(id, g, px(16.0));
+    let from_other = FontdueRasterizer.rasterize(fref(&other), &key).unwrap();
+    assert_eq!(other.outlines_read(), 1);
+    assert_eq!(from_other.pixels, first.pixels);
+}
