@@ -33,6 +33,7 @@ pub(crate) struct Sources {
     /// True once a font with colour glyphs is loaded.
     pub(crate) color_fonts: bool,
     /// From how many glyphs on a batch's misses are rasterized in parallel.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(crate) parallel_threshold: usize,
     /// Glyphs of font instances rasterized as the face's default instance
     /// this frame (the rasterizer draws no instances).

@@ -322,3 +322,32 @@ fn a_glyph_rasterized_again_is_not_read_again_within_its_size_class() {
     assert_eq!(other.outlines_read(), 1);
     assert_eq!(from_other.pixels, first.pixels);
 }
+
+#[test]
+fn synthetic_bold_and_oblique_draw_from_the_face_s_kept_outline() {
+    // They transform the face's outline (no axes): the one kept outline
+    // serves the face and both instances, each drawn as itself.
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let regular = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let bold = cache.add_instance(regular, &FontStyle::new().weight(700.0)).unwrap().font;
+    let slanted = cache.add_instance(regular, &FontStyle::new().italic(true)).unwrap().font;
+    let font = |id| cache.fonts().get(id).unwrap().clone();
+    let (r, b, s) = (font(regular), font(bold), font(slanted));
+    assert!(
+        r.is_lazy() && b.instance().unwrap().embolden() && s.instance().unwrap().oblique() > 0.0
+    );
+    let g = r.glyph_index('l');
+    let draw = |f: &Font, id| {
+        FontdueRasterizer.rasterize(fref(f), &GlyphKey::new(id, g, px(16.0))).unwrap()
+    };
+    let plain = draw(&r, regular);
+    assert_eq!(r.outlines_read(), 1);
+    let heavy = draw(&b, bold);
+    let leaning = draw(&s, slanted);
+    assert_eq!(r.outlines_read(), 1, "the instances drew from the kept outline");
+    let ink = |img: &GlyphImage| img.pixels.iter().map(|&v| u64::from(v)).sum::<u64>();
+    // Emboldened: more ink than the face; slanted: wider, the same ink.
+    assert!(ink(&heavy) > ink(&plain) * 11 / 10, "{} vs {}", ink(&heavy), ink(&plain));
+    assert!(leaning.width > plain.width);
+    assert!(ink(&leaning).abs_diff(ink(&plain)) < ink(&plain) / 50);
+}

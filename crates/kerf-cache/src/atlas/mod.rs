@@ -53,7 +53,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// What an atlas asks for the texels of its missed keys.
-pub(crate) trait Render {
+pub(crate) trait Render: Sync {
     /// The bitmaps of `keys`, in order, each checked against `geometry`
     /// (what the atlas can hold) before any work is done for it.
     fn render(&self, keys: &[GlyphKey], geometry: Geometry) -> Vec<Result<GlyphImage, GlyphError>>;

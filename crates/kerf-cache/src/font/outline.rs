@@ -265,9 +265,13 @@ mod tests {
         assert_eq!(s.get(5, 4).unwrap().unwrap().points.len(), STORE_POINTS - 10);
         assert!(s.get(5, 5).is_none(), "another class is another outline");
         assert_eq!(s.points(), STORE_POINTS - 10);
+        // Up to the bound exactly: kept.
+        s.insert(8, 4, big(10));
+        assert!(s.get(5, 4).is_some() && s.get(8, 4).is_some());
+        assert_eq!(s.points(), STORE_POINTS);
         // Past the bound: everything goes, the new outline stays.
         s.insert(6, 4, big(11));
-        assert!(s.get(5, 4).is_none() && s.get(3, 4).is_none());
+        assert!(s.get(5, 4).is_none() && s.get(3, 4).is_none() && s.get(8, 4).is_none());
         assert_eq!(s.points(), 11);
         // One outline larger than the whole bound is not kept.
         s.insert(7, 4, big(STORE_POINTS + 1));
