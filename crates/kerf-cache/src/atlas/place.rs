@@ -15,6 +15,14 @@ use std::time::Instant;
 #[cfg(feature = "parallel")]
 const CHUNK: usize = 16;
 
+/// Whether a batch of `keys` misses is worth overlapping: at least two
+/// chunks, and a second thread to run them on. (Either answer places the
+/// same; this is a cost choice.)
+#[cfg(feature = "parallel")]
+fn overlap_pays(keys: usize) -> bool {
+    keys >= 2 * CHUNK && rayon::current_num_threads() > 1
+}
+
 impl Atlas {
     /// Renders `keys` (each once, in order) and places them: their entries,
     /// or why each could not be cached.
@@ -29,7 +37,7 @@ impl Atlas {
         &mut self, keys: &[GlyphKey], render: &impl Render,
     ) -> Vec<Result<GlyphEntry, GlyphError>> {
         #[cfg(feature = "parallel")]
-        if keys.len() >= 2 * CHUNK && rayon::current_num_threads() > 1 {
+        if overlap_pays(keys.len()) {
             return self.fill_overlapped(keys, render);
         }
         let t = Instant::now();
@@ -179,6 +187,7 @@ mod tests {
                 assert!(pa.pixels == pb.pixels, "page {page_size}: texels differ");
             }
             assert_eq!(a.coverage.stats.rasterized, b.coverage.stats.rasterized);
+            assert!(a.coverage.stats.raster_ns > 0, "the rendering thread's time is counted");
             a.coverage.check_invariants().unwrap();
         }
     }

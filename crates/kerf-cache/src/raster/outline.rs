@@ -58,15 +58,15 @@ impl Polygons {
     /// `flat` (font units) scaled by `scale` and slanted by `skew` (x moves
     /// right by `skew` times y).
     fn of(flat: &FlatOutline, scale: f32, skew: f32) -> Polygons {
-        let mut p = Polygons {
-            points: Vec::with_capacity(flat.points.len()),
-            starts: flat.starts.clone(),
-            ..Polygons::default()
-        };
-        p.points.extend(flat.points.iter().map(|&(x, y)| {
-            let y = y * scale;
-            (x * scale + skew * y, y)
-        }));
+        let points = flat
+            .points
+            .iter()
+            .map(|&(x, y)| {
+                let y = y * scale;
+                (x * scale + skew * y, y)
+            })
+            .collect();
+        let mut p = Polygons { points, starts: flat.starts.clone(), ..Polygons::default() };
         p.bounds();
         p
     }
