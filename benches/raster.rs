@@ -5,7 +5,12 @@
 //! `cargo bench --bench raster --features bench-glyphon [-- --quick]`
 //!
 //! Ids are `raster/<set>/<rasterizer>`; one iteration rasterizes every glyph
-//! of the set once (measure and bitmap, no caching). Sets: `latin-16` and
+//! of the set once (measure and bitmap; no bitmap is kept). A lazy face
+//! keeps each glyph's flattened outline after its first read (as fontdue
+//! keeps the outlines it parsed at load), so `kerf` after its first
+//! iteration rasterizes from kept outlines; `kerf-first` rasterizes each
+//! glyph from a face loaded just before the iteration (outside the
+//! timing): every glyph's first read, what a first frame pays. Sets: `latin-16` and
 //! `latin-48` (DejaVu Sans: Latin letters, digits and signs), `cjk-24`
 //! (WenQuanYi Micro Hei, Debian's fonts-wqy-microhei: 300 ideographs).
 //!
@@ -17,8 +22,8 @@
 //! over the pixels either inks (in 1/255), `worst` the largest, `ink` the
 //! total coverage ÷ the reference's.
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use kerf::cache::fonts::{Font, FontRef};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use kerf::cache::fonts::{Font, FontLoading, FontRef, SharedBytes};
 use kerf::cache::rasterize::{FontdueRasterizer, Rasterizer};
 use kerf::cache::{CacheConfig, GlyphCache, GlyphKey, GlyphSize};
 use std::collections::HashMap;
@@ -340,6 +345,33 @@ fn raster(c: &mut Criterion) {
                 d[2],
                 d[3] as f64 / d[4].max(1) as f64
             );
+        }
+        // The first read of every glyph: a face loaded (lazily, as the
+        // default loads it) before each iteration, outside the timing.
+        if font.is_lazy() {
+            let size = GlyphSize::from_px(set.px, 1024.0).expect("size");
+            let shared: SharedBytes = std::sync::Arc::new(set.bytes.clone());
+            group.bench_function(format!("{}/kerf-first", set.name), |b| {
+                b.iter_batched(
+                    || {
+                        Font::from_shared(shared.clone(), set.index, FontLoading::Lazy)
+                            .expect("kerf loads the face")
+                    },
+                    |fresh| {
+                        let fref = FontRef {
+                            font: &fresh,
+                            bytes: fresh.bytes(),
+                            collection_index: set.index,
+                        };
+                        for &g in &set.glyphs {
+                            let key = GlyphKey::new(id, g, size);
+                            black_box(FontdueRasterizer.rasterize(fref, &key).expect("rasterizes"));
+                        }
+                        fresh
+                    },
+                    BatchSize::PerIteration,
+                )
+            });
         }
         for (name, r) in &rs {
             group.bench_function(format!("{}/{name}", set.name), |b| {
