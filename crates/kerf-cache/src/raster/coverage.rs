@@ -60,7 +60,9 @@ impl Coverage {
         let (sx, sy) = (1.0f32.copysign(dx), 1.0f32.copysign(dy));
         let mut bx = (cx0 + right as i32) as f32;
         let mut by = (cy0 + down as i32) as f32;
-        let (mut tx, mut ty) = ((bx - x0) * sx * tdx, (by - y0) * sy * tdy);
+        // (Each next border lies ahead of the start: the distance is its
+        // absolute value.)
+        let (mut tx, mut ty) = ((bx - x0).abs() * tdx, (by - y0).abs() * tdy);
         let ix = 2 * right as isize - 1;
         let iy = (2 * down as isize - 1) * stride as isize;
         let mut at = (cy0 as usize * stride + cx0 as usize) as isize;
