@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 /// Largest distance, in pixels, a flattened curve strays from the curve at
 /// the top size of its class.
-pub(crate) const TOLERANCE: f32 = 1.0 / 32.0;
+const TOLERANCE: f32 = 1.0 / 32.0;
 /// Most segments one curve is cut into (a huge glyph's long curves).
 const MAX_SEGMENTS: usize = 512;
 /// Most points one face's store keeps (2 MiB of them); past it the store
@@ -28,14 +28,12 @@ pub(crate) struct FlatOutline {
 /// are within [`TOLERANCE`] of the curve at every size up to `2^class` px.
 pub(crate) fn size_class(px: f32) -> u8 {
     let px = if px.is_finite() { px.clamp(1.0, 65_536.0) } else { 1.0 };
-    // (`ceil` without libm: truncation plus one where there is a fraction.)
-    let t = px as u32;
-    let ceil = if (t as f32) < px { t + 1 } else { t };
-    ceil.next_power_of_two().trailing_zeros() as u8
+    (px.ceil() as u32).next_power_of_two().trailing_zeros() as u8
 }
 
 /// Reads glyph `glyph`'s outline from `face`, flattened for size class
-/// `class` of a face of `units_per_em`; `None` for a glyph without one.
+/// `class` (the tolerance in the face's units at the class's top size);
+/// `None` for a glyph without one.
 pub(crate) fn flatten(face: &ttf_parser::Face<'_>, glyph: u16, class: u8) -> Option<FlatOutline> {
     let upem = f32::from(face.units_per_em().max(1));
     let top = (1u32 << class.min(16)) as f32;

@@ -117,7 +117,7 @@ fn with_outline<R>(
     font: FontRef<'_>, glyph: u16, px: f32, done: bool, f: impl FnOnce(Option<&Polygons>) -> R,
 ) -> Result<R, RasterError> {
     if !std::ptr::eq(font.bytes, font.font.bytes()) {
-        return Ok(f(read(font, glyph, px)?.as_ref()));
+        return Ok(f(read(font, glyph, px, false)?.as_ref()));
     }
     let key = (glyph, px.to_bits());
     let same = |a: Option<&Arc<Instance>>, b: Option<&Arc<Instance>>| match (a, b) {
@@ -136,7 +136,7 @@ fn with_outline<R>(
     });
     let outline = match kept {
         Some(l) => l.outline,
-        None => read(font, glyph, px)?,
+        None => read(font, glyph, px, true)?,
     };
     let r = f(outline.as_ref());
     if !done {
@@ -150,10 +150,13 @@ fn with_outline<R>(
 /// Glyph `glyph`'s outline at `px` pixels per em: flattened from `font`'s
 /// bytes (counted on the font), or kept in the face's store from an earlier
 /// read at a size of the same class; `None` for a glyph without one (space).
-fn read(font: FontRef<'_>, glyph: u16, px: f32) -> Result<Option<Polygons>, RasterError> {
+/// `own_bytes`: `font.bytes` are the face's own (only those are kept; a
+/// caller may pass others).
+fn read(
+    font: FontRef<'_>, glyph: u16, px: f32, own_bytes: bool,
+) -> Result<Option<Polygons>, RasterError> {
     let instance = font.font.instance();
-    // (Only the face's own bytes are kept: a caller may pass others.)
-    let store = font.font.outline_store().filter(|_| std::ptr::eq(font.bytes, font.font.bytes()));
+    let store = font.font.outline_store().filter(|_| own_bytes);
     let class = size_class(px);
     let flat = match store.and_then(|s| s.get(glyph, class)) {
         Some(kept) => kept,
