@@ -5,6 +5,7 @@
 //! font's tables and the curve flattening.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 /// Largest distance, in pixels, a flattened curve strays from the curve at
@@ -22,6 +23,23 @@ pub(crate) struct FlatOutline {
     /// Flattened points; `starts` says where each contour begins.
     pub(crate) points: Vec<(f32, f32)>,
     pub(crate) starts: Vec<usize>,
+    /// The points' bounds (infinite and reversed with no points).
+    pub(crate) min: (f32, f32),
+    pub(crate) max: (f32, f32),
+}
+
+impl FlatOutline {
+    /// An outline of `points` (contours beginning at `starts`), its bounds
+    /// measured.
+    pub(crate) fn new(points: Vec<(f32, f32)>, starts: Vec<usize>) -> FlatOutline {
+        let mut min = (f32::INFINITY, f32::INFINITY);
+        let mut max = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for &(x, y) in &points {
+            min = (min.0.min(x), min.1.min(y));
+            max = (max.0.max(x), max.1.max(y));
+        }
+        FlatOutline { points, starts, min, max }
+    }
 }
 
 /// The size class of `px` pixels per em: outlines flattened for a class
@@ -39,20 +57,21 @@ pub(crate) fn flatten(face: &ttf_parser::Face<'_>, glyph: u16, class: u8) -> Opt
     let top = (1u32 << class.min(16)) as f32;
     let mut f = Flattener { tolerance: TOLERANCE * upem / top, ..Flattener::default() };
     face.outline_glyph(ttf_parser::GlyphId(glyph), &mut f)?;
-    Some(f.outline)
+    Some(FlatOutline::new(f.points, f.starts))
 }
 
 #[derive(Default)]
 struct Flattener {
     /// In font units.
     tolerance: f32,
-    outline: FlatOutline,
+    points: Vec<(f32, f32)>,
+    starts: Vec<usize>,
     pen: (f32, f32),
 }
 
 impl Flattener {
     fn push(&mut self, p: (f32, f32)) {
-        self.outline.points.push(p);
+        self.points.push(p);
         self.pen = p;
     }
 
@@ -101,7 +120,7 @@ impl Flattener {
 
 impl ttf_parser::OutlineBuilder for Flattener {
     fn move_to(&mut self, x: f32, y: f32) {
-        self.outline.starts.push(self.outline.points.len());
+        self.starts.push(self.points.len());
         self.push((x, y));
     }
 
@@ -131,8 +150,38 @@ pub(crate) struct OutlineStore {
 #[derive(Debug, Default)]
 struct Stored {
     /// `None`: the glyph has no outline.
-    map: HashMap<(u16, u8), Option<Arc<FlatOutline>>>,
+    map: HashMap<(u16, u8), Option<Arc<FlatOutline>>, BuildHasherDefault<KeyHasher>>,
     points: usize,
+}
+
+/// A hasher for (glyph, class) keys: they are small integers chosen by the
+/// fonts drawn, not by an adversary, and a lookup is on every raster's
+/// path, so one multiply instead of SipHash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u8(&mut self, v: u8) {
+        self.0 = (self.0 << 8) | u64::from(v);
+    }
+
+    fn write_u16(&mut self, v: u16) {
+        self.0 = (self.0 << 16) | u64::from(v);
+    }
+
+    fn finish(&self) -> u64 {
+        // (A product's high bits mix every bit of the key, its low bits
+        // only the key's low bits: the high half is folded into the low,
+        // which choose the bucket.)
+        let p = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        p ^ (p >> 32)
+    }
 }
 
 impl OutlineStore {
@@ -211,7 +260,7 @@ mod tests {
                 [(x1, y1), (x, y)] => f.quad_to(x1, y1, x, y),
                 _ => unreachable!(),
             }
-            let p = f.outline;
+            let p = FlatOutline::new(f.points, f.starts);
             let c: Vec<(f32, f32)> = std::iter::once(start)
                 .chain(ctrl.iter().copied())
                 .map(|(x, y)| (x * s, y * s))
@@ -252,10 +301,30 @@ mod tests {
         assert_eq!(size_class(1e9), 16);
     }
 
+    /// The store's hasher tells keys apart, and spreads a face's glyphs of
+    /// one class over the low bits that choose a bucket (as a random hash
+    /// would: 4,096 keys into 4,096 buckets fill about 63% of them).
+    #[test]
+    fn the_key_hasher_is_one_to_one_and_spreads_keys_over_buckets() {
+        use std::hash::BuildHasher;
+        let h = BuildHasherDefault::<KeyHasher>::default();
+        let mut all = std::collections::HashSet::new();
+        for glyph in (0..=u16::MAX).step_by(7) {
+            for class in 0..=16u8 {
+                assert!(all.insert(h.hash_one((glyph, class))), "({glyph}, {class}) collides");
+            }
+        }
+        for class in [4u8, 5] {
+            let buckets: std::collections::HashSet<u64> =
+                (0..4096u16).map(|g| h.hash_one((g, class)) & 4095).collect();
+            assert!(buckets.len() > 2400, "class {class}: {} buckets", buckets.len());
+        }
+    }
+
     #[test]
     fn the_store_keeps_what_it_was_given_and_starts_over_past_its_bound() {
         let s = OutlineStore::default();
-        let big = |n| Some(Arc::new(FlatOutline { points: vec![(0.0, 0.0); n], starts: vec![0] }));
+        let big = |n| Some(Arc::new(FlatOutline::new(vec![(0.0, 0.0); n], vec![0])));
         assert!(s.get(3, 4).is_none());
         s.insert(3, 4, None);
         assert!(matches!(s.get(3, 4), Some(None)));

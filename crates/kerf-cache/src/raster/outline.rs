@@ -44,21 +44,36 @@ impl From<&fontdue::Metrics> for RasterMetrics {
     }
 }
 
-/// A glyph's outline in pixels (y up, pen at the origin) as closed polygons.
-#[derive(Default)]
+/// A glyph's outline in pixels (y up, pen at the origin) as closed polygons:
+/// a kept outline and its scale to pixels (no copy of its points), or a
+/// synthetic instance's own points, already in pixels.
+#[derive(Clone)]
 struct Polygons {
-    /// Points; `starts` says where each contour begins.
-    points: Vec<(f32, f32)>,
-    starts: Vec<usize>,
+    flat: Arc<FlatOutline>,
+    /// Pixels a unit of `flat`.
+    scale: f32,
+    /// Bounds in pixels.
     min: (f32, f32),
     max: (f32, f32),
 }
 
 impl Polygons {
-    /// `flat` (font units) scaled by `scale` and slanted by `skew` (x moves
-    /// right by `skew` times y).
-    fn of(flat: &FlatOutline, scale: f32, skew: f32) -> Polygons {
-        let points = flat
+    /// `flat` (font units) scaled by `scale`, slanted by `skew` (x moves
+    /// right by `skew` times y) and, with `bold`, every contour moved that
+    /// many pixels outward.
+    fn of(flat: Arc<FlatOutline>, scale: f32, skew: f32, bold: Option<f32>) -> Polygons {
+        if skew == 0.0 && bold.is_none() {
+            // (Scaling by a positive factor keeps the order of the points'
+            // coordinates, rounded or not: the bounds scale with them.)
+            let (min, max) = (flat.min, flat.max);
+            return Polygons {
+                flat,
+                scale,
+                min: (min.0 * scale, min.1 * scale),
+                max: (max.0 * scale, max.1 * scale),
+            };
+        }
+        let mut points: Vec<(f32, f32)> = flat
             .points
             .iter()
             .map(|&(x, y)| {
@@ -66,30 +81,17 @@ impl Polygons {
                 (x * scale + skew * y, y)
             })
             .collect();
-        let mut p = Polygons { points, starts: flat.starts.clone(), ..Polygons::default() };
-        p.bounds();
-        p
-    }
-
-    fn bounds(&mut self) {
-        self.min = (f32::INFINITY, f32::INFINITY);
-        self.max = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-        for &p in &self.points {
-            self.min = (self.min.0.min(p.0), self.min.1.min(p.1));
-            self.max = (self.max.0.max(p.0), self.max.1.max(p.1));
+        if let Some(d) = bold {
+            let area = signed_area(&points, &flat.starts);
+            // TrueType's outer contours run clockwise (y up), CFF's the other way.
+            let clockwise = area < 0.0;
+            for (i, &s) in flat.starts.iter().enumerate() {
+                let end = flat.starts.get(i + 1).copied().unwrap_or(points.len());
+                offset_contour(&mut points[s..end], d, clockwise);
+            }
         }
-    }
-
-    /// Synthetic bold: every contour moved `d` px outward, bounds anew.
-    fn embolden(&mut self, d: f32) {
-        let area = signed_area(&self.points, &self.starts);
-        // TrueType's outer contours run clockwise (y up), CFF's the other way.
-        let clockwise = area < 0.0;
-        for (i, &s) in self.starts.iter().enumerate() {
-            let end = self.starts.get(i + 1).copied().unwrap_or(self.points.len());
-            offset_contour(&mut self.points[s..end], d, clockwise);
-        }
-        self.bounds();
+        let own = FlatOutline::new(points, flat.starts.clone());
+        Polygons { min: own.min, max: own.max, flat: Arc::new(own), scale: 1.0 }
     }
 }
 
@@ -179,12 +181,10 @@ fn read(
     };
     let Some(flat) = flat else { return Ok(None) };
     let scale = px / f32::from(font.font.units_per_em().max(1));
-    let mut p = Polygons::of(&flat, scale, instance.map_or(0.0, |i| i.oblique()));
-    if instance.is_some_and(|i| i.embolden()) {
-        p.embolden(embolden_px(px));
-    }
+    let bold = instance.is_some_and(|i| i.embolden()).then(|| embolden_px(px));
+    let p = Polygons::of(flat, scale, instance.map_or(0.0, |i| i.oblique()), bold);
     Ok(Some(p).filter(|p| {
-        p.points.len() > 1 && p.min.0.is_finite() && p.max.0 > p.min.0 && p.max.1 > p.min.1
+        p.flat.points.len() > 1 && p.min.0.is_finite() && p.max.0 > p.min.0 && p.max.1 > p.min.1
     }))
 }
 
@@ -266,11 +266,14 @@ pub(crate) fn rasterize_at(
 fn fill(p: &Polygons, sx: f32, x0: f32, w: usize, h: usize) -> Vec<u8> {
     let top = p.max.1.ceil();
     let mut cov = Coverage::new(w, h);
-    for (i, &s) in p.starts.iter().enumerate() {
-        let end = p.starts.get(i + 1).copied().unwrap_or(p.points.len());
-        let contour = &p.points[s..end];
+    let (points, starts) = (&p.flat.points, &p.flat.starts);
+    // A kept point q is at sx·(scale·q.x − x0) across, top − scale·q.y down.
+    let (kx, ox, ky) = (sx * p.scale, sx * x0, p.scale);
+    for (i, &s) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(points.len());
+        let Some(contour) = points.get(s..end) else { continue };
         let Some(&close) = contour.first() else { continue };
-        let at = |q: (f32, f32)| (sx * (q.0 - x0), top - q.1);
+        let at = |q: (f32, f32)| (kx * q.0 - ox, top - ky * q.1);
         // Each point to the next, and the last back to the first.
         let mut a = at(close);
         for &q in contour[1..].iter().chain([&close]) {
