@@ -161,18 +161,11 @@ struct Stored {
 struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
+    /// (The key's integers arrive here as their bytes.)
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 << 8) | u64::from(b);
         }
-    }
-
-    fn write_u8(&mut self, v: u8) {
-        self.0 = (self.0 << 8) | u64::from(v);
-    }
-
-    fn write_u16(&mut self, v: u16) {
-        self.0 = (self.0 << 16) | u64::from(v);
     }
 
     fn finish(&self) -> u64 {
