@@ -70,7 +70,9 @@ impl Coverage {
         let (tx, ty) = ((bx - x0).abs() * tdx, (by - y0).abs() * tdy);
         let ix = 2 * right as isize - 1;
         let iy = (2 * down as isize - 1) * stride as isize;
-        let at = (cy0 * stride as f32 + cx0) as isize;
+        // (The index in integers: a float product is exact only below
+        // 2^24 cells.)
+        let at = cy0 as isize * stride as isize + cx0 as isize;
         let cell = cx0;
         let mut walk = Walk { tx, ty, bx, by, cell, at, px: x0, py: y0 };
         let edge = Edge { x0, y0, dx, dy, tdx, tdy, sx, sy, ix, iy };
