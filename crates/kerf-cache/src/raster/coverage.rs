@@ -63,7 +63,10 @@ impl Coverage {
         // border to the next.
         let (tdx, tdy) = (1.0 / dx.abs(), 1.0 / dy.abs());
         let (sx, sy) = (1.0f32.copysign(dx), 1.0f32.copysign(dy));
-        let bx = cx0 + if right { 1.0 } else { 0.0 };
+        // (A walk's cell lies left of its next column border when the
+        // edge runs right, right of it when it runs left.)
+        let ahead = if right { 1.0 } else { 0.0 };
+        let bx = cx0 + ahead;
         let by = cy0 + if down { 1.0 } else { 0.0 };
         // (Each next border lies ahead of the start: the distance is its
         // absolute value.)
@@ -73,8 +76,7 @@ impl Coverage {
         // (The index in integers: a float product is exact only below
         // 2^24 cells.)
         let at = cy0 as isize * stride as isize + cx0 as isize;
-        let cell = cx0;
-        let mut walk = Walk { tx, ty, bx, by, cell, at, px: x0, py: y0 };
+        let mut walk = Walk { tx, ty, bx, by, at, px: x0, py: y0 };
         let edge = Edge { x0, y0, dx, dy, tdx, tdy, sx, sy, ix, iy };
         // A short edge's one or two crossings take a branch (cheaper than
         // computing both ways, and a mispredict or two an edge); a long
@@ -82,19 +84,19 @@ impl Coverage {
         // chosen branch-free.
         if crossings <= SHORT {
             for _ in 0..crossings {
-                let from = (walk.at, walk.cell, walk.px, walk.py);
+                let from = (walk.at, walk.bx - ahead, walk.px, walk.py);
                 walk.branching(&edge);
                 self.piece(from.0, from.1, from.2, walk.px, walk.py - from.3);
             }
         } else {
             while crossings > 0 {
                 crossings -= 1;
-                let from = (walk.at, walk.cell, walk.px, walk.py);
+                let from = (walk.at, walk.bx - ahead, walk.px, walk.py);
                 walk.blended(&edge);
                 self.piece(from.0, from.1, from.2, walk.px, walk.py - from.3);
             }
         }
-        self.piece(walk.at, walk.cell, walk.px, x1, y1 - walk.py);
+        self.piece(walk.at, walk.bx - ahead, walk.px, x1, y1 - walk.py);
     }
 
     /// Adds a piece of an edge inside the cell at `at` (its left border at
@@ -206,14 +208,13 @@ struct Edge {
 
 /// Where a walk along an [`Edge`] is: the edge's parameter at the next
 /// column border `tx` (at x `bx`) and the next row border `ty` (at y
-/// `by`); the cell it is in (index `at`, left border at x `cell`); the
-/// last crossing `(px, py)`.
+/// `by`); the index `at` of the cell it is in; the last crossing
+/// `(px, py)`.
 struct Walk {
     tx: f32,
     ty: f32,
     bx: f32,
     by: f32,
-    cell: f32,
     at: isize,
     px: f32,
     py: f32,
@@ -227,7 +228,6 @@ impl Walk {
             (self.px, self.py) = (self.bx, e.y0 + self.tx * e.dy);
             self.tx += e.tdx;
             self.bx += e.sx;
-            self.cell += e.sx;
             self.at += e.ix;
         } else {
             (self.px, self.py) = (e.x0 + self.ty * e.dx, self.by);
@@ -248,7 +248,6 @@ impl Walk {
         self.py = g * (e.y0 + self.tx * e.dy) + ng * self.by;
         self.tx += g * e.tdx;
         self.bx += g * e.sx;
-        self.cell += g * e.sx;
         self.ty += ng * e.tdy;
         self.by += ng * e.sy;
         self.at += if col { e.ix } else { e.iy };
@@ -401,8 +400,8 @@ mod tests {
             h in 1usize..9,
             raw in proptest::collection::vec((0u32..=64, 0u32..=64, proptest::bool::ANY), 3..9),
         ) {
-            // Corners on a quarter-pixel grid (borders hit exactly) or
-            // nudged off it.
+            // Corners on a grid of 1/64 of the buffer (so often exactly on
+            // a pixel border) or, across, nudged 0.137 px off it.
             let pts: Vec<(f32, f32)> = raw
                 .iter()
                 .map(|&(x, y, off)| {
