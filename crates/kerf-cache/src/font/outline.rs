@@ -279,7 +279,64 @@ mod tests {
                 let mid = ((w[0].0 + w[1].0) / 2.0, (w[0].1 + w[1].1) / 2.0);
                 assert!(near_curve(&c, mid, TOLERANCE + 0.005), "cubic {cubic}: chord at {mid:?}");
             }
+            // No more segments than the tolerance needs: a quadratic's
+            // chords all stray alike (its second derivative is constant), so
+            // one segment fewer would reach past the tolerance or onto it.
+            if !cubic {
+                assert!(
+                    midpoint_stray(&c, n - 1) >= f64::from(TOLERANCE) * (1.0 - 1e-6),
+                    "quadratic {c:?}: {n} segments where {} stay within {TOLERANCE}",
+                    n - 1
+                );
+            }
         }
+    }
+
+    /// The farthest a chord's midpoint lies from the curve's point at the
+    /// middle of the chord's steps, with `m` uniform steps in t (de
+    /// Casteljau in f64).
+    fn midpoint_stray(c: &[(f32, f32)], m: usize) -> f64 {
+        let at = |t: f64| {
+            let mut p: Vec<(f64, f64)> =
+                c.iter().map(|&(x, y)| (f64::from(x), f64::from(y))).collect();
+            while p.len() > 1 {
+                p = p
+                    .windows(2)
+                    .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
+                    .collect();
+            }
+            p[0]
+        };
+        (0..m)
+            .map(|i| {
+                let (a, b) = (at(i as f64 / m as f64), at((i + 1) as f64 / m as f64));
+                let mid = at((i as f64 + 0.5) / m as f64);
+                (mid.0 - (a.0 + b.0) / 2.0).hypot(mid.1 - (a.1 + b.1) / 2.0)
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// A size class's tolerance is in the face's units at the class's top
+    /// size: DejaVu Sans's Latin letters at 16 px (class 4) stay a few
+    /// dozen points a glyph, and at 64 px (class 6) their curves take about
+    /// twice the segments (uniform steps grow as the square root of the
+    /// size), lines the same.
+    #[test]
+    fn flattening_follows_the_size_class() {
+        let face = ttf_parser::Face::parse(dejavu::sans::regular(), 0).unwrap();
+        let points = |class: u8| -> usize {
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                .chars()
+                .map(|ch| {
+                    let g = face.glyph_index(ch).unwrap().0;
+                    flatten(&face, g, class).map_or(0, |o| o.points.len())
+                })
+                .sum()
+        };
+        let (small, large) = (points(4), points(6));
+        assert!(small < 62 * 60, "{small} points at 16 px");
+        let ratio = large as f64 / small as f64;
+        assert!((1.3..2.2).contains(&ratio), "64 px: {large} points, {ratio:.2}× 16 px's");
     }
 
     #[test]
