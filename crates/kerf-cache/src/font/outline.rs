@@ -238,8 +238,9 @@ mod tests {
         // sum instead of a second difference would see no bend at all.)
         for (cubic, start, ctrl) in [
             (false, (0.0, 0.0), vec![(50.0, 100.0), (100.0, 0.0)]),
-            // (The cubic starts off the origin, so its first weight counts.)
-            (true, (20.0, 10.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 0.0)]),
+            // (The cubic starts and ends off the axes, so every weight
+            // counts in both coordinates.)
+            (true, (20.0, 10.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 6.0)]),
             (false, (-40.0, 0.0), vec![(40.0, 10.0), (-40.0, 20.0)]),
             // Bending in y between ends off the axis (y1 + y2 counts).
             (false, (0.0, 100.0), vec![(50.0, -100.0), (100.0, 100.0)]),
