@@ -119,8 +119,9 @@ impl Coverage {
         let stride = self.width + 1;
         let c0 = x as i32;
         let right = x - c0 as f32;
-        let next = (c0 < self.width as i32) as usize;
-        let (l, r) = (sign * (1.0 - right), sign * right * next as f32);
+        // (An edge on the right border, x = width, is in the row's extra
+        // cell with `right` 0: the next cell gets nothing.)
+        let (l, r) = (sign * (1.0 - right), sign * right);
         // The rows of its ends (an end on a row border belongs to the row
         // the edge is inside of).
         let (first, last) = (floor(ay), ceil(by) - 1);
@@ -129,7 +130,7 @@ impl Coverage {
             if let Some(a) = self.acc.get_mut(at) {
                 *a += dy * l;
             }
-            if let Some(b) = self.acc.get_mut(at + next) {
+            if let Some(b) = self.acc.get_mut(at + 1) {
                 *b += dy * r;
             }
         };
