@@ -427,6 +427,25 @@ mod tests {
         }
     }
 
+    /// The libm-free rounding helpers agree with the standard library's
+    /// on their ranges: whole numbers, halves, and a step either side of
+    /// each (where rounding to the nearest goes the other way).
+    #[test]
+    fn the_hand_made_floor_and_ceil_are_the_standard_ones() {
+        use super::{ceil, floor, floor_f};
+        for whole in (0..4096u32).chain([65_535, 1 << 20, (1 << 22) - 1]) {
+            let w = whole as f32;
+            // (One representable step up or down: the bits' neighbours.)
+            let up = |v: f32| f32::from_bits(v.to_bits() + 1);
+            let down = |v: f32| if v > 0.0 { f32::from_bits(v.to_bits() - 1) } else { v };
+            for v in [w, w + 0.5, w + 0.25, up(w), down(w), down(w + 1.0)] {
+                assert_eq!(floor_f(v), v.floor(), "floor_f({v})");
+                assert_eq!(floor(v), v.floor() as i32, "floor({v})");
+                assert_eq!(ceil(v), v.ceil() as i32, "ceil({v})");
+            }
+        }
+    }
+
     #[test]
     fn points_outside_the_buffer_or_not_finite_are_clamped_not_a_panic() {
         let mut c = Coverage::new(2, 2);
