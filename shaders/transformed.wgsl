@@ -17,6 +17,12 @@ struct Transform {
 
 @group(2) @binding(0) var<uniform> transform: Transform;
 
+// Set in a quad's layer when its texels carry a border of zeros (a glyph's
+// sampled raster): the quad is drawn half a texel inside its rectangle.
+// Samples are clamped to the slot's texel centres, so the outer half of the
+// border samples zero: the same pixels, fewer fragments. kerf_wgpu::BORDER_BIT.
+const BORDER_BIT: u32 = 0x08000000u;
+
 // One kerf_wgpu SampledQuad per instance (32 bytes).
 struct Instance {
     @builtin(vertex_index) vertex: u32,
@@ -42,7 +48,11 @@ struct Varyings {
 @vertex
 fn vs_transformed(in: Instance) -> Varyings {
     let corner = vec2<f32>(f32(in.vertex & 1u), f32((in.vertex >> 1u) & 1u));
-    let p = transform.m * vec4<f32>(in.pos + corner * in.size, 0.0, 1.0);
+    let tex_size = vec2<f32>(in.tex_size);
+    // Half a texel in texels, and in area pixels (a quad without a border: none).
+    let inset = select(0.0, 0.5, (in.layer & BORDER_BIT) != 0u);
+    let inset_px = inset * in.size / tex_size;
+    let p = transform.m * vec4<f32>(in.pos + inset_px + corner * (in.size - 2.0 * inset_px), 0.0, 1.0);
     var out: Varyings;
     // No branch on a uniform's value anywhere in kerf's shaders: lavapipe
     // inlines the uniforms a branch reads and compiles a new shader variant
@@ -52,13 +62,13 @@ fn vs_transformed(in: Instance) -> Varyings {
     let target_clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
     out.clip = select(p, target_clip, transform.to_clip == 1u);
     let tex = vec2<f32>(in.tex);
-    out.uv = tex + corner * vec2<f32>(in.tex_size);
-    out.layer = in.layer;
+    out.uv = tex + vec2<f32>(inset) + corner * (tex_size - vec2<f32>(2.0 * inset));
+    out.layer = in.layer & ~BORDER_BIT;
     out.color = target_color(in.color);
     out.lum = color_luminance(in.color);
     // Texel centres of the slot: samples never leave it.
     out.tex_min = tex + vec2<f32>(0.5);
-    out.tex_max = tex + vec2<f32>(in.tex_size) - vec2<f32>(0.5);
+    out.tex_max = tex + tex_size - vec2<f32>(0.5);
     return out;
 }
 

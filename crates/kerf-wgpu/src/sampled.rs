@@ -8,7 +8,7 @@ use crate::draw_order::runs_of;
 use crate::fit::CurveKey;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
-use crate::transform::{SampledQuad, TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+use crate::transform::{SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX};
 use crate::zoom::ZoomPolicy;
 use kerf_cache::{
     Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
@@ -241,7 +241,10 @@ fn push_sampled(
         color,
     };
     if !e.is_blank() {
-        out.push(quad(e.x, e.y, e.width, e.height, e.page, 0.0, 0.0));
+        // A glyph's sampled raster carries a border of zeros (not an image's,
+        // not a tile's: tiles of one bitmap abut).
+        let border = if key.mode == RenderMode::Sampled { BORDER_BIT } else { 0 };
+        out.push(quad(e.x, e.y, e.width, e.height, e.page | border, 0.0, 0.0));
     } else if let Some(tiles) = frame.cache().tiles(key) {
         // An RGBA image's tiles are on colour pages.
         let bit = if key.is_color() { kerf_cache::COLOR_PAGE_BIT } else { 0 };

@@ -85,6 +85,16 @@ impl TextTransform {
     }
 }
 
+/// Set in a [`SampledQuad::page`] when its texels carry
+/// [`RenderMode::Sampled`](kerf_cache::RenderMode::Sampled)'s border of
+/// zeros (a glyph drawn whole, not in tiles): the quad is drawn half a texel
+/// inside its rectangle on every side. Samples are clamped to the slot's
+/// texel centres, so the outer half of the border reads the border texel
+/// alone (zero coverage): the inset draws the same pixels with fewer
+/// fragments, which a software rasterizer pays for one by one.
+/// `transformed.wgsl`'s `BORDER_BIT`.
+pub const BORDER_BIT: u32 = 1 << 27;
+
 /// One glyph of a transformed area as the vertex shader reads it: the
 /// bitmap's rectangle in area pixels (float), its texels in the atlas, its colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -98,7 +108,8 @@ pub struct SampledQuad {
     pub tex: [u16; 2],
     /// Width and height in texels.
     pub tex_size: [u16; 2],
-    /// The page (texture array layer).
+    /// The page (texture array layer), with [`COLOR_PAGE_BIT`](kerf_cache::COLOR_PAGE_BIT)
+    /// on colour pages and [`BORDER_BIT`] where the texels carry a border.
     pub page: u32,
     /// Straight sRGB colour, RGBA.
     pub color: [u8; 4],

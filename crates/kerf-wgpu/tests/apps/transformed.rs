@@ -68,7 +68,7 @@ fn reference(
             if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
                 continue;
             }
-            let page = atlas.cache().pages()[q.page as usize].pixels();
+            let page = atlas.cache().pages()[(q.page & !BORDER_BIT) as usize].pixels();
             let texel = |x: i64, y: i64| {
                 page[(y.clamp(0, side - 1) * side + x.clamp(0, side - 1)) as usize] as f64 / 255.0
             };
@@ -125,7 +125,8 @@ fn quads_from_pens(
             size: [e.width as f32 / k, e.height as f32 / k],
             tex: [e.x, e.y],
             tex_size: [e.width, e.height],
-            page: e.page,
+            // A sampled glyph's raster carries a border of zeros.
+            page: e.page | BORDER_BIT,
             color: p.color,
         });
     }
