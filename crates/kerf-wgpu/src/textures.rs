@@ -174,8 +174,8 @@ pub struct TextAtlas {
     coverage: PageArray,
     color: PageArray,
     /// The per-glyph upload path ([`UploadMode::Glyphs`], and sparse pages
-    /// in [`UploadMode::Auto`]) of both page sets;
-    /// `None` for dirty rectangles.
+    /// in [`UploadMode::Auto`]) of both page sets; `None` until a frame
+    /// first scatters glyphs (never with dirty rectangles).
     scatter: Option<Scatter>,
     pub(crate) bind_group: wgpu::BindGroup,
     /// The same, its colour pages read through their sRGB view: for
@@ -286,13 +286,13 @@ impl TextAtlas {
         let (coverage, color) = make_arrays(device, &cache, 1, 0);
         let (bind_group, srgb_bind_group, sampled_bind_group) =
             bind_groups(device, &shared, &coverage, &color);
-        let scatter = make_scatter(device, &cache);
         Ok(TextAtlas {
             cache,
             shared,
             coverage,
             color,
-            scatter,
+            // (Made on the first scattered upload, see `apply`.)
+            scatter: None,
             bind_group,
             srgb_bind_group,
             sampled_bind_group,
@@ -461,7 +461,14 @@ impl TextAtlas {
                 Upload::Glyphs(g) => scattered.push((&array.layer_views, g)),
             }
         }
-        if let (Some(scatter), false) = (&mut self.scatter, scattered.is_empty()) {
+        if !scattered.is_empty() {
+            // The scatter is made on the first frame that scatters glyphs
+            // (its shader and pipeline take about a millisecond to make, and
+            // lavapipe compiles them at their first draw): a first frame
+            // fills fresh pages in boxes, and an app whose glyphs stay cached
+            // never scatters. (Without scatter support the uploads are boxes.)
+            let (side, padding) = (self.cache.page_side(), self.cache.config().padding);
+            let scatter = self.scatter.get_or_insert_with(|| Scatter::new(device, side, padding));
             let color = scattered.iter().any(|(_, g)| g.atlas == TexelFormat::Rgba);
             if let (true, false, Some(set)) = (color, scatter.has_color(), self.cache.color_pages())
             {
@@ -492,7 +499,7 @@ impl TextAtlas {
         (self.coverage, self.color) = make_arrays(device, &self.cache, layers, color_layers);
         (self.bind_group, self.srgb_bind_group, self.sampled_bind_group) =
             bind_groups(device, &self.shared, &self.coverage, &self.color);
-        self.scatter = make_scatter(device, &self.cache);
+        self.scatter = None;
         self.id = next_id();
         self.coverage.write(queue, &self.cache.full_uploads());
         if let Some(set) = self.cache.color_pages() {
@@ -517,18 +524,6 @@ fn make_arrays(
         None => PageArray::new(device, 1, 1, wgpu::TextureFormat::Rgba8Unorm),
     };
     (coverage, color)
-}
-
-/// The scatter of both page sets, unless the uploads are dirty rectangles.
-fn make_scatter(device: &wgpu::Device, cache: &GlyphCache) -> Option<Scatter> {
-    if cache.config().uploads == UploadMode::DirtyRect {
-        return None;
-    }
-    let mut scatter = Scatter::new(device, cache.page_side(), cache.config().padding);
-    if let Some(set) = cache.color_pages() {
-        scatter.set_color(device, set.page_side(), set.config().padding);
-    }
-    Some(scatter)
 }
 
 /// The bind groups of the exact and the sampled pipelines: both arrays (and the sampler).

@@ -59,6 +59,49 @@ fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
     assert!(max_calls_per_frame <= 3);
 }
 
+/// The upload scatter (a shader and a pipeline, which lavapipe compiles at
+/// their first draw) is made by the first frame that scatters glyphs, not by
+/// the atlas: a first frame fills its fresh page in one box, and an app whose
+/// glyphs stay cached never pays for it.
+#[test]
+fn the_upload_scatter_is_made_by_the_first_frame_that_scatters() {
+    let gpu = kerf_wgpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let counts = || {
+        let hub = gpu.instance.generate_report().expect("wgpu-core reports its objects").hub;
+        (hub.render_pipelines.num_allocated, hub.bind_group_layouts.num_allocated)
+    };
+    let text = "Scattered glyphs, or one box";
+    for (uploads, scatters) in
+        [(kerf_cache::UploadMode::Auto, false), (kerf_cache::UploadMode::Glyphs, true)]
+    {
+        let cfg = CacheConfig { uploads, ..CacheConfig::default() };
+        let mut atlas = TextAtlas::new(device, cfg).unwrap();
+        let font = atlas.add_font(sans()).unwrap();
+        let mut r = TextRenderer::new(
+            device,
+            &atlas,
+            wgpu::TextureFormat::Rgba8Unorm,
+            Default::default(),
+            None,
+        );
+        let mut vp = Viewport::new(device, &atlas);
+        vp.update(queue, 320, 64);
+        let made = counts();
+        let writes = atlas.gpu_stats().buffer_writes;
+        let area = TextArea::text(TextSpec::new(text, font, 20.0), 4.0, 8.0);
+        let rep = r.prepare(device, queue, &mut atlas, &[area], &vp).unwrap();
+        assert!(rep.skipped.is_empty() && rep.instances > 20, "{uploads:?}: {rep:?}");
+        let after = counts();
+        // The scatter: its pipeline and bind group layout, and one buffer write.
+        let more = if scatters { (1, 1) } else { (0, 0) };
+        assert_eq!((after.0 - made.0, after.1 - made.1), more, "{uploads:?}");
+        assert_eq!(atlas.gpu_stats().buffer_writes - writes, scatters as u64, "{uploads:?}");
+        // Whichever way they went up, the texels are the cache's.
+        check_atlas(device, queue, &atlas);
+    }
+}
+
 #[test]
 fn growth_copies_layers_on_the_gpu_without_rasterizing() {
     let (device, queue) = gpu();
