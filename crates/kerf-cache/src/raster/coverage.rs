@@ -11,14 +11,19 @@ pub(crate) struct Coverage {
     height: usize,
     /// Rows of `width + 1` cells: an edge on the right border spills into
     /// its row's extra cell, so rows are summed independently (four at a
-    /// time: one running sum is a chain of dependent adds).
+    /// time: one running sum is a chain of dependent adds). Then
+    /// [`SPARE`] cells that a piece off the rows is added to.
     acc: Vec<f32>,
 }
+
+/// Cells after the rows: where [`Coverage::piece`] adds what rounding walked
+/// off them (a zero-height piece at a corner), so its index needs no check.
+const SPARE: usize = 2;
 
 impl Coverage {
     /// An empty buffer.
     pub(crate) fn new(width: usize, height: usize) -> Coverage {
-        Coverage { width, height, acc: vec![0.0; (width + 1) * height] }
+        Coverage { width, height, acc: vec![0.0; (width + 1) * height + SPARE] }
     }
 
     /// Adds the edge from `(x0, y0)` to `(x1, y1)`, in pixels from the
@@ -28,11 +33,18 @@ impl Coverage {
     /// row border; each piece lies inside one cell, where the area right of
     /// it is exact from its height and its middle: the cell gets that area
     /// and the next cell the rest of the piece's cover.
+    #[cfg(test)]
     pub(crate) fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) {
         let (w, h) = (self.width as f32, self.height as f32);
-        // (`max` first: a NaN becomes 0, an infinity the border.)
-        let clamp = |v: f32, hi: f32| v.max(0.0).min(hi);
-        let (x0, y0, x1, y1) = (clamp(x0, w), clamp(y0, h), clamp(x1, w), clamp(y1, h));
+        let ((x0, y0), (x1, y1)) = (clamp(x0, y0, w, h), clamp(x1, y1, w, h));
+        self.line_inside(x0, y0, x1, y1);
+    }
+
+    /// [`line`](Self::line) for ends already inside the buffer
+    /// ([`clamp`]ed: a polygon's points each once, not once for each of
+    /// their two edges).
+    #[inline(always)]
+    pub(crate) fn line_inside(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) {
         if y0 == y1 {
             return;
         }
@@ -105,11 +117,12 @@ impl Coverage {
     fn piece(&mut self, at: isize, cell: f32, xa: f32, xb: f32, d: f32) {
         let m = d * (0.5 * (xa + xb) - cell);
         // (Rounding can walk a corner's zero-height piece into a neighbour
-        // cell; never out of the buffer.)
-        if let Some([a, b]) = self.acc.get_mut(at as usize..).and_then(|s| s.first_chunk_mut()) {
-            *a += d - m;
-            *b += m;
-        }
+        // cell, or off the rows.)
+        // (An index off the rows lands in the two spare cells after them,
+        // which nothing reads: no bounds check left in the walk.)
+        let at = (at as usize).min(self.acc.len() - SPARE);
+        self.acc[at] += d - m;
+        self.acc[at + 1] += m;
     }
 
     /// [`line`](Self::line) for an edge at constant x: the same two cells
@@ -185,6 +198,24 @@ impl Coverage {
             }
         }
     }
+}
+
+/// `(x, y)` moved into a `w × h` buffer: a NaN becomes 0, an infinity the
+/// border.
+#[inline(always)]
+pub(crate) fn clamp(x: f32, y: f32, w: f32, h: f32) -> (f32, f32) {
+    // (Comparisons, not `max`/`min`, whose NaN rules cost several
+    // instructions each: a NaN fails `v > 0`; each is one `maxss` and one
+    // `minss`.)
+    let clamp = |v: f32, hi: f32| {
+        let v = if v > 0.0 { v } else { 0.0 };
+        if v < hi {
+            v
+        } else {
+            hi
+        }
+    };
+    (clamp(x, w), clamp(y, h))
 }
 
 /// Crossings an edge walks with a branch (see [`Coverage::line`]).
@@ -448,8 +479,21 @@ mod tests {
 
     #[test]
     fn points_outside_the_buffer_or_not_finite_are_clamped_not_a_panic() {
+        let (w, h) = (2.0, 3.0);
+        for (v, x, y) in [
+            ((f32::NAN, f32::NAN), 0.0, 0.0),
+            ((f32::INFINITY, f32::INFINITY), w, h),
+            ((f32::NEG_INFINITY, -0.5), 0.0, 0.0),
+            ((2.5, 3.5), w, h),
+            ((1.25, 2.75), 1.25, 2.75),
+            ((0.0, 3.0), 0.0, 3.0),
+        ] {
+            assert_eq!(super::clamp(v.0, v.1, w, h), (x, y), "{v:?}");
+        }
+        // A triangle reaching outside draws as the triangle clamped.
+        let inside = polygon(2, 2, &[(0.0, 0.0), (2.0, 2.0), (0.0, 2.0)]);
+        assert_eq!(polygon(2, 2, &[(-5.0, -5.0), (9.0, 9.0), (-5.0, 9.0)]), inside);
         let mut c = Coverage::new(2, 2);
-        c.line(-5.0, -5.0, 9.0, 9.0);
         c.line(f32::NAN, 0.0, 1.0, f32::INFINITY);
         let _ = c.into_bytes();
     }
