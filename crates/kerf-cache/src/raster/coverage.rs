@@ -16,14 +16,37 @@ pub(crate) struct Coverage {
     acc: Vec<f32>,
 }
 
+thread_local! {
+    /// The cells of the thread's last [`Coverage`], kept for the next.
+    static CELLS: std::cell::Cell<Vec<f32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most cells a thread keeps between rasters (256 KiB; a glyph of
+/// about 250 × 250 px): a huge glyph's cells are freed.
+const KEPT_CELLS: usize = 1 << 16;
+
+impl Drop for Coverage {
+    /// Hands the cells to the thread's next buffer.
+    fn drop(&mut self) {
+        let acc = std::mem::take(&mut self.acc);
+        if acc.capacity() <= KEPT_CELLS {
+            CELLS.with(|c| c.set(acc));
+        }
+    }
+}
+
 /// Cells after the rows: where [`Coverage::piece`] adds what rounding walked
 /// off them (a zero-height piece at a corner), so its index needs no check.
 const SPARE: usize = 2;
 
 impl Coverage {
-    /// An empty buffer.
+    /// An empty buffer (the thread's last one, cleared: a raster allocates
+    /// no cells unless it needs more than the last).
     pub(crate) fn new(width: usize, height: usize) -> Coverage {
-        Coverage { width, height, acc: vec![0.0; (width + 1) * height + SPARE] }
+        let mut acc = CELLS.with(std::cell::Cell::take);
+        acc.clear();
+        acc.resize((width + 1) * height + SPARE, 0.0);
+        Coverage { width, height, acc }
     }
 
     /// Adds the edge from `(x0, y0)` to `(x1, y1)`, in pixels from the
@@ -138,14 +161,12 @@ impl Coverage {
         // The rows of its ends (an end on a row border belongs to the row
         // the edge is inside of).
         let (first, last) = (floor(ay), ceil(by) - 1);
+        let last_pair = self.acc.len() - SPARE;
         let mut add = |row: i32, dy: f32| {
-            let at = row as usize * stride + c0 as usize;
-            if let Some(a) = self.acc.get_mut(at) {
-                *a += dy * l;
-            }
-            if let Some(b) = self.acc.get_mut(at + 1) {
-                *b += dy * r;
-            }
+            // (Off the rows: the spare cells, as in `piece`.)
+            let at = (row as usize * stride + c0 as usize).min(last_pair);
+            self.acc[at] += dy * l;
+            self.acc[at + 1] += dy * r;
         };
         if first == last {
             add(first, by - ay);
