@@ -78,20 +78,16 @@ impl Coverage {
         let stride = self.width + 1;
         let (dx, dy) = (x1 - x0, y1 - y0);
         let (right, down) = (dx > 0.0, dy > 0.0);
-        // The cells the edge starts and ends in: a point on a border belongs
-        // to the cell the edge is inside of there (so the floor, less one
-        // where the edge leaves a border point leftwards or reaches one
-        // rightwards). Branch-free: an outline's edges turn every way.
-        // (In floats: a float-to-int cast is several instructions in Rust,
-        // which saturates; these are whole numbers far below 2^24.)
-        let cell_of = |v: f32, leaving_back: bool| {
-            let f = floor_f(v);
-            f - if leaving_back && f == v { 1.0 } else { 0.0 }
-        };
-        let cx0 = cell_of(x0, !right);
-        let cx1 = cell_of(x1, right);
-        let cy0 = cell_of(y0, !down);
-        let cy1 = cell_of(y1, down);
+        // The cells the edge starts and ends in, the floors of its ends. A
+        // start on a border that the edge leaves backwards (left or up) is
+        // given the cell ahead of it, and an end on a border reached
+        // forwards the cell beyond it: each adds one crossing, at the end
+        // itself, so the walk steps out of (or into) that cell by a piece of
+        // no length and adds nothing there. (Cheaper than telling the two
+        // apart for every edge; an index off the rows lands in the spare
+        // cells. In floats: a float-to-int cast is several instructions in
+        // Rust, which saturates; these are whole numbers far below 2^24.)
+        let (cx0, cx1, cy0, cy1) = (floor_f(x0), floor_f(x1), floor_f(y0), floor_f(y1));
         let mut crossings = ((cx0 - cx1).abs() + (cy0 - cy1).abs()) as u32;
         // The edge's parameter (0 at its start, 1 at its end) at the next
         // column border and the next row border, and its step from one
