@@ -88,7 +88,7 @@ impl Coverage {
         // cells. In floats: a float-to-int cast is several instructions in
         // Rust, which saturates; these are whole numbers far below 2^24.)
         let (cx0, cx1, cy0, cy1) = (floor_f(x0), floor_f(x1), floor_f(y0), floor_f(y1));
-        let mut crossings = ((cx0 - cx1).abs() + (cy0 - cy1).abs()) as u32;
+        let mut crossings = whole((cx0 - cx1).abs() + (cy0 - cy1).abs());
         // The edge's parameter (0 at its start, 1 at its end) at the next
         // column border and the next row border, and its step from one
         // border to the next.
@@ -106,7 +106,7 @@ impl Coverage {
         let iy = (2 * down as isize - 1) * stride as isize;
         // (The index in integers: a float product is exact only below
         // 2^24 cells.)
-        let at = cy0 as isize * stride as isize + cx0 as isize;
+        let at = (whole(cy0) as usize * stride + whole(cx0) as usize) as isize;
         let mut walk = Walk { tx, ty, bx, by, at, px: x0, py: y0 };
         let edge = Edge { x0, y0, dx, dy, tdx, tdy, sx, sy, ix, iy };
         // A short edge's one or two crossings take a branch (cheaper than
@@ -149,30 +149,31 @@ impl Coverage {
     fn vertical(&mut self, x: f32, y0: f32, y1: f32) {
         let (sign, ay, by) = (1.0f32.copysign(y1 - y0), y0.min(y1), y0.max(y1));
         let stride = self.width + 1;
-        let c0 = x as i32;
-        let right = x - c0 as f32;
+        let cell = floor_f(x);
+        let (c0, right) = (whole(cell) as usize, x - cell);
         // (An edge on the right border, x = width, is in the row's extra
         // cell with `right` 0: the next cell gets nothing.)
         let (l, r) = (sign * (1.0 - right), sign * right);
         // The rows of its ends (an end on a row border belongs to the row
         // the edge is inside of).
-        let (first, last) = (floor(ay), ceil(by) - 1);
+        let (first, last) = (floor_f(ay), ceil_f(by) - 1.0);
+        let (i, j) = (whole(first) as usize, whole(last) as usize);
         let last_pair = self.acc.len() - SPARE;
-        let mut add = |row: i32, dy: f32| {
+        let mut add = |row: usize, dy: f32| {
             // (Off the rows: the spare cells, as in `piece`.)
-            let at = (row as usize * stride + c0 as usize).min(last_pair);
+            let at = (row * stride + c0).min(last_pair);
             self.acc[at] += dy * l;
             self.acc[at + 1] += dy * r;
         };
-        if first == last {
-            add(first, by - ay);
+        if i == j {
+            add(i, by - ay);
             return;
         }
-        add(first, (first + 1) as f32 - ay);
-        for row in first + 1..last {
+        add(i, first + 1.0 - ay);
+        for row in i + 1..j {
             add(row, 1.0);
         }
-        add(last, by - last as f32);
+        add(j, by - last);
     }
 
     /// The coverage, one byte a pixel (0 none, 255 full), row-major from the
@@ -303,6 +304,15 @@ impl Walk {
     }
 }
 
+/// The whole number `v` (`0 ≤ v < 2^23`) as an integer, from its bits
+/// after adding 2^23 (which puts it in the low mantissa bits): three plain
+/// instructions, where Rust's saturating `as` casts take several more (a
+/// NaN and each bound checked).
+#[inline(always)]
+fn whole(v: f32) -> u32 {
+    (v + 8_388_608.0).to_bits() - 0x4B00_0000
+}
+
 /// `v.floor()` for `0 ≤ v < 2^22`, in floats, without a libm call: adding
 /// and taking away 2^23 rounds to the nearest whole number, one less where
 /// that rounded up.
@@ -312,19 +322,12 @@ fn floor_f(v: f32) -> f32 {
     r - if r > v { 1.0 } else { 0.0 }
 }
 
-/// `v.floor()` for `v ≥ 0` without a libm call.
-#[inline]
-fn floor(v: f32) -> i32 {
-    v as i32
-}
-
-/// `v.ceil()` for `v ≥ 0` without a libm call (`f32::ceil` is one on
-/// baseline x86-64).
-#[inline]
-fn ceil(v: f32) -> i32 {
-    // (Through i32: the cast from f32 is one instruction, to usize several.)
-    let t = v as i32;
-    t + ((t as f32) < v) as i32
+/// `v.ceil()` for `0 ≤ v < 2^22`, as [`floor_f`] (`f32::ceil` is a libm
+/// call on baseline x86-64).
+#[inline(always)]
+fn ceil_f(v: f32) -> f32 {
+    let r = (v + 8_388_608.0) - 8_388_608.0;
+    r + if r < v { 1.0 } else { 0.0 }
 }
 
 #[cfg(test)]
@@ -480,18 +483,19 @@ mod tests {
     /// each (where rounding to the nearest goes the other way).
     #[test]
     fn the_hand_made_floor_and_ceil_are_the_standard_ones() {
-        use super::{ceil, floor, floor_f};
-        for whole in (0..4096u32).chain([65_535, 1 << 20, (1 << 22) - 1]) {
-            let w = whole as f32;
+        use super::{ceil_f, floor_f, whole};
+        for n in (0..4096u32).chain([65_535, 1 << 20, (1 << 22) - 1]) {
+            let w = n as f32;
             // (One representable step up or down: the bits' neighbours.)
             let up = |v: f32| f32::from_bits(v.to_bits() + 1);
             let down = |v: f32| if v > 0.0 { f32::from_bits(v.to_bits() - 1) } else { v };
             for v in [w, w + 0.5, w + 0.25, up(w), down(w), down(w + 1.0)] {
                 assert_eq!(floor_f(v), v.floor(), "floor_f({v})");
-                assert_eq!(floor(v), v.floor() as i32, "floor({v})");
-                assert_eq!(ceil(v), v.ceil() as i32, "ceil({v})");
+                assert_eq!(ceil_f(v), v.ceil(), "ceil_f({v})");
             }
+            assert_eq!(whole(w), n, "whole({w})");
         }
+        assert_eq!(whole(((1u32 << 23) - 1) as f32), (1 << 23) - 1);
     }
 
     #[test]
