@@ -178,43 +178,56 @@ impl Coverage {
 
     /// The coverage, one byte a pixel (0 none, 255 full), row-major from the
     /// top-left.
-    pub(crate) fn into_bytes(self) -> Vec<u8> {
-        let (w, stride) = (self.width, self.width + 1);
-        let mut out = vec![0u8; w * self.height];
+    pub(crate) fn into_bytes(mut self) -> Vec<u8> {
+        let (w, h, stride) = (self.width, self.height, self.width + 1);
+        let mut out = vec![0u8; w * h];
         if w == 0 {
             return out;
         }
-        // Rounded to the nearest level without a float-to-int conversion:
-        // adding 2^23 leaves the rounded value in the low mantissa bits.
-        let level = |sum: f32| (sum.abs().min(1.0) * 255.0 + 8_388_608.0).to_bits() as u8;
-        let mut rows = self.acc.chunks_exact(stride).zip(out.chunks_exact_mut(w));
+        // First the running sums along each row, in place, four rows side
+        // by side (four independent chains of adds)...
+        let mut rows = self.acc.chunks_exact_mut(stride).take(h);
         loop {
-            // Four rows side by side: four independent sums.
             let mut four: [_; 4] = std::array::from_fn(|_| rows.next());
             let [Some(a), Some(b), Some(c), Some(d)] = &mut four else {
-                for (src, dst) in four.into_iter().flatten() {
+                for row in four.into_iter().flatten() {
                     let mut sum = 0.0f32;
-                    for (o, &v) in dst.iter_mut().zip(src) {
-                        sum += v;
-                        *o = level(sum);
+                    for v in &mut row[..w] {
+                        sum += *v;
+                        *v = sum;
                     }
                 }
-                return out;
+                break;
             };
-            let mut sum = [0.0f32; 4];
             // (Every slice cut to `w` first: no bounds check in the loop.)
-            let src = [&a.0[..w], &b.0[..w], &c.0[..w], &d.0[..w]];
-            let [o0, o1, o2, o3] = [&mut a.1[..w], &mut b.1[..w], &mut c.1[..w], &mut d.1[..w]];
+            let [a, b, c, d] = [&mut a[..w], &mut b[..w], &mut c[..w], &mut d[..w]];
+            let mut sum = [0.0f32; 4];
             for x in 0..w {
-                for (s, row) in sum.iter_mut().zip(&src) {
-                    *s += row[x];
-                }
-                o0[x] = level(sum[0]);
-                o1[x] = level(sum[1]);
-                o2[x] = level(sum[2]);
-                o3[x] = level(sum[3]);
+                sum[0] += a[x];
+                a[x] = sum[0];
+                sum[1] += b[x];
+                b[x] = sum[1];
+                sum[2] += c[x];
+                c[x] = sum[2];
+                sum[3] += d[x];
+                d[x] = sum[3];
             }
         }
+        // ...then every sum to its level, a loop the compiler vectorizes:
+        // |sum| at most one, rounded to the nearest of 255 levels without a
+        // float-to-int conversion (adding 2^23 leaves the rounded value in
+        // the low mantissa bits). (`min` as a comparison: one `minps`.)
+        let level = |sum: f32| {
+            let a = sum.abs();
+            let a = if a < 1.0 { a } else { 1.0 };
+            (a * 255.0 + 8_388_608.0).to_bits() as u8
+        };
+        for (src, dst) in self.acc.chunks_exact(stride).zip(out.chunks_exact_mut(w)) {
+            for (o, &s) in dst.iter_mut().zip(&src[..w]) {
+                *o = level(s);
+            }
+        }
+        out
     }
 }
 
