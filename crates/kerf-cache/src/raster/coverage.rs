@@ -89,6 +89,11 @@ impl Coverage {
         // Rust, which saturates; these are whole numbers far below 2^24.)
         let (cx0, cx1, cy0, cy1) = (floor_f(x0), floor_f(x1), floor_f(y0), floor_f(y1));
         let mut crossings = whole((cx0 - cx1).abs() + (cy0 - cy1).abs());
+        if crossings == 0 {
+            let at = (whole(cy0) as usize * stride + whole(cx0) as usize) as isize;
+            self.piece(at, cx0, x0, x1, dy);
+            return;
+        }
         // The edge's parameter (0 at its start, 1 at its end) at the next
         // column border and the next row border, and its step from one
         // border to the next.
