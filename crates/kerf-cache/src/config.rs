@@ -51,7 +51,7 @@ pub struct CacheConfig {
     pub subpixel_bins: u32,
     /// How new texels leave a frame: [`UploadMode::Auto`](crate::UploadMode::Auto)
     /// (default; per page, the dirty box when the new glyphs fill at least
-    /// a third of it, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
+    /// a third of it or it is at most 256 KiB, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
     /// (each staged glyph's texels packed tightly, an [`Upload::Glyphs`](crate::pages::Upload::Glyphs) per page) or
     /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, an
     /// [`Upload::Rect`](crate::pages::Upload::Rect)), all in [`FrameOutput::uploads`](crate::FrameOutput::uploads).
@@ -182,10 +182,12 @@ impl CacheConfig {
 pub enum UploadMode {
     /// Per page and frame, whichever suits what changed: a page whose new
     /// glyphs (with their padding gutters) fill at least a third of their
-    /// bounding box (a cold start, a paragraph at a new size) goes as that
-    /// box, one [`PageUpload`](crate::pages::PageUpload) as in
-    /// [`DirtyRect`](Self::DirtyRect) (at most three times the bytes, no
-    /// scatter draw); a page with scattered new glyphs (churn) goes glyph by glyph
+    /// bounding box (a cold start, a paragraph at a new size), or whose box
+    /// is at most 256 KiB (a first frame's later pages, a few new glyphs a
+    /// frame), goes as that box, one [`PageUpload`](crate::pages::PageUpload) as in
+    /// [`DirtyRect`](Self::DirtyRect) (at most three times the bytes or
+    /// 256 KiB, no scatter draw, which a driver compiles at its first use);
+    /// a page with scattered new glyphs over a larger box (churn) goes glyph by glyph
     /// in the frame's [`GlyphUploads`](crate::pages::GlyphUploads), as in [`Glyphs`](Self::Glyphs). The default.
     #[default]
     Auto,

@@ -7,7 +7,7 @@
 //! deallocating** least-recently-used glyphs when pages are full, and stages
 //! its pixels. At the end of the frame it hands out the new texels, per dirty
 //! page: the box around the page's new glyphs when they fill at least a third of
-//! it (a [`PageUpload`](crate::pages::PageUpload), one texture write), else the glyphs' texels packed
+//! it or it is small (a [`PageUpload`](crate::pages::PageUpload), one texture write), else the glyphs' texels packed
 //! tightly ([`GlyphUploads`](crate::pages::GlyphUploads), one buffer write and a scatter draw; see
 //! [`UploadMode`] for the fixed choices), and [`GlyphQuad`]s say where each glyph is
 //! drawn and where its texels are. Nothing here knows about GPUs: `kerf-wgpu`

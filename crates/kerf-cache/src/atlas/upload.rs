@@ -199,19 +199,29 @@ impl Staging {
         self.pages.truncate(len);
     }
 
-    /// True when `page`'s staged glyphs (with their padding gutters) cover
-    /// at least a third of `dirty`, their bounding box, and the page is not
-    /// to be cleared first: one write of the box beats a scatter of the glyphs.
-    pub(crate) fn is_dense(&self, page: usize, dirty: Option<Rect>, padding: u32) -> bool {
+    /// True when one write of `dirty`, the bounding box of `page`'s staged
+    /// glyphs, beats a scatter of the glyphs: the page is not to be cleared
+    /// first, and the box is small (at most `small` bytes of `texel_bytes`
+    /// texels: a texture write that size costs less than a scatter pass, and
+    /// needs no scatter pipeline, which a driver compiles at its first draw)
+    /// or dense (the glyphs, with their padding gutters, cover at least a
+    /// third of it).
+    pub(crate) fn box_is_cheaper(
+        &self, page: usize, dirty: Option<Rect>, padding: u32, texel_bytes: u64, small: u64,
+    ) -> bool {
         let (Some((regions, false)), Some(d)) = (self.pages.get(page), dirty) else { return false };
         if regions.is_empty() {
             return false;
+        }
+        let area = d.w as u64 * d.h as u64;
+        if area * texel_bytes <= small {
+            return true;
         }
         let covered: u64 = regions
             .iter()
             .map(|r| (r.width as u64 + padding as u64) * (r.height as u64 + padding as u64))
             .sum();
-        3 * covered >= d.w as u64 * d.h as u64
+        3 * covered >= area
     }
 
     /// The glyph uploads of page `page` (`None` when nothing is staged or
@@ -278,19 +288,30 @@ mod tests {
         assert_eq!(texel(0, 0), &[7; 4], "nothing else written");
     }
 
-    /// Dense when the staged glyphs (with gutters) cover a third of the
-    /// dirty box or more; two glyphs at opposite corners of a page are not.
+    /// A box is cheaper when the staged glyphs (with gutters) cover a third
+    /// of the dirty box or more (two glyphs at opposite corners of a page
+    /// do not), or when the box is small; never with nothing staged.
     #[test]
-    fn dense_means_a_third_of_the_box() {
+    fn a_box_is_cheaper_when_dense_or_small() {
         let mut staging = Staging::default();
         staging.push(0, 0, 0, 4, 4, &[1; 16]);
         staging.push(0, 60, 60, 4, 4, &[1; 16]);
-        assert!(!staging.is_dense(0, Some(Rect::new(0, 0, 65, 65)), 1));
+        let dense = |s: &Staging, r: Option<Rect>| s.box_is_cheaper(0, r, 1, 1, 0);
+        assert!(!dense(&staging, Some(Rect::new(0, 0, 65, 65))));
         // 2 × 25 texels of 5 × 5 gutters against a 10 × 15 box: exactly a third.
-        assert!(staging.is_dense(0, Some(Rect::new(0, 0, 10, 15)), 1));
-        assert!(!staging.is_dense(0, Some(Rect::new(0, 0, 10, 16)), 1));
+        assert!(dense(&staging, Some(Rect::new(0, 0, 10, 15))));
+        assert!(!dense(&staging, Some(Rect::new(0, 0, 10, 16))));
         assert!(
-            !staging.is_dense(0, None, 1) && !staging.is_dense(3, Some(Rect::new(0, 0, 1, 1)), 1)
+            !dense(&staging, None)
+                && !staging.box_is_cheaper(3, Some(Rect::new(0, 0, 1, 1)), 1, 1, 0)
         );
+        // Small: 65 × 65 texels of 1 byte, or of 4, against the limit.
+        let sparse = Some(Rect::new(0, 0, 65, 65));
+        assert!(staging.box_is_cheaper(0, sparse, 1, 1, 65 * 65));
+        assert!(!staging.box_is_cheaper(0, sparse, 1, 1, 65 * 65 - 1));
+        assert!(!staging.box_is_cheaper(0, sparse, 1, 4, 65 * 65));
+        assert!(staging.box_is_cheaper(0, sparse, 1, 4, 4 * 65 * 65));
+        // Nothing staged: no box, however small.
+        assert!(!Staging::default().box_is_cheaper(0, Some(Rect::new(0, 0, 1, 1)), 1, 1, 1 << 20));
     }
 }

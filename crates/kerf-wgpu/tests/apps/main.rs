@@ -254,17 +254,36 @@ fn uploads_are_sized_to_what_changed() {
         totals.push((raster, upload));
     }
     let (glyphs, dirty, auto) = (totals[0], totals[1], totals[2]);
-    // Auto: the layers equal the pages (checked above); the first, dense
-    // frames go as boxes and the churn as glyphs, so it uses both paths and
-    // uploads no more than dirty rectangles.
-    assert!(
-        auto_writes.0 > 0,
-        "the churn went glyph by glyph (scatter buffer writes): {auto_writes:?}"
-    );
-    assert!(auto.1 > glyphs.1, "some pages went as boxes: {auto:?} vs {glyphs:?}");
-    assert!(auto.1 < dirty.1, "auto uploads less than dirty rectangles: {auto:?} vs {dirty:?}");
+    // Auto on 256² pages: every dirty box is at most 64 KiB, below the
+    // size a scatter pass is worth, so it uploads what dirty rectangles do
+    // and never scatters (the layers equal the pages: checked above).
+    assert_eq!(auto, dirty, "small boxes go whole");
+    assert_eq!(auto_writes.0, 0, "no scatter for small boxes: {auto_writes:?}");
     assert_eq!(glyphs.0, dirty.0, "same workload, same rasters");
     assert!(dirty.1 > 2 * glyphs.1, "dirty rectangles upload more: {dirty:?} vs {glyphs:?}");
+    // On one 1024² page the churn's dirty boxes span most of the page:
+    // Auto sends the first, dense frames as boxes and the churn glyph by
+    // glyph, and uploads less than dirty rectangles on the same workload.
+    let run = |uploads| {
+        let cfg = CacheConfig {
+            page_size: 1024,
+            max_pages: 1,
+            frames_in_flight: 1,
+            uploads,
+            ..CacheConfig::default()
+        };
+        let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+        let font = atlas.add_font(sans()).unwrap();
+        let frames = churn(&device, &queue, &mut atlas, font, 400, 11);
+        check_atlas(&device, &queue, &atlas);
+        assert!(atlas.cache().stats().evictions > 1000, "{uploads:?}: the run must churn");
+        let upload: u64 = frames.iter().map(|f| f.1).sum();
+        (upload, atlas.gpu_stats().buffer_writes, atlas.gpu_stats().upload_calls)
+    };
+    let (auto, dirty) = (run(kerf_cache::UploadMode::Auto), run(kerf_cache::UploadMode::DirtyRect));
+    assert!(auto.1 > 0, "the churn went glyph by glyph (scatter buffer writes): {auto:?}");
+    assert!(auto.2 > auto.1, "some pages went as boxes: {auto:?}");
+    assert!(auto.0 < dirty.0, "auto uploads less than dirty rectangles: {auto:?} vs {dirty:?}");
 }
 
 /// A page released and added again reuses a texture layer that still holds
