@@ -49,13 +49,8 @@ impl Coverage {
         Coverage { width, height, acc }
     }
 
-    /// Adds the edge from `(x0, y0)` to `(x1, y1)`, in pixels from the
-    /// top-left corner, y down. Coordinates are clamped to the buffer.
-    ///
-    /// The edge is walked cell by cell, cut where it crosses a column or a
-    /// row border; each piece lies inside one cell, where the area right of
-    /// it is exact from its height and its middle: the cell gets that area
-    /// and the next cell the rest of the piece's cover.
+    /// [`line_inside`](Self::line_inside) for any ends: they are
+    /// [`clamp`]ed to the buffer first. (The fill clamps each point once.)
     #[cfg(test)]
     pub(crate) fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) {
         let (w, h) = (self.width as f32, self.height as f32);
@@ -63,9 +58,14 @@ impl Coverage {
         self.line_inside(x0, y0, x1, y1);
     }
 
-    /// [`line`](Self::line) for ends already inside the buffer
-    /// ([`clamp`]ed: a polygon's points each once, not once for each of
-    /// their two edges).
+    /// Adds the edge from `(x0, y0)` to `(x1, y1)`, in pixels from the
+    /// top-left corner, y down, both inside the buffer ([`clamp`]ed: a
+    /// polygon's points each once, not once for each of their two edges).
+    ///
+    /// The edge is walked cell by cell, cut where it crosses a column or a
+    /// row border; each piece lies inside one cell, where the area right of
+    /// it is exact from its height and its middle: the cell gets that area
+    /// and the next cell the rest of the piece's cover.
     #[inline(always)]
     pub(crate) fn line_inside(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) {
         if y0 == y1 {
@@ -89,6 +89,7 @@ impl Coverage {
         // Rust, which saturates; these are whole numbers far below 2^24.)
         let (cx0, cx1, cy0, cy1) = (floor_f(x0), floor_f(x1), floor_f(y0), floor_f(y1));
         let mut crossings = whole((cx0 - cx1).abs() + (cy0 - cy1).abs());
+        // An edge inside one cell: one piece, no walk to set up.
         if crossings == 0 {
             let at = (whole(cy0) as usize * stride + whole(cx0) as usize) as isize;
             self.piece(at, cx0, x0, x1, dy);
@@ -141,15 +142,15 @@ impl Coverage {
     fn piece(&mut self, at: isize, cell: f32, xa: f32, xb: f32, d: f32) {
         let m = d * (0.5 * (xa + xb) - cell);
         // (Rounding can walk a corner's zero-height piece into a neighbour
-        // cell, or off the rows.)
-        // (An index off the rows lands in the two spare cells after them,
-        // which nothing reads: no bounds check left in the walk.)
+        // cell, or off the rows: such an index lands in the two spare cells
+        // after them, which nothing reads, instead of being tested and the
+        // piece dropped.)
         let at = (at as usize).min(self.acc.len() - SPARE);
         self.acc[at] += d - m;
         self.acc[at + 1] += m;
     }
 
-    /// [`line`](Self::line) for an edge at constant x: the same two cells
+    /// [`line_inside`](Self::line_inside) for an edge at constant x: the same two cells
     /// and shares in every row it crosses, whole rows between its ends.
     fn vertical(&mut self, x: f32, y0: f32, y1: f32) {
         let (sign, ay, by) = (1.0f32.copysign(y1 - y0), y0.min(y1), y0.max(y1));
@@ -254,7 +255,7 @@ pub(crate) fn clamp(x: f32, y: f32, w: f32, h: f32) -> (f32, f32) {
     (clamp(x, w), clamp(y, h))
 }
 
-/// Crossings an edge walks with a branch (see [`Coverage::line`]).
+/// Crossings an edge walks with a branch (see [`Coverage::line_inside`]).
 const SHORT: u32 = 2;
 
 /// An edge being walked: from `(x0, y0)` by `(dx, dy)`; its parameter's
