@@ -434,3 +434,40 @@ impl QuadPipeline<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value a shader source gives `const NAME: u32 = 0x...u;`.
+    fn wgsl_const(source: &str, name: &str) -> u32 {
+        let at = source.find(&format!("const {name}: u32 = 0x")).expect("the constant") + 16;
+        let hex: String =
+            source[at + name.len()..].chars().take_while(char::is_ascii_hexdigit).collect();
+        u32::from_str_radix(&hex, 16).expect("hex digits")
+    }
+
+    /// The page bits the renderer sets are the bits the shaders test, and
+    /// no two share a bit (nor reach the texture array's layers: a page
+    /// index is far below 2^27).
+    #[test]
+    fn page_bits_agree_with_the_shaders() {
+        assert_eq!(wgsl_const(TRANSFORMED_SHADER, "BORDER_BIT"), crate::BORDER_BIT);
+        assert_eq!(wgsl_const(SHADER, "COLOR_PAGE_BIT"), kerf_cache::COLOR_PAGE_BIT);
+        assert_eq!(wgsl_const(SHADER, "LCD_PAGE_BIT"), crate::LCD_PAGE_BIT);
+        assert_eq!(wgsl_const(SHADER, "SOLID_PAGE_BIT"), crate::SOLID_PAGE_BIT);
+        let bits = [
+            crate::BORDER_BIT,
+            kerf_cache::COLOR_PAGE_BIT,
+            crate::LCD_PAGE_BIT,
+            crate::SOLID_PAGE_BIT,
+        ];
+        for (i, a) in bits.iter().enumerate() {
+            assert_eq!(a.count_ones(), 1, "{a:#x}");
+            assert!(*a >= 1 << 27, "{a:#x} above any page index");
+            for b in &bits[i + 1..] {
+                assert_eq!(a & b, 0, "{a:#x} and {b:#x}");
+            }
+        }
+    }
+}
