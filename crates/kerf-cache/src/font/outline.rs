@@ -215,22 +215,10 @@ mod tests {
     /// outline's scale), the chords within the tolerance of it.
     #[test]
     fn curves_flatten_onto_their_bezier_definitions() {
-        let bezier = |c: &[(f32, f32)], t: f32| -> (f32, f32) {
-            // De Casteljau: repeated interpolation, no closed form shared
-            // with the code under test.
-            let mut p = c.to_vec();
-            while p.len() > 1 {
-                p = p
-                    .windows(2)
-                    .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
-                    .collect();
-            }
-            p[0]
-        };
         let near_curve = |c: &[(f32, f32)], q: (f32, f32), within: f32| {
             (0..=40_000).any(|i| {
-                let p = bezier(c, i as f32 / 40_000.0);
-                (p.0 - q.0).hypot(p.1 - q.1) <= within
+                let p = de_casteljau(c, i as f64 / 40_000.0);
+                (p.0 - f64::from(q.0)).hypot(p.1 - f64::from(q.1)) <= f64::from(within)
             })
         };
         let s = 0.5;
@@ -270,9 +258,9 @@ mod tests {
             // Uniform steps in t: point i is the curve at i / n.
             let n = p.points.len() - 1;
             for (i, &q) in p.points.iter().enumerate() {
-                let want = bezier(&c, i as f32 / n as f32);
+                let want = de_casteljau(&c, i as f64 / n as f64);
                 assert!(
-                    (q.0 - want.0).hypot(q.1 - want.1) < 1e-3,
+                    (f64::from(q.0) - want.0).hypot(f64::from(q.1) - want.1) < 1e-3,
                     "cubic {cubic}: {q:?} vs {want:?}"
                 );
             }
@@ -294,21 +282,24 @@ mod tests {
         }
     }
 
+    /// The Bézier curve of control points `c` at `t`, by de Casteljau's
+    /// construction in f64: repeated interpolation, no closed form shared
+    /// with the code under test.
+    fn de_casteljau(c: &[(f32, f32)], t: f64) -> (f64, f64) {
+        let mut p: Vec<(f64, f64)> = c.iter().map(|&(x, y)| (f64::from(x), f64::from(y))).collect();
+        while p.len() > 1 {
+            p = p
+                .windows(2)
+                .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
+                .collect();
+        }
+        p[0]
+    }
+
     /// The farthest a chord's midpoint lies from the curve's point at the
-    /// middle of the chord's steps, with `m` uniform steps in t (de
-    /// Casteljau in f64).
+    /// middle of the chord's steps, with `m` uniform steps in t.
     fn midpoint_stray(c: &[(f32, f32)], m: usize) -> f64 {
-        let at = |t: f64| {
-            let mut p: Vec<(f64, f64)> =
-                c.iter().map(|&(x, y)| (f64::from(x), f64::from(y))).collect();
-            while p.len() > 1 {
-                p = p
-                    .windows(2)
-                    .map(|w| (w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)))
-                    .collect();
-            }
-            p[0]
-        };
+        let at = |t: f64| de_casteljau(c, t);
         (0..m)
             .map(|i| {
                 let (a, b) = (at(i as f64 / m as f64), at((i + 1) as f64 / m as f64));
