@@ -207,6 +207,27 @@ fn churn(
     out
 }
 
+/// An atlas of `max_pages` pages of `page_size`² uploading by `uploads`,
+/// after `frames` frames of [`churn`], its layers checked against its pages;
+/// and those frames' (rasterized, uploaded, calls).
+fn churned(
+    device: &wgpu::Device, queue: &wgpu::Queue, page_size: u32, max_pages: u32,
+    uploads: kerf_cache::UploadMode, frames: usize, seed: u64,
+) -> (TextAtlas, Vec<(u64, u64, u32)>) {
+    let cfg = CacheConfig {
+        page_size,
+        max_pages,
+        frames_in_flight: 1,
+        uploads,
+        ..CacheConfig::default()
+    };
+    let mut atlas = TextAtlas::new(device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let frames = churn(device, queue, &mut atlas, font, frames, seed);
+    check_atlas(device, queue, &atlas);
+    (atlas, frames)
+}
+
 /// Per-glyph uploads: each frame uploads at most 1.25× the bytes it
 /// rasterized, in one buffer write and at most one draw per dirty page, and
 /// every layer equals the cache's pages byte for byte; dirty rectangles, on
@@ -221,17 +242,7 @@ fn uploads_are_sized_to_what_changed() {
         kerf_cache::UploadMode::DirtyRect,
         kerf_cache::UploadMode::Auto,
     ] {
-        let cfg = CacheConfig {
-            page_size: 256,
-            max_pages: 3,
-            frames_in_flight: 1,
-            uploads: mode,
-            ..CacheConfig::default()
-        };
-        let mut atlas = TextAtlas::new(&device, cfg).unwrap();
-        let font = atlas.add_font(sans()).unwrap();
-        let frames = churn(&device, &queue, &mut atlas, font, 80, 7);
-        check_atlas(&device, &queue, &atlas);
+        let (atlas, frames) = churned(&device, &queue, 256, 3, mode, 80, 7);
         assert!(atlas.cache().stats().evictions > 200, "{mode:?}: the run must churn");
         if mode == kerf_cache::UploadMode::Glyphs {
             for (i, &(raster, upload, calls)) in frames.iter().enumerate() {
@@ -265,17 +276,7 @@ fn uploads_are_sized_to_what_changed() {
     // Auto sends the first, dense frames as boxes and the churn glyph by
     // glyph, and uploads less than dirty rectangles on the same workload.
     let run = |uploads| {
-        let cfg = CacheConfig {
-            page_size: 1024,
-            max_pages: 1,
-            frames_in_flight: 1,
-            uploads,
-            ..CacheConfig::default()
-        };
-        let mut atlas = TextAtlas::new(&device, cfg).unwrap();
-        let font = atlas.add_font(sans()).unwrap();
-        let frames = churn(&device, &queue, &mut atlas, font, 400, 11);
-        check_atlas(&device, &queue, &atlas);
+        let (atlas, frames) = churned(&device, &queue, 1024, 1, uploads, 400, 11);
         assert!(atlas.cache().stats().evictions > 1000, "{uploads:?}: the run must churn");
         let upload: u64 = frames.iter().map(|f| f.1).sum();
         (upload, atlas.gpu_stats().buffer_writes, atlas.gpu_stats().upload_calls)
