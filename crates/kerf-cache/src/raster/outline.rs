@@ -12,7 +12,7 @@ use crate::error::RasterError;
 use crate::font::instance::{embolden_px, offset_contour, signed_area, Instance};
 use crate::font::outline::{flatten, size_class, FlatOutline};
 use crate::font::{FaceHandle, FontRef};
-use crate::raster::coverage::{clamp, Coverage};
+use crate::raster::coverage::Coverage;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -269,19 +269,6 @@ fn fill(p: &Polygons, sx: f32, x0: f32, w: usize, h: usize) -> Vec<u8> {
     let (points, starts) = (&p.flat.points, &p.flat.starts);
     // A kept point q is at sx·(scale·q.x − x0) across, top − scale·q.y down.
     let (kx, ox, ky) = (sx * p.scale, sx * x0, p.scale);
-    let (wf, hf) = (w as f32, h as f32);
-    for (i, &s) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().unwrap_or(points.len());
-        let Some(contour) = points.get(s..end) else { continue };
-        let Some(&close) = contour.first() else { continue };
-        let at = |q: (f32, f32)| clamp(kx * q.0 - ox, top - ky * q.1, wf, hf);
-        // Each point to the next, and the last back to the first.
-        let mut a = at(close);
-        for &q in contour[1..].iter().chain([&close]) {
-            let b = at(q);
-            cov.line_inside(a.0, a.1, b.0, b.1);
-            a = b;
-        }
-    }
+    cov.polygon(points.iter().map(|q| (kx * q.0 - ox, top - ky * q.1)), starts);
     cov.into_bytes()
 }
