@@ -377,19 +377,19 @@ impl Walk {
         }
     }
 
-    /// To the next crossing, branch-free: `g` is 1 for a column border, 0
-    /// for a row's.
+    /// To the next crossing, branch-free: the nearer border's parameter
+    /// `t` gives the crossing (two multiply-adds, not a blend of both
+    /// borders' crossings); `g` is 1 for a column border, 0 for a row's.
+    /// (`by` is the branching walk's alone.)
     #[inline(always)]
     fn blended(&mut self, e: &Edge) {
         let col = self.tx < self.ty;
+        let t = if col { self.tx } else { self.ty };
+        (self.px, self.py) = (e.x0 + t * e.dx, e.y0 + t * e.dy);
         let g = col as u32 as f32;
-        let ng = 1.0 - g;
-        self.px = g * self.bx + ng * (e.x0 + self.ty * e.dx);
-        self.py = g * (e.y0 + self.tx * e.dy) + ng * self.by;
         self.tx += g * e.tdx;
         self.bx += g * e.sx;
-        self.ty += ng * e.tdy;
-        self.by += ng * e.sy;
+        self.ty += (1.0 - g) * e.tdy;
         self.at += if col { e.ix } else { e.iy };
     }
 }
