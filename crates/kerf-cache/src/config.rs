@@ -51,11 +51,18 @@ pub struct CacheConfig {
     pub subpixel_bins: u32,
     /// How new texels leave a frame: [`UploadMode::Auto`](crate::UploadMode::Auto)
     /// (default; per page, the dirty box when the new glyphs fill at least
-    /// a third of it or it is at most 256 KiB, else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
+    /// a third of it or it is at most [`whole_box_bytes`](Self::whole_box_bytes), else glyph by glyph), [`UploadMode::Glyphs`](crate::UploadMode::Glyphs)
     /// (each staged glyph's texels packed tightly, an [`Upload::Glyphs`](crate::pages::Upload::Glyphs) per page) or
     /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) (one dirty bounding box per page, an
     /// [`Upload::Rect`](crate::pages::Upload::Rect)), all in [`FrameOutput::uploads`](crate::FrameOutput::uploads).
     pub uploads: UploadMode,
+    /// [`UploadMode::Auto`]'s largest dirty box, in bytes, written whole
+    /// however few new glyphs it holds (a larger sparse box goes glyph by
+    /// glyph). Default `None`: [`WHOLE_BOX_BYTES`] (256 KiB), which
+    /// kerf-wgpu's `TextAtlas` raises to [`SOFTWARE_WHOLE_BOX_BYTES`] on a
+    /// software adapter (wgpu's `DeviceType::Cpu`, e.g. lavapipe), where the
+    /// glyph-by-glyph scatter is a render pass the CPU runs.
+    pub whole_box_bytes: Option<u64>,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
     /// Made on first use; own pages, packer and budget, the same LRU
@@ -99,6 +106,7 @@ impl Default for CacheConfig {
             min_pages: 1,
             subpixel_bins: 4,
             uploads: UploadMode::Auto,
+            whole_box_bytes: None,
             color: ColorPages::default(),
         }
     }
@@ -177,16 +185,32 @@ impl CacheConfig {
     }
 }
 
+/// [`CacheConfig::whole_box_bytes`]'s default (256 KiB): on a GPU, a texture
+/// write that size costs less than a scatter pass (and needs no scatter
+/// pipeline, which a driver compiles at its first draw: lavapipe about
+/// 5 ms). A first frame's boxes and an app's few new glyphs a frame go
+/// whole; churn across a large page is scattered.
+pub const WHOLE_BOX_BYTES: u64 = 256 * 1024;
+
+/// [`CacheConfig::whole_box_bytes`] on a software adapter (1.5 MiB, a
+/// whole 1024² coverage page and then some). There the scatter pass is a
+/// render pass over the page run on the CPU, and copying a box costs less
+/// up to about 1.8 MB: in `prepare_churn` on lavapipe, one 1024² page's
+/// ~1 MB boxes took 569 µs a frame against the scatter's 692; a 2048²
+/// page's ~3.8 MB boxes 1.33 ms against 1.02.
+pub const SOFTWARE_WHOLE_BOX_BYTES: u64 = 3 << 19;
+
 /// How a frame hands its new texels to the GPU side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum UploadMode {
     /// Per page and frame, whichever suits what changed: a page whose new
     /// glyphs (with their padding gutters) fill at least a third of their
     /// bounding box (a cold start, a paragraph at a new size), or whose box
-    /// is at most 256 KiB (a first frame's later pages, a few new glyphs a
-    /// frame), goes as that box, one [`PageUpload`](crate::pages::PageUpload) as in
+    /// is at most [`CacheConfig::whole_box_bytes`] (256 KiB by default; a
+    /// first frame's later pages, a few new glyphs a frame), goes as that
+    /// box, one [`PageUpload`](crate::pages::PageUpload) as in
     /// [`DirtyRect`](Self::DirtyRect) (at most three times the bytes or
-    /// 256 KiB, no scatter draw, which a driver compiles at its first use);
+    /// that limit, no scatter draw, which a driver compiles at its first use);
     /// a page with scattered new glyphs over a larger box (churn) goes glyph by glyph
     /// in the frame's [`GlyphUploads`](crate::pages::GlyphUploads), as in [`Glyphs`](Self::Glyphs). The default.
     #[default]

@@ -157,7 +157,7 @@ pub mod pages {
     pub use crate::atlas::page::{Page, PageUpload};
     pub use crate::atlas::upload::{GlyphRegion, GlyphUploads, Upload};
     pub use crate::atlas::Atlas;
-    pub use crate::config::UnknownUploadMode;
+    pub use crate::config::{UnknownUploadMode, SOFTWARE_WHOLE_BOX_BYTES, WHOLE_BOX_BYTES};
     pub use kerf_pack::Rect;
 }
 

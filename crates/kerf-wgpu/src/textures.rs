@@ -275,6 +275,13 @@ impl TextAtlas {
             }
         }
         config.max_texture_side = config.max_texture_side.min(limits.max_texture_dimension_2d);
+        if config.whole_box_bytes.is_none()
+            && device.adapter_info().device_type == wgpu::DeviceType::Cpu
+        {
+            // A software adapter runs the scatter's render pass on the CPU:
+            // copying a box of up to 1.5 MiB costs less.
+            config.whole_box_bytes = Some(kerf_cache::pages::SOFTWARE_WHOLE_BOX_BYTES);
+        }
         if !scatter::supported(device) {
             // No storage buffers in the fragment stage (e.g. WebGL2): upload
             // dirty rectangles with plain texture writes instead.

@@ -42,7 +42,7 @@ use crate::atlas::page::Page;
 use crate::atlas::recency::Uses;
 use crate::atlas::upload::{Staging, Upload};
 use crate::bitmap::GlyphImage;
-use crate::config::{CacheConfig, UploadMode};
+use crate::config::{CacheConfig, UploadMode, WHOLE_BOX_BYTES};
 use crate::counts::FrameCounts;
 use crate::error::GlyphError;
 use crate::key::GlyphKey;
@@ -51,13 +51,6 @@ use kerf_pack::Rect;
 use lru::LruCache;
 use std::collections::HashMap;
 use std::time::Instant;
-
-/// The largest dirty box [`UploadMode::Auto`] writes whole however sparse
-/// its glyphs (256 KiB): a texture write that size costs less than a scatter
-/// pass (and no scatter pipeline, which a driver compiles at its first draw:
-/// lavapipe about 5 ms). A first frame's boxes and an app's few new glyphs a
-/// frame go this way; churn across a page is scattered.
-const SMALL_BOX_BYTES: u64 = 256 * 1024;
 
 /// What an atlas asks for the texels of its missed keys.
 pub(crate) trait Render: Sync {
@@ -178,17 +171,18 @@ impl Atlas {
         // Which pages go as their dirty box (one texture write): all in
         // DirtyRect, none in Glyphs; in Auto, a page whose new glyphs fill at
         // least a third of their bounding box, or whose box is at most
-        // SMALL_BOX_BYTES (no scatter draw either way). The others go glyph
+        // `whole_box_bytes` (no scatter draw either way). The others go glyph
         // by glyph.
         let (mode, padding, atlas) = (self.config.uploads, self.config.padding, self.format);
         let texel_bytes = atlas.bytes_per_texel() as u64;
+        let whole = self.config.whole_box_bytes.unwrap_or(WHOLE_BOX_BYTES);
         for i in 0..self.pages.len() {
             let dirty = self.pages[i].dirty;
             let boxed = match mode {
                 UploadMode::DirtyRect => true,
                 UploadMode::Glyphs => false,
                 UploadMode::Auto => {
-                    self.staging.box_is_cheaper(i, dirty, padding, texel_bytes, SMALL_BOX_BYTES)
+                    self.staging.box_is_cheaper(i, dirty, padding, texel_bytes, whole)
                 }
             };
             let page = &mut self.pages[i];

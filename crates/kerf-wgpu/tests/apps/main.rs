@@ -212,13 +212,14 @@ fn churn(
 /// and those frames' (rasterized, uploaded, calls).
 fn churned(
     device: &wgpu::Device, queue: &wgpu::Queue, page_size: u32, max_pages: u32,
-    uploads: kerf_cache::UploadMode, frames: usize, seed: u64,
+    (uploads, whole_box_bytes): (kerf_cache::UploadMode, Option<u64>), frames: usize, seed: u64,
 ) -> (TextAtlas, Vec<(u64, u64, u32)>) {
     let cfg = CacheConfig {
         page_size,
         max_pages,
         frames_in_flight: 1,
         uploads,
+        whole_box_bytes,
         ..CacheConfig::default()
     };
     let mut atlas = TextAtlas::new(device, cfg).unwrap();
@@ -242,7 +243,7 @@ fn uploads_are_sized_to_what_changed() {
         kerf_cache::UploadMode::DirtyRect,
         kerf_cache::UploadMode::Auto,
     ] {
-        let (atlas, frames) = churned(&device, &queue, 256, 3, mode, 80, 7);
+        let (atlas, frames) = churned(&device, &queue, 256, 3, (mode, None), 80, 7);
         assert!(atlas.cache().stats().evictions > 200, "{mode:?}: the run must churn");
         if mode == kerf_cache::UploadMode::Glyphs {
             for (i, &(raster, upload, calls)) in frames.iter().enumerate() {
@@ -273,18 +274,31 @@ fn uploads_are_sized_to_what_changed() {
     assert_eq!(glyphs.0, dirty.0, "same workload, same rasters");
     assert!(dirty.1 > 2 * glyphs.1, "dirty rectangles upload more: {dirty:?} vs {glyphs:?}");
     // On one 1024² page the churn's dirty boxes span most of the page:
-    // Auto sends the first, dense frames as boxes and the churn glyph by
-    // glyph, and uploads less than dirty rectangles on the same workload.
+    // with a GPU's limit (boxes of at most 256 KiB whole), Auto sends the
+    // first, dense frames as boxes and the churn glyph by glyph, and
+    // uploads less than dirty rectangles on the same workload.
     let run = |uploads| {
         let (atlas, frames) = churned(&device, &queue, 1024, 1, uploads, 400, 11);
         assert!(atlas.cache().stats().evictions > 1000, "{uploads:?}: the run must churn");
         let upload: u64 = frames.iter().map(|f| f.1).sum();
         (upload, atlas.gpu_stats().buffer_writes, atlas.gpu_stats().upload_calls)
     };
-    let (auto, dirty) = (run(kerf_cache::UploadMode::Auto), run(kerf_cache::UploadMode::DirtyRect));
+    let gpu_limit = Some(kerf_cache::pages::WHOLE_BOX_BYTES);
+    let auto = run((kerf_cache::UploadMode::Auto, gpu_limit));
+    let dirty = run((kerf_cache::UploadMode::DirtyRect, None));
     assert!(auto.1 > 0, "the churn went glyph by glyph (scatter buffer writes): {auto:?}");
     assert!(auto.2 > auto.1, "some pages went as boxes: {auto:?}");
     assert!(auto.0 < dirty.0, "auto uploads less than dirty rectangles: {auto:?} vs {dirty:?}");
+    // Left to the atlas, the limit follows the adapter: on a software one
+    // (lavapipe), where a scatter pass is a render pass the CPU runs, boxes
+    // of up to 1.5 MiB go whole, so this page (1 MiB) is never scattered;
+    // on a GPU the churn is.
+    let own = run((kerf_cache::UploadMode::Auto, None));
+    let software = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
+    assert_eq!(own.1 == 0, software, "software adapter: {software}; uploads {own:?}");
+    if software {
+        assert_eq!(own.0, dirty.0, "every box whole: {own:?} vs {dirty:?}");
+    }
 }
 
 /// A page released and added again reuses a texture layer that still holds
