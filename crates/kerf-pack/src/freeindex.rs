@@ -5,9 +5,10 @@
 //! waste maps).
 //!
 //! The spatial part is a family of uniform grids, one per pair of (x level,
-//! y level): level 0 cells are about 1/16 of the bin a side, each level's
-//! cells 8× wider (or taller) than the one below, the last level one cell
-//! across the bin. A free rect goes to the grid whose cells are, on each
+//! y level): level 0 cells start at about 1/16 of the bin a side, each
+//! level's cells 8× wider (or taller) than the one below, the last level one
+//! cell across the bin. Where rects crowd a few cells, the grids turn finer
+//! (level 0 down to 1/64 of the bin) and back ([`SpatialIndex::retune`]). A free rect goes to the grid whose cells are, on each
 //! axis, the finest where it spans at most [`MAX_SPAN`] cells, whatever its
 //! size or shape: a long sliver lands in a grid of long cells. It is
 //! registered once, in the cell that holds its top-left corner. A query
@@ -29,6 +30,8 @@ use crate::geom::Rect;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::Cell;
+use core::sync::atomic::AtomicU32;
+use core::sync::atomic::Ordering::Relaxed;
 
 const NONE: u32 = u32::MAX;
 
@@ -39,6 +42,18 @@ const MAX_SPAN: u32 = 2;
 
 /// Each grid level's cells are `1 << STEP` times as wide (or tall) as the level below.
 const STEP: u32 = 3;
+
+/// Halvings of the level-0 cell side the index may take beyond its start
+/// (1/16 of the bin a side): to 1/32 and 1/64.
+const MAX_FINE: u32 = 2;
+
+/// Queries between two looks at their cost (see [`SpatialIndex::retune`]).
+const TUNE_EVERY: u32 = 512;
+
+/// Mean entries a query reads above which the grid is made finer, and
+/// below which (when finer than at the start) it is made coarser again.
+const READS_FINER: u32 = 64;
+const READS_COARSER: u32 = 8;
 
 /// A grid cell's record of a free rect.
 #[derive(Clone, Copy)]
@@ -103,6 +118,32 @@ fn class_min(c: usize) -> u32 {
     (4 + m) << (e - 2)
 }
 
+/// The grids of an index over a `iw × ih` area with its level-0 cells
+/// halved `fine` times from 1/16 of the bin a side (at least 16 px): the
+/// level-0 cell side's power of two, the levels per axis and the empty
+/// grids.
+fn grids(iw: u32, ih: u32, fine: u32) -> (u32, usize, Vec<Level>) {
+    let side = iw.max(ih).max(1);
+    let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
+    let base = bits.saturating_sub(4 + fine).max(4);
+    let mut nl = 1;
+    while base + STEP * (nl as u32 - 1) < bits {
+        nl += 1;
+    }
+    let mut levels = Vec::with_capacity(nl * nl);
+    for lx in 0..nl as u32 {
+        for ly in 0..nl as u32 {
+            let (sx, sy) = (base + STEP * lx, base + STEP * ly);
+            let cols = ((iw.max(1) - 1) >> sx) + 1;
+            let rows = ((ih.max(1) - 1) >> sy) + 1;
+            let cells = vec![Vec::new(); (cols * rows) as usize];
+            let ends = vec![(0, 0); (cols * rows) as usize];
+            levels.push(Level { sx, sy, cols, rows, entries: 0, cells, ends });
+        }
+    }
+    (base, nl, levels)
+}
+
 /// Free rects by id: a spatial grid and size classes (see the module docs).
 /// Ids are the caller's; each id holds at most one non-empty rect.
 pub(crate) struct SpatialIndex {
@@ -112,8 +153,17 @@ pub(crate) struct SpatialIndex {
     levels: Vec<Level>,
     /// Levels per axis.
     nl: usize,
-    /// Cell side of level 0 is `1 << base` pixels, ×4 per level.
+    /// Cell side of level 0 is `1 << base` pixels, `1 << STEP` times that
+    /// per level.
     base: u32,
+    /// Halvings of the level-0 cell side from the start (0..=MAX_FINE).
+    fine: u32,
+    /// Queries since the last look at their cost, and the entries they read
+    /// (atomics for `Sync`, read and written with plain relaxed loads and
+    /// stores: a count, not a synchronisation; queries on one index run on
+    /// one thread at a time, behind the packer's `&mut` owner).
+    queries: AtomicU32,
+    reads: AtomicU32,
     /// By id: the grid it is registered in.
     level_of: Vec<u8>,
     /// By id: its index in its cell.
@@ -132,35 +182,60 @@ impl SpatialIndex {
     /// An empty index for a `iw × ih` packing area.
     pub fn new(iw: u32, ih: u32) -> Self {
         let side = iw.max(ih).max(1);
-        let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
-        let base = bits.saturating_sub(4).max(4);
-        let mut nl = 1;
-        while base + STEP * (nl as u32 - 1) < bits {
-            nl += 1;
-        }
-        let mut levels = Vec::with_capacity(nl * nl);
-        for lx in 0..nl as u32 {
-            for ly in 0..nl as u32 {
-                let (sx, sy) = (base + STEP * lx, base + STEP * ly);
-                let cols = ((iw.max(1) - 1) >> sx) + 1;
-                let rows = ((ih.max(1) - 1) >> sy) + 1;
-                let cells = vec![Vec::new(); (cols * rows) as usize];
-                let ends = vec![(0, 0); (cols * rows) as usize];
-                levels.push(Level { sx, sy, cols, rows, entries: 0, cells, ends });
-            }
-        }
+        let (base, nl, levels) = grids(iw, ih, 0);
         let classes = class(side) + 1;
         SpatialIndex {
             area: (iw, ih),
             levels,
             nl,
             base,
+            fine: 0,
+            queries: AtomicU32::new(0),
+            reads: AtomicU32::new(0),
             level_of: Vec::new(),
             regs: Vec::new(),
             classes,
             buckets: vec![Vec::new(); classes * classes],
             filled: vec![0; classes],
             slot: Vec::new(),
+        }
+    }
+
+    /// Makes the grids finer or coarser when the queries since the last
+    /// look read too many entries a query, or few at a finer grid than the
+    /// start (a grid cell holds the rects whose top-left corner is in it, so
+    /// where frees cluster — a cache evicting its oldest glyphs, placed side
+    /// by side — a few cells hold most rects and every query there reads
+    /// them all; elsewhere a finer grid only adds cells to visit). The rects
+    /// are filed again from the size classes; what any query answers is the
+    /// same set either way. Called by the mutating operations, so `near`
+    /// stays `&self`.
+    fn retune(&mut self) {
+        let queries = *self.queries.get_mut();
+        if queries < TUNE_EVERY {
+            return;
+        }
+        let mean = *self.reads.get_mut() / queries;
+        *self.queries.get_mut() = 0;
+        *self.reads.get_mut() = 0;
+        let fine = if mean > READS_FINER && self.fine < MAX_FINE {
+            self.fine + 1
+        } else if mean < READS_COARSER && self.fine > 0 {
+            self.fine - 1
+        } else {
+            return;
+        };
+        let (base, nl, levels) = grids(self.area.0, self.area.1, fine);
+        if base == self.base {
+            // (A small bin is at its finest grid already.)
+            return;
+        }
+        (self.base, self.nl, self.levels, self.fine) = (base, nl, levels, fine);
+        for b in 0..self.buckets.len() {
+            for k in 0..self.buckets[b].len() {
+                let (r, id) = self.buckets[b][k];
+                self.file(id, r);
+            }
         }
     }
 
@@ -207,6 +282,18 @@ impl SpatialIndex {
             self.regs.resize(i + 1, 0);
             self.slot.resize(i + 1, (0, 0));
         }
+        self.retune();
+        self.file(id, r);
+        let (cw, ch) = (class(r.w), class(r.h));
+        let b = cw * self.classes + ch;
+        self.slot[i] = (b as u32, self.buckets[b].len() as u32);
+        self.buckets[b].push((r, id));
+        self.filled[cw] |= 1 << ch;
+    }
+
+    /// Files non-empty `r` under `id` in its grid cell.
+    fn file(&mut self, id: u32, r: Rect) {
+        let i = id as usize;
         let l = self.level_for(&r);
         self.level_of[i] = l as u8;
         let level = &mut self.levels[l];
@@ -217,11 +304,6 @@ impl SpatialIndex {
         self.regs[i] = cell.len() as u32;
         cell.push(Entry { rect: r, id });
         level.entries += 1;
-        let (cw, ch) = (class(r.w), class(r.h));
-        let b = cw * self.classes + ch;
-        self.slot[i] = (b as u32, self.buckets[b].len() as u32);
-        self.buckets[b].push((r, id));
-        self.filled[cw] |= 1 << ch;
     }
 
     /// Removes `id`, which holds `r`.
@@ -260,6 +342,7 @@ impl SpatialIndex {
         if area.is_empty() {
             return;
         }
+        let mut reads = 0;
         for level in &self.levels {
             if level.entries == 0 {
                 continue;
@@ -273,6 +356,7 @@ impl SpatialIndex {
                     if right <= area.x || bottom <= area.y {
                         continue; // nothing there reaches the area
                     }
+                    reads += cell.len() as u32;
                     for e in cell {
                         if e.rect.intersects(area) && keep(&e.rect) {
                             out.push((e.id, e.rect));
@@ -281,6 +365,8 @@ impl SpatialIndex {
                 }
             }
         }
+        self.queries.store(self.queries.load(Relaxed).wrapping_add(1), Relaxed);
+        self.reads.store(self.reads.load(Relaxed).saturating_add(reads), Relaxed);
     }
 
     /// Like [`Self::each_fitting`], for a search that minimises a key that
@@ -479,5 +565,76 @@ mod tests {
                 assert_eq!(got, expected, "seed {seed} step {step} query {query:?}");
             }
         }
+    }
+
+    /// Every query's answer against a plain scan of `live`.
+    fn check_all(index: &SpatialIndex, live: &[Option<Rect>], queries: &[Rect]) {
+        for query in queries {
+            let mut got = Vec::new();
+            index.near(query, &mut got, |_| true);
+            got.sort_unstable_by_key(|&(id, _)| id);
+            let expected: Vec<(u32, Rect)> = live
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.filter(|r| r.intersects(query)).map(|r| (i as u32, r)))
+                .collect();
+            assert_eq!(got, expected, "query {query:?}");
+        }
+    }
+
+    /// Rects crowded into one corner of a 1024² bin (as where a cache frees
+    /// its oldest glyphs, placed side by side) make every query there read
+    /// hundreds of entries at the start grid (64 px cells): the index turns
+    /// finer, to 16 px cells, and its queries read a fraction of that; once
+    /// the crowd is gone and queries read next to nothing, it turns coarser
+    /// again. Every answer, before and after each change, is the plain
+    /// scan's.
+    #[test]
+    fn the_grid_turns_finer_where_rects_crowd_and_back_when_they_thin_out() {
+        let mut index = SpatialIndex::new(1024, 1024);
+        let mut live: Vec<Option<Rect>> = Vec::new();
+        let mut rng = Rng(0x5eed_0fc0_de01);
+        // 1,600 glyph-sized rects, overlapping, in the top-left 128² (two
+        // level-0 cells a side at the start).
+        for _ in 0..1600 {
+            let (w, h) = (4 + rng.below(12), 4 + rng.below(12));
+            let r = Rect::new(rng.below(128 - w), rng.below(128 - h), w, h);
+            index.insert(live.len() as u32, r);
+            live.push(Some(r));
+        }
+        let queries: Vec<Rect> = (0..TUNE_EVERY)
+            .map(|_| Rect::new(rng.below(120), rng.below(120), 1 + rng.below(8), 1 + rng.below(8)))
+            .collect();
+        assert_eq!((index.fine, index.base), (0, 6));
+        let reads =
+            |index: &SpatialIndex| index.reads.load(Relaxed) / index.queries.load(Relaxed).max(1);
+        let mut mean_reads = Vec::new();
+        for round in 0..4 {
+            check_all(&index, &live, &queries);
+            mean_reads.push(reads(&index));
+            // The next insert looks at the queries' cost.
+            let r = Rect::new(900, 900, 8, 8);
+            index.insert(live.len() as u32, r);
+            live.push(Some(r));
+            assert!(index.fine <= MAX_FINE, "round {round}");
+        }
+        assert_eq!((index.fine, index.base), (MAX_FINE, 4), "finer: reads a query {mean_reads:?}");
+        assert!(mean_reads[0] > READS_FINER, "{mean_reads:?}");
+        assert!(mean_reads[3] * 4 < mean_reads[0], "the finer grid reads less: {mean_reads:?}");
+        check_all(&index, &live, &queries);
+        // The crowd leaves; a few rects far apart stay.
+        for (id, slot) in live.iter_mut().enumerate().take(1600) {
+            if id % 100 != 0 {
+                index.remove(id as u32, slot.take().unwrap());
+            }
+        }
+        for round in 0..4 {
+            check_all(&index, &live, &queries);
+            let r = Rect::new(800 + round * 10, 20, 4, 4);
+            index.insert(live.len() as u32, r);
+            live.push(Some(r));
+        }
+        assert_eq!((index.fine, index.base), (0, 6), "coarser again");
+        check_all(&index, &live, &queries);
     }
 }
