@@ -83,7 +83,7 @@ impl Coverage {
                     let next = if k + 1 < end { k + 1 } else { s };
                     let (a, b) = (pts[k], pts[next]);
                     let level = (a.1 == b.1) as usize;
-                    let upright = (a.0 == b.0) as usize & (1 - level);
+                    let upright = ((a.0 == b.0) & (a.1 != b.1)) as usize;
                     let edge = (k as u32, next as u32);
                     vertical[nv] = edge;
                     slanted[ns] = edge;
