@@ -243,7 +243,9 @@ fn uploads_are_sized_to_what_changed() {
         kerf_cache::UploadMode::DirtyRect,
         kerf_cache::UploadMode::Auto,
     ] {
-        let (atlas, frames) = churned(&device, &queue, 256, 3, (mode, None), 80, 7);
+        // (The GPU's limit, whatever the adapter: boxes of at most 256 KiB whole.)
+        let gpu_limit = Some(kerf_cache::pages::WHOLE_BOX_BYTES);
+        let (atlas, frames) = churned(&device, &queue, 256, 3, (mode, gpu_limit), 80, 7);
         assert!(atlas.cache().stats().evictions > 200, "{mode:?}: the run must churn");
         if mode == kerf_cache::UploadMode::Glyphs {
             for (i, &(raster, upload, calls)) in frames.iter().enumerate() {
@@ -267,8 +269,8 @@ fn uploads_are_sized_to_what_changed() {
     }
     let (glyphs, dirty, auto) = (totals[0], totals[1], totals[2]);
     // Auto on 256² pages: every dirty box is at most 64 KiB, below the
-    // size a scatter pass is worth, so it uploads what dirty rectangles do
-    // and never scatters (the layers equal the pages: checked above).
+    // GPU's limit (256 KiB), so it uploads what dirty rectangles do and
+    // never scatters (the layers equal the pages: checked above).
     assert_eq!(auto, dirty, "small boxes go whole");
     assert_eq!(auto_writes.0, 0, "no scatter for small boxes: {auto_writes:?}");
     assert_eq!(glyphs.0, dirty.0, "same workload, same rasters");
