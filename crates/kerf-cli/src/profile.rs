@@ -70,7 +70,7 @@ pub struct ProfileArgs {
     pub subpixel_bins: u32,
     /// How new texels are uploaded: auto (per dirty page, its bounding box
     /// when the new glyphs fill at least a third of it or it is at most
-    /// 256 KiB, else glyph by glyph),
+    /// 256 KiB, 1.5 MiB on a software adapter, else glyph by glyph),
     /// glyphs (each new glyph's texels packed tightly: one buffer write per
     /// frame, one scatter draw per dirty page) or dirty-rect (the bounding
     /// box of each dirty page: one texture write per dirty page).

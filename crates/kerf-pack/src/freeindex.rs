@@ -520,6 +520,7 @@ mod tests {
     use super::*;
 
     use crate::testrng::Rng;
+    use alloc::format;
 
     /// A rect inside a `iw × ih` area: a sliver, glyph-sized, or up to the whole area.
     fn random_rect(rng: &mut Rng, (iw, ih): (u32, u32)) -> Rect {
@@ -554,21 +555,14 @@ mod tests {
                     live[id] = Some(r);
                 }
                 let query = random_rect(&mut rng, area);
-                let mut got = Vec::new();
-                index.near(&query, &mut got, |_| true);
-                got.sort_unstable_by_key(|&(id, _)| id);
-                let expected: Vec<(u32, Rect)> = live
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, r)| r.filter(|r| r.intersects(&query)).map(|r| (i as u32, r)))
-                    .collect();
-                assert_eq!(got, expected, "seed {seed} step {step} query {query:?}");
+                check_all(&index, &live, &[query], &format!("seed {seed} step {step}"));
             }
         }
     }
 
-    /// Every query's answer against a plain scan of `live`.
-    fn check_all(index: &SpatialIndex, live: &[Option<Rect>], queries: &[Rect]) {
+    /// Every query's answer against a plain scan of `live` (`when` names
+    /// the moment in a failure).
+    fn check_all(index: &SpatialIndex, live: &[Option<Rect>], queries: &[Rect], when: &str) {
         for query in queries {
             let mut got = Vec::new();
             index.near(query, &mut got, |_| true);
@@ -578,7 +572,7 @@ mod tests {
                 .enumerate()
                 .filter_map(|(i, r)| r.filter(|r| r.intersects(query)).map(|r| (i as u32, r)))
                 .collect();
-            assert_eq!(got, expected, "query {query:?}");
+            assert_eq!(got, expected, "{when}: query {query:?}");
         }
     }
 
@@ -610,7 +604,7 @@ mod tests {
             |index: &SpatialIndex| index.reads.load(Relaxed) / index.queries.load(Relaxed).max(1);
         let mut mean_reads = Vec::new();
         for round in 0..4 {
-            check_all(&index, &live, &queries);
+            check_all(&index, &live, &queries, &format!("crowded, round {round}"));
             mean_reads.push(reads(&index));
             // The next insert looks at the queries' cost.
             let r = Rect::new(900, 900, 8, 8);
@@ -621,7 +615,7 @@ mod tests {
         assert_eq!((index.fine, index.base), (MAX_FINE, 4), "finer: reads a query {mean_reads:?}");
         assert!(mean_reads[0] > READS_FINER, "{mean_reads:?}");
         assert!(mean_reads[3] * 4 < mean_reads[0], "the finer grid reads less: {mean_reads:?}");
-        check_all(&index, &live, &queries);
+        check_all(&index, &live, &queries, "finest");
         // The crowd leaves; a few rects far apart stay.
         for (id, slot) in live.iter_mut().enumerate().take(1600) {
             if id % 100 != 0 {
@@ -629,12 +623,12 @@ mod tests {
             }
         }
         for round in 0..4 {
-            check_all(&index, &live, &queries);
+            check_all(&index, &live, &queries, &format!("thinned, round {round}"));
             let r = Rect::new(800 + round * 10, 20, 4, 4);
             index.insert(live.len() as u32, r);
             live.push(Some(r));
         }
         assert_eq!((index.fine, index.base), (0, 6), "coarser again");
-        check_all(&index, &live, &queries);
+        check_all(&index, &live, &queries, "coarser again");
     }
 }

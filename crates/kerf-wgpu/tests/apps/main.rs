@@ -238,13 +238,13 @@ fn uploads_are_sized_to_what_changed() {
     let (device, queue) = gpu();
     let mut totals = Vec::new();
     let mut auto_writes = (0u64, 0u64);
+    // The GPU's limit, whatever the adapter: boxes of at most 256 KiB whole.
+    let gpu_limit = Some(kerf_cache::pages::WHOLE_BOX_BYTES);
     for mode in [
         kerf_cache::UploadMode::Glyphs,
         kerf_cache::UploadMode::DirtyRect,
         kerf_cache::UploadMode::Auto,
     ] {
-        // (The GPU's limit, whatever the adapter: boxes of at most 256 KiB whole.)
-        let gpu_limit = Some(kerf_cache::pages::WHOLE_BOX_BYTES);
         let (atlas, frames) = churned(&device, &queue, 256, 3, (mode, gpu_limit), 80, 7);
         assert!(atlas.cache().stats().evictions > 200, "{mode:?}: the run must churn");
         if mode == kerf_cache::UploadMode::Glyphs {
@@ -285,7 +285,6 @@ fn uploads_are_sized_to_what_changed() {
         let upload: u64 = frames.iter().map(|f| f.1).sum();
         (upload, atlas.gpu_stats().buffer_writes, atlas.gpu_stats().upload_calls)
     };
-    let gpu_limit = Some(kerf_cache::pages::WHOLE_BOX_BYTES);
     let auto = run((kerf_cache::UploadMode::Auto, gpu_limit));
     let dirty = run((kerf_cache::UploadMode::DirtyRect, None));
     assert!(auto.1 > 0, "the churn went glyph by glyph (scatter buffer writes): {auto:?}");
