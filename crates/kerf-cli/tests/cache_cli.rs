@@ -10,8 +10,10 @@ fn kerf(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kerf")).args(args).output().expect("run kerf")
 }
 
+/// A path for file `name` in this binary's directory under Cargo's scratch
+/// directory for tests (target/tmp, not the system's temporary directory).
 fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kerf-cli-test-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kerf-cache-cli-test");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -130,7 +130,8 @@ fn unknown_packer_and_bad_size_are_errors() {
 
 #[test]
 fn pictures_are_written() {
-    let dir = std::env::temp_dir().join(format!("kerf-cli-test-{}", std::process::id()));
+    // (Cargo's scratch directory for tests: target/tmp.)
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kerf-pack-cli-test");
     std::fs::create_dir_all(&dir).unwrap();
     let (svg, png) = (dir.join("p.svg"), dir.join("p.png"));
     let out = kerf(

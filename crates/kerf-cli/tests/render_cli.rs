@@ -9,20 +9,25 @@ fn kerf(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kerf")).args(args).output().expect("run kerf")
 }
 
+/// A path for file `name` in this binary's directory under Cargo's scratch
+/// directory for tests (target/tmp: not the system's temporary directory,
+/// where a directory a run piled up).
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kerf-render-test-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kerf-render-test");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
 
 /// DejaVu Sans as a file (the bytes kerf embeds), for --font and hb-shape.
-/// Written once per process: tests run in parallel, and rewriting the file
-/// while another test's kerf reads it showed that kerf an empty font.
+/// Written once per process, whole under a name of its own and then renamed
+/// into place: tests run in parallel, and rewriting the file in place while
+/// another test's kerf read it showed that kerf an empty font.
 fn dejavu() -> String {
     static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
-        let p = tmp("DejaVuSans.ttf");
-        std::fs::write(&p, dejavu::sans::regular()).unwrap();
+        let (p, part) = (tmp("DejaVuSans.ttf"), tmp(&format!("DejaVuSans.{}", std::process::id())));
+        std::fs::write(&part, dejavu::sans::regular()).unwrap();
+        std::fs::rename(&part, &p).unwrap();
         p.to_string_lossy().into_owned()
     })
     .clone()

@@ -23,14 +23,19 @@ pub fn font_file(file: &str, package: &str) -> PathBuf {
 }
 
 pub fn dejavu_file() -> PathBuf {
-    // The same bytes the dejavu crate embeds, as a file for hb-shape: written
-    // once per process, under a name of its own (tests run in parallel, and a
-    // file rewritten while another test reads it reads as empty).
+    // The same bytes the dejavu crate embeds, as a file for hb-shape, in
+    // Cargo's scratch directory for tests (under target/, not the system's
+    // temporary directory, where one file a run piled up): written once per
+    // process, whole under a name of its own and then renamed into place, so
+    // a test of another process reading it meanwhile reads whole bytes
+    // (a file rewritten in place while another test read it read as empty).
     static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
-        let path =
-            std::env::temp_dir().join(format!("kerf-test-DejaVuSans-{}.ttf", std::process::id()));
-        std::fs::write(&path, dejavu::sans::regular()).unwrap();
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let path = dir.join("DejaVuSans.ttf");
+        let part = dir.join(format!("DejaVuSans.ttf.{}", std::process::id()));
+        std::fs::write(&part, dejavu::sans::regular()).unwrap();
+        std::fs::rename(&part, &path).unwrap();
         path
     })
     .clone()
