@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex};
 const TOLERANCE: f32 = 1.0 / 44.0;
 /// Most segments one curve is cut into (a huge glyph's long curves).
 const MAX_SEGMENTS: usize = 512;
-/// Most points one face's store keeps (2 MiB of them); past it the store
-/// starts over.
+/// Most points and edges one face's store keeps (8 bytes each: 2 MiB of
+/// them); past it the store starts over.
 const STORE_POINTS: usize = 1 << 18;
 
 /// A glyph's outline as closed polygons in font units (y up).
@@ -31,19 +31,110 @@ pub(crate) struct FlatOutline {
     /// The points' bounds (infinite and reversed with no points).
     pub(crate) min: (f32, f32),
     pub(crate) max: (f32, f32),
+    /// Its edges by kind, sorted once here rather than at every fill.
+    pub(crate) edges: Edges,
 }
 
 impl FlatOutline {
     /// An outline of `points` (contours beginning at `starts`), its bounds
-    /// measured.
+    /// measured and its edges sorted.
     pub(crate) fn new(points: Vec<(f32, f32)>, starts: Vec<usize>) -> FlatOutline {
         let mut min = (f32::INFINITY, f32::INFINITY);
         let mut max = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        // (Comparisons, not `f32::min`/`max`, whose NaN rules cost several
+        // instructions each: one `minss`/`maxss`. A NaN point leaves the
+        // bounds as they were; the fill clamps it.)
+        let (lo, hi) = (
+            |a: f32, b: f32| if b < a { b } else { a },
+            |a: f32, b: f32| if b > a { b } else { a },
+        );
         for &(x, y) in &points {
-            min = (min.0.min(x), min.1.min(y));
-            max = (max.0.max(x), max.1.max(y));
+            min = (lo(min.0, x), lo(min.1, y));
+            max = (hi(max.0, x), hi(max.1, y));
         }
-        FlatOutline { points, starts, min, max }
+        let edges = Edges::of(&points, &starts);
+        FlatOutline { points, starts, min, max, edges }
+    }
+
+    /// Points and edges it holds (what the store counts against its bound).
+    fn size(&self) -> usize {
+        self.points.len() + self.edges.len()
+    }
+}
+
+/// A polygon's edges by kind, each the indices of its two ends (a
+/// contour's last point joined back to its first): vertical ones (same x,
+/// not the same y) and slanted ones (neither); level ones, which enclose no
+/// area, left out. Scaling and moving every point alike keeps each edge's
+/// kind (equal coordinates stay equal), so an outline's edges are sorted
+/// once, in font units, and every raster of it walks the lists.
+#[derive(Debug, Default)]
+pub(crate) struct Edges {
+    /// The vertical edges, one spare entry, then the slanted ones.
+    list: Vec<(u32, u32)>,
+    /// How many are vertical.
+    vertical: usize,
+}
+
+impl Edges {
+    /// The edges of the closed contours of `points` beginning at `starts`
+    /// (a start past the points: an empty contour).
+    ///
+    /// Without a branch on an edge's kind (which comes in no order a branch
+    /// predictor learns): every edge is written both at the vertical ones'
+    /// next place, from the front of a list with room for one edge a point
+    /// and a spare, and at the slanted ones' next place, from its back, and
+    /// counted in its own kind (a write past a kind's count is overwritten
+    /// by the next edge of that kind, or left in the gap between the two);
+    /// then the slanted ones are moved down to follow the spare entry. One
+    /// pass, one allocation.
+    pub(crate) fn of(points: &[(f32, f32)], starts: &[usize]) -> Edges {
+        // (At most one edge a point: room for all of them, and the spare.)
+        let last = points.len();
+        let mut list = vec![(0, 0); last + 1];
+        let (mut iv, mut is) = (0, 0);
+        each_edge(points, starts, |edge, v, s| {
+            list[iv] = edge;
+            list[last - is] = edge;
+            (iv, is) = (iv + v, is + s);
+        });
+        // The slanted ones moved down to follow the spare entry.
+        list.copy_within(last + 1 - is.., iv + 1);
+        list.truncate(iv + 1 + is);
+        Edges { list, vertical: iv }
+    }
+
+    /// The vertical edges.
+    pub(crate) fn vertical(&self) -> &[(u32, u32)] {
+        &self.list[..self.vertical]
+    }
+
+    /// The slanted edges.
+    pub(crate) fn slanted(&self) -> &[(u32, u32)] {
+        self.list.get(self.vertical + 1..).unwrap_or(&[])
+    }
+
+    /// How many there are.
+    fn len(&self) -> usize {
+        self.list.len().saturating_sub(1)
+    }
+}
+
+/// Calls `f` with each edge of the closed contours of `points` beginning
+/// at `starts` (the indices of its ends), 1 if it is vertical (else 0) and
+/// 1 if it is slanted.
+#[inline(always)]
+fn each_edge(points: &[(f32, f32)], starts: &[usize], mut f: impl FnMut((u32, u32), usize, usize)) {
+    let n = points.len();
+    for (i, &s) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(n).min(n);
+        for k in s..end {
+            let next = if k + 1 < end { k + 1 } else { s };
+            let (a, b) = (points[k], points[next]);
+            let level = (a.1 == b.1) as usize;
+            let upright = ((a.0 == b.0) & (a.1 != b.1)) as usize;
+            f((k as u32, next as u32), upright, 1 - level - upright);
+        }
     }
 }
 
@@ -178,8 +269,9 @@ impl ttf_parser::OutlineBuilder for Flattener {
 }
 
 /// One face's flattened outlines by glyph and size class, bounded to
-/// [`STORE_POINTS`] points (it starts over when a new outline would pass
-/// that: memory is bounded by the glyphs drawn, never by the face).
+/// [`STORE_POINTS`] points and edges (it starts over when a new outline
+/// would pass that: memory is bounded by the glyphs drawn, never by the
+/// face).
 #[derive(Debug, Default)]
 pub(crate) struct OutlineStore {
     inner: Mutex<Stored>,
@@ -225,7 +317,7 @@ impl OutlineStore {
 
     /// Keeps `outline` for `glyph` at size class `class`.
     pub(crate) fn insert(&self, glyph: u16, class: u8, outline: Option<Arc<FlatOutline>>) {
-        let n = outline.as_ref().map_or(0, |o| o.points.len());
+        let n = outline.as_ref().map_or(0, |o| o.size());
         let mut stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if stored.points + n > STORE_POINTS {
             stored.map.clear();
@@ -446,6 +538,49 @@ mod tests {
             let buckets: std::collections::HashSet<u64> =
                 (0..4096u16).map(|g| h.hash_one((g, class)) & 4095).collect();
             assert!(buckets.len() > 2400, "class {class}: {} buckets", buckets.len());
+        }
+    }
+
+    proptest::proptest! {
+        /// An outline's edges sorted once are every edge of every contour
+        /// (each contour's last point joined back to its first) by kind,
+        /// as a plain loop tells them: vertical (same x, another y),
+        /// slanted (another x and y), level ones left out. Points on a
+        /// small grid, so equal coordinates are common; contours of 0–6
+        /// points, some starts past the points.
+        #[test]
+        fn edges_are_every_edge_by_kind(
+            points in proptest::collection::vec((0u8..4, 0u8..4), 0..24),
+            cuts in proptest::collection::vec(0usize..30, 1..5),
+        ) {
+            let points: Vec<(f32, f32)> =
+                points.iter().map(|&(x, y)| (f32::from(x), f32::from(y))).collect();
+            let mut starts = cuts;
+            starts.sort_unstable();
+            let edges = Edges::of(&points, &starts);
+            let (mut vertical, mut slanted) = (Vec::new(), Vec::new());
+            for (i, &s) in starts.iter().enumerate() {
+                let end = starts.get(i + 1).copied().unwrap_or(points.len()).min(points.len());
+                for k in s..end {
+                    let next = if k + 1 == end { s } else { k + 1 };
+                    let ((ax, ay), (bx, by)) = (points[k], points[next]);
+                    if ay == by {
+                        continue;
+                    } else if ax == bx {
+                        vertical.push((k as u32, next as u32));
+                    } else {
+                        slanted.push((k as u32, next as u32));
+                    }
+                }
+            }
+            let sorted = |l: &[(u32, u32)]| {
+                let mut l = l.to_vec();
+                l.sort_unstable();
+                l
+            };
+            proptest::prop_assert_eq!(sorted(edges.vertical()), sorted(&vertical));
+            proptest::prop_assert_eq!(sorted(edges.slanted()), sorted(&slanted));
+            proptest::prop_assert_eq!(edges.len(), vertical.len() + slanted.len());
         }
     }
 

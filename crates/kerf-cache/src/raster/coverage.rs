@@ -4,6 +4,7 @@
 //! each row then gives each pixel's covered area). Non-zero winding, with
 //! coverage clamped to one, as fonts are drawn.
 
+use crate::font::outline::Edges;
 use std::cell::RefCell;
 
 /// A coverage buffer of `width × height` pixels that line segments are
@@ -53,55 +54,48 @@ impl Coverage {
 
     /// Adds the closed polygons of `points` (each contour from its entry in
     /// `starts` to the next one's, its last point joined back to its first),
-    /// each point [`clamp`]ed into the buffer once.
-    ///
-    /// The edges are sorted first: level ones (no area) dropped, vertical
-    /// ones ([`vertical`](Self::vertical)) drawn before the slanted ones
-    /// ([`line_inside`](Self::line_inside)). A glyph's edges come in no order
-    /// a branch predictor learns, and testing each edge's kind as it is drawn
-    /// mispredicted often enough to cost more than the sort (the sort itself
-    /// has no branch on the kind: each edge is written to every list and
-    /// counted in its own). CJK glyphs, with their many straight strokes,
-    /// gain the most.
+    /// each point [`clamp`]ed into the buffer once: [`edges`](Self::edges)
+    /// with the edges sorted here.
+    #[cfg(test)]
     pub(crate) fn polygon(&mut self, points: impl Iterator<Item = (f32, f32)>, starts: &[usize]) {
+        let points: Vec<(f32, f32)> = points.collect();
+        let edges = Edges::of(&points, starts);
+        self.edges(points.into_iter(), &edges);
+    }
+
+    /// Adds the edges `edges` of a polygon of `points` (each edge the
+    /// indices of its ends), each point [`clamp`]ed into the buffer once.
+    ///
+    /// The edges come sorted ([`Edges`], once per outline): level ones (no
+    /// area) dropped, vertical ones ([`vertical`](Self::vertical)) drawn
+    /// before the slanted ones ([`line_inside`](Self::line_inside)). A
+    /// glyph's edges come in no order a branch predictor learns, and testing
+    /// each edge's kind as it is drawn mispredicted often enough to cost more
+    /// than sorting them; sorted with the outline, no raster pays for either.
+    /// (Clamping can make a slanted edge vertical or level, which
+    /// `line_inside` handles, or a vertical one level, which is skipped.)
+    pub(crate) fn edges(&mut self, points: impl Iterator<Item = (f32, f32)>, edges: &Edges) {
         let (w, h) = (self.width as f32, self.height as f32);
-        SCRATCH.with_borrow_mut(|(pts, vertical, slanted)| {
+        SCRATCH.with_borrow_mut(|pts| {
             pts.clear();
             pts.extend(points.map(|(x, y)| clamp(x, y, w, h)));
             let n = pts.len();
-            // (Every edge is written to both lists, so each holds up to one
-            // edge a point; only the counted ones are read.)
-            for list in [&mut *vertical, &mut *slanted] {
-                if list.len() < n {
-                    list.resize(n, (0, 0));
+            let at = |i: u32| pts.get(i as usize).copied();
+            for &(a, b) in edges.vertical() {
+                if let (Some(a), Some(b)) = (at(a), at(b)) {
+                    if a.1 != b.1 {
+                        self.vertical(a.0, a.1, b.1);
+                    }
                 }
             }
-            let (mut nv, mut ns) = (0usize, 0usize);
-            for (i, &s) in starts.iter().enumerate() {
-                let end = starts.get(i + 1).copied().unwrap_or(n).min(n);
-                for k in s..end {
-                    let next = if k + 1 < end { k + 1 } else { s };
-                    let (a, b) = (pts[k], pts[next]);
-                    let level = (a.1 == b.1) as usize;
-                    let upright = ((a.0 == b.0) & (a.1 != b.1)) as usize;
-                    let edge = (k as u32, next as u32);
-                    vertical[nv] = edge;
-                    slanted[ns] = edge;
-                    nv += upright;
-                    ns += 1 - level - upright;
+            for &(a, b) in edges.slanted() {
+                if let (Some(a), Some(b)) = (at(a), at(b)) {
+                    self.line_inside(a.0, a.1, b.0, b.1);
                 }
             }
-            for &(a, b) in &vertical[..nv] {
-                let (a, b) = (pts[a as usize], pts[b as usize]);
-                self.vertical(a.0, a.1, b.1);
-            }
-            for &(a, b) in &slanted[..ns] {
-                let (a, b) = (pts[a as usize], pts[b as usize]);
-                self.line_inside(a.0, a.1, b.0, b.1);
-            }
-            // A huge glyph's lists are freed, as its cells are.
+            // A huge glyph's points are freed, as its cells are.
             if n > KEPT_POINTS {
-                (*pts, *vertical, *slanted) = (Vec::new(), Vec::new(), Vec::new());
+                *pts = Vec::new();
             }
         });
     }
@@ -295,17 +289,13 @@ impl Coverage {
     }
 }
 
-/// The most points whose lists a thread keeps between rasters (a glyph
-/// of 16,384 points; 384 KiB of lists).
+/// The most clamped points a thread keeps between rasters (a glyph of
+/// 16,384 points; 128 KiB).
 const KEPT_POINTS: usize = 1 << 14;
 
-/// [`Coverage::polygon`]'s buffers.
-type Scratch = (Vec<(f32, f32)>, Vec<(u32, u32)>, Vec<(u32, u32)>);
-
 thread_local! {
-    /// [`Coverage::polygon`]'s points, clamped, and its vertical and
-    /// slanted edges (each the indices of its ends).
-    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// [`Coverage::edges`]'s points, clamped.
+    static SCRATCH: RefCell<Vec<(f32, f32)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// `(x, y)` moved into a `w × h` buffer: a NaN becomes 0, an infinity the

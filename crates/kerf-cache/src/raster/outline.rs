@@ -266,9 +266,8 @@ pub(crate) fn rasterize_at(
 fn fill(p: &Polygons, sx: f32, x0: f32, w: usize, h: usize) -> Vec<u8> {
     let top = p.max.1.ceil();
     let mut cov = Coverage::new(w, h);
-    let (points, starts) = (&p.flat.points, &p.flat.starts);
     // A kept point q is at sx·(scale·q.x − x0) across, top − scale·q.y down.
     let (kx, ox, ky) = (sx * p.scale, sx * x0, p.scale);
-    cov.polygon(points.iter().map(|q| (kx * q.0 - ox, top - ky * q.1)), starts);
+    cov.edges(p.flat.points.iter().map(|q| (kx * q.0 - ox, top - ky * q.1)), &p.flat.edges);
     cov.into_bytes()
 }
