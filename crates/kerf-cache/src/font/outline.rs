@@ -18,9 +18,10 @@ use std::sync::{Arc, Mutex};
 const TOLERANCE: f32 = 1.0 / 44.0;
 /// Most segments one curve is cut into (a huge glyph's long curves).
 const MAX_SEGMENTS: usize = 512;
-/// Most points and edges one face's store keeps (8 bytes each: 2 MiB of
-/// them); past it the store starts over.
-const STORE_POINTS: usize = 1 << 18;
+/// Most points and edges one face's store keeps (8 bytes each: 4 MiB of
+/// them; about as many outlines as 2^18 points held before their edges
+/// were kept with them); past it the store starts over.
+const STORE_POINTS: usize = 1 << 19;
 
 /// A glyph's outline as closed polygons in font units (y up).
 #[derive(Debug, Default)]
