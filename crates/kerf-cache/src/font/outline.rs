@@ -608,5 +608,14 @@ mod tests {
         s.insert(7, 4, big(STORE_POINTS + 1));
         assert!(s.get(7, 4).is_none());
         assert_eq!(s.points(), 0);
+        // An outline counts its points and its edges: a square's 4 points
+        // and 2 vertical edges (the level ones are not kept), a
+        // triangle's 3 points and 2 slanted edges.
+        let square =
+            FlatOutline::new(vec![(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0)], vec![0]);
+        let triangle = FlatOutline::new(vec![(0.0, 0.0), (1.0, 2.0), (2.0, 0.0)], vec![0]);
+        s.insert(1, 4, Some(Arc::new(square)));
+        s.insert(2, 4, Some(Arc::new(triangle)));
+        assert_eq!(s.points(), 6 + 5);
     }
 }
