@@ -357,9 +357,10 @@ mod tests {
         // sum instead of a second difference would see no bend at all.)
         for (cubic, start, ctrl) in [
             (false, (0.0, 0.0), vec![(50.0, 100.0), (100.0, 0.0)]),
-            // (The cubic starts and ends off the axes, so every weight
-            // counts in both coordinates.)
-            (true, (20.0, 10.0), vec![(0.0, 80.0), (100.0, 80.0), (100.0, 6.0)]),
+            // (The cubic's points are all off the axes, so every weight
+            // and every term of its second derivative counts in both
+            // coordinates.)
+            (true, (20.0, 10.0), vec![(6.0, 80.0), (100.0, 80.0), (100.0, 6.0)]),
             (false, (-40.0, 0.0), vec![(40.0, 10.0), (-40.0, 20.0)]),
             // Bending in y between ends off the axis (y1 + y2 counts).
             (false, (0.0, 100.0), vec![(50.0, -100.0), (100.0, 100.0)]),
@@ -413,7 +414,9 @@ mod tests {
             // segments, one end on the curve, within 1.5 times it).
             let tol = f64::from(TOLERANCE);
             for (i, w) in p.points.windows(2).enumerate() {
-                let within = if i == 0 || i == n - 1 { 1.5 * tol } else { tol } + 0.005;
+                // (+ 0.002: the curve is sampled at 40,001 points; on these
+                // curves every point has a sample within 0.002.)
+                let within = if i == 0 || i == n - 1 { 1.5 * tol } else { tol } + 0.002;
                 for j in 0..=8 {
                     let f = j as f32 / 8.0;
                     let q = (w[0].0 + f * (w[1].0 - w[0].0), w[0].1 + f * (w[1].1 - w[0].1));
