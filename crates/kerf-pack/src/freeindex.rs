@@ -118,14 +118,24 @@ fn class_min(c: usize) -> u32 {
     (4 + m) << (e - 2)
 }
 
+/// The power of two at or above the longer side of a `iw × ih` area.
+fn side_bits(iw: u32, ih: u32) -> u32 {
+    let side = iw.max(ih).max(1);
+    32 - (side - 1).leading_zeros()
+}
+
+/// The level-0 cell side's power of two over a `iw × ih` area with its
+/// cells halved `fine` times from 1/16 of the bin a side (at least 16 px).
+fn level0_bits(iw: u32, ih: u32, fine: u32) -> u32 {
+    side_bits(iw, ih).saturating_sub(4 + fine).max(4)
+}
+
 /// The grids of an index over a `iw × ih` area with its level-0 cells
 /// halved `fine` times from 1/16 of the bin a side (at least 16 px): the
 /// level-0 cell side's power of two, the levels per axis and the empty
 /// grids.
 fn grids(iw: u32, ih: u32, fine: u32) -> (u32, usize, Vec<Level>) {
-    let side = iw.max(ih).max(1);
-    let bits = 32 - (side - 1).leading_zeros(); // 2^bits >= side
-    let base = bits.saturating_sub(4 + fine).max(4);
+    let (base, bits) = (level0_bits(iw, ih, fine), side_bits(iw, ih));
     let mut nl = 1;
     while base + STEP * (nl as u32 - 1) < bits {
         nl += 1;
@@ -225,11 +235,11 @@ impl SpatialIndex {
         } else {
             return;
         };
-        let (base, nl, levels) = grids(self.area.0, self.area.1, fine);
-        if base == self.base {
-            // (A small bin is at its finest grid already.)
+        if level0_bits(self.area.0, self.area.1, fine) == self.base {
+            // (A small bin is at its finest grid already: no grids built.)
             return;
         }
+        let (base, nl, levels) = grids(self.area.0, self.area.1, fine);
         (self.base, self.nl, self.levels, self.fine) = (base, nl, levels, fine);
         for b in 0..self.buckets.len() {
             for k in 0..self.buckets[b].len() {
