@@ -26,6 +26,7 @@
 //! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
 //! its startup and each frame went (device, fonts and shaping; making the
 //! renderer; converting, preparing, encoding, submitting, the GPU's work).
+//! With `SCENES_ADAPTER=1` it prints the adapter it drew on.
 //! With `SCENES_MEMORY=1` it prints the resident set after each startup
 //! step and frame 1 and the last, and (kerf's side) what kerf holds then:
 //! its pages' CPU copies, its texture arrays, its renderers' buffers, its
@@ -83,6 +84,13 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
     rss("process start");
     let gpu = kerf::gpu::headless().map_err(|e| e.to_string())?;
     let (device, queue) = (&gpu.device, &gpu.queue);
+    if std::env::var_os("SCENES_ADAPTER").is_some() {
+        let i = &gpu.info;
+        eprintln!(
+            "{scene}/{side}: {} ({:?}, {:?}, driver {} {})",
+            i.name, i.backend, i.device_type, i.driver, i.driver_info
+        );
+    }
     rss("device");
     let mut fs = scenes::font_system()?;
     rss("font system (fonts loaded)");
@@ -127,6 +135,19 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
     rss("last frame");
     if memory {
         r.print_memory();
+    }
+    if measure::phases() && !cpus.is_empty() {
+        let mut c = cpus.clone();
+        c.sort_by(f64::total_cmp);
+        let at = |q: f64| c[((c.len() - 1) as f64 * q) as usize];
+        eprintln!(
+            "app CPU ms a frame: median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}; the top 1% is {:.0}% of the sum",
+            at(0.5),
+            at(0.9),
+            at(0.99),
+            at(1.0),
+            100.0 * c[c.len() - c.len().div_ceil(100)..].iter().sum::<f64>() / c.iter().sum::<f64>()
+        );
     }
     f.steady_ms = measure::median(&mut walls);
     f.cpu_ms = cpus.iter().sum::<f64>() / cpus.len().max(1) as f64;
