@@ -248,7 +248,9 @@ impl GlyphCache {
     fn run_keys(&mut self, glyphs: &[PositionedGlyph], mode: RenderMode) -> RunKeys {
         let routes = self.routes_color(mode);
         let fonts = &self.sources.fonts;
-        let mut keys: [Vec<GlyphKey>; 2] = [Vec::new(), Vec::new()];
+        // (Room for every glyph's key at once: pushed one by one, a run's
+        // keys were reallocated several times each time it was recorded.)
+        let mut keys: [Vec<GlyphKey>; 2] = [Vec::with_capacity(glyphs.len()), Vec::new()];
         for g in glyphs {
             let r = g.req();
             let is_color = routes && fonts.is_color_glyph(r.font, r.glyph);

@@ -209,15 +209,24 @@ impl TextArea<'_> {
     }
 }
 
-/// Cuts every area's quads to its bounds, in place, dropping those wholly outside.
-pub(crate) fn clip_all(quads: &mut Vec<GlyphQuad>, spans: &[(usize, usize, TextBounds)]) {
-    let mut w = 0;
-    for &(start, end, b) in spans {
-        for r in start..end {
-            if let Some(q) = clip(&quads[r], &b) {
-                quads[w] = q;
-                w += 1;
-            }
+/// Cuts the quads from `start` on (one area's, just appended: still in the
+/// cache) to `b`, in place, dropping those wholly outside. A quad inside
+/// `b`, as most are, is only tested.
+pub(crate) fn clip_from(quads: &mut Vec<GlyphQuad>, start: usize, b: &TextBounds) {
+    let (l, t, r, btm) = (b.left as i64, b.top as i64, b.right as i64, b.bottom as i64);
+    let mut w = start;
+    for i in start..quads.len() {
+        let q = quads[i];
+        let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
+        let (x0, y0) = (q.x as i64, q.y as i64);
+        let inside = x0 >= l
+            && y0 >= t
+            && x0 + (q.width / per_px) as i64 <= r
+            && y0 + q.height as i64 <= btm;
+        let kept = if inside { Some(q) } else { clip(&q, b) };
+        if let Some(q) = kept {
+            quads[w] = q;
+            w += 1;
         }
     }
     quads.truncate(w);

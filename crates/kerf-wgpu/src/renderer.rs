@@ -1,7 +1,7 @@
 //! TextRenderer: turns text areas into glyph instances and draws them
 //! (`prepare` in three phases: check, collect, upload; then `render`).
 
-use crate::area::{clip_all, scaled_effects, scissor, TextArea, TextBounds, TextContent};
+use crate::area::{clip_from, scaled_effects, scissor, TextArea, TextBounds, TextContent};
 use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, UsageError};
@@ -72,8 +72,6 @@ pub struct RendererFootprint {
 /// What the second phase of `prepare` gathers besides the quads.
 #[derive(Default)]
 struct Collected {
-    /// Per area: its quads' range and its bounds (to clip to).
-    spans: Vec<(usize, usize, TextBounds)>,
     /// Areas drawn in grayscale although LCD was asked for, and why.
     lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
     /// Sampled glyphs that could not be drawn.
@@ -268,7 +266,7 @@ impl TextRenderer {
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
         self.transformed.upload(device, queue, atlas, &self.key, &self.curve);
         if !repeated {
-            self.upload_instances(device, queue, &collected.spans);
+            self.upload_instances(device, queue);
         }
         if self.color_pipeline.is_none() && self.order.runs.iter().any(|r| r.1) {
             self.color_pipeline = Some(atlas.shared.color_pipeline(device, &self.key));
@@ -364,7 +362,6 @@ impl TextRenderer {
             let skipped = &mut collected.skipped;
             let clip = scissor(&area.bounds, target);
             self.transformed.collect(frame, area, &t, raster, clip, skipped);
-            collected.spans.push((start, start, area.bounds));
             return false;
         }
         let skips_before = frame.skipped().len();
@@ -385,7 +382,9 @@ impl TextRenderer {
             draw_oversized(frame, area, &oversized, max_px, tr, &mut collected.skipped);
             tr.push_draw(first, &TextTransform::IDENTITY, scissor(&area.bounds, target));
         }
-        collected.spans.push((start, self.quads.len(), area.bounds));
+        if area.bounds != TextBounds::default() {
+            clip_from(&mut self.quads, start, &area.bounds);
+        }
         if !reused || !area.decorations.is_empty() {
             return false;
         }
@@ -468,15 +467,10 @@ impl TextRenderer {
         false
     }
 
-    /// The last phase: the quads clipped to their areas' bounds and written
-    /// to the instance buffer (only the instances that differ from what it
+    /// The last phase: the quads (each area's clipped to its bounds as it was
+    /// collected) written to the instance buffer (only the instances that differ from what it
     /// holds: none in a frame that draws what the last one drew).
-    fn upload_instances(
-        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, spans: &[(usize, usize, TextBounds)],
-    ) {
-        if spans.iter().any(|(_, _, b)| *b != TextBounds::default()) {
-            clip_all(&mut self.quads, spans);
-        }
+    fn upload_instances(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
         if self.lcd_pipeline.is_none() {
             self.order.colour_last(&mut self.quads);
         }
