@@ -46,6 +46,9 @@ pub struct GlyphCache {
     pub(crate) report: Report,
     /// This cache's id among the process's caches (see retain.rs).
     pub(crate) id: u64,
+    /// Retained runs' keys as they are recorded, coverage and colour (kept
+    /// for the next run: see retain.rs).
+    pub(crate) key_scratch: [Vec<crate::key::GlyphKey>; 2],
 }
 
 /// What [`GlyphCache::add_instance`] answers: the font to draw with, and
@@ -115,6 +118,7 @@ impl GlyphCache {
             buffers: Buffers::default(),
             report: Report::default(),
             id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
+            key_scratch: Default::default(),
         })
     }
 

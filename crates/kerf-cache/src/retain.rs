@@ -19,17 +19,22 @@
 //! A reused run still marks its glyphs used in the frame, so they are
 //! protected from eviction and ordered in the LRU list as lookups would
 //! leave them, and counts them as lookups and hits. It does so in O(1): its
-//! keys are kept once, in a [`RunUse`] per atlas shared with that atlas's
-//! [`RunUses`]; a reuse stamps the frame on it and marks it pending, and
-//! before the atlas evicts or trims anything it writes the pending runs'
-//! keys into the LRU map with that frame, as it writes back the key memo's
-//! uses (see memo.rs). A steady frame touches neither the memo nor the map.
+//! keys are kept once, in a slot of each atlas's [`RunUses`] that the run
+//! holds through a token of its own; a reuse stamps the frame on the slot
+//! and marks it pending, and before the atlas evicts or trims anything it
+//! writes the pending runs' keys into the LRU map with that frame, as it
+//! writes back the key memo's uses (see memo.rs). A steady frame touches
+//! neither the memo nor the map. A run recorded again writes its keys over
+//! its slot's (handing in the old ones' pending uses first); a dropped
+//! run's slot is freed, its pending uses handed in, when the atlas next
+//! drains or needs a slot.
+//!
+//! [`RunUses`]: crate::atlas::recency::RunUses
 
-use crate::atlas::recency::RunUse;
 use crate::atlas::request::Request;
 use crate::cache::GlyphCache;
 use crate::frame::Frame;
-use crate::key::{GlyphKey, RenderMode};
+use crate::key::RenderMode;
 use crate::quad::GlyphQuad;
 use crate::text::PositionedGlyph;
 use std::sync::Arc;
@@ -39,29 +44,50 @@ use std::sync::Arc;
 /// the last one that went through it, and nothing cached has moved since,
 /// its quads are reused instead of looked up (see the module docs of
 /// `retain.rs` in the source for the exact conditions). Empty by default;
-/// it holds a copy of the glyphs, their quads and their keys.
-#[derive(Clone, Debug, Default)]
+/// it holds a copy of the glyphs, their quads and their keys. A clone
+/// holds the same glyphs and quads but looks its glyphs up again before it
+/// is reused.
+#[derive(Debug, Default)]
 pub struct RetainedRun {
     /// The glyphs last prepared through this run.
     glyphs: Vec<PositionedGlyph>,
     /// The cache (its id; 0: none yet) and mode they were prepared in.
     cache: u64,
     mode: Option<RenderMode>,
-    /// The keys `glyphs` look up, once each, and how many of the glyphs go
-    /// to the coverage and colour atlases (made the second time the same
-    /// glyphs come).
-    keys: Option<RunKeys>,
+    /// How many of the glyphs go to the coverage and colour atlases, once
+    /// their keys are recorded in `hold`'s slots (made the second time the
+    /// same glyphs come).
+    keys: Option<(u64, u64)>,
+    /// The run's slots in its cache's atlases, kept when the glyphs change.
+    hold: Option<Hold>,
     /// The quads the glyphs became, while the atlases' epochs are `epochs`.
     quads: Vec<GlyphQuad>,
     epochs: Option<Epochs>,
 }
 
-#[derive(Clone, Debug)]
-struct RunKeys {
-    /// One per atlas the glyphs are in, registered there.
-    uses: Vec<Arc<RunUse>>,
-    coverage: u64,
-    color: u64,
+impl Clone for RetainedRun {
+    /// The same glyphs and quads, without the keys' slots (one run's slot
+    /// is its own): the clone records its keys when it is next prepared.
+    fn clone(&self) -> RetainedRun {
+        RetainedRun {
+            glyphs: self.glyphs.clone(),
+            cache: self.cache,
+            mode: self.mode,
+            keys: None,
+            hold: None,
+            quads: self.quads.clone(),
+            epochs: None,
+        }
+    }
+}
+
+/// A run's token and its slots (coverage, colour) in the atlases of the
+/// cache `cache`.
+#[derive(Debug)]
+struct Hold {
+    cache: u64,
+    token: Arc<()>,
+    slots: [Option<u32>; 2],
 }
 
 /// The coverage atlas's epoch and the colour atlas's (if it exists).
@@ -89,6 +115,7 @@ impl RetainedRun {
     pub fn clear(&mut self) {
         self.glyphs.clear();
         self.quads.clear();
+        // (The slots stay the run's, for its next keys.)
         self.keys = None;
         self.epochs = None;
         self.cache = 0;
@@ -189,7 +216,7 @@ impl GlyphCache {
             return false;
         }
         if run.keys.is_none() {
-            run.keys = Some(self.run_keys(glyphs, mode));
+            run.keys = Some(self.run_keys(glyphs, mode, run));
         }
         run.quads.clear();
         run.quads.extend_from_slice(&out[start..]);
@@ -200,25 +227,32 @@ impl GlyphCache {
     /// Appends `run`'s recorded quads and marks its keys used, if the record
     /// is still valid; false (nothing appended) if not.
     fn replay(&mut self, run: &mut RetainedRun, out: &mut Vec<GlyphQuad>) -> bool {
-        let (Some(keys), Some(epochs)) = (&run.keys, run.epochs) else { return false };
-        if epochs != self.epochs() || self.retiring() {
+        let (Some((coverage, color)), Some(epochs), Some(hold)) = (run.keys, run.epochs, &run.hold)
+        else {
+            return false;
+        };
+        if epochs != self.epochs() || self.retiring() || hold.cache != self.id {
             run.epochs = None;
             return false;
         }
         // Each glyph is used in this frame: written into the map before
         // anything is evicted or trimmed.
         let frame = self.coverage.frame;
-        for u in &keys.uses {
-            let atlas = if u.color() { self.color.as_mut() } else { Some(&mut self.coverage) };
-            if let Some(a) = atlas {
-                a.uses.run_used(u, frame);
+        for (i, slot) in hold.slots.iter().enumerate() {
+            let atlas = if i == 1 { self.color.as_mut() } else { Some(&mut self.coverage) };
+            if let (Some(slot), Some(a)) = (slot, atlas) {
+                if !a.uses.run_used(&hold.token, *slot, frame) {
+                    // (Not this run's slot: recorded anew.)
+                    (run.keys, run.epochs) = (None, None);
+                    return false;
+                }
             }
         }
-        self.coverage.stats.lookups += keys.coverage;
-        self.coverage.stats.hits += keys.coverage;
+        self.coverage.stats.lookups += coverage;
+        self.coverage.stats.hits += coverage;
         if let Some(c) = self.color.as_mut() {
-            c.stats.lookups += keys.color;
-            c.stats.hits += keys.color;
+            c.stats.lookups += color;
+            c.stats.hits += color;
         }
         out.extend_from_slice(&run.quads);
         true
@@ -243,14 +277,17 @@ impl GlyphCache {
     }
 
     /// The keys `glyphs` look up in `mode` (each once), as the batch made
-    /// them: colour glyphs in the colour atlas's mode and bins; registered
-    /// with their atlases.
-    fn run_keys(&mut self, glyphs: &[PositionedGlyph], mode: RenderMode) -> RunKeys {
+    /// them: colour glyphs in the colour atlas's mode and bins; written into
+    /// `run`'s slots in their atlases. How many go to each atlas.
+    fn run_keys(
+        &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, run: &mut RetainedRun,
+    ) -> (u64, u64) {
         let routes = self.routes_color(mode);
         let fonts = &self.sources.fonts;
-        // (Room for every glyph's key at once: pushed one by one, a run's
-        // keys were reallocated several times each time it was recorded.)
-        let mut keys: [Vec<GlyphKey>; 2] = [Vec::with_capacity(glyphs.len()), Vec::new()];
+        let mut keys = std::mem::take(&mut self.key_scratch);
+        for k in &mut keys {
+            k.clear();
+        }
         for g in glyphs {
             let r = g.req();
             let is_color = routes && fonts.is_color_glyph(r.font, r.glyph);
@@ -263,18 +300,27 @@ impl GlyphCache {
                 keys[usize::from(is_color)].push(key);
             }
         }
-        let (coverage, color) = (keys[0].len() as u64, keys[1].len() as u64);
-        let mut uses = Vec::new();
-        for (i, mut keys) in keys.into_iter().enumerate() {
-            let color = i == 1;
-            let atlas = if color { self.color.as_mut() } else { Some(&mut self.coverage) };
-            let Some(atlas) = atlas.filter(|_| !keys.is_empty()) else { continue };
+        let counts = (keys[0].len() as u64, keys[1].len() as u64);
+        let id = self.id;
+        let hold = match &mut run.hold {
+            Some(h) if h.cache == id => h,
+            // A new run, or one moving from another cache: its old slots
+            // there are freed as the token drops.
+            other => other.insert(Hold { cache: id, token: Arc::new(()), slots: [None; 2] }),
+        };
+        for (i, keys) in keys.iter_mut().enumerate() {
+            let atlas = if i == 1 { self.color.as_mut() } else { Some(&mut self.coverage) };
+            let Some(atlas) = atlas else { continue };
+            if keys.is_empty() && hold.slots[i].is_none() {
+                continue;
+            }
             keys.sort_unstable();
             keys.dedup();
-            let run = Arc::new(RunUse::new(keys, color));
-            atlas.uses.register(&run);
-            uses.push(run);
+            let slot = atlas.uses.record(&hold.token, hold.slots[i]);
+            atlas.uses.slot_keys(slot).extend_from_slice(keys);
+            hold.slots[i] = Some(slot);
         }
-        RunKeys { uses, coverage, color }
+        self.key_scratch = keys;
+        counts
     }
 }

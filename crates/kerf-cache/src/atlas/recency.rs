@@ -17,7 +17,6 @@ use crate::atlas::entry::Slot;
 use crate::atlas::memo::KeyMemo;
 use crate::key::GlyphKey;
 use lru::LruCache;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 /// Glyph uses waiting to be written into the LRU map (see the module docs):
@@ -36,15 +35,25 @@ impl Uses {
         &mut self.queue
     }
 
-    /// Records `run` in this atlas (see [`RunUses::register`]).
-    pub(crate) fn register(&mut self, run: &Arc<RunUse>) {
-        self.runs.register(run);
+    /// The keys of the run holding `owner` are to be written into `slot`
+    /// (the one [`record`](Self::record) returns): its run's slot from an
+    /// earlier record if it still holds it, else a new one. The keys there
+    /// before are handed in first if the run was drawn from them since the
+    /// last write-back (those uses happened).
+    pub(crate) fn record(&mut self, owner: &Arc<()>, slot: Option<u32>) -> u32 {
+        self.runs.record(owner, slot, &mut self.queue)
     }
 
-    /// Records that `run` (registered here) was drawn from its record in `frame`.
+    /// The keys of `slot` (see [`record`](Self::record)), empty after it.
+    pub(crate) fn slot_keys(&mut self, slot: u32) -> &mut Vec<GlyphKey> {
+        &mut self.runs.slots[slot as usize].keys
+    }
+
+    /// Records that the run holding `owner` was drawn from its record in
+    /// `frame`; false (nothing recorded) when `slot` is not its.
     #[inline]
-    pub(crate) fn run_used(&mut self, run: &RunUse, frame: u64) {
-        self.runs.used(run, frame);
+    pub(crate) fn run_used(&mut self, owner: &Arc<()>, slot: u32, frame: u64) -> bool {
+        self.runs.used(owner, slot, frame)
     }
 
     /// True when uses not yet in the map are recorded here or in `memo`.
@@ -83,40 +92,90 @@ impl Uses {
     }
 }
 
-/// A run's keys in one atlas (each once), and when it was last drawn from
-/// its record: shared by the run and the atlas's [`RunUses`].
+/// A retained run's keys in one atlas (each once), and when it was last
+/// drawn from its record. Held in the atlas's [`RunUses`] for as long as
+/// the run holds its owner token (an `Arc<()>`; the slot keeps a `Weak`):
+/// a run drawn again stamps a slot in one dense list, and a run recorded
+/// anew writes its keys over its own slot's, allocating nothing.
 #[derive(Debug)]
-pub(crate) struct RunUse {
+struct RunSlot {
     keys: Vec<GlyphKey>,
-    color: bool,
-    last_used: AtomicU64,
+    last_used: u64,
     /// Drawn from its record since the atlas last wrote its keys back.
-    pending: AtomicBool,
+    pending: bool,
+    /// The run's token; dead once the run is dropped (or records elsewhere).
+    owner: Weak<()>,
+    /// Not in the free list.
+    held: bool,
 }
 
 /// The runs recorded in one atlas: [`Uses`]'s record of retained runs.
 #[derive(Debug, Default)]
 pub(crate) struct RunUses {
-    list: Vec<Weak<RunUse>>,
+    slots: Vec<RunSlot>,
+    /// Slots whose runs were dropped, free for the next.
+    free: Vec<u32>,
     /// A run was drawn from its record since the last write-back.
     pending: bool,
-    /// The list's length after it was last pruned of dropped runs.
+    /// Slots held by live runs after the last prune.
     live: usize,
 }
 
 impl RunUses {
-    /// Adds `run` (dropped runs are forgotten as the list grows).
-    pub(crate) fn register(&mut self, run: &Arc<RunUse>) {
-        if self.list.len() >= 2 * self.live.max(16) {
-            self.list.retain(|w| w.strong_count() > 0);
-            self.live = self.list.len();
+    /// See [`Uses::record`]: uses of the slot's old keys go to `queue`.
+    fn record(
+        &mut self, owner: &Arc<()>, slot: Option<u32>, queue: &mut Vec<(GlyphKey, u64)>,
+    ) -> u32 {
+        if let Some(s) = slot.and_then(|i| self.slots.get_mut(i as usize)) {
+            if std::ptr::eq(s.owner.as_ptr(), Arc::as_ptr(owner)) {
+                if std::mem::take(&mut s.pending) {
+                    queue.extend(s.keys.iter().map(|&k| (k, s.last_used)));
+                }
+                s.keys.clear();
+                return slot.unwrap_or_default();
+            }
         }
-        self.list.push(Arc::downgrade(run));
+        if self.free.is_empty() && self.slots.len() >= 2 * self.live.max(16) {
+            self.prune(queue);
+        }
+        let fresh = RunSlot {
+            keys: Vec::new(),
+            last_used: 0,
+            pending: false,
+            owner: Arc::downgrade(owner),
+            held: true,
+        };
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = fresh;
+                i
+            }
+            None => {
+                self.slots.push(fresh);
+                (self.slots.len() - 1) as u32
+            }
+        }
     }
 
-    /// Runs registered and not yet pruned (dropped ones included).
+    /// Frees the slots of dropped runs, handing their pending uses to `queue`.
+    fn prune(&mut self, queue: &mut Vec<(GlyphKey, u64)>) {
+        self.live = 0;
+        for (i, s) in self.slots.iter_mut().enumerate().filter(|(_, s)| s.held) {
+            if s.owner.strong_count() > 0 {
+                self.live += 1;
+                continue;
+            }
+            if std::mem::take(&mut s.pending) {
+                queue.extend(s.keys.iter().map(|&k| (k, s.last_used)));
+            }
+            (s.keys, s.held) = (Vec::new(), false);
+            self.free.push(i as u32);
+        }
+    }
+
+    /// Slots held (those of dropped runs included until the next prune).
     pub(crate) fn len(&self) -> usize {
-        self.list.len()
+        self.slots.len() - self.free.len()
     }
 
     /// True when a run was drawn from its record since the last write-back.
@@ -124,40 +183,33 @@ impl RunUses {
         self.pending
     }
 
-    /// Records that `run` (registered here) was drawn from its record in `frame`.
-    pub(crate) fn used(&mut self, run: &RunUse, frame: u64) {
-        run.last_used.store(frame, Ordering::Relaxed);
-        run.pending.store(true, Ordering::Relaxed);
-        self.pending = true;
+    /// See [`Uses::run_used`].
+    #[inline]
+    fn used(&mut self, owner: &Arc<()>, slot: u32, frame: u64) -> bool {
+        match self.slots.get_mut(slot as usize) {
+            Some(s) if std::ptr::eq(s.owner.as_ptr(), Arc::as_ptr(owner)) => {
+                s.last_used = frame;
+                s.pending = true;
+                self.pending = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Hands out the keys of every run drawn from its record since the last
-    /// write-back, with the frame it was last drawn in; forgets dropped runs.
+    /// write-back, with the frame it was last drawn in; frees dropped runs'
+    /// slots.
     pub(crate) fn drain_pending(&mut self, out: &mut Vec<(GlyphKey, u64)>) {
         if !std::mem::take(&mut self.pending) {
             return;
         }
-        self.list.retain(|w| {
-            let Some(run) = w.upgrade() else { return false };
-            if run.pending.swap(false, Ordering::Relaxed) {
-                let frame = run.last_used.load(Ordering::Relaxed);
-                out.extend(run.keys.iter().map(|&k| (k, frame)));
+        for s in &mut self.slots {
+            if std::mem::take(&mut s.pending) {
+                out.extend(s.keys.iter().map(|&k| (k, s.last_used)));
             }
-            true
-        });
-        self.live = self.list.len();
-    }
-}
-
-impl RunUse {
-    /// The use record of `keys` (unique) in the colour atlas or the coverage one.
-    pub(crate) fn new(keys: Vec<GlyphKey>, color: bool) -> RunUse {
-        RunUse { keys, color, last_used: AtomicU64::new(0), pending: AtomicBool::new(false) }
-    }
-
-    /// Whether its keys are the colour atlas's.
-    pub(crate) fn color(&self) -> bool {
-        self.color
+        }
+        self.prune(out);
     }
 }
 
@@ -171,23 +223,41 @@ mod tests {
         GlyphKey::new(FontId(0), glyph, GlyphSize::from_px(16.0, 1024.0).unwrap())
     }
 
+    /// A map of glyphs 1..=4 (and `extra`), each last used in frame 1.
+    fn map_of(extra: &[u16]) -> LruCache<GlyphKey, Slot> {
+        let mut map: LruCache<GlyphKey, Slot> = LruCache::unbounded();
+        for &g in [1, 2, 3, 4].iter().chain(extra) {
+            map.put(key(g), Slot { entry: GlyphEntry::BLANK, alloc: None, last_used: 1 });
+        }
+        map
+    }
+
+    fn last_used(map: &LruCache<GlyphKey, Slot>, g: u16) -> Option<u64> {
+        map.peek(&key(g)).map(|s| s.last_used)
+    }
+
+    /// A run's slot, holding `keys`.
+    fn recorded(uses: &mut Uses, owner: &Arc<()>, slot: Option<u32>, keys: &[u16]) -> u32 {
+        let slot = uses.record(owner, slot);
+        assert!(uses.slot_keys(slot).is_empty(), "a slot is handed out empty");
+        uses.slot_keys(slot).extend(keys.iter().map(|&g| key(g)));
+        slot
+    }
+
     /// Uses handed in (as the memo hands them) and a run's reuse reach the
     /// map: each glyph's `last_used` becomes its latest use and the most
     /// recent glyph ends up at the front; a use older than the slot's own
     /// never moves `last_used` back.
     #[test]
     fn recorded_uses_are_written_into_the_map_in_order() {
-        let mut map: LruCache<GlyphKey, Slot> = LruCache::unbounded();
-        for g in 1..=4 {
-            map.put(key(g), Slot { entry: GlyphEntry::BLANK, alloc: None, last_used: 1 });
-        }
+        let mut map = map_of(&[]);
         map.get_mut(&key(4)).unwrap().last_used = 9;
         let mut uses = Uses::default();
         let mut memo = KeyMemo::default();
-        let run = Arc::new(RunUse::new(vec![key(2)], false));
-        uses.register(&run);
+        let run = Arc::new(());
+        let slot = recorded(&mut uses, &run, None, &[2]);
         uses.queue().extend([(key(3), 7), (key(1), 5), (key(4), 2)]);
-        uses.run_used(&run, 6);
+        assert!(uses.run_used(&run, slot, 6));
         assert!(uses.pending(&memo));
         assert_eq!(uses.records(&memo), 4, "three handed in, one run");
         uses.write_back(&mut memo, &mut map);
@@ -199,20 +269,71 @@ mod tests {
     }
 
     /// Pruning dropped runs as the list grows keeps the live ones: a live
-    /// run registered before forty dropped ones still has its use written.
+    /// run recorded before forty dropped ones still has its use written,
+    /// and the dropped runs' slots are reused.
     #[test]
     fn pruning_keeps_live_runs() {
-        let mut map: LruCache<GlyphKey, Slot> = LruCache::unbounded();
-        map.put(key(7), Slot { entry: GlyphEntry::BLANK, alloc: None, last_used: 1 });
+        let mut map = map_of(&[7]);
         let (mut uses, mut memo) = (Uses::default(), KeyMemo::default());
-        let live = Arc::new(RunUse::new(vec![key(7)], false));
-        uses.register(&live);
+        let live = Arc::new(());
+        let slot = recorded(&mut uses, &live, None, &[7]);
+        let mut most = 0;
         for g in 0..40 {
-            uses.register(&Arc::new(RunUse::new(vec![key(100 + g)], false)));
+            most = most.max(recorded(&mut uses, &Arc::new(()), None, &[100 + g]));
         }
         assert!(uses.records(&memo) < 40, "dropped runs are pruned");
-        uses.run_used(&live, 9);
+        assert!(most < 40, "and their slots reused: slot {most}");
+        assert!(uses.run_used(&live, slot, 9));
         uses.write_back(&mut memo, &mut map);
-        assert_eq!(map.peek(&key(7)).map(|s| s.last_used), Some(9));
+        assert_eq!(last_used(&map, 7), Some(9));
+    }
+
+    /// A run drawn from its record and then recorded anew (its glyphs
+    /// changed) keeps its slot, and the old keys' use is still written:
+    /// those glyphs were drawn in that frame.
+    #[test]
+    fn a_run_recorded_anew_keeps_its_old_keys_use() {
+        let mut map = map_of(&[]);
+        let (mut uses, mut memo) = (Uses::default(), KeyMemo::default());
+        let run = Arc::new(());
+        let slot = recorded(&mut uses, &run, None, &[2]);
+        assert!(uses.run_used(&run, slot, 6));
+        assert_eq!(recorded(&mut uses, &run, Some(slot), &[3]), slot, "its own slot again");
+        assert!(uses.pending(&memo), "the old keys' use waits to be written");
+        uses.write_back(&mut memo, &mut map);
+        assert_eq!((last_used(&map, 2), last_used(&map, 3)), (Some(6), Some(1)));
+        assert!(uses.run_used(&run, slot, 8));
+        uses.write_back(&mut memo, &mut map);
+        assert_eq!((last_used(&map, 2), last_used(&map, 3)), (Some(6), Some(8)));
+    }
+
+    /// A run dropped after it was drawn from its record still has that use
+    /// written, and its slot is freed for the next run.
+    #[test]
+    fn a_dropped_runs_use_is_written_and_its_slot_freed() {
+        let mut map = map_of(&[]);
+        let (mut uses, mut memo) = (Uses::default(), KeyMemo::default());
+        let run = Arc::new(());
+        let slot = recorded(&mut uses, &run, None, &[2, 4]);
+        assert!(uses.run_used(&run, slot, 5));
+        drop(run);
+        uses.write_back(&mut memo, &mut map);
+        assert_eq!((last_used(&map, 2), last_used(&map, 4)), (Some(5), Some(5)));
+        assert_eq!(uses.records(&memo), 0, "the slot is freed");
+        assert_eq!(recorded(&mut uses, &Arc::new(()), None, &[1]), slot, "and reused");
+    }
+
+    /// A slot is only its own run's: another run's token (or a slot never
+    /// handed out) records nothing, and recording with it gets a new slot.
+    #[test]
+    fn a_slot_is_only_its_runs() {
+        let (mut uses, memo) = (Uses::default(), KeyMemo::default());
+        let (a, b) = (Arc::new(()), Arc::new(()));
+        let slot = recorded(&mut uses, &a, None, &[2]);
+        assert!(!uses.run_used(&b, slot, 3));
+        assert!(!uses.run_used(&a, slot + 1, 3));
+        assert!(!uses.pending(&memo));
+        assert_ne!(recorded(&mut uses, &b, Some(slot), &[3]), slot);
+        assert_eq!(uses.slot_keys(slot), &[key(2)], "a's keys untouched");
     }
 }
