@@ -109,6 +109,16 @@ struct RunSlot {
     held: bool,
 }
 
+impl RunSlot {
+    /// Hands its keys' use to `queue` if it was drawn since the last
+    /// write-back.
+    fn hand_in(&mut self, queue: &mut Vec<(GlyphKey, u64)>) {
+        if std::mem::take(&mut self.pending) {
+            queue.extend(self.keys.iter().map(|&k| (k, self.last_used)));
+        }
+    }
+}
+
 /// The runs recorded in one atlas: [`Uses`]'s record of retained runs.
 #[derive(Debug, Default)]
 pub(crate) struct RunUses {
@@ -128,9 +138,7 @@ impl RunUses {
     ) -> u32 {
         if let Some(s) = slot.and_then(|i| self.slots.get_mut(i as usize)) {
             if std::ptr::eq(s.owner.as_ptr(), Arc::as_ptr(owner)) {
-                if std::mem::take(&mut s.pending) {
-                    queue.extend(s.keys.iter().map(|&k| (k, s.last_used)));
-                }
+                s.hand_in(queue);
                 s.keys.clear();
                 return slot.unwrap_or_default();
             }
@@ -165,9 +173,7 @@ impl RunUses {
                 self.live += 1;
                 continue;
             }
-            if std::mem::take(&mut s.pending) {
-                queue.extend(s.keys.iter().map(|&k| (k, s.last_used)));
-            }
+            s.hand_in(queue);
             (s.keys, s.held) = (Vec::new(), false);
             self.free.push(i as u32);
         }
@@ -205,9 +211,7 @@ impl RunUses {
             return;
         }
         for s in &mut self.slots {
-            if std::mem::take(&mut s.pending) {
-                out.extend(s.keys.iter().map(|&k| (k, s.last_used)));
-            }
+            s.hand_in(out);
         }
         self.prune(out);
     }
