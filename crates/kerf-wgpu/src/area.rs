@@ -268,3 +268,81 @@ pub(crate) fn scissor(b: &TextBounds, size: (u32, u32)) -> Option<[u32; 4]> {
     let y1 = b.bottom.clamp(0, size.1 as i32) as u32;
     Some([x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0)])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every target pixel `q` draws, with the texel it reads there, pixel
+    /// by pixel: (x, y, texel x, texel y). An LCD quad reads three texels a
+    /// pixel; a solid one reads its one texel everywhere.
+    fn pixels(q: &GlyphQuad) -> Vec<(i32, i32, u32, u32)> {
+        let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
+        let moves = u32::from(!q.flags.contains(QuadFlags::SOLID));
+        let mut out = Vec::new();
+        for dy in 0..u32::from(q.height) {
+            for dx in 0..u32::from(q.width / per_px) {
+                let tex = (
+                    u32::from(q.tex_x) + dx * u32::from(per_px) * moves,
+                    u32::from(q.tex_y) + dy * moves,
+                );
+                out.push((q.x + dx as i32, q.y + dy as i32, tex.0, tex.1));
+            }
+        }
+        out
+    }
+
+    /// Clipping keeps, of every quad after `start`, exactly its pixels
+    /// inside the bounds, reading the same texels, in order; quads wholly
+    /// outside go, quads before `start` stay as they are.
+    #[test]
+    fn clipping_keeps_exactly_the_pixels_inside_the_bounds() {
+        let b = TextBounds { left: 10, top: 20, right: 60, bottom: 50 };
+        let mut seed = 7u32;
+        let mut next = |m: u32| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 8) % m
+        };
+        let flags = [QuadFlags::NONE, QuadFlags::LCD, QuadFlags::SOLID, QuadFlags::COLOR];
+        let mut quads = vec![GlyphQuad { x: 99, width: 5, height: 5, ..GlyphQuad::default() }];
+        for _ in 0..400 {
+            let f = flags[next(4) as usize];
+            let per = if f.contains(QuadFlags::LCD) { 3 } else { 1 };
+            quads.push(GlyphQuad {
+                x: next(80) as i32 - 10,
+                y: next(70) as i32,
+                tex_x: next(100) as u16,
+                tex_y: next(100) as u16,
+                width: (next(16) as u16 + 1) * per,
+                height: next(16) as u16 + 1,
+                flags: f,
+                ..GlyphQuad::default()
+            });
+        }
+        let inside = |p: &(i32, i32, u32, u32)| {
+            p.0 >= b.left && p.0 < b.right && p.1 >= b.top && p.1 < b.bottom
+        };
+        let mut kinds = [0; 3];
+        let want: Vec<Vec<_>> = quads[1..]
+            .iter()
+            .map(|q| {
+                let all = pixels(q);
+                let kept: Vec<_> = all.iter().copied().filter(inside).collect();
+                kinds[if kept.is_empty() {
+                    0
+                } else if kept.len() < all.len() {
+                    1
+                } else {
+                    2
+                }] += 1;
+                kept
+            })
+            .filter(|kept| !kept.is_empty())
+            .collect();
+        assert!(kinds.iter().all(|&n| n > 20), "outside, across, inside: {kinds:?}");
+        let mut got = quads.clone();
+        clip_from(&mut got, 1, &b);
+        assert_eq!(got[0], quads[0], "before `start`: untouched");
+        assert_eq!(got[1..].iter().map(pixels).collect::<Vec<_>>(), want);
+    }
+}
