@@ -89,6 +89,41 @@ fn a_steady_run_is_reused_and_counted_as_hits() {
         }
         assert!(!quads.is_empty());
     }
+    // From the third frame on, both areas' quads are their records'.
+    let mut quads = Vec::new();
+    let mut f = a.begin_frame();
+    for (glyphs, run) in areas.iter().zip(runs.iter_mut()) {
+        assert!(f.prepare_retained(glyphs, &mut quads, run), "drawn from its record");
+    }
+    assert_eq!(f.finish().counts.hits, 50);
+}
+
+/// A clone of a ready run holds its glyphs and quads but not its keys' slot
+/// (a slot is one run's): it records its keys the next time the same glyphs
+/// come and is reused after, while the run it was cloned from stays reused.
+#[test]
+fn a_clone_records_its_own_keys_before_it_is_reused() {
+    let (mut c, font) = cache(512);
+    let glyphs = line(font, 36, 20, 18.0, 40.0);
+    let mut run = RetainedRun::default();
+    for _ in 0..2 {
+        retained_frame(&mut c, &glyphs, &mut run);
+    }
+    assert!(run.is_ready());
+    let mut twin = run.clone();
+    assert!(!twin.is_ready(), "a clone has no keys of its own yet");
+    let least = glyphs.len() * std::mem::size_of::<PositionedGlyph>();
+    assert!(twin.heap_bytes() >= least, "but the glyphs: {}", twin.heap_bytes());
+    for frame in 0..3 {
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut f = c.begin_frame();
+        assert!(f.prepare_retained(&glyphs, &mut qa, &mut run), "frame {frame}: the original");
+        let reused = f.prepare_retained(&glyphs, &mut qb, &mut twin);
+        assert_eq!(reused, frame > 0, "frame {frame}: the clone records, then is reused");
+        f.finish();
+        assert!(twin.is_ready());
+        assert_eq!(qa, qb);
+    }
 }
 
 #[test]
