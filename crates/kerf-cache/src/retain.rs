@@ -231,7 +231,9 @@ impl GlyphCache {
         else {
             return false;
         };
-        if epochs != self.epochs() || self.retiring() || hold.cache != self.id {
+        // (Keys are recorded with a hold in the run's cache, which `same`
+        // checked: a slot of another cache's is refused by `run_used`.)
+        if epochs != self.epochs() || self.retiring() {
             run.epochs = None;
             return false;
         }
