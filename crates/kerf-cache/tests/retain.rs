@@ -340,3 +340,22 @@ fn a_change_of_any_one_field_is_seen() {
         assert_eq!(quads.len(), base.len(), "pair {i}");
     }
 }
+
+/// A run whose glyphs keep changing writes each new record over its own:
+/// however often it is recorded, the cache holds one run record for it
+/// (not one for each recording, left until a prune), beside the uses of
+/// the two lines' keys handed in as each record is overwritten.
+#[test]
+fn a_run_recorded_again_and_again_holds_one_record() {
+    let (mut c, font) = cache(512);
+    let lines = [line(font, 36, 12, 16.0, 40.0), line(font, 50, 12, 16.0, 40.0)];
+    let mut run = RetainedRun::default();
+    let mut most = 0;
+    for frame in 0..60 {
+        // Each line for two frames: recorded on its second.
+        retained_frame(&mut c, &lines[(frame / 2) % 2], &mut run);
+        most = most.max(c.footprint().recency_records);
+    }
+    assert!(run.is_ready());
+    assert!(most <= 1 + 2 * 12, "{most} records for one run of 12 glyphs");
+}
