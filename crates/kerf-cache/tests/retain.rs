@@ -359,3 +359,56 @@ fn a_run_recorded_again_and_again_holds_one_record() {
     assert!(run.is_ready());
     assert!(most <= 1 + 2 * 12, "{most} records for one run of 12 glyphs");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `RetainedRun::follow` only moves runs (none lost, none doubled, those
+    /// of areas that draw none stay), and after a list of lines scrolls by
+    /// up to `FOLLOW_REACH` entries every area showing a line that an area
+    /// showed before holds that line's run.
+    #[test]
+    fn runs_follow_their_lines_and_none_is_lost(
+        count in 1usize..24, shift in -(FOLLOW_REACH as i64)..=FOLLOW_REACH as i64,
+        skip in prop::option::of(0usize..24),
+    ) {
+        let (mut c, font) = cache(512);
+        let lines: Vec<Vec<PositionedGlyph>> =
+            (0..count as u16 + 2 * FOLLOW_REACH as u16).map(|i| line(font, 36 + i, 3, 14.0, 20.0)).collect();
+        let base = FOLLOW_REACH as i64;
+        let shown = |top: i64| -> Vec<&[PositionedGlyph]> {
+            (0..count).map(|k| &lines[(top + k as i64) as usize][..]).collect()
+        };
+        let mut runs = vec![RetainedRun::default(); count];
+        let mut quads = Vec::new();
+        let mut f = c.begin_frame();
+        for (run, glyphs) in runs.iter_mut().zip(shown(base)) {
+            f.prepare_retained(glyphs, &mut quads, run);
+        }
+        f.finish();
+        let mut before: Vec<Vec<u16>> = runs.iter().map(|r| r.glyphs().iter().map(|g| g.glyph).collect()).collect();
+        let now = shown(base + shift);
+        // Area `skip` draws nothing through its run this frame.
+        let areas: Vec<Option<&[PositionedGlyph]>> =
+            now.iter().enumerate().map(|(k, g)| (Some(k) != skip).then_some(*g)).collect();
+        let kept = skip.filter(|&s| s < count).map(|s| before[s].clone());
+        let moved = RetainedRun::follow(&mut runs, &areas);
+        let mut after: Vec<Vec<u16>> = runs.iter().map(|r| r.glyphs().iter().map(|g| g.glyph).collect()).collect();
+        if let (Some(s), Some(k)) = (skip.filter(|&s| s < count), kept) {
+            prop_assert_eq!(&after[s], &k, "the skipped area keeps its run");
+        }
+        for (k, glyphs) in areas.iter().enumerate() {
+            let Some(glyphs) = glyphs else { continue };
+            // The line this area shows was shown last frame by area k + shift.
+            let from = k as i64 + shift;
+            let skipped = skip.is_some_and(|s| s as i64 == from);
+            if (0..count as i64).contains(&from) && !skipped {
+                prop_assert_eq!(runs[k].glyphs(), *glyphs, "area {} took line {}'s run", k, from);
+            }
+        }
+        prop_assert_eq!(moved, shift != 0 && count > 1 && before != after);
+        before.sort();
+        after.sort();
+        prop_assert_eq!(before, after, "runs are only moved");
+    }
+}

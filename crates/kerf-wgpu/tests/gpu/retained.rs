@@ -87,3 +87,49 @@ fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
         queue.submit([]);
     }
 }
+
+/// A scrolled list: each area shows one line, at a fixed place, and the
+/// lines move up and down by a few areas a frame (records follow their
+/// lines to other areas: `RetainedRun::follow`). The instances must be a
+/// fresh renderer's every frame, also when every area found its line's
+/// record and sits where it sat (two lines swapped).
+#[test]
+fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut viewport = Viewport::new(&device, &atlas);
+    viewport.update(&queue, 320, 240);
+    let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
+    let lines: Vec<Vec<PositionedGlyph>> = words
+        .iter()
+        .map(|w| {
+            let mut glyphs = Vec::new();
+            atlas
+                .cache_mut()
+                .positions(&TextSpec::new(w, font, 14.0).at(2.0, 14.0), &mut glyphs)
+                .unwrap();
+            glyphs
+        })
+        .collect();
+    // The first line each frame shows, five areas 20 px apart; then the
+    // second and third areas' lines swapped, twice.
+    let tops = [0usize, 0, 0, 1, 3, 3, 2, 0, 4, 4];
+    let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut frames: Vec<Vec<usize>> = tops.iter().map(|&t| (t..t + 5).collect()).collect();
+    frames.extend([vec![4, 6, 5, 7, 8], vec![4, 6, 5, 7, 8], vec![4, 5, 6, 7, 8]]);
+    for (n, shown) in frames.iter().enumerate() {
+        let areas: Vec<TextArea<'_>> = shown
+            .iter()
+            .enumerate()
+            .map(|(k, &line)| TextArea::glyphs(&lines[line], 10.0, 20.0 * k as f32))
+            .collect();
+        kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        assert_eq!(kept.instances(), fresh.instances(), "frame {n}: lines {shown:?}");
+        queue.submit([]);
+    }
+}
