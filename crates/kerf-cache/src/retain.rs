@@ -170,23 +170,25 @@ impl RetainedRun {
         };
         // Areas that keep their own run (or draw nothing through one).
         let own = |i: usize| areas[i].is_none_or(|g| fits(&runs[i], g));
-        if (0..n).all(own) {
-            return false;
-        }
-        let own: Vec<bool> = (0..n).map(own).collect();
-        // The run each area takes, and the runs taken.
-        let mut take: Vec<Option<usize>> = vec![None; n];
-        let mut taken = vec![false; n];
+        // The run each area takes, and the runs taken (made at the first
+        // match: a frame whose changed areas find none allocates nothing).
+        let (mut take, mut taken): (Vec<Option<usize>>, Vec<bool>) = (Vec::new(), Vec::new());
         for (i, g) in areas.iter().enumerate().take(n) {
-            let Some(g) = g.filter(|_| !own[i]) else { continue };
+            let Some(g) = g.filter(|_| !own(i)) else { continue };
             let near = (1..=FOLLOW_REACH).flat_map(|d| [i.checked_add(d), i.checked_sub(d)]);
+            // (The cheap tests first: a run's length is in the list, its
+            // glyphs behind a pointer.)
+            let free = |m: usize| !taken.get(m).copied().unwrap_or(false);
             if let Some(m) =
-                near.flatten().find(|&m| m < n && !own[m] && !taken[m] && fits(&runs[m], g))
+                near.flatten().find(|&m| m < n && free(m) && fits(&runs[m], g) && !own(m))
             {
+                if take.is_empty() {
+                    (take, taken) = (vec![None; n], vec![false; n]);
+                }
                 (take[i], taken[m]) = (Some(m), true);
             }
         }
-        if take.iter().all(Option::is_none) {
+        if take.is_empty() {
             return false;
         }
         let mut old: Vec<Option<RetainedRun>> =
