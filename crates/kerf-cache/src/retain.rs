@@ -90,11 +90,6 @@ struct Hold {
     slots: [Option<u32>; 2],
 }
 
-/// How many places apart a run and the area that now shows its glyphs may
-/// be for [`RetainedRun::follow`] to move the run: a list scrolled by up to
-/// this many entries a frame keeps its records.
-pub const FOLLOW_REACH: usize = 8;
-
 /// The coverage atlas's epoch and the colour atlas's (if it exists).
 type Epochs = (u64, Option<u64>);
 
@@ -114,98 +109,6 @@ impl RetainedRun {
     /// prepared (a later eviction or move still sends it to lookups).
     pub fn is_ready(&self) -> bool {
         self.keys.is_some() && self.epochs.is_some()
-    }
-
-    /// The glyphs last prepared through this run.
-    pub fn glyphs(&self) -> &[PositionedGlyph] {
-        &self.glyphs
-    }
-
-    /// Moves runs to the areas that now show their glyphs, before a frame
-    /// prepares `areas[n]` through `runs[n]` (`None`: area `n` draws nothing
-    /// through its run). An area whose run holds other glyphs takes a run
-    /// from up to [`FOLLOW_REACH`] places away that holds its glyphs and
-    /// whose own area does not: a list scrolled by a few entries a frame
-    /// keeps each entry's record, instead of every area looking its new
-    /// glyphs up. Runs are matched by their length and first glyph (what
-    /// [`prepare_retained`](Frame::prepare_retained) then checks glyph by
-    /// glyph: a wrong match costs only the lookups it would have made);
-    /// runs no area takes go to the areas left without one. True when a run
-    /// moved (an area's run then holds another area's last glyphs).
-    ///
-    /// ```
-    /// use kerf_cache::{CacheConfig, GlyphCache, PositionedGlyph, RetainedRun};
-    ///
-    /// let mut cache = GlyphCache::new(CacheConfig::default())?;
-    /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
-    /// let line = |first: u16| -> Vec<PositionedGlyph> {
-    ///     (first..first + 8)
-    ///         .map(|g| PositionedGlyph { font, glyph: g, size: 16.0, x: 9.0 * (g - first) as f32, y: 12.0, color: [0, 0, 0, 255] })
-    ///         .collect()
-    /// };
-    /// let lines: Vec<Vec<PositionedGlyph>> = (0..6).map(|i| line(36 + 8 * i)).collect();
-    /// let mut runs = vec![RetainedRun::default(); 4];
-    /// let mut quads = Vec::new();
-    /// for top in [0, 0, 1] {
-    ///     // Four areas show lines `top..top + 4`: the third frame scrolls by one.
-    ///     let areas: Vec<Option<&[PositionedGlyph]>> =
-    ///         (0..4).map(|n| Some(&lines[top + n][..])).collect();
-    ///     RetainedRun::follow(&mut runs, &areas);
-    ///     let mut frame = cache.begin_frame();
-    ///     let reused: Vec<bool> = (0..4)
-    ///         .map(|n| frame.prepare_retained(&lines[top + n], &mut quads, &mut runs[n]))
-    ///         .collect();
-    ///     frame.finish();
-    ///     if top == 1 {
-    ///         // Lines 1..=3 followed their records; line 4 is new.
-    ///         assert_eq!(reused, [true, true, true, false]);
-    ///     }
-    /// }
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn follow(runs: &mut [RetainedRun], areas: &[Option<&[PositionedGlyph]>]) -> bool {
-        let n = runs.len().min(areas.len());
-        let fits = |run: &RetainedRun, g: &[PositionedGlyph]| {
-            run.glyphs.len() == g.len() && !g.is_empty() && same_bits(&run.glyphs[..1], &g[..1])
-        };
-        // Areas that keep their own run (or draw nothing through one).
-        let own = |i: usize| areas[i].is_none_or(|g| fits(&runs[i], g));
-        // The run each area takes, and the runs taken (made at the first
-        // match: a frame whose changed areas find none allocates nothing).
-        let (mut take, mut taken): (Vec<Option<usize>>, Vec<bool>) = (Vec::new(), Vec::new());
-        for (i, g) in areas.iter().enumerate().take(n) {
-            let Some(g) = g.filter(|_| !own(i)) else { continue };
-            let near = (1..=FOLLOW_REACH).flat_map(|d| [i.checked_add(d), i.checked_sub(d)]);
-            // (The cheap tests first: a run's length is in the list, its
-            // glyphs behind a pointer.)
-            let free = |m: usize| !taken.get(m).copied().unwrap_or(false);
-            if let Some(m) =
-                near.flatten().find(|&m| m < n && free(m) && fits(&runs[m], g) && !own(m))
-            {
-                if take.is_empty() {
-                    (take, taken) = (vec![None; n], vec![false; n]);
-                }
-                (take[i], taken[m]) = (Some(m), true);
-            }
-        }
-        if take.is_empty() {
-            return false;
-        }
-        let mut old: Vec<Option<RetainedRun>> =
-            runs[..n].iter_mut().map(|r| Some(std::mem::take(r))).collect();
-        // Areas without a run of their own now: the runs nobody took.
-        let mut spare = (0..n).filter(|&m| !taken[m] && take[m].is_some());
-        for i in 0..n {
-            let from = match take[i] {
-                Some(m) => Some(m),
-                None if taken[i] => spare.next(),
-                None => Some(i),
-            };
-            if let Some(run) = from.and_then(|m| old[m].take()) {
-                runs[i] = run;
-            }
-        }
-        true
     }
 
     /// Forgets everything (the next prepare looks every glyph up).

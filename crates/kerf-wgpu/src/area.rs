@@ -131,25 +131,6 @@ impl<'a> TextArea<'a> {
         }
     }
 
-    /// The glyphs this area draws through its retained run as they are
-    /// (positioned glyphs, no effects, whole-pixel offset at scale 1, not
-    /// transformed); `None` otherwise. (A zooming area draws no run; its
-    /// glyphs are still given: the run is only not used.)
-    pub(crate) fn run_glyphs(&self) -> Option<&'a [PositionedGlyph]> {
-        match self.content {
-            TextContent::Glyphs(g)
-                if self.effects.is_empty()
-                    && self.transform.is_none()
-                    && self.scale == 1.0
-                    && self.left.fract() == 0.0
-                    && self.top.fract() == 0.0 =>
-            {
-                Some(g)
-            }
-            _ => None,
-        }
-    }
-
     /// A laid-out string at `(left, top)`, scale 1, no clipping.
     pub fn text(spec: TextSpec<'a>, left: f32, top: f32) -> Self {
         TextArea::at(TextContent::Text(spec), left, top)

@@ -253,13 +253,9 @@ impl TextRenderer {
         let mut frame = atlas.cache_frame();
         self.zoom_sizes.begin();
         self.retained.resize_with(texts.len(), RetainedRun::default);
-        // A scrolled list's records follow their entries to their new areas.
-        let runs: Vec<Option<&[PositionedGlyph]>> =
-            texts.iter().map(TextArea::run_glyphs).collect();
-        let moved = RetainedRun::follow(&mut self.retained, &runs);
         // Every area drawn from its record, placed as last time: the
         // instances are the last prepare's.
-        let mut repeated = self.stamps.len() == texts.len() && !moved;
+        let mut repeated = self.stamps.len() == texts.len();
         self.stamps.resize(texts.len(), None);
         for (n, area) in texts.iter().enumerate() {
             repeated &= self.collect(&mut frame, n, area, viewport.size(), &mut collected);

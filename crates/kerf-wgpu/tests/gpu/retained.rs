@@ -89,10 +89,11 @@ fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
 }
 
 /// A scrolled list: each area shows one line, at a fixed place, and the
-/// lines move up and down by a few areas a frame (records follow their
-/// lines to other areas: `RetainedRun::follow`). The instances must be a
-/// fresh renderer's every frame, also when every area found its line's
-/// record and sits where it sat (two lines swapped).
+/// lines move up and down by a few areas a frame, or two swap places. The
+/// instances must be a fresh renderer's every frame (an area's record holds
+/// another line then; a renderer that let records follow their lines to
+/// other areas would also meet a frame where every area drew from a record
+/// and sits where it sat).
 #[test]
 fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     let (device, queue) = gpu();
