@@ -613,3 +613,40 @@ fn colr_layers_are_composited_in_the_palettes_colours() {
     // comes out at alpha 253.)
     assert!(worst <= 4.0, "a texel {worst}/255 from the layers composited");
 }
+
+/// A retained run of coverage and colour glyphs, drawn again from its
+/// record, counts each as a lookup and a hit in its own atlas, as the
+/// lookups it replaces did.
+#[test]
+fn a_retained_run_of_emoji_counts_its_colour_hits() {
+    let (mut c, sans, emoji) = cache(CacheConfig::default());
+    let at = |font, ch, x| PositionedGlyph {
+        font,
+        glyph: glyph(&c, font, ch),
+        size: 20.0,
+        x,
+        y: 30.0,
+        color: [0, 0, 0, 255],
+    };
+    let glyphs =
+        [at(sans, 'A', 0.0), at(emoji, '😀', 20.0), at(sans, 'B', 50.0), at(emoji, '🤔', 70.0)];
+    let mut run = RetainedRun::default();
+    let mut last = None;
+    for frame in 0..4 {
+        let mut quads = Vec::new();
+        let mut f = c.begin_frame();
+        let reused = f.prepare_retained(&glyphs, &mut quads, &mut run);
+        let out = f.finish();
+        assert_eq!(reused, frame >= 2, "frame {frame}");
+        assert_eq!(quads.len(), 4);
+        let (lookups, hits) = (out.counts.lookups, out.counts.hits);
+        assert_eq!(lookups, 4, "frame {frame}: every glyph a lookup, colour ones included");
+        if frame > 0 {
+            assert_eq!(hits, 4, "frame {frame}: every glyph a hit");
+        }
+        if let Some(q) = &last {
+            assert_eq!(&quads, q, "frame {frame} draws what the last drew");
+        }
+        last = Some(quads);
+    }
+}
