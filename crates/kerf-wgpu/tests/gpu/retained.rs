@@ -5,15 +5,22 @@
 use crate::common::*;
 use kerf_wgpu::*;
 
-#[test]
-fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
+/// A device, an atlas of two 256² pages with DejaVu Sans, and a viewport
+/// of `w × h`.
+fn setup(w: u32, h: u32) -> (wgpu::Device, wgpu::Queue, TextAtlas, FontId, Viewport) {
     let (device, queue) = gpu();
     let cfg = CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
     let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut viewport = Viewport::new(&device, &atlas);
-    viewport.update(&queue, 640, 480);
+    viewport.update(&queue, w, h);
+    (device, queue, atlas, font, viewport)
+}
+
+#[test]
+fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
+    let (device, queue, mut atlas, font, viewport) = setup(640, 480);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut lines = Vec::new();
     for (i, text) in ["Retained runs, drawn again.", "A second line, at 17 px."].iter().enumerate()
     {
@@ -96,13 +103,8 @@ fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
 /// and sits where it sat).
 #[test]
 fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
-    let (device, queue) = gpu();
-    let cfg = CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() };
-    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
-    let font = atlas.add_font(sans()).unwrap();
+    let (device, queue, mut atlas, font, viewport) = setup(320, 240);
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut viewport = Viewport::new(&device, &atlas);
-    viewport.update(&queue, 320, 240);
     let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
     let lines: Vec<Vec<PositionedGlyph>> = words
         .iter()
