@@ -26,7 +26,10 @@
 //! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
 //! its startup and each frame went (device, fonts and shaping; making the
 //! renderer; converting, preparing, encoding, submitting, the GPU's work).
-//! With `SCENES_ADAPTER=1` it prints the adapter it drew on.
+//! With `SCENES_ADAPTER=1` it prints the adapter it drew on; with
+//! `SCENES_NEUTRAL=1` kerf's side draws without the gamma/contrast
+//! correction (`TextCorrection::NEUTRAL`; glyphon has none), to see what
+//! the correction costs a frame.
 //! With `SCENES_MEMORY=1` it prints the resident set after each startup
 //! step and frame 1 and the last, and (kerf's side) what kerf holds then:
 //! its pages' CPU copies, its texture arrays, its renderers' buffers, its

@@ -88,6 +88,11 @@ impl Side {
                 let b = t.elapsed().as_secs_f64() * 1e3;
                 let mut viewport = Viewport::new(device, &atlas);
                 viewport.update(queue, size.0, size.1);
+                if std::env::var_os("SCENES_NEUTRAL").is_some() {
+                    viewport
+                        .set_correction(queue, kerf::gpu::TextCorrection::NEUTRAL)
+                        .map_err(|e| e.to_string())?;
+                }
                 if crate::measure::phases() {
                     let c = t.elapsed().as_secs_f64() * 1e3;
                     eprintln!("kerf: atlas {a:.2} ms, renderers {b:.2}, viewport {c:.2}");
