@@ -210,21 +210,11 @@ impl TextArea<'_> {
 }
 
 /// Cuts the quads from `start` on (one area's, just appended: still in the
-/// cache) to `b`, in place, dropping those wholly outside. A quad inside
-/// `b`, as most are, is only tested.
+/// cache) to `b`, in place, dropping those wholly outside.
 pub(crate) fn clip_from(quads: &mut Vec<GlyphQuad>, start: usize, b: &TextBounds) {
-    let (l, t, r, btm) = (b.left as i64, b.top as i64, b.right as i64, b.bottom as i64);
     let mut w = start;
     for i in start..quads.len() {
-        let q = quads[i];
-        let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
-        let (x0, y0) = (q.x as i64, q.y as i64);
-        let inside = x0 >= l
-            && y0 >= t
-            && x0 + (q.width / per_px) as i64 <= r
-            && y0 + q.height as i64 <= btm;
-        let kept = if inside { Some(q) } else { clip(&q, b) };
-        if let Some(q) = kept {
+        if let Some(q) = clip(&quads[i], b) {
             quads[w] = q;
             w += 1;
         }
@@ -242,6 +232,10 @@ fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
     let (cx1, cy1) = (x1.min(b.right as i64), y1.min(b.bottom as i64));
     if cx0 >= cx1 || cy0 >= cy1 {
         return None;
+    }
+    // Inside the bounds, as most quads are: nothing to cut.
+    if (cx0, cy0, cx1, cy1) == (x0, y0, x1, y1) {
+        return Some(*q);
     }
     // A solid quad reads one texel wherever it is cut.
     let moves = if q.flags.contains(QuadFlags::SOLID) { 0 } else { 1 };
