@@ -136,12 +136,10 @@ impl RunUses {
     fn record(
         &mut self, owner: &Arc<()>, slot: Option<u32>, queue: &mut Vec<(GlyphKey, u64)>,
     ) -> u32 {
-        if let Some(s) = slot.and_then(|i| self.slots.get_mut(i as usize)) {
-            if std::ptr::eq(s.owner.as_ptr(), Arc::as_ptr(owner)) {
-                s.hand_in(queue);
-                s.keys.clear();
-                return slot.unwrap_or_default();
-            }
+        if let Some((i, s)) = slot.and_then(|i| Some((i, self.own_slot(owner, i)?))) {
+            s.hand_in(queue);
+            s.keys.clear();
+            return i;
         }
         if self.free.is_empty() && self.slots.len() >= 2 * self.live.max(16) {
             self.prune(queue);
@@ -192,15 +190,19 @@ impl RunUses {
     /// See [`Uses::run_used`].
     #[inline]
     fn used(&mut self, owner: &Arc<()>, slot: u32, frame: u64) -> bool {
-        match self.slots.get_mut(slot as usize) {
-            Some(s) if std::ptr::eq(s.owner.as_ptr(), Arc::as_ptr(owner)) => {
-                s.last_used = frame;
-                s.pending = true;
-                self.pending = true;
-                true
-            }
-            _ => false,
-        }
+        let Some(s) = self.own_slot(owner, slot) else { return false };
+        (s.last_used, s.pending) = (frame, true);
+        self.pending = true;
+        true
+    }
+
+    /// Slot `slot` if it is the run's holding `owner` (its `Weak` pins the
+    /// token's allocation, so no other token has that address).
+    #[inline]
+    fn own_slot(&mut self, owner: &Arc<()>, slot: u32) -> Option<&mut RunSlot> {
+        self.slots
+            .get_mut(slot as usize)
+            .filter(|s| std::ptr::eq(s.owner.as_ptr(), Arc::as_ptr(owner)))
     }
 
     /// Hands out the keys of every run drawn from its record since the last
