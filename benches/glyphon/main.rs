@@ -406,9 +406,10 @@ fn benches(c: &mut Criterion) {
     // dirty page, or writes a page's dirty box when its new glyphs fill at
     // least a third of it (and, for comparison, its fixed modes: always
     // glyph by glyph; dirty rectangles, one `write_texture` per dirty
-    // page). kerf's renderers draw exactly (`ZoomPolicy::Exact`): by default
-    // the same lines at a new size each frame are a zoom, drawn from cached
-    // size steps with no misses at all (the row `kerf-zoom` shows it), and
+    // page). kerf's renderers draw exactly (`ZoomPolicy::Exact`): the same
+    // lines at a new size each frame are a zoom, drawn from cached size
+    // steps with no misses at all by `ZoomPolicy::Steps` (the row
+    // `kerf-zoom` shows it; the default on a GPU), and
     // this group times misses. Both atlases are bounded to the same 1 MiB: the device's textures
     // are at most 1024 px (glyphon's atlas grows to that and then evicts its
     // least recently used glyphs), and kerf has one 1024 px page. The 200
@@ -441,7 +442,7 @@ fn benches(c: &mut Criterion) {
         ("kerf-glyphs", glyph_uploads, 4, lazy, exact),
         ("kerf-dirty-rect", dirty_rect, 4, lazy, exact),
         ("kerf-bins1", auto, 1, lazy, exact),
-        ("kerf-zoom", auto, 4, lazy, kerf::gpu::ZoomPolicy::default()),
+        ("kerf-zoom", auto, 4, lazy, kerf::gpu::ZoomPolicy::Steps { per_octave: 8 }),
     ] {
         let config = CacheConfig {
             page_size: 1024,

@@ -6,7 +6,8 @@
 //! rotated heading and eight renderers), `dashboard` (400 small areas, 40
 //! re-shaped a frame), `editor` (4K, syntax-coloured, scrolling), `hud` (300
 //! rotating and scaling labels, floating numbers), `hud-flat` (the same
-//! without rotation), `zoom` (a pinch-zoomed document). Every frame is
+//! without rotation), `zoom` (a pinch-zoomed document), `zoom-cjk` (the
+//! same of Chinese text, nearly every glyph distinct). Every frame is
 //! whole: prepare, a pass that clears a window-sized offscreen target and
 //! draws, the submit, and the wait until the GPU is done.
 //!
@@ -30,6 +31,7 @@
 //! `SCENES_NEUTRAL=1` kerf's side draws without the gamma/contrast
 //! correction (`TextCorrection::NEUTRAL`; glyphon has none), to see what
 //! the correction costs a frame.
+//! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
 //! With `SCENES_MEMORY=1` it prints the resident set after each startup
 //! step and frame 1 and the last, and (kerf's side) what kerf holds then:
 //! its pages' CPU copies, its texture arrays, its renderers' buffers, its

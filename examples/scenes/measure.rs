@@ -150,3 +150,20 @@ mod tests {
         assert!(Figures::parse("first-frame").is_none());
     }
 }
+
+/// The zoom policy `SCENES_ZOOM` sets on kerf's renderers (`steps`, `exact`
+/// or `auto`; unset: the default, `auto`), to weigh the policies in one
+/// scene. Anything else is ignored with a word on stderr.
+pub fn zoom_policy() -> Option<kerf::gpu::ZoomPolicy> {
+    use kerf::gpu::ZoomPolicy;
+    let v = std::env::var("SCENES_ZOOM").ok()?;
+    match v.as_str() {
+        "steps" => Some(ZoomPolicy::Steps { per_octave: 8 }),
+        "exact" => Some(ZoomPolicy::Exact),
+        "auto" => Some(ZoomPolicy::default()),
+        other => {
+            eprintln!("SCENES_ZOOM={other:?} is none of steps, exact, auto: ignored");
+            None
+        }
+    }
+}

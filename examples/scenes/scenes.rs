@@ -7,7 +7,8 @@ use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Style,
 use std::collections::VecDeque;
 
 /// The scenes, in the order `all` runs them.
-pub const NAMES: [&str; 6] = ["window", "dashboard", "editor", "hud", "hud-flat", "zoom"];
+pub const NAMES: [&str; 7] =
+    ["window", "dashboard", "editor", "hud", "hud-flat", "zoom", "zoom-cjk"];
 
 /// A scene: its target, its renderers, its text frame by frame.
 pub trait Scene {
@@ -55,7 +56,8 @@ pub fn build(name: &str, fs: &mut FontSystem) -> Result<Box<dyn Scene>, String> 
         "editor" => Box::new(Editor::new(fs)),
         "hud" => Box::new(Hud::new(fs, true)),
         "hud-flat" => Box::new(Hud::new(fs, false)),
-        "zoom" => Box::new(Zoom::new(fs)),
+        "zoom" => Box::new(Zoom::new(fs, false)),
+        "zoom-cjk" => Box::new(Zoom::new(fs, true)),
         other => return Err(format!("unknown scene {other:?}: one of {NAMES:?}")),
     })
 }
@@ -419,19 +421,26 @@ impl Scene for Hud {
 
 /// A pinch-zoomed document (1600×1200): twelve paragraphs wrapped at
 /// 700 px, scaled about the target's centre from 1× to 3× and back over
-/// 240 frames.
+/// 240 frames. `zoom`: English prose (few distinct glyphs, repeated);
+/// `zoom-cjk`: 200 ideographs a paragraph drawn at random from the 3,000
+/// from U+4E00 (WenQuanYi Micro Hei, by fallback), nearly all distinct.
 struct Zoom {
     paragraphs: Vec<(Buffer, f32)>,
     scale: f32,
 }
 
 impl Zoom {
-    fn new(fs: &mut FontSystem) -> Zoom {
+    fn new(fs: &mut FontSystem, cjk: bool) -> Zoom {
         let mut rng = Lcg(0x200d_d0c5);
         let mut top = 20.0;
         let paragraphs = (0..12)
             .map(|_| {
-                let b = shaped(fs, &prose(&mut rng, 60), 16.0, Some(700.0), &sans());
+                let text = if cjk {
+                    (0..200).filter_map(|_| char::from_u32(0x4e00 + rng.below(3000))).collect()
+                } else {
+                    prose(&mut rng, 60)
+                };
+                let b = shaped(fs, &text, 16.0, Some(700.0), &sans());
                 let t = top;
                 top += b.layout_runs().count() as f32 * 16.0 * 1.3 + 12.0;
                 (b, t)

@@ -84,6 +84,12 @@ impl Side {
                 let a = t.elapsed().as_secs_f64() * 1e3;
                 let renderers: Vec<TextRenderer> = (0..renderers)
                     .map(|_| TextRenderer::new(device, &atlas, FORMAT, ms, None))
+                    .map(|mut r| {
+                        if let Some(policy) = crate::measure::zoom_policy() {
+                            r.set_zoom_policy(policy);
+                        }
+                        r
+                    })
                     .collect();
                 let b = t.elapsed().as_secs_f64() * 1e3;
                 let mut viewport = Viewport::new(device, &atlas);

@@ -108,6 +108,36 @@ impl Frame<'_> {
         self.cache
     }
 
+    /// With `on`, misses looked up from now on (until this frame or batch
+    /// ends, or this is called with false) take room from the
+    /// least-recently-used glyphs no frame in flight uses before the atlas
+    /// adds a page; a page is added only when eviction finds no room, so no
+    /// glyph is refused that would otherwise fit. For glyphs at passing
+    /// sizes (kerf-wgpu draws a zoom at its exact sizes this way), which
+    /// would otherwise grow the atlas to its budget with sizes never drawn
+    /// again. Off when a frame or batch begins.
+    ///
+    /// ```
+    /// use kerf_cache::{CacheConfig, GlyphCache, TextSpec};
+    /// let mut cache = GlyphCache::new(CacheConfig::default())?;
+    /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+    /// let mut quads = Vec::new();
+    /// let mut frame = cache.begin_frame();
+    /// // A title animating its size: this frame's size will not come back.
+    /// frame.prefer_eviction(true);
+    /// frame.layout(&TextSpec::new("Zooming", font, 17.3), &mut quads)?;
+    /// frame.prefer_eviction(false);
+    /// frame.finish();
+    /// assert_eq!(quads.len(), 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prefer_eviction(&mut self, on: bool) {
+        self.cache.coverage.evict_first = on;
+        if let Some(c) = self.cache.color.as_mut() {
+            c.evict_first = on;
+        }
+    }
+
     /// The glyphs the frame's batch calls have skipped so far (what
     /// [`finish`](Self::finish) will report), in order.
     pub fn skipped(&self) -> &[Skipped] {

@@ -49,7 +49,8 @@
 //! is not evicted before frame `f + frames_in_flight + 1`. When a glyph does
 //! not fit: a page with room is used; else a page is added while the page
 //! limit and memory budget allow; else least-recently-used glyphs are evicted
-//! and their slots deallocated until it fits. If every remaining glyph is in
+//! and their slots deallocated until it fits (glyphs at passing sizes ask for
+//! eviction before a new page: [`Frame::prefer_eviction`]). If every remaining glyph is in
 //! use by frames in flight, the glyph is skipped and reported
 //! ([`GlyphError::AtlasFull`]) — never a panic, never an eviction of a glyph
 //! in use, and the rest of the frame is drawn.

@@ -119,6 +119,9 @@ pub struct TextRenderer {
     /// How areas whose size moves are drawn, and their sizes last time.
     zoom: ZoomPolicy,
     zoom_sizes: ZoomTracker,
+    /// The device is a software adapter (wgpu's `DeviceType::Cpu`): its
+    /// fragments run on the CPU ([`ZoomPolicy::Auto`]).
+    software: bool,
 }
 
 impl std::fmt::Debug for TextRenderer {
@@ -166,6 +169,7 @@ impl TextRenderer {
             antialiasing: Antialiasing::Grayscale,
             zoom: ZoomPolicy::default(),
             zoom_sizes: ZoomTracker::default(),
+            software: device.adapter_info().device_type == wgpu::DeviceType::Cpu,
             lcd_pipeline: None,
             color_pipeline: None,
             order: DrawOrder::default(),
@@ -194,8 +198,9 @@ impl TextRenderer {
     }
 
     /// How areas whose size changes from one `prepare` to the next are drawn
-    /// (default [`ZoomPolicy::Steps`]: from cached size steps while the size
-    /// moves, exactly once it rests). An area zooms when it shows the same
+    /// (default [`ZoomPolicy::Auto`]: from cached size steps while the size
+    /// moves, exactly once it rests; on a software adapter, text whose
+    /// glyphs repeat exactly at every size). An area zooms when it shows the same
     /// content (string and font, glyph ids, images) as the area at its index
     /// in the last `prepare` call, at another size; other content there (a
     /// scrolled list, a new string) is drawn exactly. A transformed area's
@@ -346,7 +351,8 @@ impl TextRenderer {
     ) -> bool {
         let previous = self.stamps[n].take();
         let start = self.quads.len();
-        let zooming = self.zoom_sizes.zooming(n, area) && self.zoom != ZoomPolicy::Exact;
+        let moving = self.zoom_sizes.zooming(n, area);
+        let zooming = moving && self.zoom_sizes.in_steps(n, area, self.zoom, self.software);
         let lcd = self.lcd_for(n, area, zooming, collected);
         let max_px = frame.cache().config().max_glyph_px;
         let sampled = match area.transform {
@@ -365,7 +371,11 @@ impl TextRenderer {
             return false;
         }
         let skips_before = frame.skipped().len();
+        // A zoom drawn at its exact sizes: sizes that pass, so its misses
+        // take room from glyphs gone unused before the atlas grows.
+        frame.prefer_eviction(moving);
         let reused = self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
+        frame.prefer_eviction(false);
         if !area.decorations.is_empty() {
             if let Err(reason) = frame.decorations(&area.placed_decorations(), &mut self.quads) {
                 collected.skipped.push(Skipped { index: usize::MAX, key: None, reason });

@@ -22,13 +22,26 @@ pub enum ZoomPolicy {
         /// Size steps per doubling (1 to 64).
         per_octave: u32,
     },
+    /// [`Steps`](Self::Steps) on a GPU. On a software adapter (wgpu's
+    /// `DeviceType::Cpu`: lavapipe, llvmpipe, WARP), whose filtered samples
+    /// are computed on the CPU fragment by fragment, a zooming area without
+    /// a transform whose glyphs repeat (at most a quarter of them distinct:
+    /// prose in an alphabet) is drawn as [`Exact`](Self::Exact) draws it:
+    /// its few distinct glyphs rasterized at each size cost less than
+    /// sampling every drawn one (docs/performance.md, "Zooming on a
+    /// software adapter"). Other zooming areas there (CJK text, a transform,
+    /// images) take the steps.
+    Auto {
+        /// Size steps per doubling (1 to 64) where steps are taken.
+        per_octave: u32,
+    },
 }
 
 impl Default for ZoomPolicy {
-    /// [`ZoomPolicy::Steps`] with 8 steps an octave: the frame after the
+    /// [`ZoomPolicy::Auto`] with 8 steps an octave: the frame after the
     /// size stops moving is exact rendering, so nothing at rest changes.
     fn default() -> Self {
-        ZoomPolicy::Steps { per_octave: 8 }
+        ZoomPolicy::Auto { per_octave: 8 }
     }
 }
 
@@ -37,7 +50,7 @@ impl ZoomPolicy {
     pub fn step_px(self, px: f32) -> f32 {
         match self {
             ZoomPolicy::Exact => px,
-            ZoomPolicy::Steps { per_octave } => {
+            ZoomPolicy::Steps { per_octave } | ZoomPolicy::Auto { per_octave } => {
                 let k = per_octave.clamp(1, 64) as f32;
                 if !(px.is_finite() && px > 0.0) {
                     return px;
@@ -52,8 +65,19 @@ impl ZoomPolicy {
 /// content's signature and its size.
 #[derive(Debug, Default)]
 pub(crate) struct ZoomTracker {
-    last: Vec<(u64, f32)>,
-    next: Vec<(u64, f32)>,
+    last: Vec<Shown>,
+    next: Vec<Shown>,
+    /// The keys of an area's glyphs, sorted to count the distinct ones.
+    keys: Vec<u64>,
+}
+
+/// What an area showed: its content's signature, its size, and whether its
+/// glyphs repeat (worked out once per content, when a software adapter asks).
+#[derive(Clone, Copy, Debug, Default)]
+struct Shown {
+    sig: u64,
+    size: f32,
+    repeats: Option<bool>,
 }
 
 impl ZoomTracker {
@@ -73,24 +97,72 @@ impl ZoomTracker {
         let size = size_of(area);
         let last = self.last.get(n).copied();
         let (now, zooming) = match last {
-            Some((sig, last_size)) if last_size == size => ((sig, size), false),
-            Some((sig, last_size)) => {
-                let now = signature(area);
-                ((now, size), now == sig && last_size > 0.0 && size > 0.0)
+            Some(last) if last.size == size => (last, false),
+            Some(last) => {
+                let sig = signature(area);
+                let same = sig == last.sig;
+                let repeats = if same { last.repeats } else { None };
+                (Shown { sig, size, repeats }, same && last.size > 0.0 && size > 0.0)
             }
-            None => ((signature(area), size), false),
+            None => (Shown { sig: signature(area), size, repeats: None }, false),
         };
         if self.next.len() <= n {
-            self.next.resize(n + 1, (0, 0.0));
+            self.next.resize(n + 1, Shown::default());
         }
         self.next[n] = now;
         zooming
+    }
+
+    /// True when area `n`, zooming in this `prepare` under `policy`, is
+    /// drawn from size steps; false when it is drawn at its exact size
+    /// ([`ZoomPolicy::Exact`], or [`ZoomPolicy::Auto`] on a `software`
+    /// adapter for an untransformed area whose glyphs repeat). Call after
+    /// [`zooming`](Self::zooming) returned true for `n`.
+    pub(crate) fn in_steps(
+        &mut self, n: usize, area: &TextArea<'_>, policy: ZoomPolicy, software: bool,
+    ) -> bool {
+        match policy {
+            ZoomPolicy::Exact => false,
+            ZoomPolicy::Steps { .. } => true,
+            ZoomPolicy::Auto { .. } if !software || area.transform.is_some() => true,
+            ZoomPolicy::Auto { .. } => {
+                let Some(shown) = self.next.get_mut(n) else { return true };
+                let repeats = match shown.repeats {
+                    Some(r) => r,
+                    None => {
+                        let r = repeats(area, &mut self.keys);
+                        shown.repeats = Some(r);
+                        r
+                    }
+                };
+                !repeats
+            }
+        }
     }
 
     /// Ends a `prepare`: its sizes become the last ones.
     pub(crate) fn end(&mut self) {
         std::mem::swap(&mut self.last, &mut self.next);
     }
+}
+
+/// True when an area's glyphs repeat: at most a quarter of them (of its
+/// characters, for a string) are distinct, so rasterizing the distinct ones
+/// at a new size serves four drawn glyphs each. Images never repeat (their
+/// steps are rescaled copies, kept).
+fn repeats(area: &TextArea<'_>, keys: &mut Vec<u64>) -> bool {
+    keys.clear();
+    match &area.content {
+        TextContent::Text(spec) => keys.extend(spec.text.chars().map(u64::from)),
+        TextContent::Glyphs(glyphs) => {
+            keys.extend(glyphs.iter().map(|g| u64::from(g.font.index()) << 16 | u64::from(g.glyph)))
+        }
+        TextContent::Images(_) => return false,
+    }
+    let total = keys.len();
+    keys.sort_unstable();
+    keys.dedup();
+    total > 0 && keys.len() * 4 <= total
 }
 
 /// What an area shows, whatever its size and place: a hash (FNV-1a) of its

@@ -44,7 +44,8 @@ impl Atlas {
 
     /// Finds room for a `w × h` bitmap: a page with space, a new page, or
     /// space opened by evicting (and deallocating) least-recently-used glyphs
-    /// no frame in flight uses.
+    /// no frame in flight uses; with `evict_first`, the eviction before the
+    /// new page (a page is added only when eviction finds no room).
     pub(crate) fn allocate(&mut self, w: u32, h: u32) -> Result<(u32, Rect, AllocId), GlyphError> {
         let usable = self.retiring.unwrap_or(self.pages.len()).min(self.pages.len());
         if let Some(found) = self.try_pages(0..usable, w, h) {
@@ -56,12 +57,31 @@ impl Atlas {
                 return Ok(found);
             }
         }
-        if self.add_page() {
-            let i = self.pages.len() - 1;
-            if let Ok(a) = self.pages[i].packer.allocate(w, h) {
-                return Ok((i as u32, a.rect, a.id));
+        if !self.evict_first || self.pages.is_empty() {
+            if let Some(found) = self.allocate_on_new_page(w, h) {
+                return Ok(found);
             }
+            return self.allocate_by_eviction(w, h);
         }
+        match self.allocate_by_eviction(w, h) {
+            Ok(found) => Ok(found),
+            Err(full) => self.allocate_on_new_page(w, h).ok_or(full),
+        }
+    }
+
+    /// A new page and the bitmap's slot on it, when the budget allows one.
+    fn allocate_on_new_page(&mut self, w: u32, h: u32) -> Option<(u32, Rect, AllocId)> {
+        if !self.add_page() {
+            return None;
+        }
+        let i = self.pages.len() - 1;
+        let a = self.pages[i].packer.allocate(w, h).ok()?;
+        Some((i as u32, a.rect, a.id))
+    }
+
+    /// Room opened by evicting least-recently-used glyphs no frame in
+    /// flight uses, until the bitmap fits where one was freed.
+    fn allocate_by_eviction(&mut self, w: u32, h: u32) -> Result<(u32, Rect, AllocId), GlyphError> {
         // Every recorded use (recency.rs) goes into the map before anything
         // is evicted (nothing to do when the oldest glyph is protected anyway:
         // a recorded use only makes it more recent).

@@ -89,6 +89,10 @@ pub struct Atlas {
     /// The frame in which eviction last found every glyph protected (no
     /// eviction can succeed again in that frame).
     pub(crate) all_protected: Option<u64>,
+    /// Misses take room from unprotected least-recently-used glyphs before
+    /// a page is added ([`Frame::prefer_eviction`](crate::Frame::prefer_eviction));
+    /// off at every frame's start.
+    pub(crate) evict_first: bool,
     pub(crate) staging: Staging,
     /// The frame the atlas's lookups belong to (the cache's frame number).
     pub(crate) frame: u64,
@@ -142,6 +146,7 @@ impl Atlas {
             uses: Uses::default(),
             epoch: 0,
             all_protected: None,
+            evict_first: false,
             staging: Staging::default(),
             frame,
             stats: Stats::default(),
@@ -158,6 +163,7 @@ impl Atlas {
         }
         self.frame = frame;
         self.frame_start = self.stats.clone();
+        self.evict_first = false;
     }
 
     /// Ends the atlas's frame: the trim (with `release_idle_after`), then the

@@ -811,3 +811,65 @@ fn idle_glyphs_are_released_and_pages_come_back_down_to_the_floor() {
     assert_eq!((keep.len(), keep.pages().len()), (0, pages));
     assert_eq!(keep.trim(5), (0, 0), "nothing left to trim");
 }
+
+/// Frames that each draw a line at a size no later frame draws (a zoom
+/// drawn at its exact sizes) on a cache of up to four 128 px pages, with
+/// and without [`Frame::prefer_eviction`]: `(pages, evictions, skipped)`.
+fn passing_sizes(prefer: bool) -> (usize, u64, u64) {
+    let (mut c, f) = cache(128, 4, 1);
+    let glyphs: Vec<u16> = "the quick brown fox".chars().map(|ch| glyph_of(&c, f, ch)).collect();
+    for i in 0..40 {
+        let px = 14.0 + i as f32 * 0.5;
+        let mut fr = c.begin_frame();
+        fr.prefer_eviction(prefer);
+        for &g in &glyphs {
+            fr.glyph(f, g, px).unwrap();
+        }
+        fr.finish();
+        c.check_invariants().unwrap();
+    }
+    (c.pages().len(), c.stats().evictions, c.stats().skipped)
+}
+
+#[test]
+fn passing_sizes_that_prefer_eviction_reuse_room_instead_of_adding_pages() {
+    let (grown, evicted_grown, skipped_grown) = passing_sizes(false);
+    let (kept, evicted_kept, skipped_kept) = passing_sizes(true);
+    // Without the preference the atlas grows to its limit before evicting.
+    assert_eq!(grown, 4, "{grown} pages, {evicted_grown} evictions");
+    // With it, old sizes make the room (two frames' glyphs are protected
+    // with one frame in flight: up to two pages), no glyph refused.
+    assert!(kept <= 2, "{kept} pages, {evicted_kept} evictions");
+    assert!(evicted_kept > evicted_grown);
+    assert_eq!((skipped_grown, skipped_kept), (0, 0));
+}
+
+#[test]
+fn preferring_eviction_still_adds_a_page_when_everything_is_in_use() {
+    // One frame's glyphs fill more than a page: nothing may be evicted, so
+    // the preference falls back to a new page rather than refusing a glyph.
+    let (mut c, f) = cache(64, 8, 0);
+    let mut fr = c.begin_frame();
+    fr.prefer_eviction(true);
+    for ch in "ABCDEFGHIJKLMNOP".chars() {
+        let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
+        fr.glyph(f, g, 28.0).unwrap();
+    }
+    let out = fr.finish();
+    assert!(out.pages >= 2, "{} pages", out.pages);
+    assert!(out.skipped.is_empty());
+    assert_eq!(c.stats().evictions, 0);
+    // The preference ends with the frame: the next frame's misses (more
+    // than the last page has room for) grow the atlas again, although last
+    // frame's glyphs could now be evicted.
+    let pages = out.pages;
+    let mut fr = c.begin_frame();
+    for ch in "QRSTUVWX".chars() {
+        let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
+        fr.glyph(f, g, 40.0).unwrap();
+    }
+    let out = fr.finish();
+    assert!(out.pages > pages, "{} pages after {pages}", out.pages);
+    assert_eq!(c.stats().evictions, 0, "a page was added, nothing evicted");
+    c.check_invariants().unwrap();
+}

@@ -34,7 +34,12 @@ fn side(policy: ZoomPolicy) -> Side {
 impl Side {
     /// Draws the paragraph at `px`: the read-back and the report.
     fn frame(&mut self, px: f32) -> (Vec<u8>, PrepareReport) {
-        let spec = TextSpec::new("Zoom into the glyph cache", self.font, px).at(8.0, 8.0);
+        self.frame_of("Zoom into the glyph cache", px)
+    }
+
+    /// Draws `text` at `px`: the read-back and the report.
+    fn frame_of(&mut self, text: &str, px: f32) -> (Vec<u8>, PrepareReport) {
+        let spec = TextSpec::new(text, self.font, px).at(8.0, 8.0);
         let areas = [TextArea::text(spec, 0.0, 0.0)];
         let report = self
             .renderer
@@ -86,6 +91,33 @@ fn a_zoom_draws_from_size_steps_and_rests_exactly() {
     let mut fresh = side(ZoomPolicy::Exact);
     let (reference, _) = fresh.frame(last);
     assert!(rest == reference, "the resting frame equals exact rendering texel for texel");
+}
+
+/// The default policy on the adapter the tests run on: on a software
+/// adapter (lavapipe, as CI runs them) prose whose letters repeat (15
+/// distinct in 79) zooms at its exact sizes, the same pixels as
+/// `ZoomPolicy::Exact` draws every frame; on a GPU it zooms in steps like
+/// any area. A string of distinct letters zooms in steps on both (see
+/// `a_zoom_draws_from_size_steps_and_rests_exactly`, which draws one with
+/// the default policy).
+#[test]
+fn the_default_zooms_repeating_text_exactly_on_a_software_adapter() {
+    let prose = "the cat sat on the mat, the rat sat at the hat; the bat ate the oat at the gate";
+    let mut auto = side(ZoomPolicy::default());
+    let software = auto.device.adapter_info().device_type == wgpu::DeviceType::Cpu;
+    let mut exact = side(ZoomPolicy::Exact);
+    for i in 0..12 {
+        let px = 10.0 * 1.04f32.powi(i);
+        let (a, report) = auto.frame_of(prose, px);
+        let (b, _) = exact.frame_of(prose, px);
+        let sampled = auto.renderer.transformed_instances().len();
+        if i == 0 || software {
+            assert!(report.instances > 0 && sampled == 0, "{px} px: {report:?}, {sampled}");
+            assert!(a == b, "{px} px: drawn as exact rendering draws it");
+        } else {
+            assert!(report.instances == 0 && sampled > 0, "{px} px: {report:?}, {sampled}");
+        }
+    }
 }
 
 #[test]
