@@ -195,7 +195,7 @@ impl Atlas {
             let boxed = if boxed { page.take_upload(i as u32, atlas) } else { None };
             page.dirty = None;
             page.dirty_regions = 0;
-            let glyphs = self.staging.take_page(i, atlas, padding, boxed.is_some());
+            let glyphs = self.staging.take_page(i, page, atlas, padding, boxed.is_some());
             let upload = boxed.map(Upload::Rect).or(glyphs.map(Upload::Glyphs));
             if let Some(u) = upload {
                 self.stats.upload_calls += 1;
@@ -204,7 +204,6 @@ impl Atlas {
                 uploads.push(u);
             }
         }
-        self.staging.finish();
         self.stats.stage_ns += t.elapsed().as_nanos() as u64;
         let s = &self.stats;
         let b = &self.frame_start;

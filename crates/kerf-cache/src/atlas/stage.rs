@@ -14,14 +14,7 @@ impl Atlas {
     pub(crate) fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
         self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
         if self.config.uploads != UploadMode::DirtyRect {
-            self.staging.push(
-                page as usize,
-                rect.x,
-                rect.y,
-                image.width,
-                image.height,
-                &image.pixels,
-            );
+            self.staging.push(page as usize, rect.x, rect.y, image.width, image.height);
         }
     }
 

@@ -5,7 +5,7 @@
 //! follow the bytes rasterized instead of the dirty pages' bounding boxes.
 
 use crate::atlas::format::TexelFormat;
-use crate::atlas::page::PageUpload;
+use crate::atlas::page::{Page, PageUpload};
 use kerf_pack::Rect;
 
 /// Where one staged glyph goes: its texels are `width * height *
@@ -152,37 +152,37 @@ impl Upload {
 }
 
 /// What the cache collects between uploads in [`UploadMode::Glyphs`](crate::UploadMode::Glyphs) and
-/// [`UploadMode::Auto`](crate::UploadMode::Auto).
+/// [`UploadMode::Auto`](crate::UploadMode::Auto): where each glyph staged
+/// since went. Its texels are read from the page's CPU copy when the page's
+/// upload is made (the copy holds them already: no second copy of a
+/// frame's new texels is kept, which a burst of misses made megabytes).
 #[derive(Debug, Default)]
 pub(crate) struct Staging {
-    pub(crate) bytes: Vec<u8>,
     /// Per page: its regions since the last upload, and whether to clear it first.
     pub(crate) pages: Vec<(Vec<GlyphRegion>, bool)>,
 }
 
 impl Staging {
-    /// Bytes reserved between frames: the texel buffer and the region lists.
+    /// Bytes reserved between frames: the region lists.
     pub(crate) fn capacity(&self) -> usize {
         let region = std::mem::size_of::<GlyphRegion>();
-        self.bytes.capacity() + self.pages.iter().map(|(r, _)| r.capacity() * region).sum::<usize>()
+        self.pages.iter().map(|(r, _)| r.capacity() * region).sum::<usize>()
     }
 
     /// Records a glyph of `w × h` texels staged at `(x, y)` on `page`.
-    pub(crate) fn push(&mut self, page: usize, x: u32, y: u32, w: u32, h: u32, texels: &[u8]) {
+    pub(crate) fn push(&mut self, page: usize, x: u32, y: u32, w: u32, h: u32) {
         if self.pages.len() <= page {
             self.pages.resize_with(page + 1, Default::default);
         }
-        // Page sides are at most MAX_PAGE_SIDE (2^14): the fields fit u16;
-        // a frame's staged bytes stay far below 4 GiB (pages × side²).
-        let offset = self.bytes.len() as u32;
+        // Page sides are at most MAX_PAGE_SIDE (2^14): the fields fit u16.
+        // The offset is set when the upload is made.
         self.pages[page].0.push(GlyphRegion {
             x: x as u16,
             y: y as u16,
             width: w as u16,
             height: h as u16,
-            offset,
+            offset: 0,
         });
-        self.bytes.extend_from_slice(texels);
     }
 
     /// Marks `page` to be cleared before its regions land, dropping any
@@ -225,10 +225,14 @@ impl Staging {
     }
 
     /// The glyph uploads of page `page` (`None` when nothing is staged or
-    /// to clear there); its staging starts empty again. With `skip`, the
-    /// page went another way (a dirty box): its staging is only dropped.
+    /// to clear there), each region's texels read from `texels`, the page's
+    /// CPU copy (where the glyph was written when it was staged; a region a
+    /// later glyph of the same frame overlaps takes what the page holds
+    /// now, as the texture must); its staging starts empty again. With
+    /// `skip`, the page went another way (a dirty box): its staging is only
+    /// dropped.
     pub(crate) fn take_page(
-        &mut self, page: usize, atlas: TexelFormat, padding: u32, skip: bool,
+        &mut self, page: usize, texels: &Page, atlas: TexelFormat, padding: u32, skip: bool,
     ) -> Option<GlyphUploads> {
         let (regions, clear) = self.pages.get_mut(page)?;
         if skip || (regions.is_empty() && !*clear) {
@@ -237,39 +241,59 @@ impl Staging {
             return None;
         }
         let b = atlas.bytes_per_texel() as usize;
-        let mut bytes = Vec::new();
+        let total: usize = regions.iter().map(|r| r.width as usize * r.height as usize * b).sum();
+        let mut bytes = Vec::with_capacity(total);
         let mut own = Vec::with_capacity(regions.len());
+        let side = texels.side as usize;
         for r in regions.drain(..) {
-            let len = r.width as usize * r.height as usize * b;
-            let at = r.offset as usize;
             own.push(GlyphRegion { offset: bytes.len() as u32, ..r });
-            bytes.extend_from_slice(self.bytes.get(at..at + len).unwrap_or(&[]));
+            let (x, w) = (r.x as usize, r.width as usize);
+            for row in r.y as usize..r.y as usize + r.height as usize {
+                let start = (row * side + x) * b;
+                bytes.extend_from_slice(texels.pixels.get(start..start + w * b).unwrap_or(&[]));
+            }
         }
         let clear = std::mem::take(clear);
         Some(GlyphUploads { atlas, page: page as u32, clear, bytes, regions: own, padding })
-    }
-
-    /// Forgets the staged texels once every page has been taken.
-    pub(crate) fn finish(&mut self) {
-        self.bytes.clear();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitmap::GlyphImage;
+
+    /// A blank page of `side²` texels of `bpp` bytes.
+    fn page(side: u32, bpp: u32) -> Page {
+        let packer = kerf_pack::Algorithm::default()
+            .build(side, side, kerf_pack::PackerOptions::default())
+            .unwrap();
+        Page::new(packer, side, bpp)
+    }
+
+    /// Writes `texels` (`w × h`) into `page` at `(x, y)` with a gutter of
+    /// one texel, and stages the region, as the atlas does.
+    fn stage(
+        staging: &mut Staging, page: &mut Page, (x, y, w, h): (u32, u32, u32, u32), texels: &[u8],
+    ) {
+        let image = GlyphImage { width: w, height: h, left: 0, bottom: 0, pixels: texels.to_vec() };
+        page.stage(x, y, &image, 1);
+        staging.push(0, x, y, w, h);
+    }
 
     /// Staged RGBA glyphs come out tightly packed and land four bytes a
     /// texel at their places, each with its cleared gutter.
     #[test]
     fn rgba_regions_land_four_bytes_a_texel() {
         let mut staging = Staging::default();
+        let side = 8usize;
+        let mut texels = page(side as u32, 4);
         let a: Vec<u8> = (1..=24).collect(); // 3 × 2 texels
         let b: Vec<u8> = (101..=108).collect(); // 1 × 2
-        staging.push(0, 1, 1, 3, 2, &a);
-        staging.push(0, 5, 4, 1, 2, &b);
-        let up = staging.take_page(0, TexelFormat::Rgba, 1, false).unwrap();
-        let side = 8usize;
+        stage(&mut staging, &mut texels, (1, 1, 3, 2), &a);
+        stage(&mut staging, &mut texels, (5, 4, 1, 2), &b);
+        let up = staging.take_page(0, &texels, TexelFormat::Rgba, 1, false).unwrap();
+        assert_eq!(up.bytes.len(), 24 + 8, "the texels packed tightly");
         let mut dst = vec![7u8; side * side * 4];
         up.apply_to(&mut dst, side as u32);
         let texel = |x: usize, y: usize| &dst[(y * side + x) * 4..(y * side + x) * 4 + 4];
@@ -294,8 +318,8 @@ mod tests {
     #[test]
     fn a_box_is_cheaper_when_dense_or_small() {
         let mut staging = Staging::default();
-        staging.push(0, 0, 0, 4, 4, &[1; 16]);
-        staging.push(0, 60, 60, 4, 4, &[1; 16]);
+        staging.push(0, 0, 0, 4, 4);
+        staging.push(0, 60, 60, 4, 4);
         let dense = |s: &Staging, r: Option<Rect>| s.box_is_cheaper(0, r, 1, 1, 0);
         assert!(!dense(&staging, Some(Rect::new(0, 0, 65, 65))));
         // 2 × 25 texels of 5 × 5 gutters against a 10 × 15 box: exactly a third.
