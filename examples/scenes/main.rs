@@ -23,6 +23,10 @@
 //! its first frame is done), the median steady frame, the app thread's CPU
 //! per frame (until the submit returned; the GPU's threads not counted),
 //! peak RSS, RSS and live wgpu objects after frame 1,000 and after the last.
+//! `first [PAIRS [SCENE...]]` times only first frames: PAIRS (default 10)
+//! alternated pairs of one-frame processes a scene, the medians of process
+//! start → first frame and of each side's own share (its atlas and
+//! renderers made → first frame done).
 //! `one SCENE SIDE FRAMES` is one child; with `SCENES_PNG=FILE` it also
 //! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
 //! its startup and each frame went (device, fonts and shaping; making the
@@ -67,8 +71,13 @@ fn main() {
             let only: Vec<&str> = args.iter().skip(3).map(String::as_str).collect();
             run_all(frames, rounds, &only)
         }
+        Some("first") => {
+            let pairs = arg(1).and_then(|n| n.parse().ok()).unwrap_or(10);
+            let only: Vec<&str> = args.iter().skip(2).map(String::as_str).collect();
+            run_first(pairs, &only)
+        }
         Some(other) => Err(format!(
-            "unknown command {other:?}: all [FRAMES [ROUNDS [SCENE...]]] | one SCENE SIDE FRAMES"
+            "unknown command {other:?}: all [FRAMES [ROUNDS [SCENE...]]] | first [PAIRS [SCENE...]] | one SCENE SIDE FRAMES"
         )),
     };
     if let Err(e) = result {
@@ -125,6 +134,7 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
         if i == 0 {
             rss("first frame");
             f.startup_ms = start.elapsed().as_secs_f64() * 1e3;
+            f.own_ms = f.startup_ms - before_side;
             let mut out = std::io::stdout().lock();
             writeln!(out, "first-frame").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
         }
@@ -201,6 +211,39 @@ fn child(scene: &str, side: &str, frames: usize) -> Result<Figures, String> {
         (Some(f), Some(first_ms)) if status.success() => Ok(Figures { first_ms, ..f }),
         _ => Err(format!("{scene} with {side} failed: {status}")),
     }
+}
+
+/// The first frame alone: for every scene (or those in `only`), `pairs`
+/// pairs of one-frame processes, the sides alternating which goes first;
+/// the medians of process start → first frame done and of the side's own
+/// share (its atlas and renderers made → first frame done), kerf's beside
+/// glyphon's. A single pair is at the mercy of the machine's minute (the
+/// shared device and font start of 50–120 ms moves more than either
+/// side's share).
+fn run_first(pairs: usize, only: &[&str]) -> Result<(), String> {
+    println!(
+        "| scene | first frame kerf / glyphon, ms | ratio | own share kerf / glyphon, ms | ratio |"
+    );
+    println!("|---|---|---|---|---|");
+    for scene in scenes::NAMES.into_iter().filter(|s| only.is_empty() || only.contains(s)) {
+        let (mut first, mut own) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
+        for pair in 0..pairs.max(1) {
+            let order = if pair % 2 == 0 { [0, 1] } else { [1, 0] };
+            for i in order {
+                let f = child(scene, ["kerf", "glyphon"][i], 1)?;
+                first[i].push(f.first_ms);
+                own[i].push(f.own_ms);
+            }
+        }
+        let [fk, fg] = first.each_mut().map(|v| measure::median(v));
+        let [ok, og] = own.each_mut().map(|v| measure::median(v));
+        println!(
+            "| {scene} | {fk:.1} / {fg:.1} | {:.2} | {ok:.1} / {og:.1} | {:.2} |",
+            fk / fg,
+            ok / og
+        );
+    }
+    Ok(())
 }
 
 /// Every scene (or those in `only`) with both sides, `rounds` times, as one table.

@@ -78,6 +78,10 @@ pub struct Figures {
     pub first_ms: f64,
     /// `main` entered → first frame done (the process's own clock), ms.
     pub startup_ms: f64,
+    /// The side's own share of the first frame: making its atlas and
+    /// renderers → first frame done (device, fonts and shaping, which both
+    /// sides share, left out), ms.
+    pub own_ms: f64,
     /// Median whole frame after warm-up (prepare, pass, submit, GPU done), ms.
     pub steady_ms: f64,
     /// Mean app-thread CPU per frame after warm-up, until the submit returned, ms.
@@ -100,9 +104,10 @@ impl Figures {
     /// The `key=value` line a child prints.
     pub fn line(&self) -> String {
         format!(
-            "result startup_ms={:.2} steady_ms={:.3} cpu_ms={:.3} peak_mib={:.1} rss_1k_mib={:.1} \
+            "result startup_ms={:.2} own_ms={:.2} steady_ms={:.3} cpu_ms={:.3} peak_mib={:.1} rss_1k_mib={:.1} \
              rss_last_mib={:.1} objects_1k={} objects_last={} frames={}",
             self.startup_ms,
+            self.own_ms,
             self.steady_ms,
             self.cpu_ms,
             self.peak_mib,
@@ -123,6 +128,7 @@ impl Figures {
             let x: f64 = v.parse().ok()?;
             match k {
                 "startup_ms" => f.startup_ms = x,
+                "own_ms" => f.own_ms = x,
                 "steady_ms" => f.steady_ms = x,
                 "cpu_ms" => f.cpu_ms = x,
                 "peak_mib" => f.peak_mib = x,
