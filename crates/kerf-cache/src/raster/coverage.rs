@@ -12,10 +12,13 @@ use std::cell::RefCell;
 pub(crate) struct Coverage {
     width: usize,
     height: usize,
-    /// Rows of `width + 1` cells: an edge on the right border spills into
-    /// its row's extra cell, so rows are summed independently (four at a
-    /// time: one running sum is a chain of dependent adds). Then
-    /// [`SPARE`] cells that a piece off the rows is added to.
+    /// Cells a row: `width + 1` rounded up to a whole number of
+    /// [`BLOCK`]s (the sums run block by block, with no short tail).
+    stride: usize,
+    /// Rows of `stride` cells (`width` and one more: an edge on the right
+    /// border spills into its row's extra cell, so rows are summed
+    /// independently; the rest zero). Then [`SPARE`] cells that a piece off
+    /// the rows is added to.
     acc: Vec<f32>,
 }
 
@@ -48,8 +51,9 @@ impl Coverage {
     pub(crate) fn new(width: usize, height: usize) -> Coverage {
         let mut acc = CELLS.with(std::cell::Cell::take);
         acc.clear();
-        acc.resize((width + 1) * height + SPARE, 0.0);
-        Coverage { width, height, acc }
+        let stride = (width + 1).next_multiple_of(BLOCK);
+        acc.resize(stride * height + SPARE, 0.0);
+        Coverage { width, height, stride, acc }
     }
 
     /// Adds the closed polygons of `points` (each contour from its entry in
@@ -127,7 +131,7 @@ impl Coverage {
             self.vertical(x0, y0, y1);
             return;
         }
-        let stride = self.width + 1;
+        let stride = self.stride;
         let (dx, dy) = (x1 - x0, y1 - y0);
         let (right, down) = (dx > 0.0, dy > 0.0);
         // The cells the edge starts and ends in, the floors of its ends. A
@@ -206,7 +210,7 @@ impl Coverage {
     /// and shares in every row it crosses, whole rows between its ends.
     fn vertical(&mut self, x: f32, y0: f32, y1: f32) {
         let (sign, ay, by) = (1.0f32.copysign(y1 - y0), y0.min(y1), y0.max(y1));
-        let stride = self.width + 1;
+        let stride = self.stride;
         let cell = floor_f(x);
         let (c0, right) = (whole(cell) as usize, x - cell);
         // (An edge on the right border, x = width, is in the row's extra
@@ -237,39 +241,14 @@ impl Coverage {
     /// The coverage, one byte a pixel (0 none, 255 full), row-major from the
     /// top-left.
     pub(crate) fn into_bytes(mut self) -> Vec<u8> {
-        let (w, h, stride) = (self.width, self.height, self.width + 1);
+        let (w, h, stride) = (self.width, self.height, self.stride);
         let mut out = vec![0u8; w * h];
         if w == 0 {
             return out;
         }
-        // First the running sums along each row, in place, four rows side
-        // by side (four independent chains of adds)...
-        let mut rows = self.acc.chunks_exact_mut(stride).take(h);
-        loop {
-            let mut four: [_; 4] = std::array::from_fn(|_| rows.next());
-            let [Some(a), Some(b), Some(c), Some(d)] = &mut four else {
-                for row in four.into_iter().flatten() {
-                    let mut sum = 0.0f32;
-                    for v in &mut row[..w] {
-                        sum += *v;
-                        *v = sum;
-                    }
-                }
-                break;
-            };
-            // (Every slice cut to `w` first: no bounds check in the loop.)
-            let [a, b, c, d] = [&mut a[..w], &mut b[..w], &mut c[..w], &mut d[..w]];
-            let mut sum = [0.0f32; 4];
-            for x in 0..w {
-                sum[0] += a[x];
-                a[x] = sum[0];
-                sum[1] += b[x];
-                b[x] = sum[1];
-                sum[2] += c[x];
-                c[x] = sum[2];
-                sum[3] += d[x];
-                d[x] = sum[3];
-            }
+        // First the running sums along each row, in place...
+        for row in self.acc.chunks_exact_mut(stride).take(h) {
+            prefix_row(row);
         }
         // ...then every sum to its level, a loop the compiler vectorizes:
         // |sum| at most one, rounded to the nearest of 255 levels without a
@@ -286,6 +265,41 @@ impl Coverage {
             }
         }
         out
+    }
+}
+
+/// Cells summed together in [`prefix_row`].
+const BLOCK: usize = 8;
+
+/// The running sums of `row` (a whole number of [`BLOCK`]s), in place:
+/// each block summed within by three shifted adds (no chain between its
+/// lanes: the compiler makes them vector adds), then moved by the sum
+/// before it (one add a block on the chain, where a running sum has one a
+/// cell).
+fn prefix_row(row: &mut [f32]) {
+    let mut offset = 0.0f32;
+    let mut blocks = row.chunks_exact_mut(BLOCK);
+    for c in &mut blocks {
+        let mut v = [0.0f32; BLOCK];
+        v.copy_from_slice(c);
+        for i in (1..BLOCK).rev() {
+            v[i] += v[i - 1];
+        }
+        for i in (2..BLOCK).rev() {
+            v[i] += v[i - 2];
+        }
+        for i in (4..BLOCK).rev() {
+            v[i] += v[i - 4];
+        }
+        for x in &mut v {
+            *x += offset;
+        }
+        offset = v[BLOCK - 1];
+        c.copy_from_slice(&v);
+    }
+    for x in blocks.into_remainder() {
+        offset += *x;
+        *x = offset;
     }
 }
 
