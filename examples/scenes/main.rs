@@ -36,6 +36,9 @@
 //! correction (`TextCorrection::NEUTRAL`; glyphon has none), to see what
 //! the correction costs a frame.
 //! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
+//! `SCENES_FLOOR=1` makes kerf's side the floor of any renderer of the
+//! scene's cosmic-text buffers: it converts them every frame (reading every
+//! glyph), clears the target and submits, and prepares and draws nothing.
 //! With `SCENES_MEMORY=1` it prints the resident set after each startup
 //! step and frame 1 and the last, and (kerf's side) what kerf holds then:
 //! its pages' CPU copies, its texture arrays, its renderers' buffers, its

@@ -25,6 +25,15 @@ pub fn phases() -> bool {
     *ON.get_or_init(|| std::env::var_os("SCENES_PHASES").is_some())
 }
 
+/// Whether `SCENES_FLOOR` asks kerf's side for the floor of any renderer
+/// of the scene's cosmic-text buffers: each frame converts them (reads
+/// every glyph), clears the target and submits, but prepares and draws
+/// nothing (read once).
+pub fn floor() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("SCENES_FLOOR").is_some())
+}
+
 /// Whether `SCENES_MEMORY` asks this process to print its resident set
 /// after each startup step and each phase of its frames (read once).
 pub fn memory() -> bool {
