@@ -292,8 +292,12 @@ mod tests {
         let b: Vec<u8> = (101..=108).collect(); // 1 × 2
         stage(&mut staging, &mut texels, (1, 1, 3, 2), &a);
         stage(&mut staging, &mut texels, (5, 4, 1, 2), &b);
+        let region = std::mem::size_of::<GlyphRegion>();
+        assert!(staging.capacity() >= 2 * region && staging.capacity() % region == 0);
         let up = staging.take_page(0, &texels, TexelFormat::Rgba, 1, false).unwrap();
         assert_eq!(up.bytes.len(), 24 + 8, "the texels packed tightly");
+        // The region list is kept for the next frame, counted in the footprint.
+        assert!(staging.capacity() >= 2 * region);
         let mut dst = vec![7u8; side * side * 4];
         up.apply_to(&mut dst, side as u32);
         let texel = |x: usize, y: usize| &dst[(y * side + x) * 4..(y * side + x) * 4 + 4];

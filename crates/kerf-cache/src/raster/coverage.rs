@@ -558,13 +558,30 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A row's sums by blocks are its running sums (in f64, one by
+        /// one), whatever its length: whole blocks, a short tail, shorter
+        /// than a block.
+        #[test]
+        fn rows_sum_by_blocks_as_one_by_one(
+            row in proptest::collection::vec(-1.0f32..1.0, 0..40),
+        ) {
+            let mut got = row.clone();
+            super::prefix_row(&mut got);
+            let mut sum = 0.0f64;
+            for (i, (&v, &g)) in row.iter().zip(&got).enumerate() {
+                sum += v as f64;
+                proptest::prop_assert!((g as f64 - sum).abs() < 1e-4, "cell {i}: {g} vs {sum}");
+            }
+        }
+
         /// Any polygon (slanted, steep, shallow, vertical and horizontal
         /// edges; corners on pixel borders and off them; self-crossing)
         /// covers each pixel by the area of it the polygon winds around,
         /// clamped to one.
         #[test]
         fn every_pixel_is_covered_by_the_area_the_polygon_winds_around(
-            w in 1usize..9,
+            // (Widths past two of prefix_row's blocks.)
+            w in 1usize..27,
             h in 1usize..9,
             raw in proptest::collection::vec((0u32..=64, 0u32..=64, proptest::bool::ANY), 3..9),
         ) {
