@@ -211,6 +211,40 @@ fn size_of(area: &TextArea<'_>) -> f32 {
 mod tests {
     use super::*;
 
+    /// Repeating glyphs: a quarter or fewer distinct, counted by font and
+    /// id (the same id in four fonts is four glyphs), characters for a
+    /// string; an empty area does not repeat.
+    #[test]
+    fn glyphs_repeat_when_a_quarter_or_fewer_are_distinct() {
+        let mut cache = kerf_cache::GlyphCache::new(kerf_cache::CacheConfig::default()).unwrap();
+        let fonts: Vec<kerf_cache::FontId> =
+            (0..4).map(|_| cache.add_font(dejavu::sans::regular().to_vec()).unwrap()).collect();
+        let g = |font, glyph| kerf_cache::PositionedGlyph {
+            font,
+            glyph,
+            size: 16.0,
+            x: 0.0,
+            y: 0.0,
+            color: [0; 4],
+        };
+        let mut keys = Vec::new();
+        let mut of = |glyphs: &[kerf_cache::PositionedGlyph]| {
+            repeats(&TextArea::glyphs(glyphs, 0.0, 0.0), &mut keys)
+        };
+        let two: Vec<_> = (0..8).map(|i| g(fonts[0], 10 + i % 2)).collect();
+        assert!(of(&two), "8 glyphs, 2 distinct");
+        let three: Vec<_> = (0..8).map(|i| g(fonts[0], 10 + i % 3)).collect();
+        assert!(!of(&three), "8 glyphs, 3 distinct");
+        let fonts4: Vec<_> = fonts.iter().map(|&f| g(f, 10)).collect();
+        assert!(!of(&[fonts4.clone(), fonts4.clone()].concat()), "8 glyphs, 4 distinct by font");
+        assert!(!of(&[]), "no glyphs");
+        let spec = |text: &'static str| {
+            let area = TextArea::text(kerf_cache::TextSpec::new(text, fonts[0], 16.0), 0.0, 0.0);
+            repeats(&area, &mut Vec::new())
+        };
+        assert!(spec("abababab") && !spec("abcabcab") && !spec(""));
+    }
+
     #[test]
     fn steps_are_geometric_and_near() {
         let p = ZoomPolicy::Steps { per_octave: 8 };

@@ -239,3 +239,28 @@ fn area_scale_and_transform_scale_make_one_on_screen_size() {
     }
     assert_eq!(s.sampled_sizes(), [28.0], "one on-screen size, exact");
 }
+
+/// The default keeps size steps for a transformed area on any adapter (its
+/// glyphs are sampled whatever their size, so exact sizes would save no
+/// filtering): prose whose letters repeat, scaled by its transform every
+/// frame, is rasterized at size steps, not at one size a frame.
+#[test]
+fn a_transformed_zoom_keeps_its_steps_under_the_default() {
+    let prose = "the cat sat on the mat, the rat sat at the hat; the bat ate the oat at the gate";
+    let mut s = side(ZoomPolicy::default());
+    for i in 0..30 {
+        let k = 1.5f32.powf(i as f32 / 29.0);
+        let spec = TextSpec::new(prose, s.font, 14.0).at(8.0, 8.0);
+        let t = TextTransform::Affine([k, 0.0, 0.0, k, 0.0, 0.0]);
+        let areas = [TextArea::text(spec, 0.0, 0.0).transformed(t)];
+        s.renderer.prepare(&s.device, &s.queue, &mut s.atlas, &areas, &s.viewport).unwrap();
+    }
+    let steps = ZoomPolicy::Steps { per_octave: 8 };
+    let first = kerf_cache::GlyphSize::from_px(14.0, f32::MAX).unwrap().px();
+    let sizes = s.sampled_sizes();
+    for px in &sizes {
+        let step = kerf_cache::GlyphSize::from_px(steps.step_px(*px), f32::MAX).unwrap().px();
+        assert!(*px == step || *px == first, "{px} px is neither a step nor the first size");
+    }
+    assert!(sizes.len() <= 6, "{sizes:?}");
+}
