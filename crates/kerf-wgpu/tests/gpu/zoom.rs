@@ -264,3 +264,37 @@ fn a_transformed_zoom_keeps_its_steps_under_the_default() {
     }
     assert!(sizes.len() <= 6, "{sizes:?}");
 }
+
+/// Glyphs first asked for at a size the cache refuses (0 px: skipped and
+/// reported) and then at a real size have nothing to zoom from: the second
+/// frame is drawn exactly, not from size steps.
+#[test]
+fn a_size_that_drew_nothing_is_not_zoomed_from() {
+    let mut s = side(ZoomPolicy::Steps { per_octave: 8 });
+    let ids: Vec<u16> = {
+        let font = s.atlas.cache().fonts().get(s.font).unwrap();
+        "Zoom".chars().map(|c| font.glyph_index(c)).collect()
+    };
+    let mut draw = |px: f32| {
+        let glyphs: Vec<PositionedGlyph> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &glyph)| PositionedGlyph {
+                font: s.font,
+                glyph,
+                size: px,
+                x: 10.0 + 12.0 * i as f32,
+                y: 40.0,
+                color: [0, 0, 0, 255],
+            })
+            .collect();
+        let areas = [TextArea::glyphs(&glyphs, 0.0, 0.0)];
+        let report =
+            s.renderer.prepare(&s.device, &s.queue, &mut s.atlas, &areas, &s.viewport).unwrap();
+        (report, s.renderer.transformed_instances().len())
+    };
+    let (nothing, _) = draw(0.0);
+    assert_eq!(nothing.instances, 0);
+    let (report, sampled) = draw(16.0);
+    assert!(report.instances > 0 && sampled == 0, "{report:?}, {sampled} sampled");
+}
