@@ -72,6 +72,15 @@ fn vs_transformed(in: Instance) -> Varyings {
     return out;
 }
 
+// What the bordered coverage stage reads: no slot bounds (a fragment input
+// costs a software rasterizer even when it is never read).
+struct BorderedFragment {
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) layer: u32,
+    @location(2) @interpolate(flat) color: vec4<f32>,
+    @location(5) @interpolate(flat) lum: f32,
+};
+
 fn sampled_coverage(in: Varyings) -> f32 {
     let uv = clamp(in.uv, in.tex_min, in.tex_max) / vec2<f32>(textureDimensions(atlas).xy);
     return textureSampleLevel(atlas, atlas_sampler, uv, i32(in.layer), 0.0).r;
@@ -91,6 +100,18 @@ fn sampled_color(in: Varyings) -> vec4<f32> {
 @fragment
 fn fs_sampled(in: Varyings) -> @location(0) vec4<f32> {
     return shade_filtered(sampled_coverage(in), in.color, in.lum);
+}
+
+// Coverage quads whose slot carries a border of zeros (BORDER_BIT: a
+// glyph's sampled raster), drawn half a texel inside it: every sample
+// already lies between the slot's texel centres (the quad's corners are
+// there), so no clamp and no slot bounds are read. Tiles of a glyph larger
+// than a page and decorations' solid texel have no border: fs_sampled.
+@fragment
+fn fs_sampled_bordered(in: BorderedFragment) -> @location(0) vec4<f32> {
+    let uv = in.uv / vec2<f32>(textureDimensions(atlas).xy);
+    let c = textureSampleLevel(atlas, atlas_sampler, uv, i32(in.layer), 0.0).r;
+    return shade_filtered(c, in.color, in.lum);
 }
 
 @fragment

@@ -101,7 +101,7 @@ pub(crate) struct Shared {
     pub transform_layout: wgpu::BindGroupLayout,
     pub sampled_pipeline_layout: wgpu::PipelineLayout,
     pub sampler: wgpu::Sampler,
-    pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
+    pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey, bool), wgpu::RenderPipeline>>,
     pub sampled_color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
     /// LCD text (dual-source blending): the shader (made on first use, where
     /// the device has the feature), and pipelines by key, stripe order (true:
@@ -305,14 +305,16 @@ impl Shared {
     }
 
     /// The transformed-text pipeline for `key` and correction `curve`, made
-    /// on first use: coverage quads.
+    /// on first use: coverage quads, `bordered` ones (their slot has a
+    /// border of zeros, [`BORDER_BIT`](crate::BORDER_BIT): samples need no
+    /// clamp) or the others (clamped to their slot).
     pub fn sampled_pipeline(
-        &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
+        &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey, bordered: bool,
     ) -> wgpu::RenderPipeline {
         let constants = crate::fit::constants(curve);
-        let kind =
-            self.sampled_kind(device, ("vs_transformed", "fs_sampled", "fs_sampled"), &constants);
-        cached(&self.sampled_pipelines, &(key.clone(), *curve), || kind.make(device, key))
+        let fs = if bordered { "fs_sampled_bordered" } else { "fs_sampled" };
+        let kind = self.sampled_kind(device, ("vs_transformed", fs, fs), &constants);
+        cached(&self.sampled_pipelines, &(key.clone(), *curve, bordered), || kind.make(device, key))
     }
 
     /// The transformed-text pipeline for `key` that draws colour quads

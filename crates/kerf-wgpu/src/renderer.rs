@@ -8,7 +8,7 @@ use crate::error::{PrepareError, UsageError};
 use crate::fit::CurveKey;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
-use crate::sampled::{draw_oversized, Raster, Transformed};
+use crate::sampled::{draw_oversized, Kind, Raster, Transformed};
 use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform};
 use crate::vertex::{sync, GlyphInstance};
@@ -247,6 +247,7 @@ impl TextRenderer {
             self.pipeline = atlas.shared.pipeline(device, &self.key, &self.curve);
             // Made again for the new correction when next drawn.
             self.transformed.pipeline = None;
+            self.transformed.bordered_pipeline = None;
             if let Antialiasing::Lcd(order) = self.antialiasing {
                 self.lcd_pipeline =
                     atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr(), &self.curve);
@@ -532,10 +533,14 @@ impl TextRenderer {
         let (Some(buffer), Some((_, transforms, _))) = (&tr.buffer, &tr.uniform_buffer) else {
             return Ok(());
         };
-        let mut bound: Option<bool> = None;
+        let mut bound: Option<Kind> = None;
         for d in &tr.draws {
-            let (range, scissor, colour) = (&d.quads, d.scissor, d.colour);
-            let pipeline = if colour { &tr.color_pipeline } else { &tr.pipeline };
+            let (range, scissor, kind) = (&d.quads, d.scissor, d.kind);
+            let pipeline = match kind {
+                Kind::Bordered => &tr.bordered_pipeline,
+                Kind::Clamped => &tr.pipeline,
+                Kind::Colour => &tr.color_pipeline,
+            };
             let Some(pipeline) = pipeline else { continue };
             if range.is_empty() {
                 continue;
@@ -551,9 +556,9 @@ impl TextRenderer {
                 pass.set_bind_group(1, viewport, &[]);
                 pass.set_vertex_buffer(0, buffer.slice(..));
             }
-            if bound != Some(colour) {
+            if bound != Some(kind) {
                 pass.set_pipeline(pipeline);
-                bound = Some(colour);
+                bound = Some(kind);
             }
             pass.set_bind_group(2, transforms, &[d.uniform]);
             pass.draw(0..4, range.clone());

@@ -4,7 +4,6 @@
 //! transform as a dynamic-offset uniform.
 
 use crate::area::{scaled_effects, TextArea, TextContent};
-use crate::draw_order::runs_of;
 use crate::fit::CurveKey;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
@@ -17,15 +16,17 @@ use kerf_cache::{
 /// The transformed areas of the last `prepare`: their quads, one draw each.
 #[derive(Default)]
 pub(crate) struct Transformed {
-    /// The pipeline of coverage quads, for the renderer's correction (the
-    /// renderer drops it when its correction changes).
+    /// The pipelines of coverage quads, clamped to their slot and bordered
+    /// (see [`Kind`]), for the renderer's correction (the renderer drops
+    /// them when its correction changes); each made when first drawn.
     pub(crate) pipeline: Option<wgpu::RenderPipeline>,
+    pub(crate) bordered_pipeline: Option<wgpu::RenderPipeline>,
     /// The pipeline of colour quads, made when one is first drawn.
     pub(crate) color_pipeline: Option<wgpu::RenderPipeline>,
     pub(crate) quads: Vec<SampledQuad>,
     pub(crate) buffer: Option<wgpu::Buffer>,
     pub(crate) capacity: u64,
-    /// One per run of one kind of quad (coverage or colour) of a transformed area.
+    /// One per run of one [`Kind`] of quad of a transformed area.
     pub(crate) draws: Vec<SampledDraw>,
     pub(crate) uniforms: Vec<u8>,
     /// Bytes between two areas' transforms: the uniform, rounded up to the
@@ -43,8 +44,36 @@ pub(crate) struct SampledDraw {
     pub(crate) uniform: u32,
     /// Their area's scissor rectangle.
     pub(crate) scissor: Option<[u32; 4]>,
-    /// True for colour quads (drawn by the colour pipeline).
-    pub(crate) colour: bool,
+    /// Which pipeline draws them.
+    pub(crate) kind: Kind,
+}
+
+/// The three kinds of sampled quad, each drawn by a pipeline of its own (no
+/// fragment branches on its quad's kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Coverage whose slot carries a border of zeros ([`BORDER_BIT`]: a
+    /// glyph's sampled raster, drawn half a texel inside it): samples stay
+    /// between the slot's texel centres by themselves.
+    Bordered,
+    /// Other coverage (tiles of a glyph larger than a page, which abut; a
+    /// decoration's solid texel): samples clamped to the slot.
+    Clamped,
+    /// RGBA quads on colour pages.
+    Colour,
+}
+
+impl Kind {
+    /// The kind of a quad on `page` (its page word, with its bits).
+    fn of(page: u32) -> Kind {
+        if page & kerf_cache::COLOR_PAGE_BIT != 0 {
+            Kind::Colour
+        } else if page & BORDER_BIT != 0 {
+            Kind::Bordered
+        } else {
+            Kind::Clamped
+        }
+    }
 }
 
 impl Transformed {
@@ -139,10 +168,16 @@ impl Transformed {
         self.uniforms.resize(offset + self.uniform_stride, 0);
         // Runs of one kind, in order: the painter's order of overlapping
         // quads is kept, and no fragment branches on its quad's kind.
-        let pages = self.quads[first as usize..].iter().map(|q| q.page);
-        runs_of(pages, first, |quads, colour| {
-            self.draws.push(SampledDraw { quads, uniform: offset as u32, scissor, colour })
-        });
+        let mut start = first as usize;
+        for i in first as usize..=self.quads.len() {
+            let kind = self.quads.get(i).map(|q| Kind::of(q.page));
+            let open = Kind::of(self.quads.get(start).map_or(0, |q| q.page));
+            if i > start && kind != Some(open) {
+                let quads = start as u32..i as u32;
+                self.draws.push(SampledDraw { quads, uniform: offset as u32, scissor, kind: open });
+                start = i;
+            }
+        }
     }
 
     /// Writes the transformed areas' quads and transforms (one buffer write
@@ -156,10 +191,14 @@ impl Transformed {
         if tr.draws.is_empty() {
             return;
         }
-        if tr.pipeline.is_none() {
-            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, key, curve));
+        let has = |kind: Kind| tr.draws.iter().any(|d| d.kind == kind);
+        if tr.pipeline.is_none() && has(Kind::Clamped) {
+            tr.pipeline = Some(atlas.shared.sampled_pipeline(device, key, curve, false));
         }
-        if tr.color_pipeline.is_none() && tr.draws.iter().any(|d| d.colour) {
+        if tr.bordered_pipeline.is_none() && has(Kind::Bordered) {
+            tr.bordered_pipeline = Some(atlas.shared.sampled_pipeline(device, key, curve, true));
+        }
+        if tr.color_pipeline.is_none() && has(Kind::Colour) {
             tr.color_pipeline = Some(atlas.shared.sampled_color_pipeline(device, key));
         }
         let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;

@@ -283,3 +283,44 @@ fn a_new_correction_reaches_transformed_text() {
     let differ = default.chunks(4).zip(neutral.chunks(4)).filter(|(a, b)| a != b).count();
     assert!(differ > 100, "the corrections differ visibly ({differ} pixels)");
 }
+
+/// A glyph larger than a page, in a transformed area, is drawn from tiles
+/// that abut, each sampled within its own slot (beyond a tile's edge lie
+/// other glyphs' texels or a gutter): the picture of the same glyphs from
+/// one slot each on a larger page but along the seams, where a tile's
+/// samples stop at its edge (measured: 120 bytes of 360,000 off by more
+/// than 16 levels; sampled past the tiles' edges, as the bordered stage
+/// samples, 1,194).
+#[test]
+fn a_tiled_glyph_in_a_transformed_area_draws_like_one_slot() {
+    let draw = |page: u32| {
+        let (device, queue) = gpu();
+        let config = CacheConfig { page_size: page, max_pages: 32, ..CacheConfig::default() };
+        let mut atlas = TextAtlas::new(&device, config).unwrap();
+        let font = atlas.add_font(sans()).unwrap();
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        let (w, h) = (300u32, 300u32);
+        let mut vp = Viewport::new(&device, &atlas);
+        vp.update(&queue, w, h);
+        vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+        // Filler first, so other glyphs' texels lie beside the tiles.
+        let filler = TextSpec::new("abcdefgh", font, 30.0).at(0.0, 280.0).color([255; 4]);
+        let spec = TextSpec::new("W@", font, 120.0).at(10.0, 20.0).color([255; 4]);
+        let t = TextTransform::Affine([1.13, 0.0, 0.0, 1.13, 3.3, 2.7]);
+        let areas =
+            [TextArea::text(filler, 0.0, 0.0), TextArea::text(spec, 0.0, 0.0).transformed(t)];
+        r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+        let rep = r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+        assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+        let n = r.transformed_instances().len();
+        let target = Offscreen::new(&device, w, h, format).unwrap();
+        (draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK), n)
+    };
+    let (tiled, tiles) = draw(64);
+    let (whole, slots) = draw(1024);
+    assert!(tiles > slots && slots == 2, "{tiles} tiles, {slots} slots");
+    let off: Vec<u8> = tiled.iter().zip(&whole).map(|(a, b)| a.abs_diff(*b)).collect();
+    let many = off.iter().filter(|&&d| d > 16).count();
+    assert!(many <= 300, "{many} bytes off by more than 16 ({tiles} tiles)");
+}
