@@ -157,19 +157,10 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
 /// matches the full-size raster in 16 px blocks.
 #[test]
 fn a_glyph_larger_than_the_whole_atlas_is_drawn_from_a_smaller_raster() {
-    let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(
-        &device,
-        CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() },
-    )
-    .unwrap();
-    let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     let (w, h) = (760u32, 640u32);
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, w, h);
-    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let config = CacheConfig { page_size: 256, max_pages: 2, ..CacheConfig::default() };
+    let (device, queue, mut atlas, font, mut r, vp) = neutral_rig(config, w, h);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
     let f = atlas.cache().fonts().get(font).unwrap().clone();
     let glyphs = [
         PositionedGlyph {

@@ -10,6 +10,24 @@ use common::*;
 use kerf_cache::{GlyphKey, GlyphSize};
 use kerf_wgpu::*;
 
+/// The rig the reference tests draw on: a device, an atlas of `config`
+/// holding DejaVu Sans (and its id), a renderer for `Rgba8Unorm` targets and
+/// a `w × h` viewport without correction (the references compare coverage
+/// as drawn).
+fn neutral_rig(
+    config: CacheConfig, w: u32, h: u32,
+) -> (wgpu::Device, wgpu::Queue, TextAtlas, FontId, TextRenderer, Viewport) {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, config).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    (device, queue, atlas, font, r, vp)
+}
+
 const CELL: u32 = 36;
 const PER_ROW: u32 = 12;
 const RENDERERS: usize = 8;
@@ -357,19 +375,10 @@ fn a_reused_layer_is_cleared_before_new_glyphs_land() {
 /// to ordinary glyphs: the target equals a CPU composite of fresh rasters.
 #[test]
 fn a_600_px_glyph_is_drawn_on_256_px_pages() {
-    let (device, queue) = gpu();
-    let mut atlas = TextAtlas::new(
-        &device,
-        CacheConfig { page_size: 256, max_pages: 8, ..CacheConfig::default() },
-    )
-    .unwrap();
-    let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     let (w, h) = (760u32, 640u32);
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, w, h);
-    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let config = CacheConfig { page_size: 256, max_pages: 8, ..CacheConfig::default() };
+    let (device, queue, mut atlas, font, mut r, vp) = neutral_rig(config, w, h);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
     let f = atlas.cache().fonts().get(font).unwrap().clone();
     let g = |c: char, size: f32, x: f32, y: f32| PositionedGlyph {
         font,

@@ -138,16 +138,10 @@ fn quads_from_pens(
 /// stays texel for pixel.
 #[test]
 fn rotated_and_3d_areas_match_a_cpu_reference() {
-    let (device, queue) = gpu();
-    let mut atlas =
-        TextAtlas::new(&device, CacheConfig { page_size: 512, ..CacheConfig::default() }).unwrap();
-    let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     let (w, h) = (320u32, 200u32);
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, w, h);
-    vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+    let config = CacheConfig { page_size: 512, ..CacheConfig::default() };
+    let (device, queue, mut atlas, font, mut r, vp) = neutral_rig(config, w, h);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
     let spec = TextSpec::new("Kerf turns: Wq&@ 0123", font, 22.0).color([255; 4]);
     // 3D: the text plane turned 50° about the vertical axis, seen in perspective.
     let (cx, cy) = (110.0, 12.0);
@@ -294,16 +288,10 @@ fn a_new_correction_reaches_transformed_text() {
 #[test]
 fn a_tiled_glyph_in_a_transformed_area_draws_like_one_slot() {
     let draw = |page: u32| {
-        let (device, queue) = gpu();
-        let config = CacheConfig { page_size: page, max_pages: 32, ..CacheConfig::default() };
-        let mut atlas = TextAtlas::new(&device, config).unwrap();
-        let font = atlas.add_font(sans()).unwrap();
-        let format = wgpu::TextureFormat::Rgba8Unorm;
-        let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
         let (w, h) = (300u32, 300u32);
-        let mut vp = Viewport::new(&device, &atlas);
-        vp.update(&queue, w, h);
-        vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+        let config = CacheConfig { page_size: page, max_pages: 32, ..CacheConfig::default() };
+        let (device, queue, mut atlas, font, mut r, vp) = neutral_rig(config, w, h);
+        let format = wgpu::TextureFormat::Rgba8Unorm;
         // Filler first, so other glyphs' texels lie beside the tiles.
         let filler = TextSpec::new("abcdefgh", font, 30.0).at(0.0, 280.0).color([255; 4]);
         let spec = TextSpec::new("W@", font, 120.0).at(10.0, 20.0).color([255; 4]);
