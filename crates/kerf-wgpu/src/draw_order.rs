@@ -24,7 +24,7 @@ pub(crate) struct DrawOrder {
 }
 
 /// True for an instance's page on a colour page.
-fn is_colour(page: u32) -> bool {
+pub(crate) fn is_colour(page: u32) -> bool {
     page & kerf_cache::COLOR_PAGE_BIT != 0
 }
 
@@ -90,31 +90,30 @@ impl DrawOrder {
     /// in order, they keep the painter's order of quads that overlap.
     pub(crate) fn split(&mut self, pages: impl Iterator<Item = u32>) {
         self.runs.clear();
-        runs_of(pages, 0, |range, colour| self.runs.push((range, colour)));
+        runs_of(pages.map(is_colour), 0, |range, colour| self.runs.push((range, colour)));
     }
 }
 
-/// Hands `run` each run of one kind among `pages` (quads' pages, with
-/// `COLOR_PAGE_BIT` on colour quads, in order), numbered from `first`:
-/// (range, true for colour quads). Axis-aligned and transformed quads are
-/// both drawn in these runs.
-pub(crate) fn runs_of(
-    pages: impl Iterator<Item = u32>, first: u32, mut run: impl FnMut(Range<u32>, bool),
+/// Hands `run` each run of one kind among `kinds` (quads' kinds, in order),
+/// numbered from `first`: (range, kind). Axis-aligned quads are split by
+/// `is_colour` of their pages, transformed ones by the three kinds of
+/// sampled quad (sampled.rs).
+pub(crate) fn runs_of<K: Copy + PartialEq>(
+    kinds: impl Iterator<Item = K>, first: u32, mut run: impl FnMut(Range<u32>, K),
 ) {
-    let mut open: Option<(Range<u32>, bool)> = None;
-    for (i, page) in (first..).zip(pages) {
-        let colour = is_colour(page);
+    let mut open: Option<(Range<u32>, K)> = None;
+    for (i, kind) in (first..).zip(kinds) {
         match &mut open {
-            Some((range, c)) if *c == colour => range.end = i + 1,
+            Some((range, k)) if *k == kind => range.end = i + 1,
             _ => {
-                if let Some((range, c)) = open.replace((i..i + 1, colour)) {
-                    run(range, c);
+                if let Some((range, k)) = open.replace((i..i + 1, kind)) {
+                    run(range, k);
                 }
             }
         }
     }
-    if let Some((range, c)) = open {
-        run(range, c);
+    if let Some((range, k)) = open {
+        run(range, k);
     }
 }
 
@@ -155,7 +154,7 @@ mod tests {
         assert_eq!(order.runs, vec![(0..2, false)]);
         // Numbered from where a transformed area's quads start.
         let mut runs = Vec::new();
-        runs_of(pages(&quads[2..5]).into_iter(), 10, |r, c| runs.push((r, c)));
+        runs_of(pages(&quads[2..5]).into_iter().map(is_colour), 10, |r, c| runs.push((r, c)));
         assert_eq!(runs, vec![(10..11, true), (11..12, false), (12..13, true)]);
     }
 

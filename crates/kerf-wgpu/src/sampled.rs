@@ -4,6 +4,7 @@
 //! transform as a dynamic-offset uniform.
 
 use crate::area::{scaled_effects, TextArea, TextContent};
+use crate::draw_order::{is_colour, runs_of};
 use crate::fit::CurveKey;
 use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
@@ -66,7 +67,7 @@ pub(crate) enum Kind {
 impl Kind {
     /// The kind of a quad on `page` (its page word, with its bits).
     fn of(page: u32) -> Kind {
-        if page & kerf_cache::COLOR_PAGE_BIT != 0 {
+        if is_colour(page) {
             Kind::Colour
         } else if page & BORDER_BIT != 0 {
             Kind::Bordered
@@ -168,16 +169,10 @@ impl Transformed {
         self.uniforms.resize(offset + self.uniform_stride, 0);
         // Runs of one kind, in order: the painter's order of overlapping
         // quads is kept, and no fragment branches on its quad's kind.
-        let mut start = first as usize;
-        for i in first as usize..=self.quads.len() {
-            let kind = self.quads.get(i).map(|q| Kind::of(q.page));
-            let open = Kind::of(self.quads.get(start).map_or(0, |q| q.page));
-            if i > start && kind != Some(open) {
-                let quads = start as u32..i as u32;
-                self.draws.push(SampledDraw { quads, uniform: offset as u32, scissor, kind: open });
-                start = i;
-            }
-        }
+        let kinds = self.quads[first as usize..].iter().map(|q| Kind::of(q.page));
+        runs_of(kinds, first, |quads, kind| {
+            self.draws.push(SampledDraw { quads, uniform: offset as u32, scissor, kind })
+        });
     }
 
     /// Writes the transformed areas' quads and transforms (one buffer write
