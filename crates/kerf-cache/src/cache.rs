@@ -280,6 +280,15 @@ impl GlyphCache {
         }
     }
 
+    /// The colour atlas (if made) with `color`, else the coverage atlas.
+    pub(crate) fn atlas_mut(&mut self, color: bool) -> Option<&mut Atlas> {
+        if color {
+            self.color.as_mut()
+        } else {
+            Some(&mut self.coverage)
+        }
+    }
+
     /// A cached glyph's entry, without touching its recency (an RGBA
     /// image's or colour glyph's from the colour pages, its page marked with
     /// [`COLOR_PAGE_BIT`](crate::COLOR_PAGE_BIT)).

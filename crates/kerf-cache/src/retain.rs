@@ -241,7 +241,7 @@ impl GlyphCache {
         // anything is evicted or trimmed.
         let frame = self.coverage.frame;
         for (i, slot) in hold.slots.iter().enumerate() {
-            let atlas = if i == 1 { self.color.as_mut() } else { Some(&mut self.coverage) };
+            let atlas = self.atlas_mut(i == 1);
             if let (Some(slot), Some(a)) = (slot, atlas) {
                 if !a.uses.run_used(&hold.token, *slot, frame) {
                     // (Not this run's slot: recorded anew.)
@@ -311,7 +311,7 @@ impl GlyphCache {
             other => other.insert(Hold { cache: id, token: Arc::new(()), slots: [None; 2] }),
         };
         for (i, keys) in keys.iter_mut().enumerate() {
-            let atlas = if i == 1 { self.color.as_mut() } else { Some(&mut self.coverage) };
+            let atlas = self.atlas_mut(i == 1);
             let Some(atlas) = atlas else { continue };
             if keys.is_empty() && hold.slots[i].is_none() {
                 continue;

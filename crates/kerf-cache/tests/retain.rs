@@ -42,6 +42,17 @@ fn retained_frame(
     (f.finish(), quads)
 }
 
+/// A run through which `glyphs` went twice: its keys recorded, ready to be
+/// drawn from its record.
+fn ready_run(c: &mut GlyphCache, glyphs: &[PositionedGlyph]) -> RetainedRun {
+    let mut run = RetainedRun::default();
+    for _ in 0..2 {
+        retained_frame(c, glyphs, &mut run);
+    }
+    assert!(run.is_ready());
+    run
+}
+
 /// What a quad draws, but for where its texels are.
 fn placed(q: &GlyphQuad) -> (i32, i32, u16, u16, [u8; 4], QuadFlags) {
     (q.x, q.y, q.width, q.height, q.color, q.flags)
@@ -105,11 +116,7 @@ fn a_steady_run_is_reused_and_counted_as_hits() {
 fn a_clone_records_its_own_keys_before_it_is_reused() {
     let (mut c, font) = cache(512);
     let glyphs = line(font, 36, 20, 18.0, 40.0);
-    let mut run = RetainedRun::default();
-    for _ in 0..2 {
-        retained_frame(&mut c, &glyphs, &mut run);
-    }
-    assert!(run.is_ready());
+    let mut run = ready_run(&mut c, &glyphs);
     let mut twin = run.clone();
     assert!(!twin.is_ready(), "a clone has no keys of its own yet");
     let least = glyphs.len() * std::mem::size_of::<PositionedGlyph>();
@@ -155,11 +162,7 @@ fn glyphs_drawn_from_a_record_are_not_evicted_under_them() {
 fn a_record_is_not_reused_after_the_cache_changes_or_in_another_cache() {
     let (mut a, font) = cache(512);
     let glyphs = line(font, 36, 30, 16.0, 40.0);
-    let mut run = RetainedRun::default();
-    for _ in 0..2 {
-        retained_frame(&mut a, &glyphs, &mut run);
-    }
-    assert!(run.is_ready());
+    let mut run = ready_run(&mut a, &glyphs);
     // Cleared: every glyph is rasterized again, and the quads are right.
     a.clear();
     let (out, again) = retained_frame(&mut a, &glyphs, &mut run);
