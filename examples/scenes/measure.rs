@@ -2,6 +2,7 @@
 //! the resident set, and wgpu's count of live GPU objects.
 
 use kerf::gpu::wgpu;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The CPU time this thread has run for: its own work, without the time it
@@ -18,11 +19,16 @@ pub fn thread_cpu() -> Duration {
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
+/// Whether the environment sets `name`, read into `cell` the first time.
+fn set(cell: &OnceLock<bool>, name: &str) -> bool {
+    *cell.get_or_init(|| std::env::var_os(name).is_some())
+}
+
 /// Whether `SCENES_PHASES` asks this process to print where its startup and
 /// frames go (read once: a frame does not look at the environment).
 pub fn phases() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("SCENES_PHASES").is_some())
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_PHASES")
 }
 
 /// Whether `SCENES_FLOOR` asks kerf's side for the floor of any renderer
@@ -30,15 +36,15 @@ pub fn phases() -> bool {
 /// every glyph), clears the target and submits, but prepares and draws
 /// nothing (read once).
 pub fn floor() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("SCENES_FLOOR").is_some())
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_FLOOR")
 }
 
 /// Whether `SCENES_MEMORY` asks this process to print its resident set
 /// after each startup step and each phase of its frames (read once).
 pub fn memory() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("SCENES_MEMORY").is_some())
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_MEMORY")
 }
 
 /// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`), 0 where unknown.
@@ -153,19 +159,6 @@ impl Figures {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_result_line_reads_back() {
-        let f = Figures { steady_ms: 2.5, objects_last: 41, frames: 10_000, ..Figures::default() };
-        let g = Figures::parse(&f.line()).unwrap();
-        assert_eq!((g.steady_ms, g.objects_last, g.frames), (2.5, 41, 10_000));
-        assert!(Figures::parse("first-frame").is_none());
-    }
-}
-
 /// The zoom policy `SCENES_ZOOM` sets on kerf's renderers (`steps`, `exact`
 /// or `auto`; unset: the default, `auto`), to weigh the policies in one
 /// scene. Anything else is ignored with a word on stderr.
@@ -180,5 +173,18 @@ pub fn zoom_policy() -> Option<kerf::gpu::ZoomPolicy> {
             eprintln!("SCENES_ZOOM={other:?} is none of steps, exact, auto: ignored");
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_line_reads_back() {
+        let f = Figures { steady_ms: 2.5, objects_last: 41, frames: 10_000, ..Figures::default() };
+        let g = Figures::parse(&f.line()).unwrap();
+        assert_eq!((g.steady_ms, g.objects_last, g.frames), (2.5, 41, 10_000));
+        assert!(Figures::parse("first-frame").is_none());
     }
 }
