@@ -5,7 +5,12 @@
 //! `cargo bench --bench raster --features bench-glyphon [-- --quick]`
 //!
 //! Ids are `raster/<set>/<rasterizer>`; one iteration rasterizes every glyph
-//! of the set once (measure and bitmap; no bitmap is kept). A lazy face
+//! of the set once (measure and bitmap; no bitmap is kept). An iteration
+//! draws the same glyphs as the one before, so a rasterizer whose walk
+//! along an edge branches can have its branches learned. The `-sizes`
+//! sets do not let it, as a cache's misses do not: the same glyphs, each
+//! iteration at the next of 64 sizes from the set's size up, by steps of
+//! 1/384 of it (`latin-48-sizes`: 48 to 55.875 px by eighths). A lazy face
 //! keeps each glyph's flattened outline after its first read (as fontdue
 //! keeps the outlines it parsed at load), so `kerf` after its first
 //! iteration rasterizes from kept outlines; `kerf-first` rasterizes each
@@ -61,13 +66,21 @@ struct Set {
     index: u32,
     px: f32,
     glyphs: Vec<u16>,
+    /// Sizes the timing goes through, an iteration each: `px` and the
+    /// steps of `px / 384` above it (1: `px` alone).
+    sizes: u16,
 }
 
 impl Set {
     fn new(name: &'static str, bytes: Vec<u8>, index: u32, px: f32, chars: &[char]) -> Set {
         let face = ttf_parser::Face::parse(&bytes, index).expect("face");
         let glyphs = chars.iter().filter_map(|&c| face.glyph_index(c)).map(|g| g.0).collect();
-        Set { name, bytes, index, px, glyphs }
+        Set { name, bytes, index, px, glyphs, sizes: 1 }
+    }
+
+    /// The set timed at `n` sizes in turn (see [`Set::sizes`]).
+    fn at_sizes(self, name: &'static str, n: u16) -> Set {
+        Set { name, sizes: n, ..self }
     }
 }
 
@@ -180,14 +193,12 @@ fn reference(face: &ttf_parser::Face<'_>, g: u16, px: f32) -> Placed {
 }
 
 /// A rasterizer of a set's glyphs: each glyph placed in pixels.
-type Raster<'a> = Box<dyn Fn(u16) -> Placed + 'a>;
+type Raster<'a> = Box<dyn Fn(u16, f32) -> Placed + 'a>;
 
 /// The rasterizers compared on `set`, by name.
 fn rasterizers<'a>(
     set: &'a Set, kerf_font: &'a Font, key_font: kerf::cache::FontId,
 ) -> Vec<(&'static str, Raster<'a>)> {
-    let px = set.px;
-    let size = GlyphSize::from_px(px, 1024.0).expect("size");
     let fontdue = fontdue::Font::from_bytes(
         &set.bytes[..],
         fontdue::FontSettings { collection_index: set.index, ..Default::default() },
@@ -195,16 +206,17 @@ fn rasterizers<'a>(
     .expect("fontdue parses the face");
     let ab = ab_glyph::FontRef::try_from_slice_and_index(&set.bytes, set.index).expect("ab_glyph");
     // ab_glyph's scale is the height from descent to ascent, not the em.
-    let ab_scale = {
+    let ab_height = {
         use ab_glyph::Font as _;
-        px * ab.height_unscaled() / ab.units_per_em().expect("units per em")
+        ab.height_unscaled() / ab.units_per_em().expect("units per em")
     };
     let swash_font = swash::FontRef::from_index(&set.bytes, set.index as usize).expect("swash");
     let swash_ctx = std::cell::RefCell::new(swash::scale::ScaleContext::new());
     vec![
         (
             "kerf",
-            Box::new(move |g| {
+            Box::new(move |g, px| {
+                let size = GlyphSize::from_px(px, 1024.0).expect("size");
                 let fref = FontRef {
                     font: kerf_font,
                     bytes: kerf_font.bytes(),
@@ -223,7 +235,7 @@ fn rasterizers<'a>(
         ),
         (
             "fontdue",
-            Box::new(move |g| {
+            Box::new(move |g, px| {
                 let (m, pixels) = fontdue.rasterize_indexed(g, px);
                 Placed {
                     left: m.xmin,
@@ -236,9 +248,9 @@ fn rasterizers<'a>(
         ),
         (
             "ab_glyph",
-            Box::new(move |g| {
+            Box::new(move |g, px| {
                 use ab_glyph::Font as _;
-                let glyph = ab_glyph::GlyphId(g).with_scale(ab_scale);
+                let glyph = ab_glyph::GlyphId(g).with_scale(px * ab_height);
                 let Some(outlined) = ab.outline_glyph(glyph) else {
                     return Placed { left: 0, top: 0, width: 0, height: 0, pixels: Vec::new() };
                 };
@@ -255,7 +267,7 @@ fn rasterizers<'a>(
         ),
         (
             "swash",
-            Box::new(move |g| {
+            Box::new(move |g, px| {
                 use swash::scale::{Render, Source};
                 let mut ctx = swash_ctx.borrow_mut();
                 let mut scaler = ctx.builder(swash_font).size(px).hint(false).build();
@@ -307,11 +319,24 @@ fn sets() -> Vec<Set> {
         .unwrap_or_else(|e| panic!("{CJK_FONT}: {e}; install Debian's fonts-wqy-microhei"));
     // 300 ideographs spread over the CJK Unified block.
     let cjk: Vec<char> = (0..300).filter_map(|i| char::from_u32(0x4E00 + i * 67)).collect();
-    vec![
-        Set::new("latin-16", dejavu::sans::regular().to_vec(), 0, 16.0, &latin),
-        Set::new("latin-48", dejavu::sans::regular().to_vec(), 0, 48.0, &latin),
+    let sans = || dejavu::sans::regular().to_vec();
+    let sets = [
+        Set::new("latin-16", sans(), 0, 16.0, &latin),
+        Set::new("latin-48", sans(), 0, 48.0, &latin),
         Set::new("cjk-24", cjk_bytes, 0, 24.0, &cjk),
-    ]
+    ];
+    // Each set again, each iteration at a size the 63 before it did not
+    // draw: no walk along an edge repeats soon enough for a branch
+    // predictor to learn it, as a cache's misses do not repeat.
+    let names = ["latin-16-sizes", "latin-48-sizes", "cjk-24-sizes"];
+    let varied: Vec<Set> = sets
+        .iter()
+        .zip(names)
+        .map(|(s, name)| {
+            Set { bytes: s.bytes.clone(), glyphs: s.glyphs.clone(), ..*s }.at_sizes(name, 64)
+        })
+        .collect();
+    sets.into_iter().chain(varied).collect()
 }
 
 fn raster(c: &mut Criterion) {
@@ -337,7 +362,7 @@ fn raster(c: &mut Criterion) {
         for (name, r) in &rs {
             let mut d = [0u64; 5];
             for (&g, reference) in set.glyphs.iter().zip(&refs) {
-                difference(&r(g), reference, &mut d);
+                difference(&r(g, set.px), reference, &mut d);
             }
             println!(
                 "| {name} | {:.2} | {} | {:.4} |",
@@ -348,7 +373,7 @@ fn raster(c: &mut Criterion) {
         }
         // The first read of every glyph: a face loaded (lazily, as the
         // default loads it) before each iteration, outside the timing.
-        if font.is_lazy() {
+        if font.is_lazy() && set.sizes == 1 {
             let size = GlyphSize::from_px(set.px, 1024.0).expect("size");
             let shared: SharedBytes = std::sync::Arc::new(set.bytes.clone());
             group.bench_function(format!("{}/kerf-first", set.name), |b| {
@@ -373,11 +398,16 @@ fn raster(c: &mut Criterion) {
                 )
             });
         }
+        let sizes: Vec<f32> =
+            (0..set.sizes).map(|k| set.px * (1.0 + f32::from(k) / 384.0)).collect();
         for (name, r) in &rs {
             group.bench_function(format!("{}/{name}", set.name), |b| {
+                let mut next = 0;
                 b.iter(|| {
+                    let px = sizes[next % sizes.len()];
+                    next += 1;
                     for &g in &set.glyphs {
-                        black_box(r(black_box(g)));
+                        black_box(r(black_box(g), px));
                     }
                 })
             });
