@@ -63,6 +63,15 @@ pub struct CacheConfig {
     /// software adapter (wgpu's `DeviceType::Cpu`, e.g. lavapipe), where the
     /// glyph-by-glyph scatter is a render pass the CPU runs.
     pub whole_box_bytes: Option<u64>,
+    /// Whether a dirty box's upload ([`Upload::Rect`](crate::pages::Upload::Rect))
+    /// carries its texels in [`PageUpload::data`](crate::pages::PageUpload::data).
+    /// Default true. A backend that writes every box from the page's CPU
+    /// copy ([`Page::pixels`](crate::pages::Page::pixels), before the cache's
+    /// next frame changes it) sets it false and saves a copy of every box:
+    /// a megabyte a frame under churn on a software adapter. kerf-wgpu's
+    /// `TextAtlas` does. (A device rebuild's
+    /// [`full_uploads`](crate::pages::Atlas::full_uploads) always carry them.)
+    pub copy_boxes: bool,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
     /// Made on first use; own pages, packer and budget, the same LRU
@@ -107,6 +116,7 @@ impl Default for CacheConfig {
             subpixel_bins: 4,
             uploads: UploadMode::Auto,
             whole_box_bytes: None,
+            copy_boxes: true,
             color: ColorPages::default(),
         }
     }

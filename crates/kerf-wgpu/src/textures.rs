@@ -6,7 +6,7 @@ use crate::error::{AtlasError, UsageError};
 use crate::pipeline::Shared;
 use crate::scatter::{self, Scatter};
 use kerf_cache::{
-    pages::{GlyphUploads, PageUpload, TexelFormat, Upload},
+    pages::{GlyphUploads, Page, PageUpload, TexelFormat, Upload},
     CacheConfig, FontError, FontId, FrameOutput, GlyphCache, UploadMode,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -114,10 +114,25 @@ impl PageArray {
         kept
     }
 
-    /// One `write_texture` per upload. Returns (calls, bytes).
-    fn write(&self, queue: &wgpu::Queue, uploads: &[PageUpload]) -> (u32, u64) {
+    /// One `write_texture` per upload. An upload without its texels
+    /// ([`CacheConfig::copy_boxes`](kerf_cache::CacheConfig::copy_boxes)
+    /// false, as [`TextAtlas::new`] sets it) is written straight from its
+    /// page's CPU copy in `pages` (the rectangle's rows, a page's row
+    /// apart), which holds them until the cache's next frame. Returns
+    /// (calls, bytes).
+    fn write(&self, queue: &wgpu::Queue, uploads: &[PageUpload], pages: &[Page]) -> (u32, u64) {
         let mut bytes = 0u64;
         for u in uploads {
+            let b = u.bytes_per_texel.max(1);
+            let (data, offset, row) = if u.data.is_empty() {
+                // (No page to read from: nothing this array holds to write.)
+                let Some(p) = pages.get(u.page as usize) else { continue };
+                let at = (u64::from(u.rect.y) * u64::from(p.side()) + u64::from(u.rect.x))
+                    * u64::from(b);
+                (p.pixels(), at, p.side() * b)
+            } else {
+                (&u.data[..], 0, u.rect.w * b)
+            };
             queue.write_texture(
                 wgpu::TexelCopyTextureInfo {
                     texture: &self.texture,
@@ -125,15 +140,15 @@ impl PageArray {
                     origin: wgpu::Origin3d { x: u.rect.x, y: u.rect.y, z: u.page },
                     aspect: wgpu::TextureAspect::All,
                 },
-                &u.data,
+                data,
                 wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(u.rect.w * u.bytes_per_texel.max(1)),
+                    offset,
+                    bytes_per_row: Some(row),
                     rows_per_image: Some(u.rect.h),
                 },
                 wgpu::Extent3d { width: u.rect.w, height: u.rect.h, depth_or_array_layers: 1 },
             );
-            bytes += u.data.len() as u64;
+            bytes += u.bytes();
         }
         (uploads.len() as u32, bytes)
     }
@@ -287,6 +302,9 @@ impl TextAtlas {
             // dirty rectangles with plain texture writes instead.
             config.uploads = UploadMode::DirtyRect;
         }
+        // Boxes are written from the pages' CPU copies (`apply` runs before
+        // the cache's next frame): the cache need not copy them first.
+        config.copy_boxes = false;
         let cache = GlyphCache::with_rasterizer(config, rasterizer)?;
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
@@ -462,7 +480,13 @@ impl TextAtlas {
             };
             match u {
                 Upload::Rect(r) => {
-                    let (c, b) = array.write(queue, std::slice::from_ref(r));
+                    let pages = match u.atlas() {
+                        TexelFormat::Coverage => self.cache.pages(),
+                        TexelFormat::Rgba => {
+                            self.cache.color_pages().map_or(&[][..], |c| c.pages())
+                        }
+                    };
+                    let (c, b) = array.write(queue, std::slice::from_ref(r), pages);
                     (calls, bytes) = (calls + c, bytes + b);
                 }
                 Upload::Glyphs(g) => scattered.push((&array.layer_views, g)),
@@ -508,9 +532,10 @@ impl TextAtlas {
             bind_groups(device, &self.shared, &self.coverage, &self.color);
         self.scatter = None;
         self.id = next_id();
-        self.coverage.write(queue, &self.cache.full_uploads());
+        // (Full uploads carry their texels.)
+        self.coverage.write(queue, &self.cache.full_uploads(), &[]);
         if let Some(set) = self.cache.color_pages() {
-            self.color.write(queue, &set.full_uploads());
+            self.color.write(queue, &set.full_uploads(), &[]);
         }
     }
 }

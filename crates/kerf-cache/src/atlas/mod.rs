@@ -192,7 +192,8 @@ impl Atlas {
                 }
             };
             let page = &mut self.pages[i];
-            let boxed = if boxed { page.take_upload(i as u32, atlas) } else { None };
+            let copy = self.config.copy_boxes;
+            let boxed = if boxed { page.take_upload(i as u32, atlas, copy) } else { None };
             page.dirty = None;
             page.dirty_regions = 0;
             let glyphs = self.staging.take_page(i, page, atlas, padding, boxed.is_some());

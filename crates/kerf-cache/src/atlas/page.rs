@@ -128,15 +128,18 @@ impl Page {
         self.dirty_regions += 1;
     }
 
-    /// Takes the dirty region and its texels (tightly packed rows).
-    pub(crate) fn take_upload(&mut self, index: u32, atlas: TexelFormat) -> Option<PageUpload> {
+    /// Takes the dirty region and, with `copy`, its texels (tightly packed
+    /// rows; without, `data` is empty: the texels are the page's).
+    pub(crate) fn take_upload(
+        &mut self, index: u32, atlas: TexelFormat, copy: bool,
+    ) -> Option<PageUpload> {
         let r = self.dirty.take()?;
         let regions = std::mem::take(&mut self.dirty_regions);
         Some(PageUpload {
             atlas,
             page: index,
             rect: r,
-            data: self.copy_rect(r),
+            data: if copy { self.copy_rect(r) } else { Vec::new() },
             regions,
             bytes_per_texel: self.bpp,
         })
@@ -186,7 +189,10 @@ pub struct PageUpload {
     /// to no new glyph are the page's current contents, so writing the whole
     /// rectangle is always correct.
     pub rect: Rect,
-    /// `rect.w * rect.h * bytes_per_texel` bytes, rows tightly packed.
+    /// `rect.w * rect.h * bytes_per_texel` bytes, rows tightly packed; empty
+    /// when the cache does not copy boxes ([`CacheConfig::copy_boxes`](crate::CacheConfig::copy_boxes)
+    /// false): the texels are then the page's own ([`Page::pixels`]), as
+    /// they are until the cache's next frame.
     pub data: Vec<u8>,
     /// Number of glyphs staged into this region (coalesced into this one upload).
     pub regions: u32,
@@ -195,6 +201,12 @@ pub struct PageUpload {
 }
 
 impl PageUpload {
+    /// Bytes the rectangle's texels take (`data`'s length when it carries
+    /// them).
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.rect.w) * u64::from(self.rect.h) * u64::from(self.bytes_per_texel.max(1))
+    }
+
     /// Writes `data` into the page's texels, `side × side` row-major (the
     /// write a GPU backend makes; for tests and CPU mirrors).
     pub fn apply_to(&self, dst: &mut [u8], side: u32) {

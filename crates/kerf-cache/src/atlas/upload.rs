@@ -136,7 +136,7 @@ impl Upload {
     /// Bytes a backend uploads for it.
     pub fn upload_bytes(&self) -> u64 {
         match self {
-            Upload::Rect(u) => u.data.len() as u64,
+            Upload::Rect(u) => u.bytes(),
             Upload::Glyphs(g) => g.upload_bytes(),
         }
     }

@@ -700,6 +700,57 @@ fn dropped_frame_uploads_go_out_with_the_next_frame() {
     assert_eq!(out.frame, 2);
 }
 
+/// A cache that does not copy boxes hands out the same boxes without
+/// texels, and the page holds what a copying cache's box carries (the
+/// texels a backend writes from the page instead), over frames that add
+/// glyphs and evict.
+#[test]
+fn boxes_not_copied_are_the_pages_texels_a_copying_cache_hands_out() {
+    let (mut copying, f) = cache(128, 1, 0);
+    let mut borrowing =
+        GlyphCache::new(CacheConfig { copy_boxes: false, ..copying.config().clone() }).unwrap();
+    assert_eq!(borrowing.add_font(sans()).unwrap(), f);
+    let (mut boxes, mut evictions) = (0, 0);
+    for (n, text) in
+        ["Hamburgefonstiv", "Quixotic jumps", "WAVE 0123", "Hamburg again"].iter().enumerate()
+    {
+        let glyphs = row(&copying, f, text);
+        let size = 20.0 + 14.0 * n as f32;
+        let glyphs: Vec<PositionedGlyph> =
+            glyphs.iter().map(|g| PositionedGlyph { size, ..*g }).collect();
+        let mut frames = [copying.begin_frame(), borrowing.begin_frame()]
+            .map(|mut fr| {
+                fr.prepare(&glyphs, &mut Vec::new());
+                fr.finish()
+            })
+            .into_iter();
+        let (a, b) = (frames.next().unwrap(), frames.next().unwrap());
+        assert_eq!(a.uploads.len(), b.uploads.len(), "frame {n}");
+        evictions += b.counts.evictions;
+        for (ua, ub) in a.uploads.iter().zip(&b.uploads) {
+            let (Upload::Rect(ra), Upload::Rect(rb)) = (ua, ub) else {
+                panic!("frame {n}: dirty rectangles were asked for");
+            };
+            assert_eq!((ra.page, ra.rect, ra.regions), (rb.page, rb.rect, rb.regions));
+            assert!(rb.data.is_empty() && !ra.data.is_empty());
+            assert_eq!(ua.upload_bytes(), ra.data.len() as u64);
+            assert_eq!(ub.upload_bytes(), ra.data.len() as u64);
+            // The borrowing cache's page, cut to the box, is the copy.
+            let page = &borrowing.pages()[rb.page as usize];
+            let side = page.side() as usize;
+            let (x, w) = (rb.rect.x as usize, rb.rect.w as usize);
+            let cut: Vec<u8> = (rb.rect.y as usize..(rb.rect.y + rb.rect.h) as usize)
+                .flat_map(|y| page.pixels()[y * side + x..y * side + x + w].to_vec())
+                .collect();
+            assert_eq!(cut, ra.data, "frame {n}");
+            boxes += 1;
+        }
+    }
+    assert!(boxes >= 4 && evictions > 0, "{boxes} boxes, {evictions} evictions");
+    // A device rebuild's uploads carry their texels either way.
+    assert!(borrowing.full_uploads().iter().all(|u| u.data.len() as u64 == u.bytes()));
+}
+
 #[test]
 fn parallel_rasterization_places_deterministically() {
     let text = "The quick brown fox jumps over the lazy dog. ÀÉÎÕÜ ßŁŒ αβγδ жзий 0123456789";
