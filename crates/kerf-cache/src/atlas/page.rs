@@ -208,7 +208,9 @@ impl PageUpload {
     }
 
     /// Writes `data` into the page's texels, `side × side` row-major (the
-    /// write a GPU backend makes; for tests and CPU mirrors).
+    /// write a GPU backend makes; for tests and CPU mirrors). An upload
+    /// without its texels ([`CacheConfig::copy_boxes`](crate::CacheConfig::copy_boxes)
+    /// false) writes nothing: its texels are the page's own.
     pub fn apply_to(&self, dst: &mut [u8], side: u32) {
         let (side, b) = (side as usize, self.bytes_per_texel.max(1) as usize);
         let (x, w) = (self.rect.x as usize, self.rect.w as usize);

@@ -142,7 +142,8 @@ impl Upload {
     }
 
     /// Applies it to the page's texels, `side × side` row-major (for tests
-    /// and CPU mirrors).
+    /// and CPU mirrors; a box without its texels writes nothing, see
+    /// [`PageUpload::apply_to`](crate::pages::PageUpload::apply_to)).
     pub fn apply_to(&self, dst: &mut [u8], side: u32) {
         match self {
             Upload::Rect(u) => u.apply_to(dst, side),
