@@ -474,18 +474,16 @@ impl TextAtlas {
         let (mut calls, mut bytes) = (0u32, 0u64);
         let mut scattered: Vec<(&[wgpu::TextureView], &GlyphUploads)> = Vec::new();
         for u in &out.uploads {
-            let array = match u.atlas() {
-                TexelFormat::Coverage => &self.coverage,
-                TexelFormat::Rgba => &self.color,
+            // The array written and the pages whose CPU copies a box is
+            // written from.
+            let (array, pages) = match u.atlas() {
+                TexelFormat::Coverage => (&self.coverage, self.cache.pages()),
+                TexelFormat::Rgba => {
+                    (&self.color, self.cache.color_pages().map_or(&[][..], |c| c.pages()))
+                }
             };
             match u {
                 Upload::Rect(r) => {
-                    let pages = match u.atlas() {
-                        TexelFormat::Coverage => self.cache.pages(),
-                        TexelFormat::Rgba => {
-                            self.cache.color_pages().map_or(&[][..], |c| c.pages())
-                        }
-                    };
                     let (c, b) = array.write(queue, std::slice::from_ref(r), pages);
                     (calls, bytes) = (calls + c, bytes + b);
                 }

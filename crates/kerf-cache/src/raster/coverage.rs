@@ -177,9 +177,9 @@ impl Coverage {
         // chosen branch-free; a long one's many take a branch again: a
         // straight edge crosses rows and columns in a regular rhythm that a
         // branch predictor picks up within the edge, and the branch-free
-        // choice waits on each crossing's comparison (on random triangles
-        // of 48 px, never the same twice, branching on edges of more than
-        // [`LONG`] crossings walked them about a quarter faster).
+        // choice waits on each crossing's comparison (random polygons of
+        // 12 corners in 48 px, never the same twice, filled a fifth faster
+        // with edges of more than [`LONG`] crossings branching).
         if crossings <= SHORT || crossings > LONG {
             for _ in 0..crossings {
                 let from = (walk.at, walk.bx - ahead, walk.px, walk.py);
