@@ -227,6 +227,7 @@ impl PageUpload {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::atlas::upload::Upload;
 
     /// A box of RGBA texels lands at its place, four bytes a texel, and
     /// touches nothing else.
@@ -243,6 +244,11 @@ mod tests {
             regions: 1,
             bytes_per_texel: 4,
         };
+        // What it uploads: its texels, counted from its rectangle (as a box
+        // without its texels counts them), four bytes a texel.
+        assert_eq!(up.bytes(), data.len() as u64);
+        let bare = PageUpload { data: Vec::new(), ..up.clone() };
+        assert_eq!(Upload::Rect(bare).upload_bytes(), 24);
         let mut dst = vec![0u8; (side * side * 4) as usize];
         up.apply_to(&mut dst, side);
         for y in 0..side as usize {

@@ -152,6 +152,62 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     atlas.cache().check_invariants().unwrap();
 }
 
+/// Colour pages uploaded as dirty boxes, which kerf-wgpu writes straight
+/// from the pages' CPU copies (four bytes a texel, each box at its place on
+/// its page): frame after frame new pictures land beside the earlier ones,
+/// so boxes start away from the page's corner. The colour texture equals
+/// the cache's colour pages, and the pictures their composite.
+#[test]
+fn colour_boxes_are_written_from_their_pages_at_their_places() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig {
+        frames_in_flight: 0,
+        color: kerf_cache::ColorPages { page_size: 128, max_pages: 1, memory_budget: 1 << 20 },
+        uploads: kerf_cache::UploadMode::DirtyRect,
+        ..CacheConfig::default()
+    };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let src = atlas.add_rgba_image_source(|id: u32, size: f32| Ok(picture(id, size))).unwrap();
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (200u32, 48u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let bg = 0.5f32;
+    let target = Offscreen::new(&device, w, h, format).unwrap();
+    let mut boxes = Vec::new();
+    for ids in [&[1u32, 2][..], &[1, 2, 3, 4], &[3, 4, 5, 6, 7]] {
+        let images: Vec<PositionedImage> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| PositionedImage {
+                source: src,
+                id,
+                size: 20.0,
+                x: 4.0 + 24.0 * i as f32,
+                y: 24.0,
+                color: [0, 0, 0, 255],
+            })
+            .collect();
+        let mut frame = atlas.cache_mut().begin_frame();
+        frame.prepare_images(&images, &mut Vec::new());
+        let out = frame.finish();
+        boxes.extend(out.uploads.iter().filter_map(|u| match u {
+            kerf_cache::pages::Upload::Rect(b) => Some(b.rect),
+            _ => None,
+        }));
+        atlas.apply(&device, &queue, &out);
+        r.prepare(&device, &queue, &mut atlas, &[TextArea::images(&images, 0.0, 0.0)], &vp)
+            .unwrap();
+        let bgc = wgpu::Color { r: bg as f64, g: bg as f64, b: bg as f64, a: 1.0 };
+        let px = draw_and_read(&device, &queue, &r, &atlas, &target, bgc);
+        let worst = composite_error(&px, w, bg, ids, |_, _| false);
+        assert!(worst <= 3, "pictures {ids:?} differ from the composite by {worst}");
+        check_color_layers(&device, &queue, &atlas);
+    }
+    assert!(boxes.iter().any(|b| b.x > 0 || b.y > 0), "a box away from the corner: {boxes:?}");
+}
+
 /// A glyph whose tiles would need more than the whole atlas (a 700 px 'W' on
 /// two 256 px pages) is still drawn: from a smaller raster, sampled up. It
 /// matches the full-size raster in 16 px blocks.
