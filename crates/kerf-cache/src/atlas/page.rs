@@ -227,7 +227,6 @@ impl PageUpload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atlas::upload::Upload;
 
     /// A box of RGBA texels lands at its place, four bytes a texel, and
     /// touches nothing else.
@@ -247,8 +246,7 @@ mod tests {
         // What it uploads: its texels, counted from its rectangle (as a box
         // without its texels counts them), four bytes a texel.
         assert_eq!(up.bytes(), data.len() as u64);
-        let bare = PageUpload { data: Vec::new(), ..up.clone() };
-        assert_eq!(Upload::Rect(bare).upload_bytes(), 24);
+        assert_eq!(PageUpload { data: Vec::new(), ..up.clone() }.bytes(), 24);
         let mut dst = vec![0u8; (side * side * 4) as usize];
         up.apply_to(&mut dst, side);
         for y in 0..side as usize {
