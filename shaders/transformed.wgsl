@@ -15,7 +15,13 @@ struct Transform {
     _pad2: u32,
 };
 
-@group(2) @binding(0) var<uniform> transform: Transform;
+// The transforms of up to TRANSFORMS_PER_DRAW consecutive areas, drawn
+// by one draw (kerf_wgpu::TRANSFORMS_PER_DRAW): each quad names its area's.
+// One draw for many areas, not one each: lavapipe starts a 64 KiB block of
+// scene memory for each draw, and a HUD of 300 transformed labels spent
+// half its frame faulting those pages in.
+const TRANSFORMS_PER_DRAW: u32 = 128u;
+@group(2) @binding(0) var<uniform> transforms: array<Transform, 128>;
 
 // Set in a quad's layer when its texels carry a border of zeros (a glyph's
 // sampled raster): the quad is drawn half a texel inside its rectangle.
@@ -23,7 +29,7 @@ struct Transform {
 // border samples zero: the same pixels, fewer fragments. kerf_wgpu::BORDER_BIT.
 const BORDER_BIT: u32 = 0x08000000u;
 
-// One kerf_wgpu SampledQuad per instance (32 bytes).
+// One kerf_wgpu SampledQuad per instance (36 bytes).
 struct Instance {
     @builtin(vertex_index) vertex: u32,
     @location(0) pos: vec2<f32>,
@@ -32,6 +38,7 @@ struct Instance {
     @location(3) tex_size: vec2<u32>,
     @location(4) layer: u32,
     @location(5) color: vec4<f32>,
+    @location(6) transform: u32,
 };
 
 struct Varyings {
@@ -52,6 +59,7 @@ fn vs_transformed(in: Instance) -> Varyings {
     // Half a texel in texels, and in area pixels (a quad without a border: none).
     let inset = select(0.0, 0.5, (in.layer & BORDER_BIT) != 0u);
     let inset_px = inset * in.size / tex_size;
+    let transform = transforms[min(in.transform, TRANSFORMS_PER_DRAW - 1u)];
     let p = transform.m * vec4<f32>(in.pos + inset_px + corner * (in.size - 2.0 * inset_px), 0.0, 1.0);
     var out: Varyings;
     // No branch on a uniform's value anywhere in kerf's shaders: lavapipe

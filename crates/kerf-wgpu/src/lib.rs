@@ -128,7 +128,9 @@ pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
 pub use renderer::{PrepareReport, RendererFootprint, TextRenderer};
 pub use textures::{GpuStats, TextAtlas};
-pub use transform::{SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX};
+pub use transform::{
+    SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX, TRANSFORMS_PER_DRAW,
+};
 pub use vertex::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use viewport::Viewport;

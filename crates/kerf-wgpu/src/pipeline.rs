@@ -65,6 +65,14 @@ const LCD_BLEND: wgpu::BlendState = wgpu::BlendState {
 /// Bytes of one area's transform uniform (transformed.wgsl's `Transform`).
 pub(crate) const TRANSFORM_UNIFORM_BYTES: u64 = 80;
 
+/// Bytes of the transforms one draw binds: [`TRANSFORMS_PER_DRAW`] of them
+/// (a multiple of 256, so every block starts at an offset that any device's
+/// dynamic-offset alignment allows).
+///
+/// [`TRANSFORMS_PER_DRAW`]: crate::TRANSFORMS_PER_DRAW
+pub(crate) const TRANSFORM_BLOCK_BYTES: u64 =
+    TRANSFORM_UNIFORM_BYTES * crate::transform::TRANSFORMS_PER_DRAW as u64;
+
 /// What a render pipeline depends on besides the shader: the pass's colour
 /// format, multisample state and depth-stencil state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -193,7 +201,7 @@ impl Shared {
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(TRANSFORM_UNIFORM_BYTES),
+                    min_binding_size: wgpu::BufferSize::new(TRANSFORM_BLOCK_BYTES),
                 },
                 count: None,
             }],
@@ -347,14 +355,15 @@ impl Shared {
     }
 }
 
-/// [`SampledQuad`](crate::SampledQuad): pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4].
-const SAMPLED_ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+/// [`SampledQuad`](crate::SampledQuad): pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4]; transform: u32.
+const SAMPLED_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
     0 => Float32x2,
     1 => Float32x2,
     2 => Uint16x2,
     3 => Uint16x2,
     4 => Uint32,
     5 => Unorm8x4,
+    6 => Uint32,
 ];
 
 /// [`GlyphInstance`](crate::GlyphInstance): x, y: i32; tex_x, tex_y, width, height: u16; page: u32; color: [u8; 4].

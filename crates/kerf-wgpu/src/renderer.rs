@@ -7,7 +7,7 @@ use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, UsageError};
 use crate::fit::CurveKey;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
-use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
+use crate::pipeline::PipelineKey;
 use crate::sampled::{draw_oversized, Kind, Raster, Transformed};
 use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform};
@@ -159,12 +159,7 @@ impl TextRenderer {
             atlas_id: atlas.id,
             viewport: None,
             key,
-            transformed: Transformed {
-                uniform_stride: (TRANSFORM_UNIFORM_BYTES as usize).next_multiple_of(
-                    device.limits().min_uniform_buffer_offset_alignment.max(1) as usize,
-                ),
-                ..Transformed::default()
-            },
+            transformed: Transformed::default(),
             target_size: None,
             antialiasing: Antialiasing::Grayscale,
             zoom: ZoomPolicy::default(),
@@ -504,7 +499,9 @@ impl TextRenderer {
     }
 
     /// Records the draw of the prepared glyphs into `pass`: one instanced
-    /// draw for the axis-aligned areas, one per transformed area.
+    /// draw for the axis-aligned areas (one per run of coverage or colour
+    /// quads), and the transformed areas' draws (consecutive areas share
+    /// one: see [`TRANSFORMS_PER_DRAW`](crate::TRANSFORMS_PER_DRAW)).
     pub fn render(
         &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
     ) -> Result<(), UsageError> {
@@ -534,6 +531,7 @@ impl TextRenderer {
             return Ok(());
         };
         let mut bound: Option<Kind> = None;
+        let mut block: Option<u32> = None;
         for d in &tr.draws {
             let (range, scissor, kind) = (&d.quads, d.scissor, d.kind);
             let pipeline = match kind {
@@ -560,7 +558,10 @@ impl TextRenderer {
                 pass.set_pipeline(pipeline);
                 bound = Some(kind);
             }
-            pass.set_bind_group(2, transforms, &[d.uniform]);
+            if block != Some(d.uniform) {
+                pass.set_bind_group(2, transforms, &[d.uniform]);
+                block = Some(d.uniform);
+            }
             pass.draw(0..4, range.clone());
             if let Some(full) = scissor.and(self.target_size) {
                 pass.set_scissor_rect(0, 0, full.0, full.1);

@@ -1,20 +1,26 @@
 //! Quads drawn with filtering: the areas drawn through a transform, and the
 //! glyphs of axis-aligned areas too large for the atlas even in tiles, drawn
-//! from a smaller raster sampled up. Each gets its own draw, with its
-//! transform as a dynamic-offset uniform.
+//! from a smaller raster sampled up. Each area's transform is an entry of a
+//! uniform array, and each quad names its area's: consecutive areas share a
+//! draw (one per run of one kind of quad and one scissor rectangle, up to
+//! [`TRANSFORMS_PER_DRAW`] areas), each block of transforms bound at a
+//! dynamic offset.
 
 use crate::area::{scaled_effects, TextArea, TextContent};
 use crate::draw_order::{is_colour, runs_of};
 use crate::fit::CurveKey;
-use crate::pipeline::{PipelineKey, TRANSFORM_UNIFORM_BYTES};
+use crate::pipeline::{PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
-use crate::transform::{SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX};
+use crate::transform::{
+    SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX, TRANSFORMS_PER_DRAW,
+};
 use crate::zoom::ZoomPolicy;
 use kerf_cache::{
     Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
 };
 
-/// The transformed areas of the last `prepare`: their quads, one draw each.
+/// The transformed areas of the last `prepare`: their quads and transforms,
+/// and the draws that cover them.
 #[derive(Default)]
 pub(crate) struct Transformed {
     /// The pipelines of coverage quads, clamped to their slot and bordered
@@ -27,12 +33,11 @@ pub(crate) struct Transformed {
     pub(crate) quads: Vec<SampledQuad>,
     pub(crate) buffer: Option<wgpu::Buffer>,
     pub(crate) capacity: u64,
-    /// One per run of one [`Kind`] of quad of a transformed area.
+    /// One per run of quads of one [`Kind`] and one scissor rectangle, in
+    /// area order, within a block of [`TRANSFORMS_PER_DRAW`] areas.
     pub(crate) draws: Vec<SampledDraw>,
+    /// The areas' transforms, one after another (80 bytes each).
     pub(crate) uniforms: Vec<u8>,
-    /// Bytes between two areas' transforms: the uniform, rounded up to the
-    /// device's dynamic-offset alignment.
-    pub(crate) uniform_stride: usize,
     pub(crate) uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
     pub(crate) positions: Vec<PositionedGlyph>,
 }
@@ -41,9 +46,9 @@ pub(crate) struct Transformed {
 pub(crate) struct SampledDraw {
     /// The quads.
     pub(crate) quads: std::ops::Range<u32>,
-    /// Their area's transform: its offset in the uniform buffer.
+    /// Their areas' block of transforms: its offset in the uniform buffer.
     pub(crate) uniform: u32,
-    /// Their area's scissor rectangle.
+    /// Their areas' scissor rectangle.
     pub(crate) scissor: Option<[u32; 4]>,
     /// Which pipeline draws them.
     pub(crate) kind: Kind,
@@ -157,21 +162,33 @@ impl Transformed {
                 tex_size: [1, 1],
                 page,
                 color: d.color,
+                transform: 0,
             })),
             Err(reason) => skipped.push(Skipped { index: usize::MAX, key: None, reason }),
         }
     }
 
-    /// One draw of the quads pushed since `first`, through `t`, scissored to `scissor`.
+    /// Draws the quads pushed since `first` (one area's) through `t`,
+    /// scissored to `scissor`: each run of one kind continues the draw
+    /// before it where that draw is of the same kind and scissor and binds
+    /// the same block of transforms, else starts a draw.
     pub(crate) fn push_draw(&mut self, first: u32, t: &TextTransform, scissor: Option<[u32; 4]>) {
-        let offset = self.uniforms.len();
+        let index = self.uniforms.len() / TRANSFORM_UNIFORM_BYTES as usize;
         self.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
-        self.uniforms.resize(offset + self.uniform_stride, 0);
+        let per = TRANSFORMS_PER_DRAW as usize;
+        let uniform = (index / per * TRANSFORM_BLOCK_BYTES as usize) as u32;
+        for q in &mut self.quads[first as usize..] {
+            q.transform = (index % per) as u32;
+        }
         // Runs of one kind, in order: the painter's order of overlapping
         // quads is kept, and no fragment branches on its quad's kind.
         let kinds = self.quads[first as usize..].iter().map(|q| Kind::of(q.page));
-        runs_of(kinds, first, |quads, kind| {
-            self.draws.push(SampledDraw { quads, uniform: offset as u32, scissor, kind })
+        let draws = &mut self.draws;
+        runs_of(kinds, first, |quads, kind| match draws.last_mut() {
+            Some(d) if (d.kind, d.scissor, d.uniform) == (kind, scissor, uniform) => {
+                d.quads.end = quads.end;
+            }
+            _ => draws.push(SampledDraw { quads, uniform, scissor, kind }),
         });
     }
 
@@ -209,7 +226,8 @@ impl Transformed {
         if let (Some(buffer), false) = (&tr.buffer, tr.quads.is_empty()) {
             queue.write_buffer(buffer, 0, bytemuck::cast_slice(&tr.quads));
         }
-        let need = tr.uniforms.len() as u64;
+        // Whole blocks: the last block's binding reaches its end.
+        let need = (tr.uniforms.len() as u64).next_multiple_of(TRANSFORM_BLOCK_BYTES);
         if tr.uniform_buffer.as_ref().is_none_or(|(_, _, cap)| *cap < need) {
             let cap = need.next_power_of_two();
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -226,7 +244,7 @@ impl Transformed {
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                         buffer: &buffer,
                         offset: 0,
-                        size: wgpu::BufferSize::new(TRANSFORM_UNIFORM_BYTES),
+                        size: wgpu::BufferSize::new(TRANSFORM_BLOCK_BYTES),
                     }),
                 }],
             });
@@ -273,6 +291,7 @@ fn push_sampled(
         tex_size: [w, h],
         page,
         color,
+        transform: 0,
     };
     if !e.is_blank() {
         // A glyph's sampled raster carries a border of zeros (not an image's,

@@ -113,7 +113,17 @@ pub struct SampledQuad {
     pub page: u32,
     /// Straight sRGB colour, RGBA.
     pub color: [u8; 4],
+    /// Its area's transform: which of the [`TRANSFORMS_PER_DRAW`] transforms
+    /// its draw binds (consecutive areas share one draw, each quad naming
+    /// its own area's transform).
+    pub transform: u32,
 }
+
+/// The transforms one draw of transformed quads binds (a uniform array of
+/// 80-byte transforms, 10 KiB: under the 16 KiB of a uniform binding that
+/// every device allows). Up to this many consecutive transformed areas are
+/// drawn by one draw; `transformed.wgsl`'s `TRANSFORMS_PER_DRAW`.
+pub const TRANSFORMS_PER_DRAW: u32 = 128;
 
 #[cfg(test)]
 mod tests {

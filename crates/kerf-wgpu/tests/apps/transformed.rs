@@ -54,41 +54,47 @@ fn reference(
     atlas: &TextAtlas, quads: &[SampledQuad], t: &TextTransform, w: u32, h: u32,
 ) -> Vec<f32> {
     let inv = invert3(area_to_target(t, w as f32, h as f32));
+    (0..w * h)
+        .map(|i| {
+            let (px, py) = ((i % w) as f64 + 0.5, (i / w) as f64 + 0.5);
+            shade_at(atlas, quads, &inv, px, py) as f32
+        })
+        .collect()
+}
+
+/// The composite of white sampled `quads` over black at the target pixel
+/// centre `(px, py)`, mapped back into area space by `inv` (see [`reference`]).
+fn shade_at(
+    atlas: &TextAtlas, quads: &[SampledQuad], inv: &[[f64; 3]; 3], px: f64, py: f64,
+) -> f64 {
     let side = atlas.cache().page_side() as i64;
-    let mut img = vec![0.0f32; (w * h) as usize];
-    for (i, p) in img.iter_mut().enumerate() {
-        let (px, py) = ((i as u32 % w) as f64 + 0.5, (i as u32 / w) as f64 + 0.5);
-        let v = [0, 1, 2].map(|r| inv[r][0] * px + inv[r][1] * py + inv[r][2]);
-        let (ax, ay) = (v[0] / v[2], v[1] / v[2]);
-        for q in quads {
-            let (fx, fy) = (
-                (ax - q.pos[0] as f64) / q.size[0] as f64,
-                (ay - q.pos[1] as f64) / q.size[1] as f64,
-            );
-            if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
-                continue;
-            }
-            let page = atlas.cache().pages()[(q.page & !BORDER_BIT) as usize].pixels();
-            let texel = |x: i64, y: i64| {
-                page[(y.clamp(0, side - 1) * side + x.clamp(0, side - 1)) as usize] as f64 / 255.0
-            };
-            let (tx, ty) = (q.tex[0] as f64, q.tex[1] as f64);
-            let u = (tx + fx * q.tex_size[0] as f64)
-                .clamp(tx + 0.5, tx + q.tex_size[0] as f64 - 0.5)
-                - 0.5;
-            let v = (ty + fy * q.tex_size[1] as f64)
-                .clamp(ty + 0.5, ty + q.tex_size[1] as f64 - 0.5)
-                - 0.5;
-            let (x0, y0) = (u.floor() as i64, v.floor() as i64);
-            let (a, b) = (u - u.floor(), v - v.floor());
-            let c = texel(x0, y0) * (1.0 - a) * (1.0 - b)
-                + texel(x0 + 1, y0) * a * (1.0 - b)
-                + texel(x0, y0 + 1) * (1.0 - a) * b
-                + texel(x0 + 1, y0 + 1) * a * b;
-            *p = (c + *p as f64 * (1.0 - c)) as f32;
+    let v = [0, 1, 2].map(|r| inv[r][0] * px + inv[r][1] * py + inv[r][2]);
+    let (ax, ay) = (v[0] / v[2], v[1] / v[2]);
+    let mut p = 0.0f64;
+    for q in quads {
+        let (fx, fy) =
+            ((ax - q.pos[0] as f64) / q.size[0] as f64, (ay - q.pos[1] as f64) / q.size[1] as f64);
+        if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) {
+            continue;
         }
+        let page = atlas.cache().pages()[(q.page & !BORDER_BIT) as usize].pixels();
+        let texel = |x: i64, y: i64| {
+            page[(y.clamp(0, side - 1) * side + x.clamp(0, side - 1)) as usize] as f64 / 255.0
+        };
+        let (tx, ty) = (q.tex[0] as f64, q.tex[1] as f64);
+        let u =
+            (tx + fx * q.tex_size[0] as f64).clamp(tx + 0.5, tx + q.tex_size[0] as f64 - 0.5) - 0.5;
+        let v =
+            (ty + fy * q.tex_size[1] as f64).clamp(ty + 0.5, ty + q.tex_size[1] as f64 - 0.5) - 0.5;
+        let (x0, y0) = (u.floor() as i64, v.floor() as i64);
+        let (a, b) = (u - u.floor(), v - v.floor());
+        let c = texel(x0, y0) * (1.0 - a) * (1.0 - b)
+            + texel(x0 + 1, y0) * a * (1.0 - b)
+            + texel(x0, y0 + 1) * (1.0 - a) * b
+            + texel(x0 + 1, y0 + 1) * a * b;
+        p = c + p * (1.0 - c);
     }
-    img
+    p
 }
 
 /// The quads a transformed string must draw, built without the renderer:
@@ -128,6 +134,7 @@ fn quads_from_pens(
             // A sampled glyph's raster carries a border of zeros.
             page: e.page | BORDER_BIT,
             color: p.color,
+            transform: 0,
         });
     }
     quads
@@ -245,6 +252,88 @@ fn rotated_and_3d_areas_match_a_cpu_reference() {
     );
     assert_eq!(atlas.cache().stats().frames, frames);
     check_atlas(&device, &queue, &atlas);
+}
+
+/// More transformed areas in one frame than one draw's block of transforms
+/// holds (`TRANSFORMS_PER_DRAW`): each a letter in a cell of its own,
+/// turned about the cell's centre by an angle of its own, every fifth
+/// clipped to the left half of its cell. Each must be drawn through its own
+/// transform and scissor rectangle: the CPU reference takes each area's
+/// quads from its pens and maps each cell's pixels back through that area's
+/// transform alone, within its bounds.
+#[test]
+fn many_transformed_areas_each_draw_through_their_own_transform() {
+    let (cols, rows, cell) = (20u32, 14u32, 32u32);
+    let (w, h) = (cols * cell, rows * cell);
+    let (device, queue, mut atlas, font, mut r, vp) = neutral_rig(CacheConfig::default(), w, h);
+    let n = (cols * rows) as usize;
+    assert!(n > 2 * TRANSFORMS_PER_DRAW as usize, "the areas span three blocks");
+    let letters = ["T", "L", "F", "P", "J", "7", "k"];
+    let spec = |i: usize| TextSpec::new(letters[i % letters.len()], font, 18.0).color([255; 4]);
+    let corner = |i: usize| ((i as u32 % cols * cell) as f32, (i as u32 / cols * cell) as f32);
+    let transform = |i: usize| {
+        let (x, y) = corner(i);
+        let c = cell as f32 / 2.0;
+        TextTransform::rotation_about(0.2 + i as f32 * 0.37, x + c, y + c)
+    };
+    let bounds = |i: usize| {
+        let (x, y) = corner(i);
+        (i % 5 == 0).then(|| TextBounds {
+            left: x as i32,
+            top: y as i32,
+            right: (x + cell as f32 / 2.0) as i32,
+            bottom: (y + cell as f32) as i32,
+        })
+    };
+    let areas: Vec<TextArea<'_>> = (0..n)
+        .map(|i| {
+            let (x, y) = corner(i);
+            let a = TextArea::text(spec(i), x + 9.0, y + 6.0).transformed(transform(i));
+            match bounds(i) {
+                Some(b) => a.with_bounds(b),
+                None => a,
+            }
+        })
+        .collect();
+    // The second frame is at rest: every glyph at its exact on-screen size.
+    r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+    let rep = r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    let target = Offscreen::new(&device, w, h, wgpu::TextureFormat::Rgba8Unorm).unwrap();
+    let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
+    let (mut worst, mut sum_gpu, mut sum_cpu) = ((0.0f64, 0usize), 0f64, 0f64);
+    for i in 0..n {
+        let (x, y) = corner(i);
+        let quads = quads_from_pens(&mut atlas, spec(i), x + 9.0, y + 6.0, &transform(i));
+        assert!(!quads.is_empty(), "area {i}");
+        let inv = invert3(area_to_target(&transform(i), w as f32, h as f32));
+        let clip = bounds(i);
+        for (cx, cy) in (0..cell).flat_map(|dy| (0..cell).map(move |dx| (dx, dy))) {
+            let (tx, ty) = (x as u32 + cx, y as u32 + cy);
+            let inside = clip.is_none_or(|b| (tx as i32) < b.right);
+            let e = if inside {
+                shade_at(&atlas, &quads, &inv, tx as f64 + 0.5, ty as f64 + 0.5)
+            } else {
+                0.0
+            };
+            let at = (ty * w + tx) as usize;
+            let got = px[at * 4] as f64 / 255.0;
+            if (got - e).abs() > worst.0 {
+                worst = ((got - e).abs(), at);
+            }
+            sum_gpu += got;
+            sum_cpu += e;
+        }
+    }
+    let (x, y) = (worst.1 as u32 % w, worst.1 as u32 / w);
+    let area = (y / cell * cols + x / cell) as usize;
+    assert!(
+        worst.0 <= 3.0 / 255.0,
+        "pixel ({x}, {y}) of area {area} is {:.1}/255 from the reference",
+        worst.0 * 255.0
+    );
+    assert!(sum_cpu > 20.0 * n as f64, "every letter inks (total {sum_cpu:.1})");
+    assert!((sum_gpu - sum_cpu).abs() <= 0.002 * sum_cpu, "ink {sum_gpu:.1} vs {sum_cpu:.1}");
 }
 
 /// A viewport whose correction changes reaches transformed text too: after
