@@ -34,6 +34,12 @@ pub struct PrepareReport {
     pub upload_bytes: u64,
     /// Texture layers after this prepare.
     pub layers: u32,
+    /// Draws [`render`](TextRenderer::render) records for this prepare:
+    /// the axis-aligned quads' runs of one kind (one draw for LCD text) and
+    /// the transformed areas' draws, which consecutive areas of one kind of
+    /// quad and one scissor rectangle share. Each costs the app's encoder,
+    /// and a software rasterizer memory of its own.
+    pub draws: u32,
     /// Glyphs that could not be drawn, and why (never a failed frame).
     pub skipped: Vec<Skipped>,
     /// Characters of the prepared strings that no font has (the spec's font
@@ -281,6 +287,7 @@ impl TextRenderer {
             upload_calls,
             upload_bytes,
             layers: atlas.layers(),
+            draws: self.draw_count(),
             skipped: out.skipped,
             missing: out.missing,
             lcd_fallbacks: collected.lcd_fallbacks,
@@ -568,6 +575,17 @@ impl TextRenderer {
             }
         }
         Ok(())
+    }
+
+    /// The draws [`render`](Self::render) records for the last `prepare`.
+    fn draw_count(&self) -> u32 {
+        // (The runs of one kind: none when there are no quads.)
+        let runs = self.order.runs.len() as u32;
+        let quads = if self.lcd_pipeline.is_some() { runs.min(1) } else { runs };
+        let drawn = |d: &&crate::sampled::SampledDraw| {
+            !d.quads.is_empty() && d.scissor.is_none_or(|[_, _, w, h]| w > 0 && h > 0)
+        };
+        quads + self.transformed.draws.iter().filter(drawn).count() as u32
     }
 
     /// The quads of the transformed areas of the last `prepare`, in area order.

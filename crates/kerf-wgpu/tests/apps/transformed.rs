@@ -299,6 +299,12 @@ fn many_transformed_areas_each_draw_through_their_own_transform() {
     r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
     let rep = r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
     assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    // One draw for each stretch of areas under one scissor rectangle (all
+    // quads here are bordered coverage) within one block of transforms.
+    let per = TRANSFORMS_PER_DRAW as usize;
+    let starts =
+        (0..n).filter(|&i| i == 0 || bounds(i) != bounds(i - 1) || i / per != (i - 1) / per);
+    assert_eq!(rep.draws as usize, starts.count(), "consecutive areas share draws");
     let target = Offscreen::new(&device, w, h, wgpu::TextureFormat::Rgba8Unorm).unwrap();
     let px = draw_and_read(&device, &queue, &r, &atlas, &target, wgpu::Color::BLACK);
     let (mut worst, mut sum_gpu, mut sum_cpu) = ((0.0f64, 0usize), 0f64, 0f64);
@@ -334,6 +340,39 @@ fn many_transformed_areas_each_draw_through_their_own_transform() {
     );
     assert!(sum_cpu > 20.0 * n as f64, "every letter inks (total {sum_cpu:.1})");
     assert!((sum_gpu - sum_cpu).abs() <= 0.002 * sum_cpu, "ink {sum_gpu:.1} vs {sum_cpu:.1}");
+}
+
+/// `PrepareReport::draws` counts what `render` records: nothing for no
+/// text, one draw for axis-aligned text, one more for a transformed area,
+/// none for a transformed area whose bounds leave nothing to draw (its
+/// scissor rectangle is empty), and one for two transformed areas in a row.
+#[test]
+fn the_report_counts_the_draws_render_records() {
+    let (w, h) = (200u32, 100u32);
+    let (device, queue, mut atlas, font, mut r, vp) = neutral_rig(CacheConfig::default(), w, h);
+    let spec = TextSpec::new("Draws", font, 20.0);
+    let flat = TextArea::text(spec, 10.0, 10.0);
+    let turned = |x: f32| {
+        TextArea::text(spec, x, 50.0).transformed(TextTransform::rotation_about(
+            0.3,
+            x + 20.0,
+            60.0,
+        ))
+    };
+    let narrow = TextBounds { left: 50, top: 50, right: 50, bottom: 90 };
+    let flat_bounds = TextBounds { left: 0, top: 60, right: 200, bottom: 60 };
+    for (what, areas, draws) in [
+        ("nothing", vec![], 0),
+        ("axis-aligned text", vec![flat], 1),
+        ("and a transformed area", vec![flat, turned(10.0)], 2),
+        ("and one with no width", vec![flat, turned(10.0).with_bounds(narrow)], 1),
+        ("and one with no height", vec![flat, turned(10.0).with_bounds(flat_bounds)], 1),
+        ("and two in a row", vec![flat, turned(10.0), turned(110.0)], 2),
+    ] {
+        r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+        let rep = r.prepare(&device, &queue, &mut atlas, &areas, &vp).unwrap();
+        assert_eq!(rep.draws, draws, "{what}");
+    }
 }
 
 /// A viewport whose correction changes reaches transformed text too: after

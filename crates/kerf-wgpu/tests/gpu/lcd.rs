@@ -65,6 +65,7 @@ fn lcd_channels_follow_the_stripe_order_and_fall_back_to_grayscale() {
         assert_eq!(unavailable, None);
         assert!(report.lcd_fallbacks.is_empty(), "{:?}", report.lcd_fallbacks);
         assert!(report.skipped.is_empty());
+        assert_eq!(report.draws, 1, "LCD text is one draw");
         // The CPU picture from the cache's pages: each LCD quad's pixel takes
         // its three texels as the channels' coverage.
         let mut want = vec![255u8; w * h * 4];
