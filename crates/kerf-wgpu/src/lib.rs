@@ -7,8 +7,9 @@
 //! glyphs' texels in **one buffer write per frame** and scatters them into
 //! their pages with **one draw per dirty page** (`shaders/scatter.wgsl`), and
 //! fills an instance buffer; [`TextRenderer::render`] records one instanced
-//! draw into the caller's pass (`shaders/text.wgsl`), plus one per
-//! transformed area (`shaders/transformed.wgsl`).
+//! draw into the caller's pass (`shaders/text.wgsl`), plus the transformed
+//! areas' draws (`shaders/transformed.wgsl`), which consecutive areas share
+//! ([`PrepareReport::draws`] counts them).
 //!
 //! ```
 //! use kerf_wgpu::{CacheConfig, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};
