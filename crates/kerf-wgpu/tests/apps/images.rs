@@ -19,6 +19,22 @@ fn picture(id: u32, size: f32) -> GlyphImage {
     GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels }
 }
 
+/// The 20 px pictures `ids` of `src` in a row on baseline 24, picture `i`
+/// at x 4 + 24 i: where [`composite_error`] expects them.
+fn picture_row(src: kerf_cache::ImageSourceId, ids: &[u32]) -> Vec<PositionedImage> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, &id)| PositionedImage {
+            source: src,
+            id,
+            size: 20.0,
+            x: 4.0 + 24.0 * i as f32,
+            y: 24.0,
+            color: [0, 0, 0, 255],
+        })
+        .collect()
+}
+
 /// The largest difference, in 8-bit sRGB levels, between `px` (rows `w`
 /// wide) and the 20 px pictures `ids` composited over linear grey `bg` in
 /// linear light, picture `i` at (4 + 24 i, 4); rows `y` of picture `i`
@@ -85,18 +101,7 @@ fn rgba_images_are_drawn_untinted_and_evicted_from_the_colour_pages() {
     let bg = 0.5f32; // linear grey
     let target = Offscreen::new(&device, w, h, format).unwrap();
     let draw = |r: &mut TextRenderer, atlas: &mut TextAtlas, ids: &[u32]| -> Vec<u8> {
-        let images: Vec<PositionedImage> = ids
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| PositionedImage {
-                source: src,
-                id,
-                size: 20.0,
-                x: 4.0 + 24.0 * i as f32,
-                y: 24.0,
-                color: [0, 0, 0, 255],
-            })
-            .collect();
+        let images = picture_row(src, ids);
         let text = TextSpec::new("tint", font, 16.0).color([200, 30, 30, 255]);
         let rep = r
             .prepare(
@@ -177,18 +182,7 @@ fn colour_boxes_are_written_from_their_pages_at_their_places() {
     let target = Offscreen::new(&device, w, h, format).unwrap();
     let mut boxes = Vec::new();
     for ids in [&[1u32, 2][..], &[1, 2, 3, 4], &[3, 4, 5, 6, 7]] {
-        let images: Vec<PositionedImage> = ids
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| PositionedImage {
-                source: src,
-                id,
-                size: 20.0,
-                x: 4.0 + 24.0 * i as f32,
-                y: 24.0,
-                color: [0, 0, 0, 255],
-            })
-            .collect();
+        let images = picture_row(src, ids);
         let mut frame = atlas.cache_mut().begin_frame();
         frame.prepare_images(&images, &mut Vec::new());
         let out = frame.finish();
@@ -476,16 +470,7 @@ fn transformed_images_and_text_keep_their_colours_and_order() {
     vp.update(&queue, w, h);
     let bg = 0.5f32;
     let target = Offscreen::new(&device, w, h, format).unwrap();
-    let images: Vec<PositionedImage> = (0..3)
-        .map(|i| PositionedImage {
-            source: src,
-            id: i + 1,
-            size: 20.0,
-            x: 4.0 + 24.0 * i as f32,
-            y: 24.0,
-            color: [0, 0, 0, 255],
-        })
-        .collect();
+    let images = picture_row(src, &[1, 2, 3]);
     // A red bar over the third image, drawn after it in the same area.
     let bar =
         [kerf_cache::Decoration { x: 52, y: 12, width: 20, height: 4, color: [255, 0, 0, 255] }];
