@@ -547,13 +547,10 @@ impl TextRenderer {
                 Kind::Colour => &tr.color_pipeline,
             };
             let Some(pipeline) = pipeline else { continue };
-            if range.is_empty() {
+            if !d.draws_anything() {
                 continue;
             }
             if let Some([x, y, w, h]) = scissor {
-                if w == 0 || h == 0 {
-                    continue;
-                }
                 pass.set_scissor_rect(x, y, w, h);
             }
             if bound.is_none() {
@@ -582,10 +579,7 @@ impl TextRenderer {
         // (The runs of one kind: none when there are no quads.)
         let runs = self.order.runs.len() as u32;
         let quads = if self.lcd_pipeline.is_some() { runs.min(1) } else { runs };
-        let drawn = |d: &&crate::sampled::SampledDraw| {
-            !d.quads.is_empty() && d.scissor.is_none_or(|[_, _, w, h]| w > 0 && h > 0)
-        };
-        quads + self.transformed.draws.iter().filter(drawn).count() as u32
+        quads + self.transformed.draws.iter().filter(|d| d.draws_anything()).count() as u32
     }
 
     /// The quads of the transformed areas of the last `prepare`, in area order.

@@ -54,6 +54,15 @@ pub(crate) struct SampledDraw {
     pub(crate) kind: Kind,
 }
 
+impl SampledDraw {
+    /// Whether the draw has quads and room to draw them: an empty scissor
+    /// rectangle (bounds outside the target) draws nothing, and `render`
+    /// records nothing for it.
+    pub(crate) fn draws_anything(&self) -> bool {
+        !self.quads.is_empty() && self.scissor.is_none_or(|[_, _, w, h]| w > 0 && h > 0)
+    }
+}
+
 /// The three kinds of sampled quad, each drawn by a pipeline of its own (no
 /// fragment branches on its quad's kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
