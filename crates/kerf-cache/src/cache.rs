@@ -386,8 +386,8 @@ impl GlyphCache {
         for &f in std::iter::once(&text.font).chain(text.fallback) {
             let font = self.sources.fonts.get(f).filter(|_| !crate::image::is_image_font(f));
             let font = font.ok_or(GlyphError::UnknownFont(f))?;
-            // kerf's layout is fontdue's: a lazy face is parsed now.
-            font.fontdue().map_err(|error| GlyphError::Font { font: f, error })?;
+            // kerf's layout is fontdue's: a lazy face's metrics are parsed now.
+            font.layout_fontdue().map_err(|error| GlyphError::Font { font: f, error })?;
         }
         let style_error = |error| GlyphError::Style { font: text.font, error };
         if let Some(style) = text.style() {

@@ -29,11 +29,11 @@ impl GlyphCache {
             ..LayoutSettings::default()
         });
         // Each run is laid out in its own font alone (a one-font slice, the
-        // font's id carried as the glyphs' user data): fontdue parses a lazy
-        // face only when text is laid out in it. `check_text` has parsed
-        // every font of the spec already.
+        // font's id carried as the glyphs' user data): a lazy face's metrics
+        // are parsed only when text is laid out in it, and never its
+        // outlines. `check_text` has parsed every font of the spec already.
         let fonts = &self.sources.fonts;
-        let parsed = |f: FontId| fonts.get(f).and_then(|font| font.fontdue().ok());
+        let parsed = |f: FontId| fonts.get(f).and_then(|font| font.layout_fontdue().ok());
         let layout = &mut self.layout;
         let mut append = |s: &str, f: FontId| {
             if let Some(fd) = parsed(f) {
@@ -191,7 +191,7 @@ impl GlyphCache {
                 varied.push((drawn, a));
                 return v;
             }
-            let parsed = fonts.get(font).and_then(|f| f.fontdue().ok());
+            let parsed = fonts.get(font).and_then(|f| f.layout_fontdue().ok());
             parsed.map_or(0.0, |fd| fd.metrics_indexed(glyph, px).advance_width)
         };
         for line in lines {

@@ -351,3 +351,124 @@ fn synthetic_bold_and_oblique_draw_from_the_face_s_kept_outline() {
     assert!(leaning.width > plain.width);
     assert!(ink(&leaning).abs_diff(ink(&plain)) < ink(&plain) / 50);
 }
+
+/// A system font's bytes; a missing file names the Debian package to install.
+fn system_font(path: &str, package: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
+}
+
+/// The same fonts in two caches: loaded lazily in one and eagerly (fontdue's
+/// parse of every outline, which fontdue's layout was written for) in the
+/// other. Inter is variable and takes its line metrics from `OS/2`; the CJK
+/// face is the second of a collection.
+struct TwoWays {
+    lazy: GlyphCache,
+    eager: GlyphCache,
+    fonts: Vec<Font>,
+    ids: Vec<FontId>,
+}
+
+fn two_ways() -> TwoWays {
+    let files = [
+        (dejavu::sans::regular().to_vec(), 0),
+        (
+            system_font("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", "fonts-inter-variable"),
+            0,
+        ),
+        (cjk(), 1),
+        (
+            system_font(
+                "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf",
+                "fonts-lohit-deva",
+            ),
+            0,
+        ),
+    ];
+    let mut lazy = GlyphCache::new(CacheConfig::default()).unwrap();
+    let mut eager = GlyphCache::new(CacheConfig::default()).unwrap();
+    let (mut fonts, mut ids) = (Vec::new(), Vec::new());
+    for (bytes, index) in files {
+        let l = Font::from_bytes_with(bytes.clone(), index, FontLoading::Lazy).unwrap();
+        let e = Font::from_bytes_with(bytes, index, FontLoading::Eager).unwrap();
+        let id = lazy.add_parsed_font(l.clone()).unwrap();
+        assert_eq!(id, eager.add_parsed_font(e).unwrap());
+        fonts.push(l);
+        ids.push(id);
+    }
+    TwoWays { lazy, eager, fonts, ids }
+}
+
+static TWO_WAYS: std::sync::Mutex<Option<TwoWays>> = std::sync::Mutex::new(None);
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// kerf's own layout in a lazy face places every glyph (its font, its
+    /// glyph, its pen and baseline, its line breaks) where it does in the
+    /// face fontdue parsed whole, and reads no outline to do it.
+    #[test]
+    fn kerf_layout_in_a_lazy_face_matches_the_whole_parse_and_reads_no_outline(
+        picks in proptest::collection::vec(0usize..POOL.len(), 0..80),
+        first in 0usize..2,
+        size in 6.0f32..72.0,
+        width in proptest::option::of(1.0f32..700.0),
+        line_height in 0.5f32..2.5,
+        fallback in proptest::bool::ANY,
+    ) {
+        let mut guard = TWO_WAYS.lock().unwrap_or_else(|e| e.into_inner());
+        let t = guard.get_or_insert_with(two_ways);
+        let text: String = picks.iter().map(|&i| POOL[i]).collect();
+        let ids = t.ids.clone();
+        let rest: Vec<FontId> = ids.iter().copied().filter(|&f| f != ids[first]).collect();
+        let mut spec = TextSpec::new(&text, ids[first], size).at(13.0, 41.0);
+        spec.max_width = width;
+        spec.line_height = line_height;
+        if fallback {
+            spec = spec.fallback(&rest);
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        t.lazy.positions(&spec, &mut a).unwrap();
+        t.eager.positions(&spec, &mut b).unwrap();
+        proptest::prop_assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            proptest::prop_assert_eq!(
+                (x.font, x.glyph, x.x.to_bits(), x.y.to_bits()),
+                (y.font, y.glyph, y.x.to_bits(), y.y.to_bits()),
+                "{:?} at {} px, width {:?}", text, size, width
+            );
+        }
+        for f in &t.fonts {
+            proptest::prop_assert_eq!(f.outlines_read(), 0);
+        }
+    }
+}
+
+/// What the layout property draws its text from: Latin, Greek and Cyrillic
+/// words, spaces, breaks, punctuation, CJK, Devanagari, a soft hyphen, an
+/// emoji no font here has, and long words that must break.
+const POOL: [&str; 24] = [
+    "the ",
+    "Wafer ",
+    "typography ",
+    "ΩΣλ ",
+    "жЩя ",
+    "ÄÖÜßøæ ",
+    "0123456789",
+    ", ",
+    ". ",
+    "-",
+    "\n",
+    "\r\n",
+    "\t",
+    "  ",
+    "字体渲染",
+    "中文，",
+    "नमस्ते ",
+    "क्षि",
+    "\u{ad}",
+    "😀",
+    "supercalifragilisticexpialidocious",
+    "(x)",
+    "\u{a0}",
+    "fi fl ffi ",
+];

@@ -3,6 +3,7 @@
 pub(crate) mod decoration;
 pub(crate) mod effect;
 pub(crate) mod instance;
+mod metrics_face;
 pub(crate) mod outline;
 
 use crate::error::{FontError, GlyphError, StyleError};
@@ -27,9 +28,10 @@ pub enum FontLoading {
     Eager,
     /// Only the tables are checked when the face is added; a glyph's outline
     /// is read from the font bytes when that glyph is rasterized, by kerf's
-    /// own outline rasterizer (outline.rs, coverage.rs). fontdue parses the
-    /// face only if kerf's own layout ([`TextSpec`](crate::TextSpec)) is
-    /// asked to lay text out in it.
+    /// own outline rasterizer (outline.rs, coverage.rs). kerf's own layout
+    /// ([`TextSpec`](crate::TextSpec)) reads the face's character map,
+    /// advances and line metrics, and no outline; fontdue parses the whole
+    /// face only if [`Font::fontdue`] is called.
     Lazy,
 }
 
@@ -66,6 +68,9 @@ struct Face {
     /// fontdue's parse: made at load for an eager face, on first use of
     /// [`Font::fontdue`] for a lazy one.
     fontdue: OnceLock<Result<fontdue::Font, FontError>>,
+    /// fontdue's parse of the face's metrics alone (metrics_face.rs), for
+    /// kerf's layout in a lazy face that fontdue has not parsed whole.
+    layout: OnceLock<Result<fontdue::Font, FontError>>,
     /// Glyph outlines read from the bytes so far.
     outlines: AtomicU64,
     /// Outlines a lazy face has flattened, kept for the next raster.
@@ -136,6 +141,7 @@ impl Font {
             units_per_em,
             lazy,
             fontdue: OnceLock::new(),
+            layout: OnceLock::new(),
             outlines: AtomicU64::new(0),
             flat: OutlineStore::default(),
         };
@@ -152,22 +158,28 @@ impl Font {
     /// keeps it. A face fontdue cannot parse is an error, every call.
     pub fn fontdue(&self) -> Result<&fontdue::Font, FontError> {
         let parsed = self.face.fontdue.get_or_init(|| {
-            let settings = fontdue::FontSettings {
-                collection_index: self.face.collection_index,
-                scale: 40.0,
-                load_substitutions: true,
-            };
-            let data = self.bytes();
-            match catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(data, settings))) {
-                Ok(Ok(face)) if face.glyph_count() > 0 => {
-                    self.face.outlines.fetch_add(face.glyph_count() as u64, Ordering::Relaxed);
-                    Ok(face)
-                }
-                Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
-                Ok(Err(e)) => Err(FontError::Malformed(e.to_string())),
-                Err(_) => Err(FontError::ParserPanicked),
-            }
+            let face = metrics_face::parse_fontdue(self.bytes(), self.face.collection_index)?;
+            self.face.outlines.fetch_add(face.glyph_count() as u64, Ordering::Relaxed);
+            Ok(face)
         });
+        parsed.as_ref().map_err(Clone::clone)
+    }
+
+    /// The fontdue parse kerf's layout reads (character map, advances, line
+    /// metrics): [`fontdue`](Self::fontdue)'s for an eager face, or for a lazy
+    /// one fontdue has parsed whole already; otherwise a parse of the face's
+    /// metrics alone, which reads no outline and is kept.
+    pub(crate) fn layout_fontdue(&self) -> Result<&fontdue::Font, FontError> {
+        if !self.face.lazy {
+            return self.fontdue();
+        }
+        if let Some(Ok(whole)) = self.face.fontdue.get() {
+            return Ok(whole);
+        }
+        let parsed = self
+            .face
+            .layout
+            .get_or_init(|| metrics_face::parse_metrics(self.bytes(), self.face.collection_index));
         parsed.as_ref().map_err(Clone::clone)
     }
 
