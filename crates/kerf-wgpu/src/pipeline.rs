@@ -1,7 +1,7 @@
 //! The shader, layouts and a pipeline cache shared by every renderer of an atlas.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::fit::CurveKey;
 
@@ -88,7 +88,9 @@ pub struct PipelineKey {
 /// Shader module, bind group layouts and the render pipelines made so far,
 /// keyed by [`PipelineKey`].
 pub(crate) struct Shared {
-    pub shader: wgpu::ShaderModule,
+    /// The glyph shader, parsed on a thread of its own from the atlas's
+    /// creation (see [`Made`]).
+    pub shader: Arc<Made<wgpu::ShaderModule>>,
     pub atlas_layout: wgpu::BindGroupLayout,
     pub viewport_layout: wgpu::BindGroupLayout,
     /// True when the correction tables are a storage buffer (the device has
@@ -97,7 +99,7 @@ pub(crate) struct Shared {
     pub pipeline_layout: wgpu::PipelineLayout,
     /// Glyph pipelines by key and correction mode (the polynomials baked
     /// in, or the tables).
-    pub pipelines: Mutex<HashMap<(PipelineKey, CurveKey), wgpu::RenderPipeline>>,
+    pub pipelines: Mutex<HashMap<(PipelineKey, CurveKey), MadePipeline>>,
     /// Colour-quad pipelines by key.
     pub color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
     /// Transformed text: shader (made on first use: an app that never
@@ -121,11 +123,15 @@ pub(crate) struct Shared {
 impl Shared {
     pub fn new(device: &wgpu::Device) -> Shared {
         let storage_tables = crate::scatter::supported(device);
-        let source = |wgsl: &'static str| wgpu::ShaderSource::Wgsl(tables_as(wgsl, storage_tables));
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("kerf glyph shader"),
-            source: source(SHADER),
-        });
+        let shader = {
+            let device = device.clone();
+            Made::start(move || {
+                device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("kerf glyph shader"),
+                    source: wgpu::ShaderSource::Wgsl(tables_as(SHADER, storage_tables)),
+                })
+            })
+        };
         let texture_entry = |binding, filterable| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
@@ -250,22 +256,31 @@ impl Shared {
         })
     }
 
-    /// The pipeline for `key`, made on first use.
+    /// The pipeline for `key`, made on a thread of its own from its first
+    /// request (see [`Made`]); every later request gets the same one.
     pub fn pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
-    ) -> wgpu::RenderPipeline {
-        let constants = crate::fit::constants(curve);
-        let kind = QuadPipeline {
-            label: "kerf glyph pipeline",
-            layout: &self.pipeline_layout,
-            module: &self.shader,
-            entry_points: ("vs_main", "fs_coverage", "fs_coverage"),
-            stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-            attributes: &GLYPH_ATTRIBUTES,
-            blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-            constants: &constants,
-        };
-        cached(&self.pipelines, &(key.clone(), *curve), || kind.make(device, key))
+    ) -> MadePipeline {
+        let mut map = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
+        let made = map.entry((key.clone(), *curve)).or_insert_with(|| {
+            let (device, key, curve) = (device.clone(), key.clone(), *curve);
+            let (layout, shader) = (self.pipeline_layout.clone(), Arc::clone(&self.shader));
+            Made::start(move || {
+                let constants = crate::fit::constants(&curve);
+                let kind = QuadPipeline {
+                    label: "kerf glyph pipeline",
+                    layout: &layout,
+                    module: shader.get(),
+                    entry_points: ("vs_main", "fs_coverage", "fs_coverage"),
+                    stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
+                    attributes: &GLYPH_ATTRIBUTES,
+                    blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+                    constants: &constants,
+                };
+                kind.make(&device, &key)
+            })
+        });
+        Arc::clone(made)
     }
 
     /// The pipeline for `key` that draws colour quads (RGBA images: emoji,
@@ -276,7 +291,7 @@ impl Shared {
         let kind = QuadPipeline {
             label: "kerf colour glyph pipeline",
             layout: &self.pipeline_layout,
-            module: &self.shader,
+            module: self.shader.get(),
             entry_points: ("vs_main", "fs_color", "fs_color"),
             stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
             attributes: &GLYPH_ATTRIBUTES,
@@ -374,6 +389,44 @@ const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
     3 => Uint32,
     4 => Unorm8x4,
 ];
+
+/// A glyph pipeline made on a thread of its own ([`Made`]).
+pub(crate) type MadePipeline = Arc<Made<wgpu::RenderPipeline>>;
+
+/// A GPU object made on a thread of its own from its creation, so that the
+/// app goes on meanwhile: the glyph shader's parse (naga) from the atlas's
+/// creation, a glyph pipeline's compile (lavapipe's LLVM, a GPU driver's
+/// compiler) from the renderer's, while the app shapes and the first
+/// `prepare` rasterizes. The first [`get`](Self::get) waits for it. Where
+/// no thread can be started it is made by that first `get`; where the thread
+/// panicked (a validation error under wgpu's default error handler), the
+/// first `get` makes it again, on the caller's thread, and the error is
+/// raised there.
+pub(crate) struct Made<T> {
+    value: OnceLock<T>,
+    make: Box<dyn Fn() -> T + Send + Sync>,
+}
+
+impl<T: Send + Sync + 'static> Made<T> {
+    /// `make` started on a thread of its own (on targets with threads).
+    pub fn start(make: impl Fn() -> T + Send + Sync + 'static) -> Arc<Made<T>> {
+        let made = Arc::new(Made { value: OnceLock::new(), make: Box::new(make) });
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let on_thread = Arc::clone(&made);
+            // No thread (the system refused one): the first `get` makes it.
+            let _ = std::thread::Builder::new().name("kerf pipelines".into()).spawn(move || {
+                on_thread.get();
+            });
+        }
+        made
+    }
+
+    /// The object, waiting for its thread to finish it (or making it).
+    pub fn get(&self) -> &T {
+        self.value.get_or_init(|| (self.make)())
+    }
+}
 
 /// The pipeline in `map` for `key`, made by `make` on first use.
 fn cached<K: Clone + Eq + std::hash::Hash>(
@@ -480,5 +533,44 @@ mod tests {
                 assert_eq!(a & b, 0, "{a:#x} and {b:#x}");
             }
         }
+    }
+
+    /// What a thread made is what every caller gets, made once however many
+    /// wait for it.
+    #[test]
+    fn a_thing_made_on_its_thread_is_made_once_for_every_caller() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&calls);
+        let made = Made::start(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            String::from("pipeline")
+        });
+        let waiters: Vec<_> = (0..4)
+            .map(|_| {
+                let m = Arc::clone(&made);
+                std::thread::spawn(move || m.get().clone())
+            })
+            .collect();
+        for w in waiters {
+            assert_eq!(w.join().unwrap(), "pipeline");
+        }
+        assert_eq!(made.get(), "pipeline");
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    /// Where the thread panicked (wgpu's default handler panics on a
+    /// validation error), the caller makes it again, and gets it.
+    #[test]
+    fn a_thing_whose_thread_panicked_is_made_by_its_caller() {
+        let made = Made::start(|| {
+            if std::thread::current().name() == Some("kerf pipelines") {
+                panic!("planted: the maker's own thread fails");
+            }
+            7u32
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(*made.get(), 7);
     }
 }

@@ -87,7 +87,7 @@ struct Collected {
 /// Draws text into a render pass. One renderer per pass configuration; many
 /// renderers may share one [`TextAtlas`].
 pub struct TextRenderer {
-    pipeline: wgpu::RenderPipeline,
+    pipeline: crate::pipeline::MadePipeline,
     buffer: wgpu::Buffer,
     capacity: u64,
     /// The instances being built by `prepare`.
@@ -176,6 +176,16 @@ impl TextRenderer {
             order: DrawOrder::default(),
             curve,
         }
+    }
+
+    /// Waits until this renderer's glyph pipeline is made. [`new`](Self::new)
+    /// starts compiling it on a thread of its own, so that the app goes on
+    /// (shaping, the first [`prepare`](Self::prepare)'s rasterizing) while
+    /// the driver compiles; [`render`](Self::render) waits for it anyway.
+    /// Call this where a wait costs nothing, a loading screen say, to keep
+    /// the compile out of the first frame entirely.
+    pub fn wait_for_pipeline(&self) {
+        self.pipeline.get();
     }
 
     /// Sets how glyphs are anti-aliased: [`Antialiasing::Grayscale`] (the
@@ -523,8 +533,11 @@ impl TextRenderer {
             None if self.count > 0 => {
                 bind_quads(pass, atlas, srgb, viewport, &self.buffer);
                 for (range, colour) in &self.order.runs {
-                    let pipeline =
-                        if *colour { self.color_pipeline.as_ref() } else { Some(&self.pipeline) };
+                    let pipeline = if *colour {
+                        self.color_pipeline.as_ref()
+                    } else {
+                        Some(self.pipeline.get())
+                    };
                     if let Some(p) = pipeline {
                         pass.set_pipeline(p);
                         pass.draw(0..4, range.clone());

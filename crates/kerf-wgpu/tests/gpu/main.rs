@@ -87,6 +87,9 @@ fn the_upload_scatter_is_made_by_the_first_frame_that_scatters() {
         );
         let mut vp = Viewport::new(device, &atlas);
         vp.update(queue, 320, 64);
+        // The glyph pipeline is compiled on a thread of its own: counted
+        // once it is made.
+        r.wait_for_pipeline();
         let made = counts();
         let writes = atlas.gpu_stats().buffer_writes;
         let area = TextArea::text(TextSpec::new(text, font, 20.0), 4.0, 8.0);
@@ -451,10 +454,13 @@ fn msaa_and_depth_stencil_passes_work() {
     // The pipeline cache made one pipeline for this key; a second renderer
     // with the same key reuses it.
     let pipelines = || gpu.instance.generate_report().unwrap().hub.render_pipelines.num_allocated;
+    // (Each is compiled on a thread of its own: waited for before counting.)
     let before = pipelines();
-    let _again = TextRenderer::new(device, &atlas, format, ms, Some(depth_state()));
+    let again = TextRenderer::new(device, &atlas, format, ms, Some(depth_state()));
+    again.wait_for_pipeline();
     assert_eq!(pipelines(), before, "the same key must not make a new pipeline");
-    let _other = TextRenderer::new(device, &atlas, format, Default::default(), Some(depth_state()));
+    let other = TextRenderer::new(device, &atlas, format, Default::default(), Some(depth_state()));
+    other.wait_for_pipeline();
     assert_eq!(pipelines(), before + 1, "a new key makes one pipeline");
 }
 
