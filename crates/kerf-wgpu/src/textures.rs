@@ -118,10 +118,11 @@ impl PageArray {
     /// ([`CacheConfig::copy_boxes`](kerf_cache::CacheConfig::copy_boxes)
     /// false, as [`TextAtlas::new`] sets it) is written straight from its
     /// page's CPU copy in `pages` (the rectangle's rows, a page's row
-    /// apart), which holds them until the cache's next frame. Returns
-    /// (calls, bytes).
+    /// apart), which holds them until the cache's next frame. Returns the
+    /// (calls, bytes) written: an upload naming a page the cache does not
+    /// have (none should) is neither written nor counted.
     fn write(&self, queue: &wgpu::Queue, uploads: &[PageUpload], pages: &[Page]) -> (u32, u64) {
-        let mut bytes = 0u64;
+        let (mut calls, mut bytes) = (0u32, 0u64);
         for u in uploads {
             let b = u.bytes_per_texel.max(1);
             let (data, offset, row) = if u.data.is_empty() {
@@ -148,9 +149,10 @@ impl PageArray {
                 },
                 wgpu::Extent3d { width: u.rect.w, height: u.rect.h, depth_or_array_layers: 1 },
             );
+            calls += 1;
             bytes += u.bytes();
         }
-        (uploads.len() as u32, bytes)
+        (calls, bytes)
     }
 
     /// Grows or shrinks to fit `pages` (up to `max`), counting it in
