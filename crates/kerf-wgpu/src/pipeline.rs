@@ -101,37 +101,29 @@ pub(crate) struct Shared {
     /// in, or the tables).
     pub pipelines: Mutex<HashMap<(PipelineKey, CurveKey), MadePipeline>>,
     /// Colour-quad pipelines by key.
-    pub color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+    pub color_pipelines: Mutex<HashMap<PipelineKey, MadePipeline>>,
     /// Transformed text: shader (made on first use: an app that never
     /// transforms text does not parse it before its first frame), filterable
     /// atlas layout (texture + sampler), per-area transform layout (dynamic
     /// offset), pipelines.
-    pub sampled_shader: OnceLock<wgpu::ShaderModule>,
+    pub sampled_shader: OnceLock<Arc<Made<wgpu::ShaderModule>>>,
     pub sampled_atlas_layout: wgpu::BindGroupLayout,
     pub transform_layout: wgpu::BindGroupLayout,
     pub sampled_pipeline_layout: wgpu::PipelineLayout,
     pub sampler: wgpu::Sampler,
-    pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey, bool), wgpu::RenderPipeline>>,
-    pub sampled_color_pipelines: Mutex<HashMap<PipelineKey, wgpu::RenderPipeline>>,
+    pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey, bool), MadePipeline>>,
+    pub sampled_color_pipelines: Mutex<HashMap<PipelineKey, MadePipeline>>,
     /// LCD text (dual-source blending): the shader (made on first use, where
     /// the device has the feature), and pipelines by key, stripe order (true:
     /// BGR) and correction mode.
-    pub lcd_shader: OnceLock<wgpu::ShaderModule>,
-    pub lcd_pipelines: Mutex<HashMap<(PipelineKey, bool, CurveKey), wgpu::RenderPipeline>>,
+    pub lcd_shader: OnceLock<Arc<Made<wgpu::ShaderModule>>>,
+    pub lcd_pipelines: Mutex<HashMap<(PipelineKey, bool, CurveKey), MadePipeline>>,
 }
 
 impl Shared {
     pub fn new(device: &wgpu::Device) -> Shared {
         let storage_tables = crate::scatter::supported(device);
-        let shader = {
-            let device = device.clone();
-            Made::start(move || {
-                device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("kerf glyph shader"),
-                    source: wgpu::ShaderSource::Wgsl(tables_as(SHADER, storage_tables)),
-                })
-            })
-        };
+        let shader = start_module(device, "kerf glyph shader", SHADER, storage_tables);
         let texture_entry = |binding, filterable| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
@@ -248,12 +240,13 @@ impl Shared {
         }
     }
 
-    /// A shader module of `wgsl` with the correction tables as this device reads them.
-    fn module(&self, device: &wgpu::Device, label: &str, wgsl: &'static str) -> wgpu::ShaderModule {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(tables_as(wgsl, self.storage_tables)),
-        })
+    /// The shader module in `cell`, of `wgsl`, started on first request.
+    fn module(
+        &self, cell: &OnceLock<Arc<Made<wgpu::ShaderModule>>>, device: &wgpu::Device,
+        label: &'static str, wgsl: &'static str,
+    ) -> Arc<Made<wgpu::ShaderModule>> {
+        let made = cell.get_or_init(|| start_module(device, label, wgsl, self.storage_tables));
+        Arc::clone(made)
     }
 
     /// The pipeline for `key`, made on a thread of its own from its first
@@ -261,70 +254,64 @@ impl Shared {
     pub fn pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
     ) -> MadePipeline {
-        let mut map = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
-        let made = map.entry((key.clone(), *curve)).or_insert_with(|| {
-            let (device, key, curve) = (device.clone(), key.clone(), *curve);
-            let (layout, shader) = (self.pipeline_layout.clone(), Arc::clone(&self.shader));
-            Made::start(move || {
-                let constants = crate::fit::constants(&curve);
-                let kind = QuadPipeline {
-                    label: "kerf glyph pipeline",
-                    layout: &layout,
-                    module: shader.get(),
-                    entry_points: ("vs_main", "fs_coverage", "fs_coverage"),
-                    stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-                    attributes: &GLYPH_ATTRIBUTES,
-                    blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-                    constants: &constants,
-                };
-                kind.make(&device, &key)
-            })
-        });
-        Arc::clone(made)
+        cached(&self.pipelines, &(key.clone(), *curve), || {
+            QuadPipeline {
+                label: "kerf glyph pipeline",
+                layout: self.pipeline_layout.clone(),
+                module: Arc::clone(&self.shader),
+                entry_points: ("vs_main", "fs_coverage", "fs_coverage"),
+                stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
+                attributes: &GLYPH_ATTRIBUTES,
+                blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+                constants: crate::fit::constants(curve),
+            }
+            .start(device, key)
+        })
     }
 
     /// The pipeline for `key` that draws colour quads (RGBA images: emoji,
     /// the app's images), made on first use. Coverage and colour quads are
     /// drawn by separate pipelines, in runs, so no fragment branches on the
     /// kind of its quad.
-    pub fn color_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
-        let kind = QuadPipeline {
-            label: "kerf colour glyph pipeline",
-            layout: &self.pipeline_layout,
-            module: self.shader.get(),
-            entry_points: ("vs_main", "fs_color", "fs_color"),
-            stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-            attributes: &GLYPH_ATTRIBUTES,
-            blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-            constants: &[],
-        };
-        cached(&self.color_pipelines, key, || kind.make(device, key))
+    pub fn color_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> MadePipeline {
+        cached(&self.color_pipelines, key, || {
+            QuadPipeline {
+                label: "kerf colour glyph pipeline",
+                layout: self.pipeline_layout.clone(),
+                module: Arc::clone(&self.shader),
+                entry_points: ("vs_main", "fs_color", "fs_color"),
+                stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
+                attributes: &GLYPH_ATTRIBUTES,
+                blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+                constants: Vec::new(),
+            }
+            .start(device, key)
+        })
     }
 
     /// The LCD pipeline for `key` and stripe order (`bgr`), made on first
     /// use; `None` on a device without dual-source blending.
     pub fn lcd_pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey, bgr: bool, curve: &CurveKey,
-    ) -> Option<wgpu::RenderPipeline> {
+    ) -> Option<MadePipeline> {
         if !device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING) {
             return None;
         }
-        let module = self
-            .lcd_shader
-            .get_or_init(|| self.module(device, "kerf LCD glyph shader", LCD_SHADER));
-        let mut constants = crate::fit::constants(curve);
-        constants.push(("LCD_BGR", if bgr { 1.0 } else { 0.0 }));
-        let kind = QuadPipeline {
-            label: "kerf LCD glyph pipeline",
-            layout: &self.pipeline_layout,
-            module,
-            entry_points: ("vs_main", "fs_lcd_linear", "fs_lcd_srgb"),
-            stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-            attributes: &GLYPH_ATTRIBUTES,
-            blend: LCD_BLEND,
-            constants: &constants,
-        };
-        Some(cached(&self.lcd_pipelines, &(key.clone(), bgr, *curve), || kind.make(device, key)))
+        Some(cached(&self.lcd_pipelines, &(key.clone(), bgr, *curve), || {
+            let mut constants = crate::fit::constants(curve);
+            constants.push(("LCD_BGR", if bgr { 1.0 } else { 0.0 }));
+            QuadPipeline {
+                label: "kerf LCD glyph pipeline",
+                layout: self.pipeline_layout.clone(),
+                module: self.module(&self.lcd_shader, device, "kerf LCD glyph shader", LCD_SHADER),
+                entry_points: ("vs_main", "fs_lcd_linear", "fs_lcd_srgb"),
+                stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
+                attributes: &GLYPH_ATTRIBUTES,
+                blend: LCD_BLEND,
+                constants,
+            }
+            .start(device, key)
+        }))
     }
 
     /// The transformed-text pipeline for `key` and correction `curve`, made
@@ -333,34 +320,38 @@ impl Shared {
     /// clamp) or the others (clamped to their slot).
     pub fn sampled_pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey, bordered: bool,
-    ) -> wgpu::RenderPipeline {
-        let constants = crate::fit::constants(curve);
-        let fs = if bordered { "fs_sampled_bordered" } else { "fs_sampled" };
-        let kind = self.sampled_kind(device, ("vs_transformed", fs, fs), &constants);
-        cached(&self.sampled_pipelines, &(key.clone(), *curve, bordered), || kind.make(device, key))
+    ) -> MadePipeline {
+        cached(&self.sampled_pipelines, &(key.clone(), *curve, bordered), || {
+            let fs = if bordered { "fs_sampled_bordered" } else { "fs_sampled" };
+            let constants = crate::fit::constants(curve);
+            self.sampled_kind(device, ("vs_transformed", fs, fs), constants).start(device, key)
+        })
     }
 
     /// The transformed-text pipeline for `key` that draws colour quads
     /// (RGBA images), made on first use.
-    pub fn sampled_color_pipeline(
-        &self, device: &wgpu::Device, key: &PipelineKey,
-    ) -> wgpu::RenderPipeline {
-        let entry_points = ("vs_transformed", "fs_sampled_color_linear", "fs_sampled_color_srgb");
-        let kind = self.sampled_kind(device, entry_points, &[]);
-        cached(&self.sampled_color_pipelines, key, || kind.make(device, key))
+    pub fn sampled_color_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> MadePipeline {
+        cached(&self.sampled_color_pipelines, key, || {
+            let entry_points =
+                ("vs_transformed", "fs_sampled_color_linear", "fs_sampled_color_srgb");
+            self.sampled_kind(device, entry_points, Vec::new()).start(device, key)
+        })
     }
 
     /// A transformed-text pipeline with these entry points and constants.
-    fn sampled_kind<'a>(
-        &'a self, device: &wgpu::Device, entry_points: (&'static str, &'static str, &'static str),
-        constants: &'a [(&'a str, f64)],
-    ) -> QuadPipeline<'a> {
+    fn sampled_kind(
+        &self, device: &wgpu::Device, entry_points: (&'static str, &'static str, &'static str),
+        constants: Vec<(&'static str, f64)>,
+    ) -> QuadPipeline {
         QuadPipeline {
             label: "kerf transformed glyph pipeline",
-            layout: &self.sampled_pipeline_layout,
-            module: self.sampled_shader.get_or_init(|| {
-                self.module(device, "kerf transformed glyph shader", TRANSFORMED_SHADER)
-            }),
+            layout: self.sampled_pipeline_layout.clone(),
+            module: self.module(
+                &self.sampled_shader,
+                device,
+                "kerf transformed glyph shader",
+                TRANSFORMED_SHADER,
+            ),
             entry_points,
             stride: std::mem::size_of::<crate::transform::SampledQuad>() as u64,
             attributes: &SAMPLED_ATTRIBUTES,
@@ -428,30 +419,50 @@ impl<T: Send + Sync + 'static> Made<T> {
     }
 }
 
-/// The pipeline in `map` for `key`, made by `make` on first use.
+/// The pipeline in `map` for `key`, started by `start` on first request.
 fn cached<K: Clone + Eq + std::hash::Hash>(
-    map: &Mutex<HashMap<K, wgpu::RenderPipeline>>, key: &K,
-    make: impl FnOnce() -> wgpu::RenderPipeline,
-) -> wgpu::RenderPipeline {
+    map: &Mutex<HashMap<K, MadePipeline>>, key: &K, start: impl FnOnce() -> MadePipeline,
+) -> MadePipeline {
     let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-    map.entry(key.clone()).or_insert_with(make).clone()
+    Arc::clone(map.entry(key.clone()).or_insert_with(start))
+}
+
+/// A shader module of `wgsl`, with the correction tables as the device
+/// reads them (`storage`), parsed on a thread of its own (see [`Made`]).
+fn start_module(
+    device: &wgpu::Device, label: &'static str, wgsl: &'static str, storage: bool,
+) -> Arc<Made<wgpu::ShaderModule>> {
+    let device = device.clone();
+    Made::start(move || {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(tables_as(wgsl, storage)),
+        })
+    })
 }
 
 /// What differs between kerf's instanced quad pipelines: shader, layout, instance format.
-struct QuadPipeline<'a> {
+struct QuadPipeline {
     label: &'static str,
-    layout: &'a wgpu::PipelineLayout,
-    module: &'a wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    /// The shader (waited for by the pipeline's thread).
+    module: Arc<Made<wgpu::ShaderModule>>,
     /// Vertex entry point, fragment entry points for linear and sRGB targets.
     entry_points: (&'static str, &'static str, &'static str),
     stride: u64,
-    attributes: &'a [wgpu::VertexAttribute],
+    attributes: &'static [wgpu::VertexAttribute],
     blend: wgpu::BlendState,
     /// Values of the shader's pipeline-overridable constants.
-    constants: &'a [(&'a str, f64)],
+    constants: Vec<(&'static str, f64)>,
 }
 
-impl QuadPipeline<'_> {
+impl QuadPipeline {
+    /// This pipeline for `key`, compiled on a thread of its own (see [`Made`]).
+    fn start(self, device: &wgpu::Device, key: &PipelineKey) -> MadePipeline {
+        let (device, key) = (device.clone(), key.clone());
+        Made::start(move || self.make(&device, &key))
+    }
+
     /// Four-vertex strips, one instance per quad, blended with `blend`.
     fn make(&self, device: &wgpu::Device, key: &PipelineKey) -> wgpu::RenderPipeline {
         let buffers = [Some(wgpu::VertexBufferLayout {
@@ -465,11 +476,12 @@ impl QuadPipeline<'_> {
             write_mask: wgpu::ColorWrites::ALL,
         })];
         let (vs, fs_linear, fs_srgb) = self.entry_points;
+        let module = self.module.get();
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(self.label),
-            layout: Some(self.layout),
+            layout: Some(&self.layout),
             vertex: wgpu::VertexState {
-                module: self.module,
+                module,
                 entry_point: Some(vs),
                 // Colours are decoded for sRGB targets once per vertex.
                 compilation_options: wgpu::PipelineCompilationOptions {
@@ -485,10 +497,10 @@ impl QuadPipeline<'_> {
             depth_stencil: key.depth_stencil.clone(),
             multisample: key.multisample,
             fragment: Some(wgpu::FragmentState {
-                module: self.module,
+                module,
                 entry_point: Some(if key.format.is_srgb() { fs_srgb } else { fs_linear }),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: self.constants,
+                    constants: &self.constants,
                     ..Default::default()
                 },
                 targets: &targets,

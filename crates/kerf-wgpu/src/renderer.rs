@@ -113,9 +113,9 @@ pub struct TextRenderer {
     /// The anti-aliasing asked for, and the LCD pipeline when it is LCD and
     /// the device can blend per channel.
     antialiasing: Antialiasing,
-    lcd_pipeline: Option<wgpu::RenderPipeline>,
+    lcd_pipeline: Option<crate::pipeline::MadePipeline>,
     /// The pipeline for colour quads, made when a `prepare` first has one.
-    color_pipeline: Option<wgpu::RenderPipeline>,
+    color_pipeline: Option<crate::pipeline::MadePipeline>,
     /// The instances' draw order: runs of one kind.
     order: DrawOrder,
     /// The correction the pipelines were built for (a viewport's
@@ -529,12 +529,14 @@ impl TextRenderer {
         let srgb = self.key.format.is_srgb();
         match &self.lcd_pipeline {
             // The LCD stage handles every kind of quad itself.
-            Some(lcd) => draw_quads(pass, lcd, atlas, srgb, viewport, &self.buffer, self.count),
+            Some(lcd) => {
+                draw_quads(pass, lcd.get(), atlas, srgb, viewport, &self.buffer, self.count)
+            }
             None if self.count > 0 => {
                 bind_quads(pass, atlas, srgb, viewport, &self.buffer);
                 for (range, colour) in &self.order.runs {
                     let pipeline = if *colour {
-                        self.color_pipeline.as_ref()
+                        self.color_pipeline.as_ref().map(|p| p.get())
                     } else {
                         Some(self.pipeline.get())
                     };
@@ -572,7 +574,7 @@ impl TextRenderer {
                 pass.set_vertex_buffer(0, buffer.slice(..));
             }
             if bound != Some(kind) {
-                pass.set_pipeline(pipeline);
+                pass.set_pipeline(pipeline.get());
                 bound = Some(kind);
             }
             if block != Some(d.uniform) {

@@ -9,7 +9,7 @@
 use crate::area::{scaled_effects, TextArea, TextContent};
 use crate::draw_order::{is_colour, runs_of};
 use crate::fit::CurveKey;
-use crate::pipeline::{PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
+use crate::pipeline::{MadePipeline, PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
 use crate::transform::{
     SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX, TRANSFORMS_PER_DRAW,
@@ -26,10 +26,10 @@ pub(crate) struct Transformed {
     /// The pipelines of coverage quads, clamped to their slot and bordered
     /// (see [`Kind`]), for the renderer's correction (the renderer drops
     /// them when its correction changes); each made when first drawn.
-    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
-    pub(crate) bordered_pipeline: Option<wgpu::RenderPipeline>,
+    pub(crate) pipeline: Option<MadePipeline>,
+    pub(crate) bordered_pipeline: Option<MadePipeline>,
     /// The pipeline of colour quads, made when one is first drawn.
-    pub(crate) color_pipeline: Option<wgpu::RenderPipeline>,
+    pub(crate) color_pipeline: Option<MadePipeline>,
     pub(crate) quads: Vec<SampledQuad>,
     pub(crate) buffer: Option<wgpu::Buffer>,
     pub(crate) capacity: u64,
