@@ -255,17 +255,9 @@ impl Shared {
         &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
     ) -> MadePipeline {
         cached(&self.pipelines, &(key.clone(), *curve), || {
-            QuadPipeline {
-                label: "kerf glyph pipeline",
-                layout: self.pipeline_layout.clone(),
-                module: Arc::clone(&self.shader),
-                entry_points: ("vs_main", "fs_coverage", "fs_coverage"),
-                stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-                attributes: &GLYPH_ATTRIBUTES,
-                blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-                constants: crate::fit::constants(curve),
-            }
-            .start(device, key)
+            let entry_points = ("vs_main", "fs_coverage", "fs_coverage");
+            self.glyph_kind("kerf glyph pipeline", entry_points, crate::fit::constants(curve))
+                .start(device, key)
         })
     }
 
@@ -275,18 +267,28 @@ impl Shared {
     /// kind of its quad.
     pub fn color_pipeline(&self, device: &wgpu::Device, key: &PipelineKey) -> MadePipeline {
         cached(&self.color_pipelines, key, || {
-            QuadPipeline {
-                label: "kerf colour glyph pipeline",
-                layout: self.pipeline_layout.clone(),
-                module: Arc::clone(&self.shader),
-                entry_points: ("vs_main", "fs_color", "fs_color"),
-                stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-                attributes: &GLYPH_ATTRIBUTES,
-                blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-                constants: Vec::new(),
-            }
-            .start(device, key)
+            let entry_points = ("vs_main", "fs_color", "fs_color");
+            self.glyph_kind("kerf colour glyph pipeline", entry_points, Vec::new())
+                .start(device, key)
         })
+    }
+
+    /// An axis-aligned quad pipeline of the glyph shader (instances of
+    /// [`GlyphInstance`](crate::GlyphInstance), premultiplied blending).
+    fn glyph_kind(
+        &self, label: &'static str, entry_points: (&'static str, &'static str, &'static str),
+        constants: Vec<(&'static str, f64)>,
+    ) -> QuadPipeline {
+        QuadPipeline {
+            label,
+            layout: self.pipeline_layout.clone(),
+            module: Arc::clone(&self.shader),
+            entry_points,
+            stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
+            attributes: &GLYPH_ATTRIBUTES,
+            blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+            constants,
+        }
     }
 
     /// The LCD pipeline for `key` and stripe order (`bgr`), made on first
