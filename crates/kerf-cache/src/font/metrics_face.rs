@@ -26,11 +26,16 @@ pub(crate) fn metrics_only(bytes: &[u8], index: u32) -> Option<Vec<u8>> {
         .iter()
         .filter_map(|&tag| raw.table(ttf_parser::Tag::from_bytes(tag)).map(|t| (tag, t)))
         .collect();
+    sfnt(&tables)
+}
+
+/// An sfnt file of `tables` (tags in ascending order), each 4-byte aligned;
+/// `None` past the format's 4 GiB.
+fn sfnt(tables: &[(&[u8; 4], &[u8])]) -> Option<Vec<u8>> {
     let count = tables.len();
     let directory = 12 + 16 * count;
     let padded = |len: usize| len.div_ceil(4) * 4;
-    let size = directory + tables.iter().map(|(_, t)| padded(t.len())).sum::<usize>();
-    let mut out = Vec::with_capacity(size);
+    let mut out = Vec::new();
     // The offset table: version 1.0 (TrueType outlines or none), then the
     // binary-search fields every sfnt carries.
     let search = if count == 0 { 0 } else { 1usize << count.ilog2() };
@@ -39,14 +44,14 @@ pub(crate) fn metrics_only(bytes: &[u8], index: u32) -> Option<Vec<u8>> {
         out.extend_from_slice(&(field as u16).to_be_bytes());
     }
     let mut offset = directory;
-    for (tag, table) in &tables {
+    for (tag, table) in tables {
         out.extend_from_slice(*tag);
         out.extend_from_slice(&checksum(table).to_be_bytes());
         out.extend_from_slice(&u32::try_from(offset).ok()?.to_be_bytes());
         out.extend_from_slice(&u32::try_from(table.len()).ok()?.to_be_bytes());
         offset += padded(table.len());
     }
-    for (_, table) in &tables {
+    for (_, table) in tables {
         out.extend_from_slice(table);
         out.resize(padded(out.len()), 0);
     }
@@ -63,14 +68,13 @@ fn checksum(table: &[u8]) -> u32 {
     })
 }
 
-/// fontdue's parse of `data` (face `index`), with a parser panic contained
-/// and a face of no glyphs refused.
+/// fontdue's parse of `data` (face `index`), with a parser panic contained.
 pub(crate) fn parse_fontdue(data: &[u8], index: u32) -> Result<fontdue::Font, FontError> {
     let settings =
         fontdue::FontSettings { collection_index: index, scale: 40.0, load_substitutions: true };
     match catch_unwind(AssertUnwindSafe(|| fontdue::Font::from_bytes(data, settings))) {
-        Ok(Ok(face)) if face.glyph_count() > 0 => Ok(face),
-        Ok(Ok(_)) => Err(FontError::Malformed("font has no glyphs".into())),
+        // (ttf-parser refuses a face of no glyphs: `maxp` is malformed.)
+        Ok(Ok(face)) => Ok(face),
         Ok(Err(e)) => Err(FontError::Malformed(e.to_string())),
         Err(_) => Err(FontError::ParserPanicked),
     }
@@ -153,6 +157,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A face whose `maxp` says it has no glyph is refused (by the parser,
+    /// which is why no glyph count is checked after it), not laid out in.
+    #[test]
+    fn a_face_of_no_glyphs_is_malformed() {
+        let sans = dejavu::sans::regular();
+        let raw = ttf_parser::RawFace::parse(sans, 0).unwrap();
+        let table = |tag: &[u8; 4]| raw.table(ttf_parser::Tag::from_bytes(tag)).unwrap();
+        let mut maxp = table(b"maxp").to_vec();
+        maxp[4..6].copy_from_slice(&0u16.to_be_bytes());
+        let file = sfnt(&[(b"head", table(b"head")), (b"hhea", table(b"hhea")), (b"maxp", &maxp)])
+            .unwrap();
+        let refused = parse_fontdue(&file, 0).map(|f| f.glyph_count());
+        assert!(matches!(&refused, Err(FontError::Malformed(_))), "{refused:?}");
+        // The same file with its glyphs counted parses.
+        let file = sfnt(&[
+            (b"head", table(b"head")),
+            (b"hhea", table(b"hhea")),
+            (b"maxp", table(b"maxp")),
+        ])
+        .unwrap();
+        assert_eq!(parse_fontdue(&file, 0).unwrap().glyph_count(), 6253);
     }
 
     #[test]
