@@ -9,7 +9,11 @@
 //! fills an instance buffer; [`TextRenderer::render`] records one instanced
 //! draw into the caller's pass (`shaders/text.wgsl`), plus the transformed
 //! areas' draws (`shaders/transformed.wgsl`), which consecutive areas share
-//! ([`PrepareReport::draws`] counts them).
+//! ([`PrepareReport::draws`] counts them). Shaders and pipelines are compiled
+//! on threads of their own from the moment they are asked for (the glyph
+//! pipeline by [`TextRenderer::new`]), so the compile overlaps the app's
+//! shaping and the first `prepare`; `render` waits for them
+//! ([`TextRenderer::wait_for_pipeline`] waits earlier).
 //!
 //! ```
 //! use kerf_wgpu::{CacheConfig, TextArea, TextAtlas, TextRenderer, TextSpec, Viewport};
