@@ -302,15 +302,11 @@ impl Shared {
         Some(cached(&self.lcd_pipelines, &(key.clone(), bgr, *curve), || {
             let mut constants = crate::fit::constants(curve);
             constants.push(("LCD_BGR", if bgr { 1.0 } else { 0.0 }));
+            let entry_points = ("vs_main", "fs_lcd_linear", "fs_lcd_srgb");
             QuadPipeline {
-                label: "kerf LCD glyph pipeline",
-                layout: self.pipeline_layout.clone(),
                 module: self.module(&self.lcd_shader, device, "kerf LCD glyph shader", LCD_SHADER),
-                entry_points: ("vs_main", "fs_lcd_linear", "fs_lcd_srgb"),
-                stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
-                attributes: &GLYPH_ATTRIBUTES,
                 blend: LCD_BLEND,
-                constants,
+                ..self.glyph_kind("kerf LCD glyph pipeline", entry_points, constants)
             }
             .start(device, key)
         }))
@@ -383,7 +379,8 @@ const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
     4 => Unorm8x4,
 ];
 
-/// A glyph pipeline made on a thread of its own ([`Made`]).
+/// A quad pipeline (glyph, colour, LCD, transformed) made on a thread of
+/// its own ([`Made`]).
 pub(crate) type MadePipeline = Arc<Made<wgpu::RenderPipeline>>;
 
 /// A GPU object made on a thread of its own from its creation, so that the
