@@ -4,6 +4,13 @@
 //!
 //! `cargo bench --bench raster --features bench-glyphon [-- --quick]`
 //!
+//! On a shared, noisy machine, `RASTER_PAIRS=<rounds>` times the sets in
+//! pairs instead of with criterion: each round times a short batch of
+//! every rasterizer back to back (the order turned each round), so the
+//! machine's drift falls on all of them alike, and prints each one's
+//! median ratio to fontdue over the rounds, with the quartiles.
+//! `RASTER_SETS=<substring>` keeps the sets whose name holds it.
+//!
 //! Ids are `raster/<set>/<rasterizer>`; one iteration rasterizes every glyph
 //! of the set once (measure and bitmap; no bitmap is kept). An iteration
 //! draws the same glyphs as the one before, so a rasterizer whose walk
@@ -339,9 +346,63 @@ fn sets() -> Vec<Set> {
     sets.into_iter().chain(varied).collect()
 }
 
+/// Each rasterizer's time ÷ fontdue's on `set` over `rounds` rounds of
+/// short batches timed back to back (see the module docs), printed as the
+/// median with the quartiles.
+fn pairs(set: &Set, rs: &[(&'static str, Raster<'_>)], rounds: usize) {
+    let sizes: Vec<f32> = (0..set.sizes).map(|k| set.px * (1.0 + f32::from(k) / 384.0)).collect();
+    let batch = |r: &Raster<'_>, next: &mut usize, n: usize| {
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            let px = sizes[*next % sizes.len()];
+            *next += 1;
+            for &g in &set.glyphs {
+                black_box(r(black_box(g), px));
+            }
+        }
+        t.elapsed().as_secs_f64() / n as f64
+    };
+    // Iterations a batch: about 2 ms of fontdue's.
+    let fontdue = rs.iter().position(|(n, _)| *n == "fontdue").expect("fontdue is a peer");
+    let once = batch(&rs[fontdue].1, &mut 0, 3);
+    let n = ((2e-3 / once) as usize).clamp(1, 1000);
+    let mut next = vec![0usize; rs.len()];
+    let mut ratios = vec![Vec::new(); rs.len()];
+    let mut times = vec![Vec::new(); rs.len()];
+    for round in 0..rounds {
+        let mut t = vec![0.0; rs.len()];
+        for k in 0..rs.len() {
+            let i = if round % 2 == 0 { k } else { rs.len() - 1 - k };
+            t[i] = batch(&rs[i].1, &mut next[i], n);
+        }
+        for i in 0..rs.len() {
+            ratios[i].push(t[i] / t[fontdue]);
+            times[i].push(t[i]);
+        }
+    }
+    let quartiles = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        (at(0.25), at(0.5), at(0.75))
+    };
+    println!(
+        "raster/{}: {rounds} rounds of {n} iterations, each ÷ fontdue's in its round",
+        set.name
+    );
+    println!("| rasterizer | median µs | ÷ fontdue (median) | quartiles |");
+    println!("|---|---|---|---|");
+    for (i, (name, _)) in rs.iter().enumerate() {
+        let (_, us, _) = quartiles(&mut times[i]);
+        let (lo, mid, hi) = quartiles(&mut ratios[i]);
+        println!("| {name} | {:.1} | {mid:.3} | {lo:.3} – {hi:.3} |", us * 1e6);
+    }
+}
+
 fn raster(c: &mut Criterion) {
+    let rounds: Option<usize> = std::env::var("RASTER_PAIRS").ok().and_then(|v| v.parse().ok());
+    let only = std::env::var("RASTER_SETS").unwrap_or_default();
     let mut group = c.benchmark_group("raster");
-    for set in sets() {
+    for set in sets().into_iter().filter(|s| s.name.contains(&only)) {
         // kerf's default for the face: `Font::from_bytes` chooses eager or
         // lazy loading as a cache does.
         let font = Font::from_bytes(set.bytes.clone(), set.index).expect("kerf loads the face");
@@ -370,6 +431,10 @@ fn raster(c: &mut Criterion) {
                 d[2],
                 d[3] as f64 / d[4].max(1) as f64
             );
+        }
+        if let Some(rounds) = rounds {
+            pairs(&set, &rs, rounds.max(1));
+            continue;
         }
         // The first read of every glyph: a face loaded (lazily, as the
         // default loads it) before each iteration, outside the timing.
