@@ -7,7 +7,9 @@
 //! re-shaped a frame), `editor` (4K, syntax-coloured, scrolling), `hud` (300
 //! rotating and scaling labels, floating numbers), `hud-flat` (the same
 //! without rotation), `zoom` (a pinch-zoomed document), `zoom-cjk` (the
-//! same of Chinese text, nearly every glyph distinct). Every frame is
+//! same of Chinese text, nearly every glyph distinct), `chat` (messages
+//! arriving in mixed scripts and emoji, the panel dragged wider and
+//! narrower). Every frame is
 //! whole: prepare, a pass that clears a window-sized offscreen target and
 //! draws, the submit, and the wait until the GPU is done.
 //!
@@ -36,6 +38,8 @@
 //! correction (`TextCorrection::NEUTRAL`; glyphon has none), to see what
 //! the correction costs a frame.
 //! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
+//! `SCENES_GROW_FIRST=1` makes kerf's atlas add pages before it evicts
+//! idle glyphs (`CacheConfig::evict_idle_before_growing: None`).
 //! `SCENES_FLOOR=1` makes kerf's side the floor of any renderer of the
 //! scene's cosmic-text buffers: it converts them every frame (reading every
 //! glyph), clears the target and submits, and prepares and draws nothing.

@@ -7,8 +7,8 @@ use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Style,
 use std::collections::VecDeque;
 
 /// The scenes, in the order `all` runs them.
-pub const NAMES: [&str; 7] =
-    ["window", "dashboard", "editor", "hud", "hud-flat", "zoom", "zoom-cjk"];
+pub const NAMES: [&str; 8] =
+    ["window", "dashboard", "editor", "hud", "hud-flat", "zoom", "zoom-cjk", "chat"];
 
 /// A scene: its target, its renderers, its text frame by frame.
 pub trait Scene {
@@ -58,6 +58,7 @@ pub fn build(name: &str, fs: &mut FontSystem) -> Result<Box<dyn Scene>, String> 
         "hud-flat" => Box::new(Hud::new(fs, false)),
         "zoom" => Box::new(Zoom::new(fs, false)),
         "zoom-cjk" => Box::new(Zoom::new(fs, true)),
+        "chat" => Box::new(Chat::new()),
         other => return Err(format!("unknown scene {other:?}: one of {NAMES:?}")),
     })
 }
@@ -469,5 +470,128 @@ impl Scene for Zoom {
                 ..Area::at(b, cx + s * (450.0 - cx), cy + s * (top - cy))
             })
             .collect()
+    }
+}
+
+/// A chat panel (1280×800), a scene added after the others and not tuned
+/// for: a message arrives every fourth frame (prose of 3 to 27 words, often
+/// with an emoji, sometimes with a run of ideographs drawn at random from
+/// 3,000, or a phrase of Arabic, Hebrew or Devanagari), the list slides up
+/// to make room over a few frames (fractional offsets), messages scrolled
+/// off the top are dropped, and the panel's width is dragged from 760 to
+/// 1,240 px and back over 600 frames: every visible message is wrapped
+/// again each frame its width changes. The user's own messages (one in
+/// three) sit on the right, in another colour.
+struct Chat {
+    /// Oldest first: the buffer, its height and whether it is the user's.
+    messages: VecDeque<(Buffer, f32, bool)>,
+    /// The panel's width, whole pixels.
+    width: f32,
+    /// How far below its place the list still is, sliding up.
+    slide: f32,
+    rng: Lcg,
+}
+
+const CHAT_SIZE: (u32, u32) = (1280, 800);
+const CHAT_PX: f32 = 15.0;
+const CHAT_GAP: f32 = 8.0;
+
+impl Chat {
+    fn new() -> Chat {
+        Chat { messages: VecDeque::new(), width: 0.0, slide: 0.0, rng: Lcg(0xc4a7_0001) }
+    }
+
+    /// The panel's width at frame `i`: 760 → 1,240 → 760 px over 600 frames.
+    fn width_at(i: usize) -> f32 {
+        let t = (i % 600) as f32 / 300.0;
+        (760.0 + 480.0 * if t > 1.0 { 2.0 - t } else { t }).round()
+    }
+
+    /// A message's text.
+    fn text(rng: &mut Lcg) -> String {
+        const EMOJI: [&str; 10] = ["👍", "😀", "🎉", "🦀", "🙏", "✨", "🌍", "👩‍💻", "❤️", "🔥"];
+        const PHRASES: [&str; 3] = [
+            "مرحبا بالعالم، هذا نص عربي",
+            "שלום עולם, זה טקסט בעברית",
+            "नमस्ते दुनिया, यह हिन्दी का पाठ है",
+        ];
+        let words = 3 + rng.below(25) as usize;
+        let mut text = prose(rng, words);
+        let roll = rng.below(100);
+        if roll < 15 {
+            let n = 4 + rng.below(17);
+            text.push(' ');
+            text.extend((0..n).filter_map(|_| char::from_u32(0x4e00 + rng.below(3000))));
+        } else if roll < 36 {
+            text.push(' ');
+            text.push_str(PHRASES[rng.below(3) as usize]);
+        }
+        if rng.below(100) < 35 {
+            text.push(' ');
+            text.push_str(EMOJI[rng.below(EMOJI.len() as u32) as usize]);
+        }
+        text
+    }
+
+    /// The width messages wrap at in a panel `width` wide.
+    fn wrap(width: f32) -> f32 {
+        width * 0.7
+    }
+
+    /// Height of a laid-out message.
+    fn height(b: &Buffer) -> f32 {
+        b.layout_runs().count() as f32 * CHAT_PX * 1.3
+    }
+}
+
+impl Scene for Chat {
+    fn size(&self) -> (u32, u32) {
+        CHAT_SIZE
+    }
+    fn advance(&mut self, fs: &mut FontSystem, i: usize) {
+        let width = Chat::width_at(i);
+        if width != self.width {
+            self.width = width;
+            for (b, height, _) in &mut self.messages {
+                b.set_size(Some(Chat::wrap(width)), None);
+                b.shape_until_scroll(fs, false);
+                *height = Chat::height(b);
+            }
+        }
+        if i % 4 == 0 {
+            let text = Chat::text(&mut self.rng);
+            let b = shaped(fs, &text, CHAT_PX, Some(Chat::wrap(width)), &sans());
+            let height = Chat::height(&b);
+            self.slide += height + CHAT_GAP;
+            self.messages.push_back((b, height, self.rng.below(3) == 0));
+        }
+        self.slide = if self.slide < 0.5 { 0.0 } else { self.slide * 0.6 };
+        // Drop what lies wholly above the panel.
+        let mut bottom = CHAT_SIZE.1 as f32 - 12.0 + self.slide;
+        let mut keep = 0;
+        for (_, height, _) in self.messages.iter().rev() {
+            if bottom < 0.0 {
+                break;
+            }
+            bottom -= height + CHAT_GAP;
+            keep += 1;
+        }
+        while self.messages.len() > keep {
+            self.messages.pop_front();
+        }
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        let mut bottom = CHAT_SIZE.1 as f32 - 12.0 + self.slide;
+        let right = (CHAT_SIZE.0 as f32 + self.width) / 2.0 - 16.0;
+        let left = (CHAT_SIZE.0 as f32 - self.width) / 2.0 + 16.0;
+        let mut out = Vec::with_capacity(self.messages.len());
+        for (b, height, own) in self.messages.iter().rev() {
+            let top = bottom - height;
+            let x = if *own { right - width_of(b) } else { left };
+            let color = if *own { [10, 60, 160, 255] } else { [20, 20, 20, 255] };
+            out.push(Area { color, ..Area::at(b, x, top) });
+            bottom = top - CHAT_GAP;
+        }
+        out
     }
 }

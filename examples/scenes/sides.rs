@@ -79,8 +79,15 @@ impl Side {
         match name {
             "kerf" => {
                 let t = std::time::Instant::now();
-                let atlas =
-                    TextAtlas::new(device, CacheConfig::default()).map_err(|e| e.to_string())?;
+                // `SCENES_GROW_FIRST=1`: pages added before idle glyphs
+                // are evicted (kerf's default before session 30).
+                let config = match std::env::var_os("SCENES_GROW_FIRST") {
+                    Some(_) => {
+                        CacheConfig { evict_idle_before_growing: None, ..Default::default() }
+                    }
+                    None => CacheConfig::default(),
+                };
+                let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;
                 let renderers: Vec<TextRenderer> = (0..renderers)
                     .map(|_| TextRenderer::new(device, &atlas, FORMAT, ms, None))

@@ -41,6 +41,16 @@ pub struct CacheConfig {
     /// Default `Some(3600)` (a minute at 60 frames per second); `None` keeps
     /// glyphs until space is needed.
     pub release_idle_after: Option<u64>,
+    /// Before the atlas adds a page, a miss takes room from glyphs unused
+    /// for more than this many frames (least recently used first); a page
+    /// is added only when those cannot make room. Default `Some(120)` (two
+    /// seconds at 60 frames per second): text that scrolled away gives its
+    /// space to new text instead of the atlas growing toward its page
+    /// budget, so memory follows what the app draws now, not all it has
+    /// drawn. A glyph that comes back after that long is rasterized again
+    /// (a few microseconds). `None` adds pages first and evicts only at
+    /// the budget.
+    pub evict_idle_before_growing: Option<u64>,
     /// Pages never released (the budget's floor). Default 1.
     pub min_pages: u32,
     /// Sub-pixel x positions per pixel (1 to [`MAX_SUBPIXEL_BINS`](crate::limits::MAX_SUBPIXEL_BINS)). Pen x
@@ -112,6 +122,7 @@ impl Default for CacheConfig {
             max_glyph_px: 1024.0,
             parallel_threshold: 32,
             release_idle_after: Some(3600),
+            evict_idle_before_growing: Some(120),
             min_pages: 1,
             subpixel_bins: 4,
             uploads: UploadMode::Auto,

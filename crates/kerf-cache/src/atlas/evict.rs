@@ -58,6 +58,15 @@ impl Atlas {
             }
         }
         if !self.evict_first || self.pages.is_empty() {
+            // Glyphs idle for long give their room before a page is added
+            // (at the page limit, the eviction below takes any unprotected
+            // glyph anyway).
+            let can_grow = (self.pages.len() as u32) < self.geometry.page_limit;
+            if let Some(idle) = self.config.evict_idle_before_growing.filter(|_| can_grow) {
+                if let Some(found) = self.allocate_by_idle_eviction(w, h, idle) {
+                    return Ok(found);
+                }
+            }
             if let Some(found) = self.allocate_on_new_page(w, h) {
                 return Ok(found);
             }
@@ -109,26 +118,69 @@ impl Atlas {
                 passed += 1;
                 continue;
             }
-            let Some((key, victim)) = self.map.pop_lru() else { return Err(GlyphError::AtlasFull) };
-            self.epoch += 1;
-            self.stats.evictions += 1;
-            if victim.tiled() {
-                for p in self.free_tiles(&key) {
-                    if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
-                        return Ok((p, a.rect, a.id));
-                    }
-                }
-                continue;
+            let Some(found) = self.evict_lru_for(w, h) else {
+                return Err(GlyphError::AtlasFull);
+            };
+            if let Some(found) = found {
+                return Ok(found);
             }
-            let Some(id) = victim.alloc else { continue };
-            let p = victim.entry.page as usize;
-            let Some(page) = self.pages.get_mut(p) else { continue };
-            page.free(id);
-            if let Ok(a) = page.packer.allocate(w, h) {
-                return Ok((p as u32, a.rect, a.id));
-            }
-            page.note_failure(w, h);
         }
+    }
+
+    /// Room opened by evicting least-recently-used glyphs unused for more
+    /// than `idle_frames` frames (and by no frame in flight), until the
+    /// bitmap fits where one was freed; `None` when the least recently used
+    /// glyph is more recent than that (or none is left).
+    fn allocate_by_idle_eviction(
+        &mut self, w: u32, h: u32, idle_frames: u64,
+    ) -> Option<(u32, Rect, AllocId)> {
+        if self.uses.pending(&self.memo)
+            && self.map.peek_lru().is_some_and(|(_, lru)| self.is_idle(lru.last_used, idle_frames))
+        {
+            self.write_back_recency();
+        }
+        // (The list is in order of use but where recorded uses moved glyphs
+        // drawn a while ago ahead: a recent glyph at the tail may hide idle
+        // ones behind it. The atlas then grows, as it did without this.)
+        while self.map.peek_lru().is_some_and(|(_, lru)| self.is_idle(lru.last_used, idle_frames)) {
+            if let Some(found) = self.evict_lru_for(w, h)? {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// Whether a glyph last used in frame `last_used` has been unused for
+    /// more than `idle_frames` frames and no frame in flight uses it.
+    fn is_idle(&self, last_used: u64, idle_frames: u64) -> bool {
+        !self.is_protected(last_used) && last_used.saturating_add(idle_frames) < self.frame
+    }
+
+    /// Evicts the least recently used glyph (its slots deallocated) and
+    /// tries the bitmap where it was: `None` when the map is empty, `Some(None)`
+    /// when the bitmap does not fit there.
+    #[allow(clippy::type_complexity)]
+    fn evict_lru_for(&mut self, w: u32, h: u32) -> Option<Option<(u32, Rect, AllocId)>> {
+        let (key, victim) = self.map.pop_lru()?;
+        self.epoch += 1;
+        self.stats.evictions += 1;
+        if victim.tiled() {
+            for p in self.free_tiles(&key) {
+                if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
+                    return Some(Some((p, a.rect, a.id)));
+                }
+            }
+            return Some(None);
+        }
+        let Some(id) = victim.alloc else { return Some(None) };
+        let p = victim.entry.page as usize;
+        let Some(page) = self.pages.get_mut(p) else { return Some(None) };
+        page.free(id);
+        if let Ok(a) = page.packer.allocate(w, h) {
+            return Some(Some((p as u32, a.rect, a.id)));
+        }
+        page.note_failure(w, h);
+        Some(None)
     }
 
     pub(crate) fn try_pages(
@@ -172,9 +224,7 @@ impl Atlas {
     /// `release_idle_after` is set.
     pub(crate) fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
         let mut evicted = 0;
-        let idle = |c: &Atlas, last_used: u64| {
-            !c.is_protected(last_used) && last_used.saturating_add(idle_frames) < c.frame
-        };
+        let idle = |c: &Atlas, last_used: u64| c.is_idle(last_used, idle_frames);
         if self.uses.pending(&self.memo)
             && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used))
         {

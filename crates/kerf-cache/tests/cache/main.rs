@@ -895,6 +895,93 @@ fn passing_sizes_that_prefer_eviction_reuse_room_instead_of_adding_pages() {
     assert_eq!((skipped_grown, skipped_kept), (0, 0));
 }
 
+/// Text `A` (4 glyphs at 28 px; a 64 px page holds six) drawn in frame 0,
+/// then `gap` frames that draw nothing (or, with `recent`, `A` again in
+/// the last of them), then text `B` (another 4 glyphs at 28 px, more than
+/// the page has left), on a cache of up to four 64 px pages with
+/// `evict_idle_before_growing: idle`: `(pages after A, pages after B,
+/// evictions, whether A's first glyph is still cached)`.
+fn idle_then_new(idle: Option<u64>, gap: u64, recent: bool) -> (usize, usize, u64, bool) {
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 64,
+        max_pages: 4,
+        frames_in_flight: 1,
+        subpixel_bins: 1,
+        evict_idle_before_growing: idle,
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let f = c.add_font(sans()).unwrap();
+    let draw = |c: &mut GlyphCache, text: &str| {
+        let mut fr = c.begin_frame();
+        for ch in text.chars() {
+            let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
+            fr.glyph(f, g, 28.0).unwrap();
+        }
+        let out = fr.finish();
+        assert!(out.skipped.is_empty());
+        out.pages as usize
+    };
+    let a = "ABCD";
+    let after_a = draw(&mut c, a);
+    for i in 0..gap {
+        if recent && i + 1 == gap {
+            draw(&mut c, a);
+        } else {
+            c.begin_frame().finish();
+        }
+    }
+    let after_b = draw(&mut c, "EFGH");
+    c.check_invariants().unwrap();
+    let first = GlyphKey::new(f, glyph_of(&c, f, 'A'), GlyphSize::from_px(28.0, 1024.0).unwrap());
+    (after_a, after_b, c.stats().evictions, c.peek(&first).is_some())
+}
+
+#[test]
+fn glyphs_idle_for_long_give_their_room_before_a_page_is_added() {
+    // Drawn 10 frames ago, idle for more than 5: B takes A's room, the
+    // atlas stays one page.
+    let (a, b, evicted, kept) = idle_then_new(Some(5), 10, false);
+    assert_eq!(a, 1, "A fills one page");
+    assert_eq!(b, 1, "B took idle glyphs' room: {evicted} evictions");
+    assert!(evicted > 0 && !kept, "{evicted} evictions, A's first glyph kept: {kept}");
+    // The same gap but A drawn again last frame: not idle, so a page is
+    // added and nothing is evicted.
+    assert_eq!(idle_then_new(Some(5), 10, true), (1, 2, 0, true));
+    // Idle for less than the setting: a page is added.
+    assert_eq!(idle_then_new(Some(20), 10, false), (1, 2, 0, true));
+    // Without the setting the atlas grows first, as before.
+    assert_eq!(idle_then_new(None, 10, false), (1, 2, 0, true));
+}
+
+#[test]
+fn idle_eviction_never_takes_what_it_cannot_use_at_the_page_limit() {
+    // At the page limit the setting does nothing of its own: the usual
+    // eviction (any unprotected glyph) makes room, and B is drawn whole.
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 64,
+        max_pages: 1,
+        frames_in_flight: 1,
+        subpixel_bins: 1,
+        evict_idle_before_growing: Some(1_000),
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let f = c.add_font(sans()).unwrap();
+    for text in ["ABCD", "", "", "EFGH"] {
+        let mut fr = c.begin_frame();
+        for ch in text.chars() {
+            let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
+            fr.glyph(f, g, 28.0).unwrap();
+        }
+        let out = fr.finish();
+        assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+        assert_eq!(out.pages, 1);
+    }
+    assert!(c.stats().evictions > 0);
+    c.check_invariants().unwrap();
+}
+
 #[test]
 fn preferring_eviction_still_adds_a_page_when_everything_is_in_use() {
     // One frame's glyphs fill more than a page: nothing may be evicted, so
