@@ -43,14 +43,13 @@ pub struct CacheConfig {
     pub release_idle_after: Option<u64>,
     /// Before the atlas adds a page, a miss takes room from glyphs unused
     /// for more than this many frames (least recently used first); a page
-    /// is added only when those cannot make room. Default `Some(600)` (ten
-    /// seconds at 60 frames per second; longer than an animation that
-    /// cycles, such as a pinch zoom in and out): text that scrolled away
-    /// gives its space to new text instead of the atlas growing toward its
-    /// page budget, so memory follows what the app draws now, not all it
-    /// has drawn. A glyph that comes back after that long is rasterized
-    /// again (a few microseconds). `None` adds pages first and evicts only
-    /// at the budget.
+    /// is added only when those cannot make room. Default `Some(120)` (two
+    /// seconds at 60 frames per second): text that scrolled away gives its
+    /// space to new text instead of the atlas growing toward its page
+    /// budget, so memory follows what the app draws now, not all it has
+    /// drawn. A glyph that comes back after that long is rasterized again
+    /// (a few microseconds). `None` adds pages first and evicts only at
+    /// the budget.
     pub evict_idle_before_growing: Option<u64>,
     /// Pages never released (the budget's floor). Default 1.
     pub min_pages: u32,
@@ -123,7 +122,7 @@ impl Default for CacheConfig {
             max_glyph_px: 1024.0,
             parallel_threshold: 32,
             release_idle_after: Some(3600),
-            evict_idle_before_growing: Some(600),
+            evict_idle_before_growing: Some(120),
             min_pages: 1,
             subpixel_bins: 4,
             uploads: UploadMode::Auto,
