@@ -151,7 +151,8 @@ impl Side {
         eprintln!(
             "kerf holds: pages' CPU copies {:.2} MiB ({} glyphs), texture arrays {:.2} MiB \
              (coverage {} layers of {side}², colour {:.2}), renderers' GPU buffers {:.2} MiB, \
-             their CPU buffers {:.2} MiB, staging {:.2} MiB, {} fonts",
+             their CPU buffers {:.2} MiB, staging {:.2} MiB, {} fonts, {} recency records, \
+             {} decoded strikes, {} tiled",
             mib(f.page_bytes),
             f.glyphs,
             mib(coverage + colour),
@@ -161,6 +162,9 @@ impl Side {
             mib(cpu),
             mib(f.staging_bytes as u64),
             f.fonts,
+            f.recency_records,
+            f.decoded_strikes,
+            f.tiled,
         );
     }
 

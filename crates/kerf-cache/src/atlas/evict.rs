@@ -58,11 +58,10 @@ impl Atlas {
             }
         }
         if !self.evict_first || self.pages.is_empty() {
-            // Glyphs idle for long give their room before a page is added
-            // (at the page limit, the eviction below takes any unprotected
-            // glyph anyway).
-            let can_grow = (self.pages.len() as u32) < self.geometry.page_limit;
-            if let Some(idle) = self.config.evict_idle_before_growing.filter(|_| can_grow) {
+            // Glyphs idle for long give their room before a page is added.
+            // (At the page limit, the eviction below would take the same
+            // glyphs first: it goes down the same list.)
+            if let Some(idle) = self.config.evict_idle_before_growing {
                 if let Some(found) = self.allocate_by_idle_eviction(w, h, idle) {
                     return Ok(found);
                 }

@@ -950,6 +950,10 @@ fn glyphs_idle_for_long_give_their_room_before_a_page_is_added() {
     assert_eq!(idle_then_new(Some(5), 10, true), (1, 2, 0, true));
     // Idle for less than the setting: a page is added.
     assert_eq!(idle_then_new(Some(20), 10, false), (1, 2, 0, true));
+    // The bound: when B is looked up, A has gone unused for 11 frames (the
+    // 10 between and B's own), more than 10 but not more than 11.
+    assert_eq!(idle_then_new(Some(10), 10, false).1, 1);
+    assert_eq!(idle_then_new(Some(11), 10, false), (1, 2, 0, true));
     // Without the setting the atlas grows first, as before.
     assert_eq!(idle_then_new(None, 10, false), (1, 2, 0, true));
 }
