@@ -89,6 +89,12 @@ impl Set {
     fn at_sizes(self, name: &'static str, n: u16) -> Set {
         Set { name, sizes: n, ..self }
     }
+
+    /// The sizes the timing goes through, an iteration each (see
+    /// [`Set::sizes`]).
+    fn timed_sizes(&self) -> Vec<f32> {
+        (0..self.sizes).map(|k| self.px * (1.0 + f32::from(k) / 384.0)).collect()
+    }
 }
 
 /// The exact-area reference of glyph `g` at `px` (see the module docs).
@@ -350,7 +356,7 @@ fn sets() -> Vec<Set> {
 /// short batches timed back to back (see the module docs), printed as the
 /// median with the quartiles.
 fn pairs(set: &Set, rs: &[(&'static str, Raster<'_>)], rounds: usize) {
-    let sizes: Vec<f32> = (0..set.sizes).map(|k| set.px * (1.0 + f32::from(k) / 384.0)).collect();
+    let sizes = set.timed_sizes();
     let batch = |r: &Raster<'_>, next: &mut usize, n: usize| {
         let t = std::time::Instant::now();
         for _ in 0..n {
@@ -463,8 +469,7 @@ fn raster(c: &mut Criterion) {
                 )
             });
         }
-        let sizes: Vec<f32> =
-            (0..set.sizes).map(|k| set.px * (1.0 + f32::from(k) / 384.0)).collect();
+        let sizes = set.timed_sizes();
         for (name, r) in &rs {
             group.bench_function(format!("{}/{name}", set.name), |b| {
                 let mut next = 0;

@@ -40,6 +40,14 @@ pub fn floor() -> bool {
     set(&ON, "SCENES_FLOOR")
 }
 
+/// Whether `SCENES_GROW_FIRST` asks kerf's atlas to add pages before it
+/// evicts idle glyphs (`CacheConfig::evict_idle_before_growing: None`,
+/// kerf's default before session 30; read once).
+pub fn grow_first() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_GROW_FIRST")
+}
+
 /// Whether `SCENES_MEMORY` asks this process to print its resident set
 /// after each startup step and each phase of its frames (read once).
 pub fn memory() -> bool {

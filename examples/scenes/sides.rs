@@ -79,13 +79,9 @@ impl Side {
         match name {
             "kerf" => {
                 let t = std::time::Instant::now();
-                // `SCENES_GROW_FIRST=1`: pages added before idle glyphs
-                // are evicted (kerf's default before session 30).
-                let config = match std::env::var_os("SCENES_GROW_FIRST") {
-                    Some(_) => {
-                        CacheConfig { evict_idle_before_growing: None, ..Default::default() }
-                    }
-                    None => CacheConfig::default(),
+                let config = match crate::measure::grow_first() {
+                    true => CacheConfig { evict_idle_before_growing: None, ..Default::default() },
+                    false => CacheConfig::default(),
                 };
                 let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;

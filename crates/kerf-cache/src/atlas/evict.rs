@@ -133,20 +133,31 @@ impl Atlas {
     fn allocate_by_idle_eviction(
         &mut self, w: u32, h: u32, idle_frames: u64,
     ) -> Option<(u32, Rect, AllocId)> {
-        if self.uses.pending(&self.memo)
-            && self.map.peek_lru().is_some_and(|(_, lru)| self.is_idle(lru.last_used, idle_frames))
-        {
-            self.write_back_recency();
-        }
+        self.write_back_before_idle_eviction(idle_frames);
         // (The list is in order of use but where recorded uses moved glyphs
         // drawn a while ago ahead: a recent glyph at the tail may hide idle
         // ones behind it. The atlas then grows, as it did without this.)
-        while self.map.peek_lru().is_some_and(|(_, lru)| self.is_idle(lru.last_used, idle_frames)) {
+        while self.lru_is_idle(idle_frames) {
             if let Some(found) = self.evict_lru_for(w, h)? {
                 return Some(found);
             }
         }
         None
+    }
+
+    /// Writes every recorded use into the map when the least recently used
+    /// glyph is idle (unused for more than `idle_frames` frames), so an idle
+    /// eviction sees every use; nothing to do otherwise, since it evicts
+    /// nothing then (a recorded use only makes a glyph more recent).
+    fn write_back_before_idle_eviction(&mut self, idle_frames: u64) {
+        if self.uses.pending(&self.memo) && self.lru_is_idle(idle_frames) {
+            self.write_back_recency();
+        }
+    }
+
+    /// Whether the least recently used glyph is idle ([`is_idle`](Self::is_idle)).
+    fn lru_is_idle(&self, idle_frames: u64) -> bool {
+        self.map.peek_lru().is_some_and(|(_, lru)| self.is_idle(lru.last_used, idle_frames))
     }
 
     /// Whether a glyph last used in frame `last_used` has been unused for
@@ -155,30 +166,44 @@ impl Atlas {
         !self.is_protected(last_used) && last_used.saturating_add(idle_frames) < self.frame
     }
 
-    /// Evicts the least recently used glyph (its slots deallocated) and
-    /// tries the bitmap where it was: `None` when the map is empty, `Some(None)`
-    /// when the bitmap does not fit there.
-    #[allow(clippy::type_complexity)]
-    fn evict_lru_for(&mut self, w: u32, h: u32) -> Option<Option<(u32, Rect, AllocId)>> {
+    /// Evicts the least recently used glyph (its slots deallocated): what it
+    /// freed, `None` when the map is empty.
+    fn evict_lru(&mut self) -> Option<Freed> {
         let (key, victim) = self.map.pop_lru()?;
         self.epoch += 1;
         self.stats.evictions += 1;
         if victim.tiled() {
-            for p in self.free_tiles(&key) {
-                if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
-                    return Some(Some((p, a.rect, a.id)));
+            return Some(Freed::Tiles(self.free_tiles(&key)));
+        }
+        let Some(id) = victim.alloc else { return Some(Freed::Nothing) };
+        let p = victim.entry.page as usize;
+        let Some(page) = self.pages.get_mut(p) else { return Some(Freed::Nothing) };
+        page.free(id);
+        Some(Freed::Page(p))
+    }
+
+    /// [`evict_lru`](Self::evict_lru), then the bitmap tried where the glyph
+    /// was: `None` when the map is empty, `Some(None)` when it does not fit
+    /// there.
+    #[allow(clippy::type_complexity)]
+    fn evict_lru_for(&mut self, w: u32, h: u32) -> Option<Option<(u32, Rect, AllocId)>> {
+        match self.evict_lru()? {
+            Freed::Tiles(pages) => {
+                for p in pages {
+                    if let Ok(a) = self.pages[p as usize].packer.allocate(w, h) {
+                        return Some(Some((p, a.rect, a.id)));
+                    }
                 }
             }
-            return Some(None);
+            Freed::Page(p) => {
+                let page = &mut self.pages[p];
+                if let Ok(a) = page.packer.allocate(w, h) {
+                    return Some(Some((p as u32, a.rect, a.id)));
+                }
+                page.note_failure(w, h);
+            }
+            Freed::Nothing => {}
         }
-        let Some(id) = victim.alloc else { return Some(None) };
-        let p = victim.entry.page as usize;
-        let Some(page) = self.pages.get_mut(p) else { return Some(None) };
-        page.free(id);
-        if let Ok(a) = page.packer.allocate(w, h) {
-            return Some(Some((p as u32, a.rect, a.id)));
-        }
-        page.note_failure(w, h);
         Some(None)
     }
 
@@ -223,28 +248,10 @@ impl Atlas {
     /// `release_idle_after` is set.
     pub(crate) fn trim(&mut self, idle_frames: u64) -> (u64, u32) {
         let mut evicted = 0;
-        let idle = |c: &Atlas, last_used: u64| c.is_idle(last_used, idle_frames);
-        if self.uses.pending(&self.memo)
-            && self.map.peek_lru().is_some_and(|(_, lru)| idle(self, lru.last_used))
-        {
-            self.write_back_recency();
-        }
-        while let Some((_, slot)) = self.map.peek_lru() {
-            if !idle(self, slot.last_used) {
-                break;
-            }
-            let Some((key, victim)) = self.map.pop_lru() else { break };
-            self.epoch += 1;
-            if victim.tiled() {
-                self.free_tiles(&key);
-            } else if let (Some(id), Some(page)) =
-                (victim.alloc, self.pages.get_mut(victim.entry.page as usize))
-            {
-                page.free(id);
-            }
+        self.write_back_before_idle_eviction(idle_frames);
+        while self.lru_is_idle(idle_frames) && self.evict_lru().is_some() {
             evicted += 1;
         }
-        self.stats.evictions += evicted;
         let floor = self.config.min_pages.max(1) as usize;
         let n = self.pages.len();
         let page_area = self.geometry.side as u64 * self.geometry.side as u64;
@@ -285,4 +292,14 @@ impl Atlas {
         self.stats.pages_released += released as u64;
         (evicted, released)
     }
+}
+
+/// What evicting one glyph freed ([`Atlas::evict_lru`]).
+enum Freed {
+    /// Its slot on this page.
+    Page(usize),
+    /// Its tiles' slots, on these pages.
+    Tiles(Vec<u32>),
+    /// Nothing (a blank glyph holds no slot).
+    Nothing,
 }

@@ -895,6 +895,16 @@ fn passing_sizes_that_prefer_eviction_reuse_room_instead_of_adding_pages() {
     assert_eq!((skipped_grown, skipped_kept), (0, 0));
 }
 
+/// A frame that draws each character of `text` at 28 px.
+fn frame_at_28(c: &mut GlyphCache, f: FontId, text: &str) -> FrameOutput {
+    let mut fr = c.begin_frame();
+    for ch in text.chars() {
+        let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
+        fr.glyph(f, g, 28.0).unwrap();
+    }
+    fr.finish()
+}
+
 /// Text `A` (4 glyphs at 28 px; a 64 px page holds six) drawn in frame 0,
 /// then `gap` frames that draw nothing (or, with `recent`, `A` again in
 /// the last of them), then text `B` (another 4 glyphs at 28 px, more than
@@ -913,12 +923,7 @@ fn idle_then_new(idle: Option<u64>, gap: u64, recent: bool) -> (usize, usize, u6
     .unwrap();
     let f = c.add_font(sans()).unwrap();
     let draw = |c: &mut GlyphCache, text: &str| {
-        let mut fr = c.begin_frame();
-        for ch in text.chars() {
-            let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
-            fr.glyph(f, g, 28.0).unwrap();
-        }
-        let out = fr.finish();
+        let out = frame_at_28(c, f, text);
         assert!(out.skipped.is_empty());
         out.pages as usize
     };
@@ -973,12 +978,7 @@ fn idle_eviction_never_takes_what_it_cannot_use_at_the_page_limit() {
     .unwrap();
     let f = c.add_font(sans()).unwrap();
     for text in ["ABCD", "", "", "EFGH"] {
-        let mut fr = c.begin_frame();
-        for ch in text.chars() {
-            let g = fr.cache().fonts().get(f).unwrap().glyph_index(ch);
-            fr.glyph(f, g, 28.0).unwrap();
-        }
-        let out = fr.finish();
+        let out = frame_at_28(&mut c, f, text);
         assert!(out.skipped.is_empty(), "{:?}", out.skipped);
         assert_eq!(out.pages, 1);
     }
