@@ -63,6 +63,7 @@ impl GlyphCache {
     /// Ends the frame in both atlases: their trims and uploads, and the report.
     fn end_frame(&mut self) -> FrameOutput {
         let coverage = self.coverage.end_frame();
+        self.sources.fonts.tick_outlines(self.coverage.frame);
         let mut out = FrameOutput {
             frame: self.coverage.frame,
             uploads: coverage.uploads,

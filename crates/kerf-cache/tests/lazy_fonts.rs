@@ -472,3 +472,50 @@ const POOL: [&str; 24] = [
     "\u{a0}",
     "fi fl ffi ",
 ];
+
+/// A lazy face keeps the outlines it flattened for the next raster of the
+/// same glyph (another sub-pixel offset) while they are read, and gives
+/// them back once unread for 600 frames: a raster after that reads the
+/// font again.
+#[test]
+fn kept_outlines_serve_rasters_again_until_they_go_unread_for_600_frames() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_font_indexed(cjk(), 0).unwrap();
+    let font = c.fonts().get(f).unwrap().clone();
+    let at = |ch: char, x: f32| PositionedGlyph {
+        font: f,
+        glyph: font.glyph_index(ch),
+        size: 24.0,
+        x,
+        y: 40.0,
+        color: [0, 0, 0, 255],
+    };
+    let mut quads = Vec::new();
+    let mut draw = |c: &mut GlyphCache, glyphs: &[PositionedGlyph]| {
+        quads.clear();
+        let mut fr = c.begin_frame();
+        fr.prepare(glyphs, &mut quads);
+        let out = fr.finish();
+        assert!(out.skipped.is_empty());
+        assert_eq!(quads.len(), glyphs.len());
+    };
+    let idle = |c: &mut GlyphCache, frames: usize| {
+        for _ in 0..frames {
+            c.begin_frame().finish();
+        }
+    };
+    // 字 at offset 0, then 体 (so the rasterizer's last outline is another).
+    draw(&mut c, &[at('字', 0.0)]);
+    draw(&mut c, &[at('体', 0.0)]);
+    let read = font.outlines_read();
+    // 500 frames on, 字 at another sub-pixel offset: a new raster, from the
+    // kept outline.
+    idle(&mut c, 500);
+    draw(&mut c, &[at('字', 0.5)]);
+    draw(&mut c, &[at('体', 0.5)]);
+    assert_eq!(font.outlines_read(), read, "rasters again from kept outlines");
+    // 700 frames unread: given back; the next raster reads the font.
+    idle(&mut c, 700);
+    draw(&mut c, &[at('字', 0.25)]);
+    assert!(font.outlines_read() > read, "the outline was kept past 600 frames unread");
+}

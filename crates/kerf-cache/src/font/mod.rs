@@ -557,6 +557,16 @@ impl FontSet {
         self.fonts.iter()
     }
 
+    /// A cache drawing from these fonts has ended `frame`: each face's
+    /// outline store drops what has gone unread too long
+    /// ([`OutlineStore::tick`]).
+    pub(crate) fn tick_outlines(&self, frame: u64) {
+        let faces = self.fonts.iter().zip(&self.bases).enumerate();
+        for (_, (font, _)) in faces.filter(|(i, (_, base))| base.0 as usize == *i) {
+            font.face.flat.tick(frame);
+        }
+    }
+
     /// Number of fonts.
     pub fn len(&self) -> usize {
         self.fonts.len()

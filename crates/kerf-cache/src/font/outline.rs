@@ -22,6 +22,15 @@ const MAX_SEGMENTS: usize = 512;
 /// them; about as many outlines as 2^18 points held before their edges
 /// were kept with them); past it the store starts over.
 const STORE_POINTS: usize = 1 << 19;
+/// Frames an outline stays in the store unread: a glyph drawn once (a
+/// message's rare ideograph that has scrolled away) gives back its
+/// outline's memory after ten seconds at 60 fps, so the store holds the
+/// outlines of the text being drawn, not of all text ever drawn. Rasters
+/// again of what is on screen (another sub-pixel offset, a glyph evicted
+/// and drawn anew) read it well within that.
+const IDLE_FRAMES: u64 = 600;
+/// Frames between two sweeps of outlines gone idle.
+const SWEEP_EVERY: u64 = 60;
 
 /// A glyph's outline as closed polygons in font units (y up).
 #[derive(Debug, Default)]
@@ -272,7 +281,8 @@ impl ttf_parser::OutlineBuilder for Flattener {
 /// One face's flattened outlines by glyph and size class, bounded to
 /// [`STORE_POINTS`] points and edges (it starts over when a new outline
 /// would pass that: memory is bounded by the glyphs drawn, never by the
-/// face).
+/// face), and each dropped once unread for [`IDLE_FRAMES`] frames of the
+/// caches that draw from the face ([`tick`](Self::tick)).
 #[derive(Debug, Default)]
 pub(crate) struct OutlineStore {
     inner: Mutex<Stored>,
@@ -280,10 +290,18 @@ pub(crate) struct OutlineStore {
 
 #[derive(Debug, Default)]
 struct Stored {
-    /// `None`: the glyph has no outline.
-    map: HashMap<(u16, u8), Option<Arc<FlatOutline>>, BuildHasherDefault<KeyHasher>>,
+    /// Each outline by glyph and size class.
+    map: HashMap<(u16, u8), Kept, BuildHasherDefault<KeyHasher>>,
     points: usize,
+    /// The latest frame a cache drawing from the face has ended, and the
+    /// frame of the last sweep of idle outlines.
+    now: u64,
+    swept: u64,
 }
+
+/// An outline kept (`None`: the glyph has none) and the frame it was last
+/// read or kept in.
+type Kept = (Option<Arc<FlatOutline>>, u64);
 
 /// A hasher for (glyph, class) keys: they are small integers chosen by the
 /// fonts drawn, not by an adversary, and a lookup is on every raster's
@@ -310,10 +328,15 @@ impl Hasher for KeyHasher {
 
 impl OutlineStore {
     /// The outline kept for `glyph` at size class `class`: `None` if none
-    /// is kept, `Some(None)` for a glyph known to have none.
+    /// is kept, `Some(None)` for a glyph known to have none. A read keeps
+    /// it [`IDLE_FRAMES`] longer.
     pub(crate) fn get(&self, glyph: u16, class: u8) -> Option<Option<Arc<FlatOutline>>> {
-        let stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        stored.map.get(&(glyph, class)).cloned()
+        let mut stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let now = stored.now;
+        stored.map.get_mut(&(glyph, class)).map(|(outline, read)| {
+            *read = now;
+            outline.clone()
+        })
     }
 
     /// Keeps `outline` for `glyph` at size class `class`.
@@ -324,8 +347,41 @@ impl OutlineStore {
             stored.map.clear();
             stored.points = 0;
         }
-        if n <= STORE_POINTS && stored.map.insert((glyph, class), outline).is_none() {
-            stored.points += n;
+        let now = stored.now;
+        if n <= STORE_POINTS {
+            let before = stored.map.insert((glyph, class), (outline, now));
+            let replaced = before.and_then(|(o, _)| o).map_or(0, |o| o.size());
+            stored.points = stored.points + n - replaced;
+        }
+    }
+
+    /// A cache drawing from the face has ended `frame` (its own count;
+    /// caches sharing a face move one clock, the furthest along): every
+    /// [`SWEEP_EVERY`] frames, outlines unread for more than
+    /// [`IDLE_FRAMES`] are dropped.
+    pub(crate) fn tick(&self, frame: u64) {
+        let mut stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        stored.now = stored.now.max(frame);
+        if stored.now < stored.swept + SWEEP_EVERY {
+            return;
+        }
+        let now = stored.now;
+        stored.swept = now;
+        if stored.map.is_empty() {
+            return;
+        }
+        let mut dropped = 0;
+        stored.map.retain(|_, (outline, read)| {
+            let keep = now - *read <= IDLE_FRAMES;
+            if !keep {
+                dropped += outline.as_ref().map_or(0, |o| o.size());
+            }
+            keep
+        });
+        stored.points -= dropped;
+        if stored.map.is_empty() {
+            // (Its table's memory too, when nothing is drawn from the face.)
+            stored.map.shrink_to_fit();
         }
     }
 
@@ -586,6 +642,50 @@ mod tests {
             proptest::prop_assert_eq!(sorted(edges.slanted()), sorted(&slanted));
             proptest::prop_assert_eq!(edges.len(), vertical.len() + slanted.len());
         }
+    }
+
+    #[test]
+    fn outlines_unread_for_longer_than_the_idle_frames_are_dropped() {
+        let s = OutlineStore::default();
+        let sized = |n| Some(Arc::new(FlatOutline::new(vec![(0.0, 0.0); n], vec![0])));
+        s.tick(1);
+        s.insert(1, 4, sized(10));
+        s.insert(2, 4, sized(20));
+        s.insert(3, 4, None);
+        assert_eq!(s.points(), 30);
+        // Frame 500: a sweep (none idle yet); glyph 2 is read.
+        s.tick(500);
+        assert!(s.get(2, 4).is_some());
+        // Frame 601: glyphs 1 and 3 unread for exactly IDLE_FRAMES: kept.
+        s.tick(1 + IDLE_FRAMES);
+        assert!(s.get(1, 4).is_some() && matches!(s.get(3, 4), Some(None)));
+        // Read again at 601, so the next sweep (at 661) keeps them; glyph 2
+        // was read at 500.
+        s.tick(1 + IDLE_FRAMES + SWEEP_EVERY);
+        assert_eq!(s.points(), 30);
+        // A sweep at 1090 (glyph 2 unread for 590); none at 1120, where
+        // glyph 2 has been unread for 620; at 1150 it goes.
+        s.tick(1090);
+        s.tick(1090 + SWEEP_EVERY / 2);
+        assert_eq!(s.points(), 30);
+        s.tick(1090 + SWEEP_EVERY);
+        assert_eq!(s.points(), 10);
+        // Glyphs 1 and 3, read at 601, go at the sweep after 1201.
+        s.tick(1210);
+        assert!(s.get(1, 4).is_none() && s.get(2, 4).is_none() && s.get(3, 4).is_none());
+        assert_eq!(s.points(), 0);
+        // A clock never runs back: another cache's earlier frame is no sweep.
+        s.insert(5, 4, sized(7));
+        s.tick(3);
+        s.insert(9, 4, sized(4));
+        s.tick(1210 + SWEEP_EVERY);
+        assert_eq!(s.points(), 11, "both kept at 1210, unread for 60 frames");
+        s.tick(1210 + IDLE_FRAMES + SWEEP_EVERY);
+        assert_eq!(s.points(), 0, "unread for 660 frames");
+        // An outline kept again under its key counts once.
+        s.insert(6, 4, sized(8));
+        s.insert(6, 4, sized(9));
+        assert_eq!(s.points(), 9);
     }
 
     #[test]

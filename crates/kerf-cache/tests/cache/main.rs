@@ -963,6 +963,81 @@ fn glyphs_idle_for_long_give_their_room_before_a_page_is_added() {
     assert_eq!(idle_then_new(None, 10, false), (1, 2, 0, true));
 }
 
+/// Glyphs drawn every frame through the batch's key memo or a retained run
+/// (whose uses reach the LRU map only when written back) are never idle:
+/// neither the idle trim nor the idle eviction before a page is added
+/// takes them. `(evictions, lookups that missed after the first frame)`
+/// over 40 frames of "ABCD", then "EFGH" (more than the page has left).
+fn drawn_through_records(retained: bool, trim: bool) -> (u64, u64) {
+    let mut c = GlyphCache::new(CacheConfig {
+        page_size: 64,
+        max_pages: 4,
+        frames_in_flight: 1,
+        subpixel_bins: 1,
+        release_idle_after: trim.then_some(5),
+        evict_idle_before_growing: Some(5),
+        ..CacheConfig::default()
+    })
+    .unwrap();
+    let f = c.add_font(sans()).unwrap();
+    let line = |c: &GlyphCache, text: &str| -> Vec<PositionedGlyph> {
+        text.chars()
+            .enumerate()
+            .map(|(i, ch)| PositionedGlyph {
+                font: f,
+                glyph: glyph_of(c, f, ch),
+                size: 28.0,
+                x: 30.0 * i as f32,
+                y: 40.0,
+                color: [0, 0, 0, 255],
+            })
+            .collect()
+    };
+    let a = line(&c, "ABCD");
+    let mut run = RetainedRun::default();
+    let mut quads = Vec::new();
+    let mut missed = 0;
+    for frame in 0..40 {
+        quads.clear();
+        let mut fr = c.begin_frame();
+        if retained {
+            fr.prepare_retained(&a, &mut quads, &mut run);
+        } else {
+            fr.prepare(&a, &mut quads);
+        }
+        let out = fr.finish();
+        assert_eq!(quads.len(), 4);
+        if frame > 0 {
+            missed += out.counts.lookups - out.counts.hits;
+        }
+        c.check_invariants().unwrap();
+    }
+    assert!(!retained || run.is_ready());
+    // A is in use: B gets a page of its own, A stays.
+    let b = line(&c, "EFGH");
+    let mut fr = c.begin_frame();
+    fr.prepare(&a, &mut quads);
+    fr.prepare(&b, &mut quads);
+    let out = fr.finish();
+    assert!(out.skipped.is_empty());
+    missed += out.counts.lookups - out.counts.hits - 4;
+    c.check_invariants().unwrap();
+    (c.stats().evictions, missed)
+}
+
+#[test]
+fn glyphs_drawn_every_frame_through_the_memo_or_a_run_are_never_idle() {
+    for retained in [false, true] {
+        for trim in [false, true] {
+            assert_eq!(
+                drawn_through_records(retained, trim),
+                (0, 0),
+                "retained run: {retained}, idle trim: {trim}"
+            );
+        }
+    }
+}
+
 #[test]
 fn idle_eviction_never_takes_what_it_cannot_use_at_the_page_limit() {
     // At the page limit the setting does nothing of its own: the usual
