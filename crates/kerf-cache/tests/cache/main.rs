@@ -41,14 +41,19 @@ fn glyph_of(c: &GlyphCache, f: FontId, ch: char) -> u16 {
 
 /// `s` at 16 px, one glyph every 12 px on the baseline y = 20.
 fn row(c: &GlyphCache, f: FontId, s: &str) -> Vec<PositionedGlyph> {
+    row_at(c, f, s, 16.0, 12.0, 20.0)
+}
+
+/// `s` at `px`, one glyph every `step` px on the baseline `y`.
+fn row_at(c: &GlyphCache, f: FontId, s: &str, px: f32, step: f32, y: f32) -> Vec<PositionedGlyph> {
     s.chars()
         .enumerate()
         .map(|(i, ch)| PositionedGlyph {
             font: f,
             glyph: glyph_of(c, f, ch),
-            size: 16.0,
-            x: 12.0 * i as f32,
-            y: 20.0,
+            size: px,
+            x: step * i as f32,
+            y,
             color: [0; 4],
         })
         .collect()
@@ -980,19 +985,7 @@ fn drawn_through_records(retained: bool, trim: bool) -> (u64, u64) {
     })
     .unwrap();
     let f = c.add_font(sans()).unwrap();
-    let line = |c: &GlyphCache, text: &str| -> Vec<PositionedGlyph> {
-        text.chars()
-            .enumerate()
-            .map(|(i, ch)| PositionedGlyph {
-                font: f,
-                glyph: glyph_of(c, f, ch),
-                size: 28.0,
-                x: 30.0 * i as f32,
-                y: 40.0,
-                color: [0, 0, 0, 255],
-            })
-            .collect()
-    };
+    let line = |c: &GlyphCache, text: &str| row_at(c, f, text, 28.0, 30.0, 40.0);
     let a = line(&c, "ABCD");
     let mut run = RetainedRun::default();
     let mut quads = Vec::new();
