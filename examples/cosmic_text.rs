@@ -44,17 +44,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut viewport = Viewport::new(device, &atlas);
     viewport.update(queue, W, H);
 
-    // Per frame: the buffer's glyphs (fonts loaded on first sight), then prepare and render.
+    // When the buffer is shaped (here once; again after any change to its
+    // text, size or metrics): its glyphs, fonts loaded on first sight. They
+    // are plain data, kept beside the buffer.
     let mut fonts = CosmicFonts::new();
     let mut glyphs = Vec::new();
     let default_color = Color::rgb(20, 30, 80);
     let color = [default_color.r(), default_color.g(), default_color.b(), default_color.a()];
-    fonts.glyphs(atlas.cache_mut(), &font_system, &buffer, (20.0, 20.0), color, &mut glyphs)?;
+    fonts.glyphs(atlas.cache_mut(), &font_system, &buffer, (0.0, 0.0), color, &mut glyphs)?;
+
+    // Per frame: prepare the kept glyphs where the area is, then render.
     let report = renderer.prepare(
         device,
         queue,
         &mut atlas,
-        &[TextArea::glyphs(&glyphs, 0.0, 0.0)],
+        &[TextArea::glyphs(&glyphs, 20.0, 20.0)],
         &viewport,
     )?;
 

@@ -40,9 +40,12 @@
 //! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
 //! `SCENES_GROW_FIRST=1` makes kerf's atlas add pages before it evicts
 //! idle glyphs (`CacheConfig::evict_idle_before_growing: None`).
+//! kerf's side converts a buffer to glyphs when it was shaped anew and
+//! keeps them (docs/migrating-from-glyphon.md); with
+//! `SCENES_CONVERT_EVERY_FRAME=1` it converts every buffer every frame.
 //! `SCENES_FLOOR=1` makes kerf's side the floor of any renderer of the
-//! scene's cosmic-text buffers: it converts them every frame (reading every
-//! glyph), clears the target and submits, and prepares and draws nothing.
+//! scene's cosmic-text buffers: it converts them as above, clears the
+//! target and submits, and prepares and draws nothing.
 //! With `SCENES_MEMORY=1` it prints the resident set after each startup
 //! step and frame 1 and the last, and (kerf's side) what kerf holds then:
 //! its pages' CPU copies, its texture arrays, its renderers' buffers, its

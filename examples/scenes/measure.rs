@@ -31,6 +31,13 @@ pub fn phases() -> bool {
     set(&ON, "SCENES_PHASES")
 }
 
+/// Whether `SCENES_CONVERT_EVERY_FRAME` asks kerf's side to convert every
+/// buffer every frame instead of when it was shaped anew.
+pub fn convert_every_frame() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_CONVERT_EVERY_FRAME")
+}
+
 /// Whether `SCENES_FLOOR` asks kerf's side for the floor of any renderer
 /// of the scene's cosmic-text buffers: each frame converts them (reads
 /// every glyph), clears the target and submits, but prepares and draws

@@ -2,7 +2,7 @@
 //! frame. Text is shaped by cosmic-text (the same buffers for both sides);
 //! shaping happens in `advance`, before the frame's timing starts.
 
-use crate::sides::Area;
+use crate::sides::{Area, Shaped};
 use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Style, Weight};
 use std::collections::VecDeque;
 
@@ -70,12 +70,12 @@ fn sans() -> Attrs<'static> {
 /// `text` in `attrs` at `px`, wrapped at `width` (or not at all), shaped.
 fn shaped(
     fs: &mut FontSystem, text: &str, px: f32, width: Option<f32>, attrs: &Attrs<'_>,
-) -> Buffer {
+) -> Shaped {
     let mut b = Buffer::new(fs, Metrics::new(px, px * 1.3));
     b.set_size(width, None);
     b.set_text(text, attrs, Shaping::Advanced, None);
     b.shape_until_scroll(fs, false);
-    b
+    Shaped::new(b)
 }
 
 /// The widest line of `b`, pixels.
@@ -118,8 +118,8 @@ fn prose(rng: &mut Lcg, n: usize) -> String {
 /// rotated by 20° (glyphon draws it axis-aligned); the areas spread over
 /// eight renderers on one atlas. Nothing changes between frames.
 struct Window {
-    lines: Vec<(Buffer, f32, f32)>,
-    heading: Buffer,
+    lines: Vec<(Shaped, f32, f32)>,
+    heading: Shaped,
 }
 
 impl Window {
@@ -178,7 +178,7 @@ impl Scene for Window {
 /// A dashboard (1600×1200): 400 small areas in a 20 × 20 grid, each a
 /// label and a value; 40 of the values change and are re-shaped every frame.
 struct Dashboard {
-    cells: Vec<Buffer>,
+    cells: Vec<Shaped>,
     rng: Lcg,
 }
 
@@ -229,7 +229,7 @@ impl Scene for Dashboard {
 /// one buffer per visible line made when it scrolls in, three lines
 /// scrolled a frame through a 2,000-line file.
 struct Editor {
-    visible: VecDeque<(usize, Buffer)>,
+    visible: VecDeque<(usize, Shaped)>,
     first: usize,
 }
 
@@ -245,7 +245,7 @@ impl Editor {
     }
 
     /// Line `n` of the file as coloured spans.
-    fn line(fs: &mut FontSystem, n: usize) -> Buffer {
+    fn line(fs: &mut FontSystem, n: usize) -> Shaped {
         let mono = Attrs::new().family(Family::Name("DejaVu Sans Mono"));
         let keyword = mono.clone().color(Color::rgb(0, 0, 200));
         let string = mono.clone().color(Color::rgb(0, 120, 0));
@@ -295,7 +295,7 @@ impl Editor {
             None,
         );
         b.shape_until_scroll(fs, false);
-        b
+        Shaped::new(b)
     }
 }
 
@@ -343,7 +343,7 @@ impl Scene for Editor {
 /// rotation (kerf's axis-aligned cost of the same text).
 struct Hud {
     labels: Vec<Label>,
-    numbers: VecDeque<(Buffer, f32, f32, usize)>,
+    numbers: VecDeque<(Shaped, f32, f32, usize)>,
     rotate: bool,
     frame: usize,
     rng: Lcg,
@@ -352,7 +352,7 @@ struct Hud {
 /// A world-space label: its text, place, width (for its pivot) and the
 /// phases of its turn and scale.
 struct Label {
-    buffer: Buffer,
+    buffer: Shaped,
     x: f32,
     y: f32,
     width: f32,
@@ -426,7 +426,7 @@ impl Scene for Hud {
 /// `zoom-cjk`: 200 ideographs a paragraph drawn at random from the 3,000
 /// from U+4E00 (WenQuanYi Micro Hei, by fallback), nearly all distinct.
 struct Zoom {
-    paragraphs: Vec<(Buffer, f32)>,
+    paragraphs: Vec<(Shaped, f32)>,
     scale: f32,
 }
 
@@ -484,7 +484,7 @@ impl Scene for Zoom {
 /// three) sit on the right, in another colour.
 struct Chat {
     /// Oldest first: the buffer, its height and whether it is the user's.
-    messages: VecDeque<(Buffer, f32, bool)>,
+    messages: VecDeque<(Shaped, f32, bool)>,
     /// The panel's width, whole pixels.
     width: f32,
     /// How far below its place the list still is, sliding up.

@@ -1,13 +1,56 @@
 //! The two text renderers a scene is drawn by, written as an app written
-//! from each one's docs would: kerf (`CosmicFonts::glyphs` converting every
-//! cosmic-text buffer every frame, one `TextArea` per buffer) and glyphon
-//! 0.12 (its `TextArea` per buffer, the atlas trimmed after each frame).
+//! from each one's docs would: kerf (`CosmicFonts::glyphs` converting a
+//! cosmic-text buffer when it was shaped anew and keeping its glyphs, as
+//! docs/migrating-from-glyphon.md says, one `TextArea` per buffer; with
+//! `SCENES_CONVERT_EVERY_FRAME=1` every buffer is converted every frame)
+//! and glyphon 0.12 (its `TextArea` per buffer, the atlas trimmed after each
+//! frame).
 //! Both get the same buffers, offsets, scales, colours and clip; glyphon
 //! cannot rotate, so it draws rotated areas axis-aligned.
 
 use glyphon::{Buffer, FontSystem};
+use kerf::cache::PositionedGlyph;
 use kerf::gpu::{wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, TextTransform, Viewport};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+
+/// A shaped cosmic-text buffer and the key of its current shaping: any
+/// mutable use of the buffer (setting its text or size, shaping it) gives
+/// it a new key, so glyphs converted under the old one are never drawn
+/// for it again.
+pub struct Shaped {
+    buffer: Buffer,
+    key: u64,
+}
+
+/// The next key (0 is never one).
+fn next_key() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Shaped {
+    /// `buffer` (shaped) under a new key.
+    pub fn new(buffer: Buffer) -> Shaped {
+        Shaped { buffer, key: next_key() }
+    }
+}
+
+impl std::ops::Deref for Shaped {
+    type Target = Buffer;
+    fn deref(&self) -> &Buffer {
+        &self.buffer
+    }
+}
+
+impl std::ops::DerefMut for Shaped {
+    /// (A new key: the buffer may change.)
+    fn deref_mut(&mut self) -> &mut Buffer {
+        self.key = next_key();
+        &mut self.buffer
+    }
+}
 
 /// The target's format (an sRGB window surface's).
 pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -16,6 +59,8 @@ pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 pub struct Area<'b> {
     /// The shaped text.
     pub buffer: &'b Buffer,
+    /// The key of its shaping ([`Shaped`]).
+    pub key: u64,
     /// Offset, target pixels.
     pub left: f32,
     /// Offset, target pixels.
@@ -34,9 +79,10 @@ pub struct Area<'b> {
 
 impl<'b> Area<'b> {
     /// `buffer` at (`left`, `top`), unscaled, unrotated, black, renderer 0.
-    pub fn at(buffer: &'b Buffer, left: f32, top: f32) -> Area<'b> {
+    pub fn at(shaped: &'b Shaped, left: f32, top: f32) -> Area<'b> {
         Area {
-            buffer,
+            buffer: &shaped.buffer,
+            key: shaped.key,
             left,
             top,
             scale: 1.0,
@@ -57,8 +103,12 @@ pub enum Side {
         renderers: Vec<TextRenderer>,
         viewport: Viewport,
         fonts: kerf::cache::CosmicFonts,
-        glyphs: Vec<kerf::cache::PositionedGlyph>,
-        ranges: Vec<std::ops::Range<usize>>,
+        glyphs: Vec<PositionedGlyph>,
+        ranges: Vec<Option<std::ops::Range<usize>>>,
+        /// Glyphs converted, by the key of their buffer's shaping and
+        /// their default colour, with the frame they were last drawn in.
+        converted: HashMap<(u64, [u8; 4]), (Vec<PositionedGlyph>, u64)>,
+        frame: u64,
     },
     /// glyphon 0.12: one atlas, `renderers` text renderers on it.
     Glyphon {
@@ -113,6 +163,8 @@ impl Side {
                     fonts: kerf::cache::CosmicFonts::new(),
                     glyphs: Vec::new(),
                     ranges: Vec::new(),
+                    converted: HashMap::new(),
+                    frame: 0,
                 })
             }
             "glyphon" => {
@@ -188,16 +240,41 @@ impl Side {
         };
         let mut encoder = device.create_command_encoder(&Default::default());
         match self {
-            Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges } => {
+            Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges, converted, frame } => {
+                // A buffer shaped since it was last converted (a new key) is
+                // converted and kept; the others' glyphs are reused.
+                // (`SCENES_CONVERT_EVERY_FRAME`: every buffer, every frame.)
+                *frame += 1;
+                let every = crate::measure::convert_every_frame();
                 glyphs.clear();
                 ranges.clear();
                 for a in areas {
+                    if !every {
+                        let kept = converted.entry((a.key, a.color)).or_insert((Vec::new(), 0));
+                        if kept.1 == 0 {
+                            fonts
+                                .glyphs(
+                                    atlas.cache_mut(),
+                                    fs,
+                                    a.buffer,
+                                    (0.0, 0.0),
+                                    a.color,
+                                    &mut kept.0,
+                                )
+                                .map_err(|e| e.to_string())?;
+                        }
+                        kept.1 = *frame;
+                        ranges.push(None);
+                        continue;
+                    }
                     let start = glyphs.len();
                     fonts
                         .glyphs(atlas.cache_mut(), fs, a.buffer, (0.0, 0.0), a.color, glyphs)
                         .map_err(|e| e.to_string())?;
-                    ranges.push(start..glyphs.len());
+                    ranges.push(Some(start..glyphs.len()));
                 }
+                // (What no area drew this frame is dropped.)
+                converted.retain(|_, (_, drawn)| *drawn == *frame);
                 mark("converted");
                 let bounds = kerf::gpu::TextBounds {
                     left: 0,
@@ -214,7 +291,11 @@ impl Side {
                         .zip(ranges.iter())
                         .filter(|(a, _)| a.renderer == r)
                         .map(|(a, range)| {
-                            let t = TextArea::glyphs(&glyphs[range.clone()], a.left, a.top)
+                            let drawn: &[PositionedGlyph] = match range {
+                                Some(range) => &glyphs[range.clone()],
+                                None => &converted[&(a.key, a.color)].0,
+                            };
+                            let t = TextArea::glyphs(drawn, a.left, a.top)
                                 .with_scale(a.scale)
                                 .with_bounds(bounds);
                             if a.rotation == 0.0 {

@@ -212,6 +212,13 @@ impl CosmicFonts {
     /// (GPOS kerning, marks, ligatures, bidi reordering), unrounded: the cache
     /// snaps x to its sub-pixel bins. A font that fails to load is an error;
     /// the glyphs before it are appended.
+    ///
+    /// The glyphs are plain data: convert a buffer when it has been shaped
+    /// (again after any change to its text, size or metrics) and keep them
+    /// while it is unchanged, drawing them every frame; convert at `(0.0,
+    /// 0.0)` and place the area with its offset, so a buffer that only
+    /// moves needs no conversion. Converting reads every glyph of the
+    /// buffer's layout, which an app of many buffers pays in cache misses.
     pub fn glyphs(
         &mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem,
         buffer: &cosmic_text::Buffer, (left, top): (f32, f32), default_color: [u8; 4],
