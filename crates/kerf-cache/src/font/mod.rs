@@ -561,9 +561,11 @@ impl FontSet {
     /// outline store drops what has gone unread too long
     /// ([`OutlineStore::tick`]).
     pub(crate) fn tick_outlines(&self, frame: u64) {
-        let faces = self.fonts.iter().zip(&self.bases).enumerate();
-        for (_, (font, _)) in faces.filter(|(i, (_, base))| base.0 as usize == *i) {
-            font.face.flat.tick(frame);
+        // (A face is its own base; instances share their face's store.)
+        for (i, (font, base)) in self.fonts.iter().zip(&self.bases).enumerate() {
+            if base.0 as usize == i {
+                font.face.flat.tick(frame);
+            }
         }
     }
 
