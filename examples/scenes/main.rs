@@ -29,6 +29,10 @@
 //! alternated pairs of one-frame processes a scene, the medians of process
 //! start → first frame and of each side's own share (its atlas and
 //! renderers made → first frame done).
+//! Both first run one unmeasured two-frame process per side and scene, so
+//! that the driver's shader cache holds every pipeline before anything is
+//! timed, as on a user's machine after the app's first run
+//! (`SCENES_COLD=1` skips that).
 //! `one SCENE SIDE FRAMES` is one child; with `SCENES_PNG=FILE` it also
 //! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
 //! its startup and each frame went (device, fonts and shaping; making the
@@ -49,7 +53,9 @@
 //! With `SCENES_MEMORY=1` it prints the resident set after each startup
 //! step and frame 1 and the last, and (kerf's side) what kerf holds then:
 //! its pages' CPU copies, its texture arrays, its renderers' buffers, its
-//! fonts (docs/performance.md, "Where each MiB goes").
+//! fonts (docs/performance.md, "Where each MiB goes"). `SCENES_MAPS=1`
+//! prints that, and where the resident set lies by mapping (files, heap,
+//! anonymous mappings), after the last frame only.
 
 mod measure;
 /// The multi-script lines the glyphon benches draw (the window's paragraph).
@@ -158,8 +164,11 @@ fn run_one(scene: &str, side: &str, frames: usize, start: Instant) -> Result<(),
         }
     }
     rss("last frame");
-    if memory {
+    if memory || measure::maps() {
         r.print_memory();
+    }
+    if measure::maps() {
+        measure::print_mappings();
     }
     if measure::phases() && !cpus.is_empty() {
         let mut c = cpus.clone();
@@ -223,6 +232,29 @@ fn child(scene: &str, side: &str, frames: usize) -> Result<Figures, String> {
     }
 }
 
+/// One unmeasured two-frame process per side for each of `scenes`, so that
+/// the driver's shader cache holds both sides' pipelines before anything is
+/// timed, as on a user's machine after the app's first run. Without it the
+/// first process of a side pays the driver's compile: on NVIDIA's driver
+/// that is 30–35 MiB of peak RSS and tens of milliseconds, charged to
+/// whichever scene happened to come first (`SCENES_COLD=1` skips it).
+fn warm_shader_caches(scenes: &[&str]) -> Result<(), String> {
+    if std::env::var_os("SCENES_COLD").is_some() {
+        return Ok(());
+    }
+    for scene in scenes {
+        for side in ["kerf", "glyphon"] {
+            child(scene, side, 2)?;
+        }
+    }
+    Ok(())
+}
+
+/// The scenes named in `only`, or all of them.
+fn chosen(only: &[&str]) -> Vec<&'static str> {
+    scenes::NAMES.into_iter().filter(|s| only.is_empty() || only.contains(s)).collect()
+}
+
 /// The first frame alone: for every scene (or those in `only`), `pairs`
 /// pairs of one-frame processes, the sides alternating which goes first;
 /// the medians of process start → first frame done and of the side's own
@@ -235,7 +267,9 @@ fn run_first(pairs: usize, only: &[&str]) -> Result<(), String> {
         "| scene | first frame kerf / glyphon, ms | ratio | own share kerf / glyphon, ms | ratio |"
     );
     println!("|---|---|---|---|---|");
-    for scene in scenes::NAMES.into_iter().filter(|s| only.is_empty() || only.contains(s)) {
+    let scenes = chosen(only);
+    warm_shader_caches(&scenes)?;
+    for &scene in &scenes {
         let (mut first, mut own) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
         for pair in 0..pairs.max(1) {
             let order = if pair % 2 == 0 { [0, 1] } else { [1, 0] };
@@ -262,8 +296,10 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
         "| scene | side | first frame ms | steady ms | app CPU ms/frame | peak RSS MiB | RSS @1k | RSS @{frames} | wgpu objects @1k / @{frames} |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
+    let scenes = chosen(only);
+    warm_shader_caches(&scenes)?;
     for round in 0..rounds {
-        for scene in scenes::NAMES.into_iter().filter(|s| only.is_empty() || only.contains(s)) {
+        for &scene in &scenes {
             let order = if round % 2 == 0 { ["kerf", "glyphon"] } else { ["glyphon", "kerf"] };
             let mut got = Vec::new();
             for side in order {

@@ -203,3 +203,55 @@ mod tests {
         assert!(Figures::parse("first-frame").is_none());
     }
 }
+
+/// Whether `SCENES_MAPS` asks this process to print, after its last frame,
+/// where its resident set lies (see [`print_mappings`]; read once).
+pub fn maps() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_MAPS")
+}
+
+/// Prints the resident set by mapping kind, from /proc/self/smaps: each
+/// file (the binary, libraries, a GPU driver's device files) by name, the
+/// heap, and anonymous mappings by size (large ones are where big
+/// allocations and a driver's host-visible memory go).
+pub fn print_mappings() {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
+    let mut by: std::collections::BTreeMap<String, (u64, u32)> = Default::default();
+    let mut name = String::new();
+    for line in smaps.lines() {
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("");
+        if first.contains('-') && !first.ends_with(':') {
+            // A mapping's header: range perms offset dev inode [path].
+            let (range, path) = (first, words.nth(4).unwrap_or(""));
+            let bytes = range
+                .split_once('-')
+                .and_then(|(a, b)| {
+                    Some(u64::from_str_radix(b, 16).ok()? - u64::from_str_radix(a, 16).ok()?)
+                })
+                .unwrap_or(0);
+            name = match path {
+                "" if bytes >= 1 << 20 => "[anon ≥ 1 MiB]".into(),
+                "" => "[anon < 1 MiB]".into(),
+                p if p.starts_with("/usr/lib") || p.starts_with("/lib") => {
+                    let file = p.rsplit('/').next().unwrap_or(p);
+                    format!("lib {}", file.split(".so").next().unwrap_or(file))
+                }
+                p => p.to_string(),
+            };
+        } else if first == "Rss:" {
+            let kib: u64 = words.next().and_then(|v| v.parse().ok()).unwrap_or(0);
+            let e = by.entry(name.clone()).or_default();
+            e.0 += kib;
+            e.1 += 1;
+        }
+    }
+    let mut rows: Vec<_> = by.into_iter().filter(|(_, (kib, _))| *kib >= 512).collect();
+    rows.sort_by_key(|row| std::cmp::Reverse(row.1 .0));
+    let total: u64 = rows.iter().map(|(_, (kib, _))| kib).sum();
+    eprintln!("resident set by mapping (≥ 0.5 MiB each, {:.1} MiB in all):", total as f64 / 1024.0);
+    for (name, (kib, n)) in rows.iter().take(14) {
+        eprintln!("  {:8.1} MiB  {name} ({n} mappings)", *kib as f64 / 1024.0);
+    }
+}

@@ -348,7 +348,9 @@ impl Side {
             }
         }
         mark("encoded");
-        queue.submit([encoder.finish()]);
+        let commands = encoder.finish();
+        mark("finished");
+        queue.submit([commands]);
         mark("submitted");
         let cpu = crate::measure::thread_cpu().saturating_sub(cpu0);
         device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
