@@ -55,6 +55,15 @@ pub fn grow_first() -> bool {
     set(&ON, "SCENES_GROW_FIRST")
 }
 
+/// Whether `SCENES_GPU_UPLOADS` asks kerf's atlas to upload as it does on a
+/// GPU (dirty boxes of at most `WHOLE_BOX_BYTES` whole, the rest scattered
+/// glyph by glyph) on a software adapter too, where it writes boxes of up
+/// to `SOFTWARE_WHOLE_BOX_BYTES` whole (read once).
+pub fn gpu_uploads() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_GPU_UPLOADS")
+}
+
 /// Whether `SCENES_MEMORY` asks this process to print its resident set
 /// after each startup step and each phase of its frames (read once).
 pub fn memory() -> bool {

@@ -129,10 +129,13 @@ impl Side {
         match name {
             "kerf" => {
                 let t = std::time::Instant::now();
-                let config = match crate::measure::grow_first() {
+                let mut config = match crate::measure::grow_first() {
                     true => CacheConfig { evict_idle_before_growing: None, ..Default::default() },
                     false => CacheConfig::default(),
                 };
+                if crate::measure::gpu_uploads() {
+                    config.whole_box_bytes = Some(kerf::cache::pages::WHOLE_BOX_BYTES);
+                }
                 let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;
                 let renderers: Vec<TextRenderer> = (0..renderers)

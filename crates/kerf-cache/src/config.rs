@@ -82,6 +82,15 @@ pub struct CacheConfig {
     /// `TextAtlas` does. (A device rebuild's
     /// [`full_uploads`](crate::pages::Atlas::full_uploads) always carry them.)
     pub copy_boxes: bool,
+    /// Whether a page's glyph-by-glyph upload ([`Upload::Glyphs`](crate::pages::Upload::Glyphs))
+    /// carries its glyphs' texels in [`GlyphUploads::bytes`](crate::pages::GlyphUploads::bytes).
+    /// Default true. A backend that reads them from the page's CPU copy
+    /// instead ([`GlyphUploads::texel_rows`](crate::pages::GlyphUploads::texel_rows),
+    /// before the cache's next frame changes the page) sets it false: the
+    /// cache then makes no buffer of a frame's new texels, which a burst
+    /// of misses (a zoom step through CJK text) made megabytes long and the
+    /// allocator kept. kerf-wgpu's `TextAtlas` does.
+    pub copy_glyph_texels: bool,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
     /// Made on first use; own pages, packer and budget, the same LRU
@@ -128,6 +137,7 @@ impl Default for CacheConfig {
             uploads: UploadMode::Auto,
             whole_box_bytes: None,
             copy_boxes: true,
+            copy_glyph_texels: true,
             color: ColorPages::default(),
         }
     }

@@ -5,7 +5,20 @@
 //! its zeroed padding gutter) into the `R8Unorm` page (`shaders/scatter.wgsl`).
 //! Bytes uploaded follow bytes rasterized, not the pages' dirty boxes.
 
-use kerf_cache::pages::{GlyphRegion, GlyphUploads, TexelFormat};
+use kerf_cache::pages::{GlyphRegion, GlyphUploads, Page, TexelFormat};
+use std::iter::repeat_n;
+
+/// One page's glyph uploads as the scatter writes them: the layer views of
+/// the array its atlas is in, the uploads, and the page's CPU copy (where
+/// the texels are read from when the uploads do not carry them).
+pub(crate) struct Scattered<'a> {
+    /// The layer views of the page's texture array.
+    pub layers: &'a [wgpu::TextureView],
+    /// The page's new glyphs.
+    pub uploads: &'a GlyphUploads,
+    /// The page's CPU copy.
+    pub page: &'a Page,
+}
 
 /// The WGSL source of the upload scatter (`shaders/scatter.wgsl`).
 pub const SCATTER_SHADER: &str = include_str!("../shaders/scatter.wgsl");
@@ -151,16 +164,16 @@ impl Scatter {
         self.sets.push(SetScatter { pipeline, page_uniform, bind_group });
     }
 
-    /// Writes the glyph uploads of a frame into their pages (`pages[i]`: the
-    /// layer views of the array its atlas is in, and one page's uploads):
-    /// **one** `write_buffer_with` for the frame (every page's texels, then
-    /// every page's records), one render pass and one instanced draw per
-    /// page, submitted at once (so the caller's draws, submitted later, see
-    /// the new texels). Coverage pages use the first pipeline, colour pages
-    /// the colour one ([`set_color`](Self::set_color)). Returns (draws, bytes written).
+    /// Writes the glyph uploads of a frame into their pages: **one**
+    /// `write_buffer_with` for the frame (every page's texels, read row by
+    /// row from the uploads or the page's CPU copy straight into wgpu's
+    /// staging, then every page's records), one render pass and one
+    /// instanced draw per page, submitted at once (so the caller's draws,
+    /// submitted later, see the new texels). Coverage pages use the first
+    /// pipeline, colour pages the colour one ([`set_color`](Self::set_color)).
+    /// Returns (draws, bytes written).
     pub(crate) fn apply(
-        &mut self, device: &wgpu::Device, queue: &wgpu::Queue,
-        pages: &[(&[wgpu::TextureView], &GlyphUploads)],
+        &mut self, device: &wgpu::Device, queue: &wgpu::Queue, pages: &[Scattered<'_>],
     ) -> (u32, u64) {
         if pages.is_empty() {
             return (0, 0);
@@ -170,16 +183,17 @@ impl Scatter {
         // its texels start. The vertex buffer needs 4-byte alignment too.
         let mut texels_at = Vec::with_capacity(pages.len());
         let mut end = 0usize;
-        for (_, up) in pages {
+        for p in pages {
             texels_at.push(end);
-            end = (end + up.bytes.len()).next_multiple_of(4);
+            end = (end + p.uploads.texel_bytes()).next_multiple_of(4);
         }
         let records_start = end;
         let records: Vec<GlyphRegion> = pages
             .iter()
             .zip(&texels_at)
-            .flat_map(|((_, up), &base)| {
-                up.regions.iter().map(move |r| GlyphRegion { offset: r.offset + base as u32, ..*r })
+            .flat_map(|(p, &base)| {
+                let regions = p.uploads.regions.iter();
+                regions.map(move |r| GlyphRegion { offset: r.offset + base as u32, ..*r })
             })
             .collect();
         end += records.len() * GlyphUploads::REGION_BYTES;
@@ -193,8 +207,21 @@ impl Scatter {
         }
         let Some(size) = wgpu::BufferSize::new(total) else { return (0, 0) };
         let Some(mut view) = queue.write_buffer_with(&self.buffer, 0, size) else { return (0, 0) };
-        for (i, (_, up)) in pages.iter().enumerate() {
-            view.slice(texels_at[i]..texels_at[i] + up.bytes.len()).copy_from_slice(&up.bytes);
+        for (p, &at) in pages.iter().zip(&texels_at) {
+            // Row after row, each where the last ended: a region's rows are
+            // its width apart whatever is read (a row the page does not
+            // hold, which none should, leaves its bytes as they were).
+            let b = p.uploads.bytes_per_texel() as usize;
+            let widths = p.uploads.regions.iter();
+            let widths = widths.flat_map(|r| repeat_n(r.width as usize * b, r.height as usize));
+            let mut rest = view.slice(at..at + p.uploads.texel_bytes());
+            for (w, row) in widths.zip(p.uploads.texel_rows(p.page)) {
+                let (mut head, tail) = rest.split_at(w);
+                if row.len() == w {
+                    head.copy_from_slice(row);
+                }
+                rest = tail;
+            }
         }
         let bytes = bytemuck::cast_slice::<GlyphRegion, u8>(&records);
         view.slice(records_start..records_start + bytes.len()).copy_from_slice(bytes);
@@ -204,7 +231,7 @@ impl Scatter {
         });
         let span = records_start as u64..(records_start + bytes.len()) as u64;
         let (mut draws, mut first) = (0, 0u32);
-        for (layer_views, up) in pages {
+        for Scattered { layers: layer_views, uploads: up, .. } in pages {
             let count = up.regions.len() as u32;
             let set = match up.atlas {
                 TexelFormat::Coverage => self.sets.first(),

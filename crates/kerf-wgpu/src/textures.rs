@@ -4,9 +4,9 @@
 use crate::correction::TextCorrection;
 use crate::error::{AtlasError, UsageError};
 use crate::pipeline::Shared;
-use crate::scatter::{self, Scatter};
+use crate::scatter::{self, Scatter, Scattered};
 use kerf_cache::{
-    pages::{GlyphUploads, Page, PageUpload, TexelFormat, Upload},
+    pages::{Page, PageUpload, TexelFormat, Upload},
     CacheConfig, FontError, FontId, FrameOutput, GlyphCache, UploadMode,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -304,9 +304,11 @@ impl TextAtlas {
             // dirty rectangles with plain texture writes instead.
             config.uploads = UploadMode::DirtyRect;
         }
-        // Boxes are written from the pages' CPU copies (`apply` runs before
-        // the cache's next frame): the cache need not copy them first.
+        // Boxes and scattered glyphs are written from the pages' CPU copies
+        // (`apply` runs before the cache's next frame): the cache need not
+        // copy them first.
         config.copy_boxes = false;
+        config.copy_glyph_texels = false;
         let cache = GlyphCache::with_rasterizer(config, rasterizer)?;
         let shared = Arc::new(Shared::new(device));
         let max_layers = cache.page_limit();
@@ -474,7 +476,7 @@ impl TextAtlas {
         // One list for both arrays: boxes written now, glyph pages gathered
         // for the scatter (one buffer write and one submit for all of them).
         let (mut calls, mut bytes) = (0u32, 0u64);
-        let mut scattered: Vec<(&[wgpu::TextureView], &GlyphUploads)> = Vec::new();
+        let mut scattered: Vec<Scattered<'_>> = Vec::new();
         for u in &out.uploads {
             // The array written and the pages whose CPU copies a box is
             // written from.
@@ -489,7 +491,11 @@ impl TextAtlas {
                     let (c, b) = array.write(queue, std::slice::from_ref(r), pages);
                     (calls, bytes) = (calls + c, bytes + b);
                 }
-                Upload::Glyphs(g) => scattered.push((&array.layer_views, g)),
+                Upload::Glyphs(g) => {
+                    // (No page to read from: nothing this array holds to write.)
+                    let Some(page) = pages.get(g.page as usize) else { continue };
+                    scattered.push(Scattered { layers: &array.layer_views, uploads: g, page });
+                }
             }
         }
         if !scattered.is_empty() {
@@ -500,7 +506,7 @@ impl TextAtlas {
             // never scatters. (Without scatter support the uploads are boxes.)
             let (side, padding) = (self.cache.page_side(), self.cache.config().padding);
             let scatter = self.scatter.get_or_insert_with(|| Scatter::new(device, side, padding));
-            let color = scattered.iter().any(|(_, g)| g.atlas == TexelFormat::Rgba);
+            let color = scattered.iter().any(|s| s.uploads.atlas == TexelFormat::Rgba);
             if let (true, false, Some(set)) = (color, scatter.has_color(), self.cache.color_pages())
             {
                 scatter.set_color(device, set.page_side(), set.config().padding);

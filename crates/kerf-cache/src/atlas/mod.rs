@@ -196,7 +196,9 @@ impl Atlas {
             let boxed = if boxed { page.take_upload(i as u32, atlas, copy) } else { None };
             page.dirty = None;
             page.dirty_regions = 0;
-            let glyphs = self.staging.take_page(i, page, atlas, padding, boxed.is_some());
+            let copy_glyphs = self.config.copy_glyph_texels;
+            let glyphs =
+                self.staging.take_page(i, page, atlas, padding, boxed.is_some(), copy_glyphs);
             let upload = boxed.map(Upload::Rect).or(glyphs.map(Upload::Glyphs));
             if let Some(u) = upload {
                 self.stats.upload_calls += 1;

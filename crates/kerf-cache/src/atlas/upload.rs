@@ -47,7 +47,10 @@ pub struct GlyphUploads {
     /// Clear the whole layer to 0 before the regions land (a new page that
     /// reuses a layer which may still hold a released page's texels).
     pub clear: bool,
-    /// The staged glyphs' texels, tightly packed.
+    /// The staged glyphs' texels, tightly packed; empty when the cache
+    /// does not copy them ([`CacheConfig::copy_glyph_texels`](crate::CacheConfig::copy_glyph_texels)
+    /// false): [`texel_rows`](Self::texel_rows) then reads them from the
+    /// page's CPU copy, which holds them until the cache's next frame.
     pub bytes: Vec<u8>,
     /// One per staged glyph, in staging order.
     pub regions: Vec<GlyphRegion>,
@@ -61,7 +64,40 @@ impl GlyphUploads {
 
     /// Bytes a backend uploads for this page: the texels plus one record per glyph.
     pub fn upload_bytes(&self) -> u64 {
-        (self.bytes.len() + self.regions.len() * Self::REGION_BYTES) as u64
+        (self.texel_bytes() + self.regions.len() * Self::REGION_BYTES) as u64
+    }
+
+    /// Bytes the glyphs' texels take packed tightly ([`bytes`](Self::bytes)'
+    /// length when the upload carries them): every region's `width *
+    /// height * bytes_per_texel`.
+    pub fn texel_bytes(&self) -> usize {
+        let b = self.bytes_per_texel() as usize;
+        self.regions.iter().map(|r| r.width as usize * r.height as usize * b).sum()
+    }
+
+    /// The glyphs' texels, row after row in region order: together the
+    /// [`texel_bytes`](Self::texel_bytes) bytes each region's
+    /// [`offset`](GlyphRegion::offset) points into. They are
+    /// [`bytes`](Self::bytes) cut into rows when the upload carries them;
+    /// else they are read from `page`, the CPU copy of the page this
+    /// upload is for ([`Atlas::pages`](crate::pages::Atlas::pages)`[page]`), before the
+    /// cache's next frame. A row `page` does not hold (another page was
+    /// passed) is empty.
+    pub fn texel_rows<'a>(&'a self, page: &'a Page) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let b = self.bytes_per_texel() as usize;
+        let carried = !self.bytes.is_empty();
+        let side = page.side as usize;
+        self.regions.iter().flat_map(move |r| {
+            let (x, y, w) = (r.x as usize, r.y as usize, r.width as usize * b);
+            (0..r.height as usize).map(move |row| {
+                let (src, at) = if carried {
+                    (&self.bytes[..], r.offset as usize + row * w)
+                } else {
+                    (&page.pixels[..], ((y + row) * side + x) * b)
+                };
+                src.get(at..at + w).unwrap_or(&[])
+            })
+        })
     }
 
     /// Bytes per texel of the page: 1 (coverage) or 4 (RGBA).
@@ -70,8 +106,13 @@ impl GlyphUploads {
     }
 
     /// Applies the regions to the page's texels, `side × side` row-major
-    /// (the same writes a GPU backend makes; for tests and CPU mirrors).
+    /// (the same writes a GPU backend makes; for tests and CPU mirrors). An
+    /// upload without its texels ([`CacheConfig::copy_glyph_texels`](crate::CacheConfig::copy_glyph_texels)
+    /// false) writes nothing: its texels are the page's own.
     pub fn apply_to(&self, dst: &mut [u8], side: u32) {
+        if self.bytes.is_empty() && self.texel_bytes() > 0 {
+            return;
+        }
         let side = side as usize;
         let b = self.bytes_per_texel() as usize;
         if self.clear {
@@ -234,6 +275,7 @@ impl Staging {
     /// dropped.
     pub(crate) fn take_page(
         &mut self, page: usize, texels: &Page, atlas: TexelFormat, padding: u32, skip: bool,
+        copy: bool,
     ) -> Option<GlyphUploads> {
         let (regions, clear) = self.pages.get_mut(page)?;
         if skip || (regions.is_empty() && !*clear) {
@@ -243,15 +285,22 @@ impl Staging {
         }
         let b = atlas.bytes_per_texel() as usize;
         let total: usize = regions.iter().map(|r| r.width as usize * r.height as usize * b).sum();
-        let mut bytes = Vec::with_capacity(total);
+        let mut bytes = Vec::with_capacity(if copy { total } else { 0 });
         let mut own = Vec::with_capacity(regions.len());
         let side = texels.side as usize;
+        let mut offset = 0usize;
         for r in regions.drain(..) {
-            own.push(GlyphRegion { offset: bytes.len() as u32, ..r });
+            own.push(GlyphRegion { offset: offset as u32, ..r });
             let (x, w) = (r.x as usize, r.width as usize);
+            offset += w * r.height as usize * b;
+            if !copy {
+                continue;
+            }
             for row in r.y as usize..r.y as usize + r.height as usize {
                 let start = (row * side + x) * b;
-                bytes.extend_from_slice(texels.pixels.get(start..start + w * b).unwrap_or(&[]));
+                let texels = texels.pixels.get(start..start + w * b);
+                // (A row the page does not hold stays zeros: offsets hold.)
+                bytes.extend_from_slice(texels.unwrap_or(&vec![0; w * b]));
             }
         }
         let clear = std::mem::take(clear);
@@ -295,7 +344,7 @@ mod tests {
         stage(&mut staging, &mut texels, (5, 4, 1, 2), &b);
         let region = std::mem::size_of::<GlyphRegion>();
         assert!(staging.capacity() >= 2 * region && staging.capacity() % region == 0);
-        let up = staging.take_page(0, &texels, TexelFormat::Rgba, 1, false).unwrap();
+        let up = staging.take_page(0, &texels, TexelFormat::Rgba, 1, false, true).unwrap();
         assert_eq!(up.bytes.len(), 24 + 8, "the texels packed tightly");
         // The region list is kept for the next frame, counted in the footprint.
         assert!(staging.capacity() >= 2 * region);

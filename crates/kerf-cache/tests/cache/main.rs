@@ -756,6 +756,72 @@ fn boxes_not_copied_are_the_pages_texels_a_copying_cache_hands_out() {
     assert!(borrowing.full_uploads().iter().all(|u| u.data.len() as u64 == u.bytes()));
 }
 
+/// A cache that does not copy glyph texels hands out the same glyph
+/// uploads without them (same pages, regions and offsets), and the rows
+/// read from its pages are, byte for byte, the texels a copying cache's
+/// uploads carry, over frames that add glyphs, overlap slots and evict;
+/// a CPU mirror fed from those rows ends equal to the pages.
+#[test]
+fn glyph_texels_not_copied_are_read_from_the_pages_as_a_copying_cache_hands_them_out() {
+    let config = CacheConfig {
+        page_size: 128,
+        max_pages: 1,
+        frames_in_flight: 0,
+        subpixel_bins: 1,
+        uploads: UploadMode::Glyphs,
+        ..CacheConfig::default()
+    };
+    let mut copying = GlyphCache::new(config.clone()).unwrap();
+    let mut borrowing =
+        GlyphCache::new(CacheConfig { copy_glyph_texels: false, ..config }).unwrap();
+    let f = copying.add_font(sans()).unwrap();
+    assert_eq!(borrowing.add_font(sans()).unwrap(), f);
+    let mut mirror = vec![0u8; 128 * 128];
+    let (mut uploads, mut texels, mut evictions) = (0, 0, 0);
+    for (n, text) in ["Hamburgefonstiv", "Quixotic jumps", "WAVE 0123", "Hamburg again", "xyzzy"]
+        .iter()
+        .enumerate()
+    {
+        let size = 18.0 + 13.0 * n as f32;
+        let glyphs: Vec<PositionedGlyph> =
+            row(&copying, f, text).iter().map(|g| PositionedGlyph { size, ..*g }).collect();
+        let mut frames = [copying.begin_frame(), borrowing.begin_frame()]
+            .map(|mut fr| {
+                fr.prepare(&glyphs, &mut Vec::new());
+                fr.finish()
+            })
+            .into_iter();
+        let (a, b) = (frames.next().unwrap(), frames.next().unwrap());
+        assert_eq!(a.uploads.len(), b.uploads.len(), "frame {n}");
+        evictions += b.counts.evictions;
+        for (ua, ub) in a.uploads.iter().zip(&b.uploads) {
+            let (Upload::Glyphs(ga), Upload::Glyphs(gb)) = (ua, ub) else {
+                panic!("frame {n}: glyph uploads were asked for");
+            };
+            assert_eq!((ga.page, ga.clear, &ga.regions), (gb.page, gb.clear, &gb.regions));
+            assert!(gb.bytes.is_empty() && !ga.bytes.is_empty(), "frame {n}");
+            assert_eq!(ga.texel_bytes(), ga.bytes.len(), "frame {n}");
+            assert_eq!(gb.texel_bytes(), ga.bytes.len(), "frame {n}");
+            assert_eq!(ua.upload_bytes(), ub.upload_bytes(), "frame {n}");
+            let page = &borrowing.pages()[gb.page as usize];
+            let read: Vec<u8> = gb.texel_rows(page).flatten().copied().collect();
+            assert_eq!(read, ga.bytes, "frame {n}");
+            // The copying cache's rows are its bytes, whatever page is passed.
+            let carried: Vec<u8> = ga.texel_rows(page).flatten().copied().collect();
+            assert_eq!(carried, ga.bytes, "frame {n}");
+            // Without texels, a mirror is left alone; with them, it follows.
+            let before = mirror.clone();
+            gb.apply_to(&mut mirror, 128);
+            assert_eq!(mirror, before, "frame {n}");
+            ga.apply_to(&mut mirror, 128);
+            uploads += 1;
+            texels += read.len();
+        }
+        assert_eq!(mirror, borrowing.pages()[0].pixels(), "frame {n}");
+    }
+    assert!(uploads >= 5 && texels > 5_000 && evictions > 0, "{uploads} {texels} {evictions}");
+}
+
 #[test]
 fn parallel_rasterization_places_deterministically() {
     let text = "The quick brown fox jumps over the lazy dog. ÀÉÎÕÜ ßŁŒ αβγδ жзий 0123456789";
