@@ -366,6 +366,40 @@ mod tests {
         assert_eq!(texel(0, 0), &[7; 4], "nothing else written");
     }
 
+    /// RGBA glyphs staged without their texels copied come out with the
+    /// same regions and offsets, no bytes, the packed length counted four
+    /// bytes a texel, and rows read from the page that are the texels
+    /// staged (written out here by hand); 12 bytes a record on top.
+    #[test]
+    fn rgba_rows_not_copied_are_read_from_the_page_four_bytes_a_texel() {
+        let (a, b): (Vec<u8>, Vec<u8>) = ((1..=24).collect(), (101..=108).collect());
+        let take = |copy: bool| {
+            let (mut staging, mut texels) = (Staging::default(), page(8, 4));
+            stage(&mut staging, &mut texels, (1, 1, 3, 2), &a);
+            stage(&mut staging, &mut texels, (5, 4, 1, 2), &b);
+            let up = staging.take_page(0, &texels, TexelFormat::Rgba, 1, false, copy).unwrap();
+            (up, texels)
+        };
+        let ((copied, _), (borrowed, texels)) = (take(true), take(false));
+        assert_eq!(borrowed.regions, copied.regions);
+        assert_eq!(borrowed.regions.iter().map(|r| r.offset).collect::<Vec<_>>(), [0, 24]);
+        assert!(borrowed.bytes.is_empty());
+        assert_eq!((borrowed.texel_bytes(), copied.texel_bytes()), (32, 32));
+        assert_eq!((borrowed.upload_bytes(), copied.upload_bytes()), (56, 56));
+        let rows: Vec<&[u8]> = borrowed.texel_rows(&texels).collect();
+        let want: [&[u8]; 4] = [&a[..12], &a[12..], &b[..4], &b[4..]];
+        assert_eq!(rows, want);
+        assert_eq!(copied.texel_rows(&page(8, 4)).collect::<Vec<_>>(), want);
+        // A layer only to clear (a reused page with nothing new yet) is
+        // cleared by a mirror too; with glyphs but no texels, left alone.
+        let mut dst = vec![9u8; 8 * 8 * 4];
+        borrowed.apply_to(&mut dst, 8);
+        assert!(dst.iter().all(|&t| t == 9));
+        let clear = GlyphUploads { clear: true, regions: Vec::new(), ..borrowed };
+        clear.apply_to(&mut dst, 8);
+        assert!(dst.iter().all(|&t| t == 0));
+    }
+
     /// A box is cheaper when the staged glyphs (with gutters) cover a third
     /// of the dirty box or more (two glyphs at opposite corners of a page
     /// do not), or when the box is small; never with nothing staged.

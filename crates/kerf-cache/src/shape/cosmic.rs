@@ -228,6 +228,9 @@ impl CosmicFonts {
         // is reused before the maps are asked.
         type Seen = (cosmic_text::fontdb::ID, u16, cosmic_text::CacheKeyFlags);
         let mut last: Option<(Seen, FontId)> = None;
+        // Room for every glyph at once: a buffer converted into a new
+        // vector grew it a doubling at a time (half of a conversion's time).
+        out.reserve(buffer.layout_runs().map(|run| run.glyphs.len()).sum());
         for run in buffer.layout_runs() {
             for g in run.glyphs {
                 let seen = (g.font_id, g.font_weight.0, g.cache_key_flags);
