@@ -705,6 +705,24 @@ fn dropped_frame_uploads_go_out_with_the_next_frame() {
     assert_eq!(out.frame, 2);
 }
 
+/// One frame of `text` at `size` px through two caches holding the same
+/// font `f`: their outputs, which must hand out as many uploads.
+fn same_frame(
+    a: &mut GlyphCache, b: &mut GlyphCache, f: FontId, text: &str, size: f32,
+) -> (FrameOutput, FrameOutput) {
+    let glyphs: Vec<PositionedGlyph> =
+        row(a, f, text).iter().map(|g| PositionedGlyph { size, ..*g }).collect();
+    let mut frames = [a.begin_frame(), b.begin_frame()]
+        .map(|mut fr| {
+            fr.prepare(&glyphs, &mut Vec::new());
+            fr.finish()
+        })
+        .into_iter();
+    let (a, b) = (frames.next().unwrap(), frames.next().unwrap());
+    assert_eq!(a.uploads.len(), b.uploads.len(), "{text} at {size} px");
+    (a, b)
+}
+
 /// A cache that does not copy boxes hands out the same boxes without
 /// texels, and the page holds what a copying cache's box carries (the
 /// texels a backend writes from the page instead), over frames that add
@@ -719,18 +737,7 @@ fn boxes_not_copied_are_the_pages_texels_a_copying_cache_hands_out() {
     for (n, text) in
         ["Hamburgefonstiv", "Quixotic jumps", "WAVE 0123", "Hamburg again"].iter().enumerate()
     {
-        let glyphs = row(&copying, f, text);
-        let size = 20.0 + 14.0 * n as f32;
-        let glyphs: Vec<PositionedGlyph> =
-            glyphs.iter().map(|g| PositionedGlyph { size, ..*g }).collect();
-        let mut frames = [copying.begin_frame(), borrowing.begin_frame()]
-            .map(|mut fr| {
-                fr.prepare(&glyphs, &mut Vec::new());
-                fr.finish()
-            })
-            .into_iter();
-        let (a, b) = (frames.next().unwrap(), frames.next().unwrap());
-        assert_eq!(a.uploads.len(), b.uploads.len(), "frame {n}");
+        let (a, b) = same_frame(&mut copying, &mut borrowing, f, text, 20.0 + 14.0 * n as f32);
         evictions += b.counts.evictions;
         for (ua, ub) in a.uploads.iter().zip(&b.uploads) {
             let (Upload::Rect(ra), Upload::Rect(rb)) = (ua, ub) else {
@@ -782,17 +789,7 @@ fn glyph_texels_not_copied_are_read_from_the_pages_as_a_copying_cache_hands_them
         .iter()
         .enumerate()
     {
-        let size = 18.0 + 13.0 * n as f32;
-        let glyphs: Vec<PositionedGlyph> =
-            row(&copying, f, text).iter().map(|g| PositionedGlyph { size, ..*g }).collect();
-        let mut frames = [copying.begin_frame(), borrowing.begin_frame()]
-            .map(|mut fr| {
-                fr.prepare(&glyphs, &mut Vec::new());
-                fr.finish()
-            })
-            .into_iter();
-        let (a, b) = (frames.next().unwrap(), frames.next().unwrap());
-        assert_eq!(a.uploads.len(), b.uploads.len(), "frame {n}");
+        let (a, b) = same_frame(&mut copying, &mut borrowing, f, text, 18.0 + 13.0 * n as f32);
         evictions += b.counts.evictions;
         for (ua, ub) in a.uploads.iter().zip(&b.uploads) {
             let (Upload::Glyphs(ga), Upload::Glyphs(gb)) = (ua, ub) else {
