@@ -242,7 +242,7 @@ fn child(scene: &str, side: &str, frames: usize) -> Result<Figures, String> {
 /// that is 30–35 MiB of peak RSS and tens of milliseconds, charged to
 /// whichever scene happened to come first (`SCENES_COLD=1` skips it).
 fn warm_shader_caches(scenes: &[&str]) -> Result<(), String> {
-    if std::env::var_os("SCENES_COLD").is_some() {
+    if measure::cold() {
         return Ok(());
     }
     for scene in scenes {

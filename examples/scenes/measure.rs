@@ -55,6 +55,13 @@ pub fn grow_first() -> bool {
     set(&ON, "SCENES_GROW_FIRST")
 }
 
+/// Whether `SCENES_COLD` asks `all` and `first` to skip their unmeasured
+/// warm-up processes (read once).
+pub fn cold() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_COLD")
+}
+
 /// Whether `SCENES_GPU_UPLOADS` asks kerf's atlas to upload as it does on a
 /// GPU (dirty boxes of at most `WHOLE_BOX_BYTES` whole, the rest scattered
 /// glyph by glyph) on a software adapter too, where it writes boxes of up

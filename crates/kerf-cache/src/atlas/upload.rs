@@ -283,28 +283,25 @@ impl Staging {
             *clear = false;
             return None;
         }
+        // Offsets into the packed texels, region after region.
         let b = atlas.bytes_per_texel() as usize;
-        let total: usize = regions.iter().map(|r| r.width as usize * r.height as usize * b).sum();
-        let mut bytes = Vec::with_capacity(if copy { total } else { 0 });
-        let mut own = Vec::with_capacity(regions.len());
-        let side = texels.side as usize;
-        let mut offset = 0usize;
-        for r in regions.drain(..) {
-            own.push(GlyphRegion { offset: offset as u32, ..r });
-            let (x, w) = (r.x as usize, r.width as usize);
-            offset += w * r.height as usize * b;
-            if !copy {
-                continue;
-            }
-            for row in r.y as usize..r.y as usize + r.height as usize {
-                let start = (row * side + x) * b;
-                let texels = texels.pixels.get(start..start + w * b);
-                // (A row the page does not hold stays zeros: offsets hold.)
-                bytes.extend_from_slice(texels.unwrap_or(&vec![0; w * b]));
-            }
-        }
+        let mut packed = 0usize;
+        let own = regions.drain(..).map(|r| {
+            let offset = packed as u32;
+            packed += r.width as usize * r.height as usize * b;
+            GlyphRegion { offset, ..r }
+        });
+        let regions = own.collect();
         let clear = std::mem::take(clear);
-        Some(GlyphUploads { atlas, page: page as u32, clear, bytes, regions: own, padding })
+        let mut up =
+            GlyphUploads { atlas, page: page as u32, clear, bytes: Vec::new(), regions, padding };
+        if copy {
+            // The rows a backend would read from the page, packed.
+            let mut bytes = Vec::with_capacity(packed);
+            up.texel_rows(texels).for_each(|row| bytes.extend_from_slice(row));
+            up.bytes = bytes;
+        }
+        Some(up)
     }
 }
 
