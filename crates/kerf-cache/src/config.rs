@@ -38,8 +38,10 @@ pub struct CacheConfig {
     /// Glyphs unused for this many frames are evicted at the end of a frame,
     /// and pages left empty at the end of the array are released, down to
     /// `min_pages`: when the workload shrinks, memory comes back down.
-    /// Default `Some(3600)` (a minute at 60 frames per second); `None` keeps
-    /// glyphs until space is needed.
+    /// Default `Some(600)` (ten seconds at 60 frames per second: the
+    /// cache's memory settles within that many frames of a change of
+    /// content, and a glyph back after longer is rasterized again, a few
+    /// microseconds); `None` keeps glyphs until space is needed.
     pub release_idle_after: Option<u64>,
     /// Before the atlas adds a page, a miss takes room from glyphs unused
     /// for more than this many frames (least recently used first); a page
@@ -130,7 +132,7 @@ impl Default for CacheConfig {
             frames_in_flight: 2,
             max_glyph_px: 1024.0,
             parallel_threshold: 32,
-            release_idle_after: Some(3600),
+            release_idle_after: Some(600),
             evict_idle_before_growing: Some(120),
             min_pages: 1,
             subpixel_bins: 4,
