@@ -135,6 +135,7 @@ impl Side {
                 };
                 if crate::measure::gpu_uploads() {
                     config.whole_box_bytes = Some(kerf::cache::pages::WHOLE_BOX_BYTES);
+                    config.page_copies = Some(false);
                 }
                 let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;

@@ -93,6 +93,23 @@ pub struct CacheConfig {
     /// of misses (a zoom step through CJK text) made megabytes long and the
     /// allocator kept. kerf-wgpu's `TextAtlas` does.
     pub copy_glyph_texels: bool,
+    /// Whether each page keeps a CPU copy of its texels ([`Page::pixels`](crate::pages::Page::pixels)).
+    /// `None` (the default) lets the backend choose: kerf-cache keeps them;
+    /// kerf-wgpu's `TextAtlas` keeps them only on a software adapter (where
+    /// the texture is CPU memory too and a dirty box written from the copy
+    /// beats the scatter) or where it has no scatter (WebGL2).
+    ///
+    /// Without copies (`Some(false)`) a page costs no CPU memory (a
+    /// megabyte a 1024² coverage page, four a colour page): every upload is
+    /// glyph by glyph and carries the frame's new texels
+    /// ([`GlyphUploads::bytes`](crate::pages::GlyphUploads::bytes), whatever
+    /// [`copy_glyph_texels`](Self::copy_glyph_texels) says), a glyph moved
+    /// off a retiring page is rasterized again instead of copied, and
+    /// [`full_uploads`](crate::pages::Atlas::full_uploads) has nothing to
+    /// give (a backend rebuilding its textures [`clear`](crate::GlyphCache::clear)s
+    /// the cache instead). [`UploadMode::DirtyRect`] needs the copies: the
+    /// cache refuses it with `Some(false)` ([`ConfigError::DirtyRectWithoutCopies`](crate::ConfigError::DirtyRectWithoutCopies)).
+    pub page_copies: Option<bool>,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
     /// Made on first use; own pages, packer and budget, the same LRU
@@ -140,6 +157,7 @@ impl Default for CacheConfig {
             whole_box_bytes: None,
             copy_boxes: true,
             copy_glyph_texels: true,
+            page_copies: None,
             color: ColorPages::default(),
         }
     }
@@ -190,7 +208,16 @@ impl CacheConfig {
         if !(1..=MAX_SUBPIXEL_BINS).contains(&self.subpixel_bins) {
             return Err(ConfigError::SubpixelBins(self.subpixel_bins));
         }
+        if !self.keeps_page_copies() && self.uploads == UploadMode::DirtyRect {
+            return Err(ConfigError::DirtyRectWithoutCopies);
+        }
         Ok(())
+    }
+
+    /// Whether pages keep CPU copies of their texels ([`page_copies`](Self::page_copies):
+    /// all but `Some(false)`).
+    pub fn keeps_page_copies(&self) -> bool {
+        self.page_copies != Some(false)
     }
 
     /// The render mode of glyph keys: [`RenderMode::ShiftedCoverage`] with

@@ -205,6 +205,11 @@ pub enum ConfigError {
     /// `subpixel_bins` outside 1..=MAX_SUBPIXEL_BINS.
     #[error("subpixel_bins must be 1 to 16, got {0}")]
     SubpixelBins(u32),
+    /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) with
+    /// [`page_copies`](crate::CacheConfig::page_copies) `Some(false)`: a dirty
+    /// box is cut from the page's CPU copy.
+    #[error("UploadMode::DirtyRect needs the pages' CPU copies (page_copies is Some(false))")]
+    DirtyRectWithoutCopies,
     /// The colour page set's configuration was refused.
     #[error("colour pages: {0}")]
     Color(Box<ConfigError>),

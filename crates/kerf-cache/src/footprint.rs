@@ -9,7 +9,8 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
     /// Bytes of the pages' CPU copies (one byte a texel on coverage pages,
-    /// four on colour pages).
+    /// four on colour pages; 0 where pages keep none,
+    /// [`CacheConfig::page_copies`](crate::CacheConfig::page_copies)).
     pub page_bytes: u64,
     /// Cached glyphs and images (entries of the LRU maps, blank ones included).
     pub glyphs: usize,

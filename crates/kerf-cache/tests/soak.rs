@@ -76,14 +76,25 @@ fn check_pixels(c: &GlyphCache, m: &Mirror) {
 fn run(
     seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32,
 ) -> u64 {
-    run_with(seed, frames, page, pages, algorithm, in_flight, None).0
+    run_with(seed, frames, page, pages, algorithm, in_flight, Opts::default()).0
+}
+
+/// The soak's switches beyond the atlas's shape.
+#[derive(Clone, Copy, Default)]
+struct Opts {
+    /// `release_idle_after`; the workload shrinks in the second half.
+    idle: Option<u64>,
+    /// Pages keep no CPU copies (`page_copies: Some(false)`): uploads in
+    /// `Auto`, and the mirror is checked against fresh rasters only.
+    no_copies: bool,
 }
 
 /// Returns (evictions, pages released, glyphs relocated).
 fn run_with(
     seed: u64, frames: usize, page: u32, pages: u32, algorithm: Algorithm, in_flight: u32,
-    idle: Option<u64>,
+    opts: Opts,
 ) -> (u64, u64, u64) {
+    let Opts { idle, no_copies } = opts;
     let mut c = GlyphCache::new(CacheConfig {
         page_size: page,
         max_pages: pages,
@@ -91,8 +102,16 @@ fn run_with(
         frames_in_flight: in_flight,
         parallel_threshold: 8,
         release_idle_after: idle,
-        // Odd seeds upload per glyph (the default), even ones dirty rectangles.
-        uploads: if seed % 2 == 0 { UploadMode::DirtyRect } else { UploadMode::Glyphs },
+        // Odd seeds upload per glyph (the default), even ones dirty
+        // rectangles; without copies, whatever Auto picks (never a box).
+        uploads: if no_copies {
+            UploadMode::Auto
+        } else if seed % 2 == 0 {
+            UploadMode::DirtyRect
+        } else {
+            UploadMode::Glyphs
+        },
+        page_copies: no_copies.then_some(false),
         ..CacheConfig::default()
     })
     .unwrap();
@@ -189,10 +208,15 @@ fn run_with(
         check_pixels(&c, &m);
         tiled += c.entries().filter(|(k, _)| c.tiles(k).is_some()).count() as u64;
         for (i, page) in c.pages().iter().enumerate() {
+            assert_eq!(page.has_copy(), !no_copies);
             assert!(
-                m.layers[i] == page.pixels(),
+                no_copies || m.layers[i] == page.pixels(),
                 "frame {frame}: layer {i} differs from the cache's page"
             );
+        }
+        if no_copies {
+            assert!(out.uploads.iter().all(|u| matches!(u, Upload::Glyphs(_))));
+            assert_eq!(c.footprint().page_bytes, 0);
         }
         let st = c.stats();
         assert_eq!(st.hits + st.misses, st.lookups);
@@ -207,7 +231,20 @@ fn run_with(
 fn soak_with_release_moves_glyphs_and_gives_pages_back() {
     let (evictions, released, relocated) =
         // (Seed 5: per-glyph uploads, and a page emptied under glyphs in use.)
-        run_with(5, 600, 96, 4, Algorithm::default(), 2, Some(20));
+        run_with(5, 600, 96, 4, Algorithm::default(), 2, Opts { idle: Some(20), ..Opts::default() });
+    assert!(evictions > 0);
+    assert!(released > 0, "the shrinking workload must give pages back");
+    assert!(relocated > 0, "glyphs in use on a page being emptied must move");
+}
+
+/// The same soak with pages that keep no CPU copies: every upload carries
+/// its texels (the mirror, fed only from uploads, holds every live glyph
+/// as a fresh raster of its key draws it), glyphs on a page being emptied
+/// are drawn again where they move, and no page holds CPU texels.
+#[test]
+fn soak_without_page_copies_uploads_every_texel_and_moves_glyphs_by_drawing_them_again() {
+    let opts = Opts { idle: Some(20), no_copies: true };
+    let (evictions, released, relocated) = run_with(5, 600, 96, 4, Algorithm::default(), 2, opts);
     assert!(evictions > 0);
     assert!(released > 0, "the shrinking workload must give pages back");
     assert!(relocated > 0, "glyphs in use on a page being emptied must move");
@@ -233,6 +270,6 @@ proptest! {
             "guillotine-bssf-sas-rm".parse().unwrap(),
             "shelf-ff-wm".parse().unwrap(),
         ][alg];
-        run_with(seed, 80, page, pages, algorithm, in_flight, idle);
+        run_with(seed, 80, page, pages, algorithm, in_flight, Opts { idle, no_copies: seed % 3 == 0 });
     }
 }

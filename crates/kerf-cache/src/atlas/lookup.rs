@@ -64,7 +64,7 @@ impl Atlas {
         self.stats.lookups += 1;
         if let Some(found) = self.probe(&key) {
             self.stats.hits += 1;
-            return Ok(if found.moves { self.relocate(key) } else { found.entry });
+            return Ok(if found.moves { self.relocate(key, render) } else { found.entry });
         }
         self.stats.misses += 1;
         let placed = self.fill(&[key], render).pop().unwrap_or(Err(GlyphError::AtlasFull));
@@ -174,7 +174,7 @@ impl Atlas {
         self.stats.skipped += invalid;
         for &(slot, i, key) in &moves {
             let r = reqs[i].req();
-            out[slot] = r.quad(&self.relocate(key), r.snap(bins).0);
+            out[slot] = r.quad(&self.relocate(key, render), r.snap(bins).0);
             out[slot].flags = lcd_flag(key.mode) | format_flags;
         }
         // Glyphs in tiles: their quads go after the batch's others.

@@ -184,13 +184,15 @@ impl Atlas {
         let whole = self.config.whole_box_bytes.unwrap_or(WHOLE_BOX_BYTES);
         for i in 0..self.pages.len() {
             let dirty = self.pages[i].dirty;
-            let boxed = match mode {
-                UploadMode::DirtyRect => true,
-                UploadMode::Glyphs => false,
-                UploadMode::Auto => {
-                    self.staging.box_is_cheaper(i, dirty, padding, texel_bytes, whole)
-                }
-            };
+            // (A page without a CPU copy has no box to cut: glyph by glyph.)
+            let boxed = self.pages[i].has_copy()
+                && match mode {
+                    UploadMode::DirtyRect => true,
+                    UploadMode::Glyphs => false,
+                    UploadMode::Auto => {
+                        self.staging.box_is_cheaper(i, dirty, padding, texel_bytes, whole)
+                    }
+                };
             let page = &mut self.pages[i];
             let copy = self.config.copy_boxes;
             let boxed = if boxed { page.take_upload(i as u32, atlas, copy) } else { None };
@@ -295,7 +297,7 @@ impl Atlas {
     /// `fonts` and `decoded_strikes` are the cache's, zero here).
     pub fn footprint(&self) -> crate::footprint::Footprint {
         crate::footprint::Footprint {
-            page_bytes: self.bytes(),
+            page_bytes: self.pages.iter().map(|p| p.pixels.len() as u64).sum(),
             glyphs: self.map.len(),
             tiled: self.tiles.len(),
             recency_records: self.uses.records(&self.memo),

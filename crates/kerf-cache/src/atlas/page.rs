@@ -7,10 +7,12 @@ use kerf_pack::{AllocId, Packer, Rect};
 
 /// One texture page of the atlas (one layer of the GPU texture array).
 ///
-/// The page keeps a CPU copy of its coverage texels. That copy is what the
-/// dirty-rectangle uploads are cut from ([`UploadMode::DirtyRect`](crate::UploadMode)),
-/// what glyphs moved off a retiring page are copied from, and lets a GPU
-/// atlas be rebuilt without rasterizing any glyph again.
+/// The page keeps a CPU copy of its texels unless the cache is configured
+/// without ([`CacheConfig::page_copies`](crate::CacheConfig::page_copies)).
+/// That copy is what the dirty-rectangle uploads are cut from
+/// ([`UploadMode::DirtyRect`](crate::UploadMode)), what glyphs moved off a
+/// retiring page are copied from, and lets a GPU atlas be rebuilt without
+/// rasterizing any glyph again.
 pub struct Page {
     pub(crate) packer: Box<dyn Packer + Send + Sync>,
     pub(crate) pixels: Vec<u8>,
@@ -26,8 +28,12 @@ pub struct Page {
 }
 
 impl Page {
-    pub(crate) fn new(packer: Box<dyn Packer + Send + Sync>, side: u32, bpp: u32) -> Page {
-        let pixels = vec![0; side as usize * side as usize * bpp as usize];
+    /// A blank page; with `copy`, its CPU copy (zeroed).
+    pub(crate) fn new(
+        packer: Box<dyn Packer + Send + Sync>, side: u32, bpp: u32, copy: bool,
+    ) -> Page {
+        let texels = if copy { side as usize * side as usize * bpp as usize } else { 0 };
+        let pixels = vec![0; texels];
         Page {
             packer,
             pixels,
@@ -60,7 +66,8 @@ impl Page {
         self.packer.len()
     }
 
-    /// The page's texels, row-major, `side * side * bytes_per_texel` bytes.
+    /// The page's texels, row-major, `side * side * bytes_per_texel` bytes;
+    /// empty when the cache keeps no CPU copies ([`CacheConfig::page_copies`](crate::CacheConfig::page_copies)).
     pub fn pixels(&self) -> &[u8] {
         &self.pixels
     }
@@ -102,15 +109,22 @@ impl Page {
         });
     }
 
-    /// Writes a glyph at `(x, y)`, clearing the padding gutter on its right and
-    /// bottom (inside the page) so no stale texels touch it there.
+    /// Whether the page keeps a CPU copy of its texels ([`pixels`](Self::pixels)).
+    pub fn has_copy(&self) -> bool {
+        !self.pixels.is_empty()
+    }
+
+    /// Writes a glyph at `(x, y)` into the CPU copy (if the page keeps one),
+    /// clearing the padding gutter on its right and bottom (inside the page)
+    /// so no stale texels touch it there, and grows the dirty region.
     pub(crate) fn stage(&mut self, x: u32, y: u32, image: &GlyphImage, padding: u32) {
         let (side, b) = (self.side as usize, self.bpp as usize);
         let (x0, y0) = (x as usize, y as usize);
         let (w, h) = (image.width as usize, image.height as usize);
         let cw = (w + padding as usize).min(side - x0);
         let ch = (h + padding as usize).min(side - y0);
-        for row in 0..ch {
+        let copied = if self.has_copy() { ch } else { 0 };
+        for row in 0..copied {
             let start = ((y0 + row) * side + x0) * b;
             let dst = &mut self.pixels[start..start + cw * b];
             if row < h {
@@ -145,8 +159,11 @@ impl Page {
         })
     }
 
-    /// The texels of `r`, tightly packed rows.
+    /// The texels of `r`, tightly packed rows (empty without a CPU copy).
     pub(crate) fn copy_rect(&self, r: Rect) -> Vec<u8> {
+        if !self.has_copy() {
+            return Vec::new();
+        }
         let (side, b) = (self.side as usize, self.bpp as usize);
         let mut data = Vec::with_capacity(r.w as usize * r.h as usize * b);
         for row in r.y as usize..(r.y + r.h) as usize {

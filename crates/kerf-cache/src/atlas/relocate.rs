@@ -1,8 +1,9 @@
 //! Relocation: glyphs on a page being emptied move to a lower page when next
-//! used, their texels copied from the page's CPU copy (never rasterized again).
+//! used, their texels copied from the page's CPU copy (rasterized again only
+//! where pages keep none, [`CacheConfig::page_copies`](crate::CacheConfig::page_copies)).
 
 use crate::atlas::entry::GlyphEntry;
-use crate::atlas::Atlas;
+use crate::atlas::{Atlas, Render};
 use crate::bitmap::GlyphImage;
 use crate::key::GlyphKey;
 use std::time::Instant;
@@ -15,21 +16,41 @@ impl Atlas {
     }
 
     /// Moves a glyph off a retiring page: a slot on a kept page, its texels
-    /// copied from the old page's CPU copy (no rasterizing), the old slot
-    /// freed. If no room is found the glyph stays where it is.
-    pub(crate) fn relocate(&mut self, key: GlyphKey) -> GlyphEntry {
+    /// copied from the old page's CPU copy (no rasterizing; where pages keep
+    /// no copy, `render` draws it again), the old slot freed. If no room is
+    /// found (or the glyph cannot be drawn again as it was) the glyph stays
+    /// where it is.
+    pub(crate) fn relocate(&mut self, key: GlyphKey, render: &impl Render) -> GlyphEntry {
         let Some(slot) = self.map.peek(&key).copied() else { return GlyphEntry::BLANK };
         let (e, Some(old)) = (slot.entry, slot.alloc) else { return slot.entry };
         if !self.must_move(e.page) {
             return e;
         }
         let Some(page) = self.pages.get(e.page as usize) else { return e };
-        let image = GlyphImage {
-            width: e.width as u32,
-            height: e.height as u32,
-            left: e.left,
-            bottom: e.top - e.height as i32,
-            pixels: page.copy_rect(e.rect()),
+        let image = if page.has_copy() {
+            GlyphImage {
+                width: e.width as u32,
+                height: e.height as u32,
+                left: e.left,
+                bottom: e.top - e.height as i32,
+                pixels: page.copy_rect(e.rect()),
+            }
+        } else {
+            let t = Instant::now();
+            let drawn = render.render(&[key], self.geometry).pop();
+            self.stats.raster_ns += t.elapsed().as_nanos() as u64;
+            match drawn {
+                // (The same key draws the same bitmap; a rasterizer that
+                // does not is left where it was drawn first.)
+                Some(Ok(image))
+                    if (image.width, image.height) == (e.width as u32, e.height as u32) =>
+                {
+                    self.stats.rasterized += 1;
+                    self.stats.rasterized_bytes += image.pixels.len() as u64;
+                    image
+                }
+                _ => return e,
+            }
         };
         let t = Instant::now();
         let placed = self.allocate(image.width, image.height);

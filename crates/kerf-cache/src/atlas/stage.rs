@@ -10,17 +10,27 @@ use kerf_pack::Rect;
 
 impl Atlas {
     /// Writes a glyph's texels into its page's CPU copy and, in
-    /// [`UploadMode::Glyphs`], into the frame's upload staging.
+    /// [`UploadMode::Glyphs`] and [`UploadMode::Auto`], records it in the
+    /// frame's upload staging (with its texels, for a page without a copy).
     pub(crate) fn stage(&mut self, page: u32, rect: Rect, image: &GlyphImage) {
-        self.pages[page as usize].stage(rect.x, rect.y, image, self.config.padding);
+        let p = &mut self.pages[page as usize];
+        p.stage(rect.x, rect.y, image, self.config.padding);
+        let texels = (!p.has_copy()).then_some((&image.pixels[..], p.bpp));
         if self.config.uploads != UploadMode::DirtyRect {
-            self.staging.push(page as usize, rect.x, rect.y, image.width, image.height);
+            let at = (rect.x, rect.y, image.width, image.height);
+            self.staging.push(page as usize, at, texels);
         }
     }
 
     /// Uploads of every page in full (to rebuild a GPU atlas, e.g. after the
     /// device was lost). Pending dirty regions are kept for the next frame.
+    /// Empty when the pages keep no CPU copies ([`CacheConfig::page_copies`](crate::CacheConfig::page_copies)):
+    /// there is nothing to rebuild from; a backend [`clear`](crate::GlyphCache::clear)s
+    /// the cache instead, and the glyphs are rasterized when next drawn.
     pub fn full_uploads(&self) -> Vec<PageUpload> {
+        if !self.config.keeps_page_copies() {
+            return Vec::new();
+        }
         self.pages
             .iter()
             .enumerate()

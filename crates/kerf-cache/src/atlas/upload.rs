@@ -197,43 +197,68 @@ impl Upload {
 /// [`UploadMode::Auto`](crate::UploadMode::Auto): where each glyph staged
 /// since went. Its texels are read from the page's CPU copy when the page's
 /// upload is made (the copy holds them already: no second copy of a
-/// frame's new texels is kept, which a burst of misses made megabytes).
+/// frame's new texels is kept, which a burst of misses made megabytes);
+/// a page without a copy ([`CacheConfig::page_copies`](crate::CacheConfig::page_copies))
+/// has them kept here, packed, as they are staged.
 #[derive(Debug, Default)]
 pub(crate) struct Staging {
-    /// Per page: its regions since the last upload, and whether to clear it first.
-    pub(crate) pages: Vec<(Vec<GlyphRegion>, bool)>,
+    pages: Vec<PageStaging>,
+}
+
+/// One page's staging.
+#[derive(Debug, Default)]
+struct PageStaging {
+    /// Its regions since the last upload (offsets set when it is made).
+    regions: Vec<GlyphRegion>,
+    /// Clear the page before they land.
+    clear: bool,
+    /// Their texels, packed, for a page without a CPU copy.
+    texels: Vec<u8>,
 }
 
 impl Staging {
     /// Bytes reserved between frames: the region lists.
     pub(crate) fn capacity(&self) -> usize {
         let region = std::mem::size_of::<GlyphRegion>();
-        self.pages.iter().map(|(r, _)| r.capacity() * region).sum::<usize>()
+        self.pages.iter().map(|p| p.regions.capacity() * region + p.texels.capacity()).sum()
     }
 
-    /// Records a glyph of `w × h` texels staged at `(x, y)` on `page`.
-    pub(crate) fn push(&mut self, page: usize, x: u32, y: u32, w: u32, h: u32) {
+    /// Page `page`'s staging, made if new.
+    fn page(&mut self, page: usize) -> &mut PageStaging {
         if self.pages.len() <= page {
             self.pages.resize_with(page + 1, Default::default);
         }
+        &mut self.pages[page]
+    }
+
+    /// Records a glyph of `w × h` texels staged at `(x, y)` on `page`; with
+    /// `texels` (a page without a CPU copy), keeps them too: the first `w ×
+    /// h × bytes a texel` bytes of them (zeros where they are short).
+    pub(crate) fn push(
+        &mut self, page: usize, (x, y, w, h): (u32, u32, u32, u32), texels: Option<(&[u8], u32)>,
+    ) {
+        let staged = self.page(page);
         // Page sides are at most MAX_PAGE_SIDE (2^14): the fields fit u16.
         // The offset is set when the upload is made.
-        self.pages[page].0.push(GlyphRegion {
+        staged.regions.push(GlyphRegion {
             x: x as u16,
             y: y as u16,
             width: w as u16,
             height: h as u16,
             offset: 0,
         });
+        if let Some((texels, b)) = texels {
+            let n = w as usize * h as usize * b as usize;
+            let have = texels.len().min(n);
+            staged.texels.extend_from_slice(&texels[..have]);
+            staged.texels.resize(staged.texels.len() + n - have, 0);
+        }
     }
 
     /// Marks `page` to be cleared before its regions land, dropping any
     /// regions recorded for it before.
     pub(crate) fn clear_page(&mut self, page: usize) {
-        if self.pages.len() <= page {
-            self.pages.resize_with(page + 1, Default::default);
-        }
-        self.pages[page] = (Vec::new(), true);
+        *self.page(page) = PageStaging { clear: true, ..PageStaging::default() };
     }
 
     /// Forgets pages from `len` on (released pages: nothing left to upload).
@@ -251,7 +276,11 @@ impl Staging {
     pub(crate) fn box_is_cheaper(
         &self, page: usize, dirty: Option<Rect>, padding: u32, texel_bytes: u64, small: u64,
     ) -> bool {
-        let (Some((regions, false)), Some(d)) = (self.pages.get(page), dirty) else { return false };
+        let (Some(PageStaging { regions, clear: false, .. }), Some(d)) =
+            (self.pages.get(page), dirty)
+        else {
+            return false;
+        };
         if regions.is_empty() {
             return false;
         }
@@ -270,32 +299,37 @@ impl Staging {
     /// to clear there), each region's texels read from `texels`, the page's
     /// CPU copy (where the glyph was written when it was staged; a region a
     /// later glyph of the same frame overlaps takes what the page holds
-    /// now, as the texture must); its staging starts empty again. With
-    /// `skip`, the page went another way (a dirty box): its staging is only
-    /// dropped.
+    /// now, as the texture must), or, for a page without one, the texels
+    /// kept here (the upload carries them); its staging starts empty again.
+    /// With `skip`, the page went another way (a dirty box): its staging is
+    /// only dropped.
     pub(crate) fn take_page(
         &mut self, page: usize, texels: &Page, atlas: TexelFormat, padding: u32, skip: bool,
         copy: bool,
     ) -> Option<GlyphUploads> {
-        let (regions, clear) = self.pages.get_mut(page)?;
-        if skip || (regions.is_empty() && !*clear) {
-            regions.clear();
-            *clear = false;
+        let staged = self.pages.get_mut(page)?;
+        if skip || (staged.regions.is_empty() && !staged.clear) {
+            staged.regions.clear();
+            staged.texels.clear();
+            staged.clear = false;
             return None;
         }
         // Offsets into the packed texels, region after region.
         let b = atlas.bytes_per_texel() as usize;
         let mut packed = 0usize;
-        let own = regions.drain(..).map(|r| {
+        let own = staged.regions.drain(..).map(|r| {
             let offset = packed as u32;
             packed += r.width as usize * r.height as usize * b;
             GlyphRegion { offset, ..r }
         });
         let regions = own.collect();
-        let clear = std::mem::take(clear);
+        let clear = std::mem::take(&mut staged.clear);
+        let kept = std::mem::take(&mut staged.texels);
         let mut up =
             GlyphUploads { atlas, page: page as u32, clear, bytes: Vec::new(), regions, padding };
-        if copy {
+        if !texels.has_copy() {
+            up.bytes = kept;
+        } else if copy {
             // The rows a backend would read from the page, packed.
             let mut bytes = Vec::with_capacity(packed);
             up.texel_rows(texels).for_each(|row| bytes.extend_from_slice(row));
@@ -315,7 +349,7 @@ mod tests {
         let packer = kerf_pack::Algorithm::default()
             .build(side, side, kerf_pack::PackerOptions::default())
             .unwrap();
-        Page::new(packer, side, bpp)
+        Page::new(packer, side, bpp, true)
     }
 
     /// Writes `texels` (`w × h`) into `page` at `(x, y)` with a gutter of
@@ -325,7 +359,7 @@ mod tests {
     ) {
         let image = GlyphImage { width: w, height: h, left: 0, bottom: 0, pixels: texels.to_vec() };
         page.stage(x, y, &image, 1);
-        staging.push(0, x, y, w, h);
+        staging.push(0, (x, y, w, h), None);
     }
 
     /// Staged RGBA glyphs come out tightly packed and land four bytes a
@@ -403,8 +437,8 @@ mod tests {
     #[test]
     fn a_box_is_cheaper_when_dense_or_small() {
         let mut staging = Staging::default();
-        staging.push(0, 0, 0, 4, 4);
-        staging.push(0, 60, 60, 4, 4);
+        staging.push(0, (0, 0, 4, 4), None);
+        staging.push(0, (60, 60, 4, 4), None);
         let dense = |s: &Staging, r: Option<Rect>| s.box_is_cheaper(0, r, 1, 1, 0);
         assert!(!dense(&staging, Some(Rect::new(0, 0, 65, 65))));
         // 2 × 25 texels of 5 × 5 gutters against a 10 × 15 box: exactly a third.

@@ -821,6 +821,57 @@ fn glyph_texels_not_copied_are_read_from_the_pages_as_a_copying_cache_hands_them
     assert!(uploads >= 5 && texels > 5_000 && evictions > 0, "{uploads} {texels} {evictions}");
 }
 
+/// Pages without CPU copies: the same glyphs in the same slots as a copying
+/// cache's, every upload glyph by glyph and carrying its texels, which a
+/// mirror fed from them ends equal to the copying cache's pages, frame
+/// after frame (Auto uploads, so the copying cache sends boxes too); no
+/// page texels in memory, nothing for a rebuild, and dirty rectangles
+/// refused.
+#[test]
+fn pages_without_copies_hold_no_texels_and_upload_what_a_copying_cache_keeps() {
+    let config = CacheConfig {
+        page_size: 128,
+        max_pages: 1,
+        frames_in_flight: 0,
+        subpixel_bins: 1,
+        ..CacheConfig::default()
+    };
+    let mut copying = GlyphCache::new(config.clone()).unwrap();
+    let bare = CacheConfig { page_copies: Some(false), ..config };
+    let refused = GlyphCache::new(CacheConfig { uploads: UploadMode::DirtyRect, ..bare.clone() });
+    assert_eq!(refused.err(), Some(ConfigError::DirtyRectWithoutCopies));
+    let mut bare = GlyphCache::new(bare).unwrap();
+    let f = copying.add_font(sans()).unwrap();
+    assert_eq!(bare.add_font(sans()).unwrap(), f);
+    let mut mirror = vec![0u8; 128 * 128];
+    let (mut boxes, mut evictions) = (0, 0);
+    for (n, text) in ["Hamburgefonstiv", "Quixotic jumps", "WAVE 0123", "Hamburg again", "xyzzy"]
+        .iter()
+        .enumerate()
+    {
+        let (a, b) = same_frame(&mut copying, &mut bare, f, text, 18.0 + 13.0 * n as f32);
+        evictions += b.counts.evictions;
+        boxes += a.uploads.iter().filter(|u| matches!(u, Upload::Rect(_))).count();
+        for u in &b.uploads {
+            let Upload::Glyphs(g) = u else { panic!("frame {n}: a box without a copy") };
+            assert_eq!(g.bytes.len(), g.texel_bytes(), "frame {n}");
+            g.apply_to(&mut mirror, 128);
+        }
+        assert_eq!(mirror, copying.pages()[0].pixels(), "frame {n}");
+        let placed = |c: &GlyphCache| {
+            let mut e: Vec<_> = c.entries().map(|(k, e)| (*k, e)).collect();
+            e.sort_by_key(|(k, _)| (k.glyph, k.size));
+            e
+        };
+        assert_eq!(placed(&bare), placed(&copying), "frame {n}");
+        assert!(!bare.pages()[0].has_copy() && bare.pages()[0].pixels().is_empty());
+    }
+    assert!(boxes > 0 && evictions > 0, "{boxes} boxes, {evictions} evictions");
+    assert_eq!(bare.footprint().page_bytes, 0);
+    assert_eq!(copying.footprint().page_bytes, 128 * 128);
+    assert!(bare.full_uploads().is_empty() && !copying.full_uploads().is_empty());
+}
+
 #[test]
 fn parallel_rasterization_places_deterministically() {
     let text = "The quick brown fox jumps over the lazy dog. ÀÉÎÕÜ ßŁŒ αβγδ жзий 0123456789";

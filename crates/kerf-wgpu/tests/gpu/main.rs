@@ -15,10 +15,29 @@ use kerf_wgpu::*;
 
 #[test]
 fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
+    churn_uploads_match_fontdue(None);
+}
+
+/// The same churn with pages that keep no CPU copies (what a hardware
+/// adapter gets by default): the texels reach the GPU from the uploads
+/// alone, glyph by glyph.
+#[test]
+fn without_page_copies_uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
+    churn_uploads_match_fontdue(Some(false));
+}
+
+fn churn_uploads_match_fontdue(page_copies: Option<bool>) {
     let (device, queue) = gpu();
-    let cfg =
-        CacheConfig { page_size: 128, max_pages: 3, frames_in_flight: 1, ..CacheConfig::default() };
+    let cfg = CacheConfig {
+        page_size: 128,
+        max_pages: 3,
+        frames_in_flight: 1,
+        page_copies,
+        ..CacheConfig::default()
+    };
     let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    // lavapipe is a software adapter: copies unless asked for none.
+    assert_eq!(atlas.cache().config().keeps_page_copies(), page_copies.is_none());
     let font = atlas.add_font(sans()).unwrap();
     let mut renderer = TextRenderer::new(
         &device,
@@ -57,6 +76,7 @@ fn uploads_match_fontdue_after_churn_evictions_reuse_and_growth() {
     assert!(atlas.cache().stats().evictions > 0, "the run must evict and reuse slots");
     assert_eq!(gs.upload_calls, atlas.cache().stats().upload_calls);
     assert!(max_calls_per_frame <= 3);
+    assert_eq!(atlas.cache().footprint().page_bytes == 0, page_copies == Some(false));
 }
 
 /// The upload scatter (a shader and a pipeline, which lavapipe compiles at
@@ -598,6 +618,41 @@ fn rebuild_on_a_new_device_restores_every_page_without_rasterizing() {
         .unwrap();
     assert_eq!(rep.counts.hits, rep.counts.lookups, "every glyph still cached");
     assert_eq!(atlas.cache().stats().rasterized, rasterized, "nothing rasterized again");
+}
+
+/// Without page copies there is nothing to restore from: a rebuild empties
+/// the cache, the next prepare rasterizes every glyph again, and the new
+/// device's texture then holds each as a fresh raster draws it.
+#[test]
+fn rebuild_without_page_copies_draws_every_glyph_again_on_the_new_device() {
+    let (device, queue) = gpu();
+    let config = CacheConfig { page_size: 128, page_copies: Some(false), ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, config).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let text = "Lost device, no copies: drawn again. 0123456789";
+    let frame = |atlas: &mut TextAtlas, device: &wgpu::Device, queue: &wgpu::Queue| {
+        let mut r = TextRenderer::new(
+            device,
+            atlas,
+            wgpu::TextureFormat::Rgba8Unorm,
+            Default::default(),
+            None,
+        );
+        let vp = Viewport::new(device, atlas);
+        let area = TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0);
+        r.prepare(device, queue, atlas, &[area], &vp).unwrap()
+    };
+    let first = frame(&mut atlas, &device, &queue);
+    let rasterized = atlas.cache().stats().rasterized;
+    assert!(first.counts.lookups > 30 && rasterized > 20, "{first:?}");
+    drop((device, queue)); // as if the device were lost
+    let (device2, queue2) = gpu();
+    atlas.rebuild(&device2, &queue2);
+    assert!(atlas.cache().is_empty());
+    let again = frame(&mut atlas, &device2, &queue2);
+    assert_eq!(again.counts.hits, 0, "nothing survives the rebuild");
+    assert_eq!(atlas.cache().stats().rasterized, 2 * rasterized, "every glyph drawn again");
+    check_atlas(&device2, &queue2, &atlas);
 }
 
 #[test]
