@@ -44,9 +44,10 @@
 //! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
 //! `SCENES_GROW_FIRST=1` makes kerf's atlas add pages before it evicts
 //! idle glyphs (`CacheConfig::evict_idle_before_growing: None`).
-//! `SCENES_GPU_UPLOADS=1` makes kerf's atlas keep its pages and upload as
-//! on a GPU (no CPU copies of the pages, every new glyph scattered) on a
-//! software adapter too.
+//! `SCENES_GPU_UPLOADS=1` makes kerf's atlas upload as on a GPU (boxes of
+//! at most 256 KiB whole, the rest scattered glyph by glyph) on a software
+//! adapter too. `SCENES_NO_PAGE_COPIES=1` makes it keep no CPU copies of
+//! its pages (`CacheConfig::page_copies: false`).
 //! kerf's side converts a buffer to glyphs when it was shaped anew and
 //! keeps them (docs/migrating-from-glyphon.md); with
 //! `SCENES_CONVERT_EVERY_FRAME=1` it converts every buffer every frame.

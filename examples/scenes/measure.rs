@@ -63,12 +63,19 @@ pub fn cold() -> bool {
 }
 
 /// Whether `SCENES_GPU_UPLOADS` asks kerf's atlas to upload as it does on a
-/// GPU (no CPU copies of the pages, every glyph scattered) on a software
-/// adapter too, where it keeps the copies and writes dirty boxes of up to
-/// `SOFTWARE_WHOLE_BOX_BYTES` whole from them (read once).
+/// GPU (dirty boxes of at most `WHOLE_BOX_BYTES` whole, the rest scattered
+/// glyph by glyph) on a software adapter too, where it writes boxes of up
+/// to `SOFTWARE_WHOLE_BOX_BYTES` whole (read once).
 pub fn gpu_uploads() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     set(&ON, "SCENES_GPU_UPLOADS")
+}
+
+/// Whether `SCENES_NO_PAGE_COPIES` asks kerf's atlas to keep no CPU copies
+/// of its pages (`CacheConfig::page_copies` false; read once).
+pub fn no_page_copies() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_NO_PAGE_COPIES")
 }
 
 /// Whether `SCENES_MEMORY` asks this process to print its resident set

@@ -135,7 +135,9 @@ impl Side {
                 };
                 if crate::measure::gpu_uploads() {
                     config.whole_box_bytes = Some(kerf::cache::pages::WHOLE_BOX_BYTES);
-                    config.page_copies = Some(false);
+                }
+                if crate::measure::no_page_copies() {
+                    config.page_copies = false;
                 }
                 let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;

@@ -94,22 +94,26 @@ pub struct CacheConfig {
     /// allocator kept. kerf-wgpu's `TextAtlas` does.
     pub copy_glyph_texels: bool,
     /// Whether each page keeps a CPU copy of its texels ([`Page::pixels`](crate::pages::Page::pixels)).
-    /// `None` (the default) lets the backend choose: kerf-cache keeps them;
-    /// kerf-wgpu's `TextAtlas` keeps them only on a software adapter (where
-    /// the texture is CPU memory too and a dirty box written from the copy
-    /// beats the scatter) or where it has no scatter (WebGL2).
+    /// Default true.
     ///
-    /// Without copies (`Some(false)`) a page costs no CPU memory (a
-    /// megabyte a 1024² coverage page, four a colour page): every upload is
-    /// glyph by glyph and carries the frame's new texels
+    /// Without copies a page costs no CPU memory (a megabyte a 1024²
+    /// coverage page, four a 2048² one; a colour page four times that):
+    /// every upload is glyph by glyph and carries the frame's new texels
     /// ([`GlyphUploads::bytes`](crate::pages::GlyphUploads::bytes), whatever
     /// [`copy_glyph_texels`](Self::copy_glyph_texels) says), a glyph moved
     /// off a retiring page is rasterized again instead of copied, and
     /// [`full_uploads`](crate::pages::Atlas::full_uploads) has nothing to
-    /// give (a backend rebuilding its textures [`clear`](crate::GlyphCache::clear)s
+    /// give (kerf-wgpu's `TextAtlas::rebuild` [`clear`](crate::GlyphCache::clear)s
     /// the cache instead). [`UploadMode::DirtyRect`] needs the copies: the
-    /// cache refuses it with `Some(false)` ([`ConfigError::DirtyRectWithoutCopies`](crate::ConfigError::DirtyRectWithoutCopies)).
-    pub page_copies: Option<bool>,
+    /// cache refuses it without ([`ConfigError::DirtyRectWithoutCopies`](crate::ConfigError::DirtyRectWithoutCopies)).
+    ///
+    /// It pays where pages are large or many. At the default size it does
+    /// not: on an H100 it saved 0.2–1 MiB of resident memory in the scene
+    /// corpus, while a frame's burst of new glyphs (a zoom step through CJK
+    /// text) then holds its texels twice over (1–2 MiB more at the peak),
+    /// and a first frame compiles the scatter pipeline that a copy's dirty
+    /// box needs none of (docs/performance.md).
+    pub page_copies: bool,
     /// The colour page set: RGBA8 pages beside the coverage pages, for the
     /// app's RGBA images ([`GlyphCache::add_rgba_image_source`](crate::GlyphCache::add_rgba_image_source)).
     /// Made on first use; own pages, packer and budget, the same LRU
@@ -157,7 +161,7 @@ impl Default for CacheConfig {
             whole_box_bytes: None,
             copy_boxes: true,
             copy_glyph_texels: true,
-            page_copies: None,
+            page_copies: true,
             color: ColorPages::default(),
         }
     }
@@ -208,16 +212,10 @@ impl CacheConfig {
         if !(1..=MAX_SUBPIXEL_BINS).contains(&self.subpixel_bins) {
             return Err(ConfigError::SubpixelBins(self.subpixel_bins));
         }
-        if !self.keeps_page_copies() && self.uploads == UploadMode::DirtyRect {
+        if !self.page_copies && self.uploads == UploadMode::DirtyRect {
             return Err(ConfigError::DirtyRectWithoutCopies);
         }
         Ok(())
-    }
-
-    /// Whether pages keep CPU copies of their texels ([`page_copies`](Self::page_copies):
-    /// all but `Some(false)`).
-    pub fn keeps_page_copies(&self) -> bool {
-        self.page_copies != Some(false)
     }
 
     /// The render mode of glyph keys: [`RenderMode::ShiftedCoverage`] with

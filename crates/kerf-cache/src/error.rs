@@ -206,9 +206,9 @@ pub enum ConfigError {
     #[error("subpixel_bins must be 1 to 16, got {0}")]
     SubpixelBins(u32),
     /// [`UploadMode::DirtyRect`](crate::UploadMode::DirtyRect) with
-    /// [`page_copies`](crate::CacheConfig::page_copies) `Some(false)`: a dirty
-    /// box is cut from the page's CPU copy.
-    #[error("UploadMode::DirtyRect needs the pages' CPU copies (page_copies is Some(false))")]
+    /// [`page_copies`](crate::CacheConfig::page_copies) false: a dirty box is
+    /// cut from the page's CPU copy.
+    #[error("UploadMode::DirtyRect needs the pages' CPU copies (page_copies is false)")]
     DirtyRectWithoutCopies,
     /// The colour page set's configuration was refused.
     #[error("colour pages: {0}")]

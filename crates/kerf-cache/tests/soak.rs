@@ -84,7 +84,7 @@ fn run(
 struct Opts {
     /// `release_idle_after`; the workload shrinks in the second half.
     idle: Option<u64>,
-    /// Pages keep no CPU copies (`page_copies: Some(false)`): uploads in
+    /// Pages keep no CPU copies (`page_copies: false`): uploads in
     /// `Auto`, and the mirror is checked against fresh rasters only.
     no_copies: bool,
 }
@@ -111,7 +111,7 @@ fn run_with(
         } else {
             UploadMode::Glyphs
         },
-        page_copies: no_copies.then_some(false),
+        page_copies: !no_copies,
         ..CacheConfig::default()
     })
     .unwrap();

@@ -292,24 +292,17 @@ impl TextAtlas {
             }
         }
         config.max_texture_side = config.max_texture_side.min(limits.max_texture_dimension_2d);
-        let software = device.adapter_info().device_type == wgpu::DeviceType::Cpu;
-        if config.whole_box_bytes.is_none() && software {
+        if config.whole_box_bytes.is_none()
+            && device.adapter_info().device_type == wgpu::DeviceType::Cpu
+        {
             // A software adapter runs the scatter's render pass on the CPU:
             // copying a box of up to 1.5 MiB costs less.
             config.whole_box_bytes = Some(kerf_cache::pages::SOFTWARE_WHOLE_BOX_BYTES);
         }
-        let scatters = scatter::supported(device);
-        if !scatters {
+        if !scatter::supported(device) {
             // No storage buffers in the fragment stage (e.g. WebGL2): upload
             // dirty rectangles with plain texture writes instead.
             config.uploads = UploadMode::DirtyRect;
-        }
-        if config.page_copies.is_none() {
-            // A GPU's texture is the atlas: no CPU copy of each page, but on
-            // a software adapter (its texture is CPU memory, and a box
-            // written from the copy beats the scatter there) or without the
-            // scatter (dirty boxes are cut from the copies).
-            config.page_copies = Some(software || !scatters);
         }
         // Boxes and scattered glyphs are written from the pages' CPU copies
         // (`apply` runs before the cache's next frame): the cache need not
@@ -541,7 +534,7 @@ impl TextAtlas {
     /// drawn ([`CacheConfig::page_copies`](kerf_cache::CacheConfig::page_copies)).
     /// Prepare again before the next draw either way.
     pub fn rebuild(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
-        if !self.cache.config().keeps_page_copies() {
+        if !self.cache.config().page_copies {
             self.cache.clear();
         }
         self.shared = Arc::new(Shared::new(device));

@@ -22,7 +22,7 @@ impl Atlas {
         let side = self.geometry.side;
         match self.config.algorithm.build(side, side, opts) {
             Ok(p) => {
-                let copy = self.config.keeps_page_copies();
+                let copy = self.config.page_copies;
                 let mut page = Page::new(p, side, self.format.bytes_per_texel(), copy);
                 if self.pages.len() < self.pages_ever {
                     // A released page's layer may still hold old texels on the

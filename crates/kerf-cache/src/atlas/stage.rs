@@ -28,7 +28,7 @@ impl Atlas {
     /// there is nothing to rebuild from; a backend [`clear`](crate::GlyphCache::clear)s
     /// the cache instead, and the glyphs are rasterized when next drawn.
     pub fn full_uploads(&self) -> Vec<PageUpload> {
-        if !self.config.keeps_page_copies() {
+        if !self.config.page_copies {
             return Vec::new();
         }
         self.pages

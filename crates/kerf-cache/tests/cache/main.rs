@@ -837,7 +837,7 @@ fn pages_without_copies_hold_no_texels_and_upload_what_a_copying_cache_keeps() {
         ..CacheConfig::default()
     };
     let mut copying = GlyphCache::new(config.clone()).unwrap();
-    let bare = CacheConfig { page_copies: Some(false), ..config };
+    let bare = CacheConfig { page_copies: false, ..config };
     let refused = GlyphCache::new(CacheConfig { uploads: UploadMode::DirtyRect, ..bare.clone() });
     assert_eq!(refused.err(), Some(ConfigError::DirtyRectWithoutCopies));
     let mut bare = GlyphCache::new(bare).unwrap();
