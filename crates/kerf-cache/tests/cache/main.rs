@@ -872,6 +872,28 @@ fn pages_without_copies_hold_no_texels_and_upload_what_a_copying_cache_keeps() {
     assert!(bare.full_uploads().is_empty() && !copying.full_uploads().is_empty());
 }
 
+/// With the default configuration a glyph left unused for ten seconds at
+/// 60 fps leaves the cache: drawn in frame 0, it is still cached after the
+/// frame 600 frames later and gone after the next (unused for more than
+/// 600 frames), while the glyph drawn every frame stays.
+#[test]
+fn by_default_a_glyph_unused_for_more_than_600_frames_leaves_the_cache() {
+    let mut c = GlyphCache::new(CacheConfig::default()).unwrap();
+    let f = c.add_font(sans()).unwrap();
+    let (both, one) = (row(&c, f, "AB"), row(&c, f, "B"));
+    let mut gone = None;
+    for frame in 0..700u64 {
+        let mut fr = c.begin_frame();
+        fr.prepare(if frame == 0 { &both } else { &one }, &mut Vec::new());
+        fr.finish();
+        if gone.is_none() && c.len() < 2 {
+            gone = Some(frame);
+        }
+    }
+    assert_eq!(gone, Some(601), "A was last drawn in frame 0");
+    assert_eq!(c.len(), 1, "B, drawn every frame, stays");
+}
+
 #[test]
 fn parallel_rasterization_places_deterministically() {
     let text = "The quick brown fox jumps over the lazy dog. ÀÉÎÕÜ ßŁŒ αβγδ жзий 0123456789";
