@@ -105,7 +105,9 @@ pub struct CacheConfig {
     /// [`full_uploads`](crate::pages::Atlas::full_uploads) has nothing to
     /// give (kerf-wgpu's `TextAtlas::rebuild` [`clear`](crate::GlyphCache::clear)s
     /// the cache instead). [`UploadMode::DirtyRect`] needs the copies: the
-    /// cache refuses it without ([`ConfigError::DirtyRectWithoutCopies`](crate::ConfigError::DirtyRectWithoutCopies)).
+    /// cache refuses it without ([`ConfigError::DirtyRectWithoutCopies`](crate::ConfigError::DirtyRectWithoutCopies));
+    /// kerf-wgpu's `TextAtlas`, which must upload dirty rectangles on a
+    /// device without the scatter (WebGL2), keeps the copies there.
     ///
     /// It pays where pages are large or many. At the default size it does
     /// not: on an H100 it saved 0.2–1 MiB of resident memory in the scene

@@ -301,8 +301,10 @@ impl TextAtlas {
         }
         if !scatter::supported(device) {
             // No storage buffers in the fragment stage (e.g. WebGL2): upload
-            // dirty rectangles with plain texture writes instead.
+            // dirty rectangles with plain texture writes instead, cut from
+            // the pages' CPU copies (kept, whatever the config asked).
             config.uploads = UploadMode::DirtyRect;
+            config.page_copies = true;
         }
         // Boxes and scattered glyphs are written from the pages' CPU copies
         // (`apply` runs before the cache's next frame): the cache need not

@@ -380,6 +380,32 @@ fn corrected_text_without_storage_buffers_is_within_one_level() {
     }
 }
 
+/// A device without the scatter uploads dirty rectangles, cut from the
+/// pages' CPU copies: an atlas asked for none keeps them there rather than
+/// fail, and its texture holds every glyph as a fresh raster draws it.
+#[test]
+fn without_storage_buffers_an_atlas_asked_for_no_page_copies_keeps_them() {
+    let (device, queue) = gpu_without_storage_buffers();
+    let config = CacheConfig { page_size: 128, page_copies: false, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, config).expect("the atlas is made, with copies");
+    assert!(atlas.cache().config().page_copies);
+    assert_eq!(atlas.cache().config().uploads, kerf_cache::UploadMode::DirtyRect);
+    let font = atlas.add_font(sans()).unwrap();
+    let mut r = TextRenderer::new(
+        &device,
+        &atlas,
+        wgpu::TextureFormat::Rgba8Unorm,
+        Default::default(),
+        None,
+    );
+    let vp = Viewport::new(&device, &atlas);
+    let area = TextArea::text(TextSpec::new("Copies kept: WebGL2", font, 18.0), 0.0, 0.0);
+    let rep = r.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
+    assert!(rep.skipped.is_empty() && rep.instances > 10, "{rep:?}");
+    assert!(atlas.cache().footprint().page_bytes > 0);
+    check_atlas(&device, &queue, &atlas);
+}
+
 /// Text drawn into a 4× MSAA pass with a depth-stencil attachment resolves to
 /// the same picture as the same text drawn single-sampled (the quads sit on
 /// whole pixels, so every sample of a pixel takes the same colour), and a
