@@ -40,10 +40,19 @@ impl Atlas {
         if overlap_pays(keys.len()) {
             return self.fill_overlapped(keys, render);
         }
+        let images = self.render_timed(keys, render);
+        self.place_all(keys, images)
+    }
+
+    /// `keys` rendered on this thread, the time counted
+    /// ([`Stats::raster_ns`](crate::Stats::raster_ns)).
+    pub(crate) fn render_timed(
+        &mut self, keys: &[GlyphKey], render: &impl Render,
+    ) -> Vec<Result<GlyphImage, GlyphError>> {
         let t = Instant::now();
         let images = render.render(keys, self.geometry);
         self.stats.raster_ns += t.elapsed().as_nanos() as u64;
-        self.place_all(keys, images)
+        images
     }
 
     /// [`fill`](Self::fill) with rendering and placing overlapped. The
@@ -84,14 +93,20 @@ impl Atlas {
     fn place_all(
         &mut self, keys: &[GlyphKey], images: Vec<Result<GlyphImage, GlyphError>>,
     ) -> Vec<Result<GlyphEntry, GlyphError>> {
-        for img in images.iter().flatten() {
-            self.stats.rasterized += 1;
-            self.stats.rasterized_bytes += img.pixels.len() as u64;
-        }
+        self.count_rendered(&images);
         keys.iter()
             .zip(images)
             .map(|(key, image)| image.and_then(|i| self.place(*key, &i)))
             .collect()
+    }
+
+    /// Counts the bitmaps rendered ([`Stats::rasterized`](crate::Stats::rasterized)
+    /// and their bytes).
+    pub(crate) fn count_rendered(&mut self, images: &[Result<GlyphImage, GlyphError>]) {
+        for img in images.iter().flatten() {
+            self.stats.rasterized += 1;
+            self.stats.rasterized_bytes += img.pixels.len() as u64;
+        }
     }
 
     /// Caches `image` as `key`'s bitmap: a slot on a page (evicting if

@@ -36,17 +36,14 @@ impl Atlas {
                 pixels: page.copy_rect(e.rect()),
             }
         } else {
-            let t = Instant::now();
-            let drawn = render.render(&[key], self.geometry).pop();
-            self.stats.raster_ns += t.elapsed().as_nanos() as u64;
-            match drawn {
+            let drawn = self.render_timed(&[key], render);
+            self.count_rendered(&drawn);
+            match drawn.into_iter().next() {
                 // (The same key draws the same bitmap; a rasterizer that
                 // does not is left where it was drawn first.)
                 Some(Ok(image))
                     if (image.width, image.height) == (e.width as u32, e.height as u32) =>
                 {
-                    self.stats.rasterized += 1;
-                    self.stats.rasterized_bytes += image.pixels.len() as u64;
                     image
                 }
                 _ => return e,
