@@ -27,30 +27,15 @@ impl Atlas {
             return e;
         }
         let Some(page) = self.pages.get(e.page as usize) else { return e };
-        let image = if page.has_copy() {
-            GlyphImage {
-                width: e.width as u32,
-                height: e.height as u32,
-                left: e.left,
-                bottom: e.top - e.height as i32,
-                pixels: page.copy_rect(e.rect()),
-            }
-        } else {
-            let drawn = self.render_timed(&[key], render);
-            self.count_rendered(&drawn);
-            match drawn.into_iter().next() {
-                // (The same key draws the same bitmap; a rasterizer that
-                // does not is left where it was drawn first.)
-                Some(Ok(image))
-                    if (image.width, image.height) == (e.width as u32, e.height as u32) =>
-                {
-                    image
-                }
-                _ => return e,
-            }
-        };
+        let copied = page.has_copy().then(|| GlyphImage {
+            width: e.width as u32,
+            height: e.height as u32,
+            left: e.left,
+            bottom: e.top - e.height as i32,
+            pixels: page.copy_rect(e.rect()),
+        });
         let t = Instant::now();
-        let placed = self.allocate(image.width, image.height);
+        let placed = self.allocate(e.width as u32, e.height as u32);
         self.stats.pack_ns += t.elapsed().as_nanos() as u64;
         let Ok((p, rect, id)) = placed else { return e };
         if p == e.page {
@@ -58,6 +43,27 @@ impl Atlas {
             let _ = self.pages[p as usize].packer.deallocate(id);
             return e;
         }
+        let image = match copied {
+            Some(image) => image,
+            // No copy: drawn again, once a slot is found.
+            None => {
+                let drawn = self.render_timed(&[key], render);
+                self.count_rendered(&drawn);
+                match drawn.into_iter().next() {
+                    Some(Ok(image))
+                        if (image.width, image.height) == (e.width as u32, e.height as u32) =>
+                    {
+                        image
+                    }
+                    // (The same key draws the same bitmap; from a rasterizer
+                    // that does not, the glyph stays where it was drawn first.)
+                    _ => {
+                        let _ = self.pages[p as usize].packer.deallocate(id);
+                        return e;
+                    }
+                }
+            }
+        };
         self.stage(p, rect, &image);
         if let Some(old_page) = self.pages.get_mut(e.page as usize) {
             old_page.free(old);
