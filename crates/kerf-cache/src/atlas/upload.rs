@@ -217,10 +217,11 @@ struct PageStaging {
 }
 
 impl Staging {
-    /// Bytes reserved between frames: the region lists.
+    /// Bytes reserved between frames: the region lists. (A page's kept
+    /// texels leave with its upload: none are held between frames.)
     pub(crate) fn capacity(&self) -> usize {
         let region = std::mem::size_of::<GlyphRegion>();
-        self.pages.iter().map(|p| p.regions.capacity() * region + p.texels.capacity()).sum()
+        self.pages.iter().map(|p| p.regions.capacity() * region).sum()
     }
 
     /// Page `page`'s staging, made if new.
@@ -429,6 +430,41 @@ mod tests {
         let clear = GlyphUploads { clear: true, regions: Vec::new(), ..borrowed };
         clear.apply_to(&mut dst, 8);
         assert!(dst.iter().all(|&t| t == 0));
+    }
+
+    /// A page without a CPU copy: the staging keeps each glyph's texels,
+    /// four bytes a texel on an RGBA page (a short bitmap padded with
+    /// zeros), and hands them out packed in the upload, its offsets the
+    /// same as a copying page's; the page holds nothing.
+    #[test]
+    fn rgba_texels_of_a_page_without_a_copy_go_up_in_the_upload() {
+        let (a, b): (Vec<u8>, Vec<u8>) = ((1..=24).collect(), (101..=106).collect());
+        let packer = kerf_pack::Algorithm::default()
+            .build(8, 8, kerf_pack::PackerOptions::default())
+            .unwrap();
+        let mut bare = Page::new(packer, 8, 4, false);
+        let mut staging = Staging::default();
+        for (at, texels) in [((1, 1, 3, 2), &a), ((5, 4, 1, 2), &b)] {
+            let image = GlyphImage {
+                width: at.2,
+                height: at.3,
+                left: 0,
+                bottom: 0,
+                pixels: texels.clone(),
+            };
+            bare.stage(at.0, at.1, &image, 1);
+            staging.push(0, at, Some((texels, 4)));
+        }
+        assert!(!bare.has_copy() && bare.pixels().is_empty());
+        let up = staging.take_page(0, &bare, TexelFormat::Rgba, 1, false, false).unwrap();
+        let mut want = a.clone();
+        want.extend(&b);
+        want.extend([0, 0]);
+        assert_eq!(up.bytes, want, "b is two bytes short of 1 × 2 texels");
+        assert_eq!(up.regions.iter().map(|r| r.offset).collect::<Vec<_>>(), [0, 24]);
+        assert_eq!((up.texel_bytes(), up.upload_bytes()), (32, 56));
+        // Handed out: nothing staged is left for the next upload.
+        assert!(staging.take_page(0, &bare, TexelFormat::Rgba, 1, false, false).is_none());
     }
 
     /// A box is cheaper when the staged glyphs (with gutters) cover a third
