@@ -867,6 +867,10 @@ fn pages_without_copies_hold_no_texels_and_upload_what_a_copying_cache_keeps() {
         assert!(!bare.pages()[0].has_copy() && bare.pages()[0].pixels().is_empty());
     }
     assert!(boxes > 0 && evictions > 0, "{boxes} boxes, {evictions} evictions");
+    // The last frame again: all hits, nothing to upload either way.
+    let (a, b) = same_frame(&mut copying, &mut bare, f, "xyzzy", 18.0 + 13.0 * 4.0);
+    assert!(a.uploads.is_empty() && b.uploads.is_empty(), "{:?}", b.uploads);
+    assert_eq!(b.counts.hits, b.counts.lookups);
     assert_eq!(bare.footprint().page_bytes, 0);
     assert_eq!(copying.footprint().page_bytes, 128 * 128);
     assert!(bare.full_uploads().is_empty() && !copying.full_uploads().is_empty());
