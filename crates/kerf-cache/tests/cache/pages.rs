@@ -152,6 +152,7 @@ fn without_copies_a_glyph_moving_off_a_retiring_page_is_drawn_again_if_it_comes_
         }
         let on = |c: &GlyphCache| c.entries().find(|(k, _)| k.glyph == g).map(|(_, e)| e).unwrap();
         let rasterized = c.stats().rasterized;
+        assert_eq!((rasterized, c.stats().rasterized_bytes), (40, 40 * 144), "40 squares of 12²");
         let mut texels = 0;
         for _ in 0..8 {
             let mut fr = c.begin_frame();
