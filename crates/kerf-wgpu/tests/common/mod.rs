@@ -29,6 +29,11 @@ pub fn sans() -> Vec<u8> {
     dejavu::sans::regular().to_vec()
 }
 
+/// A renderer into a plain RGBA8 target: no multisampling, no depth.
+pub fn rgba_renderer(device: &wgpu::Device, atlas: &TextAtlas) -> TextRenderer {
+    TextRenderer::new(device, atlas, wgpu::TextureFormat::Rgba8Unorm, Default::default(), None)
+}
+
 /// Reads back every layer of the atlas texture.
 pub fn read_layers(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas) -> Vec<Vec<u8>> {
     let side = atlas.cache().page_side() as usize;

@@ -391,13 +391,7 @@ fn without_storage_buffers_an_atlas_asked_for_no_page_copies_keeps_them() {
     assert!(atlas.cache().config().page_copies);
     assert_eq!(atlas.cache().config().uploads, kerf_cache::UploadMode::DirtyRect);
     let font = atlas.add_font(sans()).unwrap();
-    let mut r = TextRenderer::new(
-        &device,
-        &atlas,
-        wgpu::TextureFormat::Rgba8Unorm,
-        Default::default(),
-        None,
-    );
+    let mut r = rgba_renderer(&device, &atlas);
     let vp = Viewport::new(&device, &atlas);
     let area = TextArea::text(TextSpec::new("Copies kept: WebGL2", font, 18.0), 0.0, 0.0);
     let rep = r.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
@@ -654,13 +648,7 @@ fn rebuild_without_page_copies_draws_every_glyph_again_on_the_new_device() {
     let font = atlas.add_font(sans()).unwrap();
     let text = "Lost device, no copies: drawn again. 0123456789";
     let frame = |atlas: &mut TextAtlas, device: &wgpu::Device, queue: &wgpu::Queue| {
-        let mut r = TextRenderer::new(
-            device,
-            atlas,
-            wgpu::TextureFormat::Rgba8Unorm,
-            Default::default(),
-            None,
-        );
+        let mut r = rgba_renderer(device, atlas);
         let vp = Viewport::new(device, atlas);
         let area = TextArea::text(TextSpec::new(text, font, 18.0), 0.0, 0.0);
         r.prepare(device, queue, atlas, &[area], &vp).unwrap()
