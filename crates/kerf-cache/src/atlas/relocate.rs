@@ -23,17 +23,9 @@ impl Atlas {
     pub(crate) fn relocate(&mut self, key: GlyphKey, render: &impl Render) -> GlyphEntry {
         let Some(slot) = self.map.peek(&key).copied() else { return GlyphEntry::BLANK };
         let (e, Some(old)) = (slot.entry, slot.alloc) else { return slot.entry };
-        if !self.must_move(e.page) {
+        if !self.must_move(e.page) || e.page as usize >= self.pages.len() {
             return e;
         }
-        let Some(page) = self.pages.get(e.page as usize) else { return e };
-        let copied = page.has_copy().then(|| GlyphImage {
-            width: e.width as u32,
-            height: e.height as u32,
-            left: e.left,
-            bottom: e.top - e.height as i32,
-            pixels: page.copy_rect(e.rect()),
-        });
         let t = Instant::now();
         let placed = self.allocate(e.width as u32, e.height as u32);
         self.stats.pack_ns += t.elapsed().as_nanos() as u64;
@@ -43,24 +35,31 @@ impl Atlas {
             let _ = self.pages[p as usize].packer.deallocate(id);
             return e;
         }
-        let image = match copied {
-            Some(image) => image,
-            // No copy: drawn again, once a slot is found.
-            None => {
-                let drawn = self.render_timed(&[key], render);
-                self.count_rendered(&drawn);
-                match drawn.into_iter().next() {
-                    Some(Ok(image))
-                        if (image.width, image.height) == (e.width as u32, e.height as u32) =>
-                    {
-                        image
-                    }
-                    // (The same key draws the same bitmap; from a rasterizer
-                    // that does not, the glyph stays where it was drawn first.)
-                    _ => {
-                        let _ = self.pages[p as usize].packer.deallocate(id);
-                        return e;
-                    }
+        // (Taken once a slot is found: allocating adds pages, never drops one.)
+        let page = &self.pages[e.page as usize];
+        let image = if page.has_copy() {
+            GlyphImage {
+                width: e.width as u32,
+                height: e.height as u32,
+                left: e.left,
+                bottom: e.top - e.height as i32,
+                pixels: page.copy_rect(e.rect()),
+            }
+        } else {
+            // No copy: drawn again.
+            let drawn = self.render_timed(&[key], render);
+            self.count_rendered(&drawn);
+            match drawn.into_iter().next() {
+                Some(Ok(image))
+                    if (image.width, image.height) == (e.width as u32, e.height as u32) =>
+                {
+                    image
+                }
+                // (The same key draws the same bitmap; from a rasterizer
+                // that does not, the glyph stays where it was drawn first.)
+                _ => {
+                    let _ = self.pages[p as usize].packer.deallocate(id);
+                    return e;
                 }
             }
         };
