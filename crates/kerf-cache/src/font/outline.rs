@@ -18,10 +18,11 @@ use std::sync::{Arc, Mutex};
 const TOLERANCE: f32 = 1.0 / 44.0;
 /// Most segments one curve is cut into (a huge glyph's long curves).
 const MAX_SEGMENTS: usize = 512;
-/// Most points and edges one face's store keeps (8 bytes each: 4 MiB of
-/// them; about as many outlines as 2^18 points held before their edges
-/// were kept with them); past it the store starts over.
-const STORE_POINTS: usize = 1 << 19;
+/// Most bytes of points, contour starts and edges one face's store keeps
+/// (3 MiB: about 2^18 points with their edges, as many outlines as the
+/// store held when it counted 2^19 points and edges of 8 bytes each, at
+/// a little over half their memory); past it the store starts over.
+const STORE_BYTES: usize = 3 << 20;
 /// Frames an outline stays in the store unread: a glyph drawn once (a
 /// message's rare ideograph that has scrolled away) gives back its
 /// outline's memory after ten seconds at 60 fps, so the store holds the
@@ -66,9 +67,13 @@ impl FlatOutline {
         FlatOutline { points, starts, min, max, edges }
     }
 
-    /// Points and edges it holds (what the store counts against its bound).
+    /// Bytes of its points, contour starts and edges (what the store
+    /// counts against its bound).
     fn size(&self) -> usize {
-        self.points.len() + self.edges.len()
+        // (What is allocated: the vectors' room, not only their lengths.)
+        self.points.capacity() * size_of::<(f32, f32)>()
+            + self.starts.capacity() * size_of::<usize>()
+            + self.edges.bytes()
     }
 }
 
@@ -77,19 +82,57 @@ impl FlatOutline {
 /// not the same y) and slanted ones (neither); level ones, which enclose no
 /// area, left out. Scaling and moving every point alike keeps each edge's
 /// kind (equal coordinates stay equal), so an outline's edges are sorted
-/// once, in font units, and every raster of it walks the lists.
-#[derive(Debug, Default)]
-pub(crate) struct Edges {
-    /// The vertical edges, one spare entry, then the slanted ones.
-    list: Vec<(u32, u32)>,
+/// once, in font units, and every raster of it walks the lists. Indices
+/// are 16-bit where the points allow (4 bytes an edge; nearly every
+/// glyph), 32-bit past that.
+#[derive(Debug)]
+pub(crate) enum Edges {
+    /// Of at most 2^16 points.
+    Short(Sorted<u16>),
+    /// Of more.
+    Long(Sorted<u32>),
+}
+
+impl Default for Edges {
+    fn default() -> Edges {
+        Edges::Short(Sorted::default())
+    }
+}
+
+/// One kind of [`Edges`]' lists: the vertical edges, one spare entry, then
+/// the slanted ones.
+#[derive(Debug)]
+pub(crate) struct Sorted<I> {
+    list: Vec<(I, I)>,
     /// How many are vertical.
     vertical: usize,
 }
 
-impl Edges {
-    /// The edges of the closed contours of `points` beginning at `starts`
-    /// (a start past the points: an empty contour).
-    ///
+impl<I> Default for Sorted<I> {
+    fn default() -> Sorted<I> {
+        Sorted { list: Vec::new(), vertical: 0 }
+    }
+}
+
+/// A point's index in [`Edges`]: 16 or 32 bits.
+pub(crate) trait EdgeIndex: Copy + Default + Into<u32> {
+    /// `v`, which fits.
+    fn of(v: u32) -> Self;
+}
+
+impl EdgeIndex for u16 {
+    fn of(v: u32) -> u16 {
+        v as u16
+    }
+}
+
+impl EdgeIndex for u32 {
+    fn of(v: u32) -> u32 {
+        v
+    }
+}
+
+impl<I: EdgeIndex> Sorted<I> {
     /// Without a branch on an edge's kind (which comes in no order a branch
     /// predictor learns): every edge is written both at the vertical ones'
     /// next place, from the front of a list with room for one edge a point
@@ -98,12 +141,13 @@ impl Edges {
     /// by the next edge of that kind, or left in the gap between the two);
     /// then the slanted ones are moved down to follow the spare entry. One
     /// pass, one allocation.
-    pub(crate) fn of(points: &[(f32, f32)], starts: &[usize]) -> Edges {
+    fn of(points: &[(f32, f32)], starts: &[usize]) -> Sorted<I> {
         // (At most one edge a point: room for all of them, and the spare.)
         let last = points.len();
-        let mut list = vec![(0, 0); last + 1];
+        let mut list = vec![(I::default(), I::default()); last + 1];
         let (mut iv, mut is) = (0, 0);
-        each_edge(points, starts, |edge, v, s| {
+        each_edge(points, starts, |(a, b), v, s| {
+            let edge = (I::of(a), I::of(b));
             list[iv] = edge;
             list[last - is] = edge;
             (iv, is) = (iv + v, is + s);
@@ -111,22 +155,56 @@ impl Edges {
         // The slanted ones moved down to follow the spare entry.
         list.copy_within(last + 1 - is.., iv + 1);
         list.truncate(iv + 1 + is);
-        Edges { list, vertical: iv }
+        // (Kept with the outline: without the room of the level edges.)
+        list.shrink_to_fit();
+        Sorted { list, vertical: iv }
     }
 
     /// The vertical edges.
-    pub(crate) fn vertical(&self) -> &[(u32, u32)] {
+    pub(crate) fn vertical(&self) -> &[(I, I)] {
         &self.list[..self.vertical]
     }
 
     /// The slanted edges.
-    pub(crate) fn slanted(&self) -> &[(u32, u32)] {
+    pub(crate) fn slanted(&self) -> &[(I, I)] {
         self.list.get(self.vertical + 1..).unwrap_or(&[])
     }
 
-    /// How many there are.
-    fn len(&self) -> usize {
-        self.list.len().saturating_sub(1)
+    /// Bytes allocated.
+    fn bytes(&self) -> usize {
+        self.list.capacity() * size_of::<(I, I)>()
+    }
+}
+
+impl Edges {
+    /// The edges of the closed contours of `points` beginning at `starts`
+    /// (a start past the points: an empty contour).
+    pub(crate) fn of(points: &[(f32, f32)], starts: &[usize]) -> Edges {
+        if points.len() <= 1 << 16 {
+            Edges::Short(Sorted::of(points, starts))
+        } else {
+            Edges::Long(Sorted::of(points, starts))
+        }
+    }
+
+    /// Bytes allocated.
+    fn bytes(&self) -> usize {
+        match self {
+            Edges::Short(s) => s.bytes(),
+            Edges::Long(l) => l.bytes(),
+        }
+    }
+
+    /// The vertical and the slanted edges, as pairs of 32-bit indices.
+    #[cfg(test)]
+    fn pairs(&self) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+        fn wide<I: EdgeIndex>(l: &[(I, I)]) -> Vec<(u32, u32)> {
+            l.iter().map(|&(a, b)| (a.into(), b.into())).collect()
+        }
+        match self {
+            Edges::Short(s) => (wide(s.vertical()), wide(s.slanted())),
+            Edges::Long(l) => (wide(l.vertical()), wide(l.slanted())),
+        }
     }
 }
 
@@ -165,6 +243,9 @@ pub(crate) fn flatten(face: &ttf_parser::Face<'_>, glyph: u16, class: u8) -> Opt
     let tolerance = class_tolerance(top) * upem / top;
     let mut f = Flattener { tolerance, ..Flattener::default() };
     face.outline_glyph(ttf_parser::GlyphId(glyph), &mut f)?;
+    // (Kept for many frames: without the room their growth left.)
+    f.points.shrink_to_fit();
+    f.starts.shrink_to_fit();
     Some(FlatOutline::new(f.points, f.starts))
 }
 
@@ -279,7 +360,7 @@ impl ttf_parser::OutlineBuilder for Flattener {
 }
 
 /// One face's flattened outlines by glyph and size class, bounded to
-/// [`STORE_POINTS`] points and edges (it starts over when a new outline
+/// [`STORE_BYTES`] (it starts over when a new outline
 /// would pass that: memory is bounded by the glyphs drawn, never by the
 /// face), and each dropped once unread for [`IDLE_FRAMES`] frames of the
 /// caches that draw from the face ([`tick`](Self::tick)).
@@ -292,7 +373,8 @@ pub(crate) struct OutlineStore {
 struct Stored {
     /// Each outline by glyph and size class.
     map: HashMap<(u16, u8), Kept, BuildHasherDefault<KeyHasher>>,
-    points: usize,
+    /// Bytes of the outlines kept ([`FlatOutline::size`]).
+    bytes: usize,
     /// The latest frame a cache drawing from the face has ended, and the
     /// frame of the last sweep of idle outlines.
     now: u64,
@@ -343,15 +425,15 @@ impl OutlineStore {
     pub(crate) fn insert(&self, glyph: u16, class: u8, outline: Option<Arc<FlatOutline>>) {
         let n = outline.as_ref().map_or(0, |o| o.size());
         let mut stored = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if stored.points + n > STORE_POINTS {
+        if stored.bytes + n > STORE_BYTES {
             stored.map.clear();
-            stored.points = 0;
+            stored.bytes = 0;
         }
         let now = stored.now;
-        if n <= STORE_POINTS {
+        if n <= STORE_BYTES {
             let before = stored.map.insert((glyph, class), (outline, now));
             let replaced = before.and_then(|(o, _)| o).map_or(0, |o| o.size());
-            stored.points = stored.points + n - replaced;
+            stored.bytes = stored.bytes + n - replaced;
         }
     }
 
@@ -378,17 +460,17 @@ impl OutlineStore {
             }
             keep
         });
-        stored.points -= dropped;
+        stored.bytes -= dropped;
         if stored.map.is_empty() {
             // (Its table's memory too, when nothing is drawn from the face.)
             stored.map.shrink_to_fit();
         }
     }
 
-    /// Points kept (for the bound's test).
+    /// Bytes kept (for the bound's test).
     #[cfg(test)]
-    pub(crate) fn points(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner()).points
+    pub(crate) fn bytes(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).bytes
     }
 }
 
@@ -633,26 +715,43 @@ mod tests {
                     }
                 }
             }
-            let sorted = |l: &[(u32, u32)]| {
-                let mut l = l.to_vec();
+            let sorted = |mut l: Vec<(u32, u32)>| {
                 l.sort_unstable();
                 l
             };
-            proptest::prop_assert_eq!(sorted(edges.vertical()), sorted(&vertical));
-            proptest::prop_assert_eq!(sorted(edges.slanted()), sorted(&slanted));
-            proptest::prop_assert_eq!(edges.len(), vertical.len() + slanted.len());
+            let (v, s) = edges.pairs();
+            proptest::prop_assert!(matches!(edges, Edges::Short(_)));
+            proptest::prop_assert_eq!(sorted(v), sorted(vertical));
+            proptest::prop_assert_eq!(sorted(s), sorted(slanted));
         }
+    }
+
+    /// Past 2^16 points, edges keep 32-bit indices: a polygon of 70,000
+    /// points has its edges to the last point and back to the first.
+    #[test]
+    fn edges_of_more_points_than_16_bits_index_keep_32_bit_indices() {
+        let n = 70_000u32;
+        // A zigzag: every edge slanted.
+        let points: Vec<(f32, f32)> = (0..n).map(|i| (i as f32, (i % 2) as f32)).collect();
+        let edges = Edges::of(&points, &[0]);
+        assert!(matches!(edges, Edges::Long(_)));
+        let (v, s) = edges.pairs();
+        assert!(v.is_empty());
+        assert_eq!(s.len(), n as usize);
+        assert!(s.contains(&(n - 2, n - 1)) && s.contains(&(n - 1, 0)));
     }
 
     #[test]
     fn outlines_unread_for_longer_than_the_idle_frames_are_dropped() {
         let s = OutlineStore::default();
+        // (Outlines of n level points in one contour: no edge but the spare.)
+        let b = |n| bytes(n, 1, 0);
         let sized = |n| Some(Arc::new(FlatOutline::new(vec![(0.0, 0.0); n], vec![0])));
         s.tick(1);
         s.insert(1, 4, sized(10));
         s.insert(2, 4, sized(20));
         s.insert(3, 4, None);
-        assert_eq!(s.points(), 30);
+        assert_eq!(s.bytes(), b(10) + b(20));
         // Frame 500: a sweep (none idle yet); glyph 2 is read.
         s.tick(500);
         assert!(s.get(2, 4).is_some());
@@ -662,30 +761,30 @@ mod tests {
         // Read again at 601, so the next sweep (at 661) keeps them; glyph 2
         // was read at 500.
         s.tick(1 + IDLE_FRAMES + SWEEP_EVERY);
-        assert_eq!(s.points(), 30);
+        assert_eq!(s.bytes(), b(10) + b(20));
         // A sweep at 1090 (glyph 2 unread for 590); none at 1120, where
         // glyph 2 has been unread for 620; at 1150 it goes.
         s.tick(1090);
         s.tick(1090 + SWEEP_EVERY / 2);
-        assert_eq!(s.points(), 30);
+        assert_eq!(s.bytes(), b(10) + b(20));
         s.tick(1090 + SWEEP_EVERY);
-        assert_eq!(s.points(), 10);
+        assert_eq!(s.bytes(), b(10));
         // Glyphs 1 and 3, read at 601, go at the sweep after 1201.
         s.tick(1210);
         assert!(s.get(1, 4).is_none() && s.get(2, 4).is_none() && s.get(3, 4).is_none());
-        assert_eq!(s.points(), 0);
+        assert_eq!(s.bytes(), 0);
         // A clock never runs back: another cache's earlier frame is no sweep.
         s.insert(5, 4, sized(7));
         s.tick(3);
         s.insert(9, 4, sized(4));
         s.tick(1210 + SWEEP_EVERY);
-        assert_eq!(s.points(), 11, "both kept at 1210, unread for 60 frames");
+        assert_eq!(s.bytes(), b(7) + b(4), "both kept at 1210, unread for 60 frames");
         s.tick(1210 + IDLE_FRAMES + SWEEP_EVERY);
-        assert_eq!(s.points(), 0, "unread for 660 frames");
+        assert_eq!(s.bytes(), 0, "unread for 660 frames");
         // An outline kept again under its key counts once.
         s.insert(6, 4, sized(8));
         s.insert(6, 4, sized(9));
-        assert_eq!(s.points(), 9);
+        assert_eq!(s.bytes(), b(9));
     }
 
     #[test]
@@ -695,30 +794,48 @@ mod tests {
         assert!(s.get(3, 4).is_none());
         s.insert(3, 4, None);
         assert!(matches!(s.get(3, 4), Some(None)));
-        s.insert(5, 4, big(STORE_POINTS - 10));
-        assert_eq!(s.get(5, 4).unwrap().unwrap().points.len(), STORE_POINTS - 10);
+        // A triangle of 3 points and 3 edges (2 slanted, 1 vertical), and
+        // an outline of `fill` level points in one contour (no edge but
+        // the spare) that with it comes to the bound exactly.
+        let triangle = || {
+            Some(Arc::new(FlatOutline::new(vec![(0.0, 0.0), (1.0, 1.0), (0.0, 2.0)], vec![0])))
+        };
+        let fill = (STORE_BYTES - bytes(3, 1, 3) - 8 - 8) / 8;
+        assert_eq!(bytes(fill, 1, 0) + bytes(3, 1, 3), STORE_BYTES);
+        s.insert(5, 4, big(fill));
+        assert_eq!(s.get(5, 4).unwrap().unwrap().points.len(), fill);
         assert!(s.get(5, 5).is_none(), "another class is another outline");
-        assert_eq!(s.points(), STORE_POINTS - 10);
+        assert_eq!(s.bytes(), bytes(fill, 1, 0));
         // Up to the bound exactly: kept.
-        s.insert(8, 4, big(10));
+        s.insert(8, 4, triangle());
         assert!(s.get(5, 4).is_some() && s.get(8, 4).is_some());
-        assert_eq!(s.points(), STORE_POINTS);
+        assert_eq!(s.bytes(), STORE_BYTES);
         // Past the bound: everything goes, the new outline stays.
         s.insert(6, 4, big(11));
         assert!(s.get(5, 4).is_none() && s.get(3, 4).is_none() && s.get(8, 4).is_none());
-        assert_eq!(s.points(), 11);
+        assert_eq!(s.bytes(), bytes(11, 1, 0));
         // One outline larger than the whole bound is not kept.
-        s.insert(7, 4, big(STORE_POINTS + 1));
+        s.insert(7, 4, big(STORE_BYTES / 8));
         assert!(s.get(7, 4).is_none());
-        assert_eq!(s.points(), 0);
-        // An outline counts its points and its edges: a square's 4 points
-        // and 2 vertical edges (the level ones are not kept), a
-        // triangle's 3 points and 2 slanted edges.
+        assert_eq!(s.bytes(), 0);
+        // An outline counts its points, its starts and its edges: a
+        // square's 4 points and 2 vertical edges (the level ones are not
+        // kept), a triangle's 3 points and 2 slanted edges.
         let square =
             FlatOutline::new(vec![(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0)], vec![0]);
         let triangle = FlatOutline::new(vec![(0.0, 0.0), (1.0, 2.0), (2.0, 0.0)], vec![0]);
         s.insert(1, 4, Some(Arc::new(square)));
         s.insert(2, 4, Some(Arc::new(triangle)));
-        assert_eq!(s.points(), 6 + 5);
+        assert_eq!(s.bytes(), bytes(4, 1, 2) + bytes(3, 1, 2));
+    }
+
+    /// The bytes an outline of `points` points, `starts` contour starts
+    /// and `edges` kept edges holds, as [`FlatOutline::size`] and
+    /// [`Edges`] document them: 8 bytes a point (two f32) and a start (a
+    /// usize on 64-bit targets), 4 an edge (two 16-bit indices; 8, two
+    /// 32-bit ones, past 2^16 points), and the edge list's one spare entry.
+    fn bytes(points: usize, starts: usize, edges: usize) -> usize {
+        let edge = if points <= 1 << 16 { 4 } else { 8 };
+        8 * points + size_of::<usize>() * starts + edge * (edges + 1)
     }
 }

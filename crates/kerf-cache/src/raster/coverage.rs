@@ -4,7 +4,7 @@
 //! each row then gives each pixel's covered area). Non-zero winding, with
 //! coverage clamped to one, as fonts are drawn.
 
-use crate::font::outline::Edges;
+use crate::font::outline::{EdgeIndex, Edges, Sorted};
 use std::cell::RefCell;
 
 /// A coverage buffer of `width × height` pixels that line segments are
@@ -84,24 +84,33 @@ impl Coverage {
             pts.clear();
             pts.extend(points.map(|(x, y)| clamp(x, y, w, h)));
             let n = pts.len();
-            let at = |i: u32| pts.get(i as usize).copied();
-            for &(a, b) in edges.vertical() {
-                if let (Some(a), Some(b)) = (at(a), at(b)) {
-                    if a.1 != b.1 {
-                        self.vertical(a.0, a.1, b.1);
-                    }
-                }
-            }
-            for &(a, b) in edges.slanted() {
-                if let (Some(a), Some(b)) = (at(a), at(b)) {
-                    self.line_inside(a.0, a.1, b.0, b.1);
-                }
+            match edges {
+                Edges::Short(s) => self.sorted(pts, s),
+                Edges::Long(l) => self.sorted(pts, l),
             }
             // A huge glyph's points are freed, as its cells are.
             if n > KEPT_POINTS {
                 *pts = Vec::new();
             }
         });
+    }
+
+    /// [`edges`](Self::edges) of one index width, the points clamped.
+    #[inline(always)]
+    fn sorted<I: EdgeIndex>(&mut self, pts: &[(f32, f32)], edges: &Sorted<I>) {
+        let at = |i: I| pts.get(Into::<u32>::into(i) as usize).copied();
+        for &(a, b) in edges.vertical() {
+            if let (Some(a), Some(b)) = (at(a), at(b)) {
+                if a.1 != b.1 {
+                    self.vertical(a.0, a.1, b.1);
+                }
+            }
+        }
+        for &(a, b) in edges.slanted() {
+            if let (Some(a), Some(b)) = (at(a), at(b)) {
+                self.line_inside(a.0, a.1, b.0, b.1);
+            }
+        }
     }
 
     /// [`line_inside`](Self::line_inside) for any ends: they are
