@@ -197,13 +197,13 @@ impl Edges {
 
     /// The vertical and the slanted edges, as pairs of 32-bit indices.
     #[cfg(test)]
-    fn pairs(&self) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+    fn pairs(&self) -> [Vec<(u32, u32)>; 2] {
         fn wide<I: EdgeIndex>(l: &[(I, I)]) -> Vec<(u32, u32)> {
             l.iter().map(|&(a, b)| (a.into(), b.into())).collect()
         }
         match self {
-            Edges::Short(s) => (wide(s.vertical()), wide(s.slanted())),
-            Edges::Long(l) => (wide(l.vertical()), wide(l.slanted())),
+            Edges::Short(s) => [wide(s.vertical()), wide(s.slanted())],
+            Edges::Long(l) => [wide(l.vertical()), wide(l.slanted())],
         }
     }
 }
@@ -719,7 +719,7 @@ mod tests {
                 l.sort_unstable();
                 l
             };
-            let (v, s) = edges.pairs();
+            let [v, s] = edges.pairs();
             proptest::prop_assert!(matches!(edges, Edges::Short(_)));
             proptest::prop_assert_eq!(sorted(v), sorted(vertical));
             proptest::prop_assert_eq!(sorted(s), sorted(slanted));
@@ -735,7 +735,7 @@ mod tests {
         let points: Vec<(f32, f32)> = (0..n).map(|i| (i as f32, (i % 2) as f32)).collect();
         let edges = Edges::of(&points, &[0]);
         assert!(matches!(edges, Edges::Long(_)));
-        let (v, s) = edges.pairs();
+        let [v, s] = edges.pairs();
         assert!(v.is_empty());
         assert_eq!(s.len(), n as usize);
         assert!(s.contains(&(n - 2, n - 1)) && s.contains(&(n - 1, 0)));
