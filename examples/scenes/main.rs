@@ -48,6 +48,8 @@
 //! at most 256 KiB whole, the rest scattered glyph by glyph) on a software
 //! adapter too. `SCENES_NO_PAGE_COPIES=1` makes it keep no CPU copies of
 //! its pages (`CacheConfig::page_copies: false`).
+//! `SCENES_RASTER_THREADS=N` sets kerf's raster threads
+//! (`CacheConfig::raster_threads`; 0: rayon's global pool).
 //! kerf's side converts a buffer to glyphs when it was shaped anew and
 //! keeps them (docs/migrating-from-glyphon.md); with
 //! `SCENES_CONVERT_EVERY_FRAME=1` it converts every buffer every frame.

@@ -78,6 +78,18 @@ pub fn no_page_copies() -> bool {
     set(&ON, "SCENES_NO_PAGE_COPIES")
 }
 
+/// The raster threads `SCENES_RASTER_THREADS` sets on kerf's atlas
+/// (`CacheConfig::raster_threads`: 0 rayon's global pool; unset, the
+/// default). Anything but a number is ignored with a word on stderr.
+pub fn raster_threads() -> Option<usize> {
+    let v = std::env::var("SCENES_RASTER_THREADS").ok()?;
+    let n = v.parse().ok();
+    if n.is_none() {
+        eprintln!("SCENES_RASTER_THREADS={v:?} is not a number: ignored");
+    }
+    n
+}
+
 /// Whether `SCENES_MEMORY` asks this process to print its resident set
 /// after each startup step and each phase of its frames (read once).
 pub fn memory() -> bool {

@@ -139,6 +139,9 @@ impl Side {
                 if crate::measure::no_page_copies() {
                     config.page_copies = false;
                 }
+                if let Some(n) = crate::measure::raster_threads() {
+                    config.raster_threads = n;
+                }
                 let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;
                 let renderers: Vec<TextRenderer> = (0..renderers)

@@ -110,7 +110,7 @@ impl GlyphCache {
     ) -> Result<GlyphCache, ConfigError> {
         config.validate()?;
         Ok(GlyphCache {
-            sources: Sources::new(rasterizer, config.parallel_threshold),
+            sources: Sources::new(rasterizer, config.parallel_threshold, config.raster_threads),
             coverage: Atlas::new(config.clone(), TexelFormat::Coverage, 0),
             color: None,
             config,

@@ -35,6 +35,16 @@ pub struct CacheConfig {
     /// Rasterize a batch's misses in parallel (rayon) when there are at least
     /// this many. Default 32. Placement stays sequential and deterministic.
     pub parallel_threshold: usize,
+    /// The most threads that rasterize a batch's misses at once (with the
+    /// `parallel` feature). Default 4: a pool of kerf's own with that many
+    /// threads (no more than the machine's cores), shared by every cache
+    /// in the process that asks for the same count. Each thread that
+    /// rasterizes keeps buffers and, under glibc, a malloc arena of its
+    /// own, so a thread a core costs memory on a many-core machine for
+    /// little speed: a frame's burst of misses is a few hundred glyphs.
+    /// 0 uses rayon's global pool (a thread a core unless the app set it
+    /// up); 1 rasterizes on the calling thread.
+    pub raster_threads: usize,
     /// Glyphs unused for this many frames are evicted at the end of a frame,
     /// and pages left empty at the end of the array are released, down to
     /// `min_pages`: when the workload shrinks, memory comes back down.
@@ -155,6 +165,7 @@ impl Default for CacheConfig {
             frames_in_flight: 2,
             max_glyph_px: 1024.0,
             parallel_threshold: 32,
+            raster_threads: 4,
             release_idle_after: Some(600),
             evict_idle_before_growing: Some(120),
             min_pages: 1,

@@ -100,6 +100,8 @@ mod source;
 mod stats;
 mod subpixel;
 mod text;
+#[cfg(feature = "parallel")]
+mod threads;
 
 #[cfg(feature = "parley")]
 pub use ::parley;

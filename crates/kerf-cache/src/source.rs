@@ -35,13 +35,22 @@ pub(crate) struct Sources {
     /// From how many glyphs on a batch's misses are rasterized in parallel.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     pub(crate) parallel_threshold: usize,
+    /// Where those are rasterized ([`CacheConfig::raster_threads`](crate::CacheConfig::raster_threads)).
+    #[cfg(feature = "parallel")]
+    pub(crate) threads: crate::threads::Threads,
     /// Glyphs of font instances rasterized as the face's default instance
     /// this frame (the rasterizer draws no instances).
     pub(crate) default_instance: AtomicU64,
 }
 
 impl Sources {
-    pub(crate) fn new(rasterizer: Box<dyn Rasterizer>, parallel_threshold: usize) -> Sources {
+    /// Sources with no fonts or images yet, rasterizing misses with
+    /// `rasterizer`, in parallel from `parallel_threshold` glyphs on with
+    /// the `parallel` feature, on at most `raster_threads` threads.
+    pub(crate) fn new(
+        rasterizer: Box<dyn Rasterizer>, parallel_threshold: usize,
+        #[cfg_attr(not(feature = "parallel"), allow(unused_variables))] raster_threads: usize,
+    ) -> Sources {
         Sources {
             fonts: FontSet::default(),
             rasterizer,
@@ -51,6 +60,8 @@ impl Sources {
             strikes: Default::default(),
             color_fonts: false,
             parallel_threshold,
+            #[cfg(feature = "parallel")]
+            threads: crate::threads::Threads::of(raster_threads),
             default_instance: AtomicU64::new(0),
         }
     }
@@ -151,9 +162,9 @@ impl Sources {
         };
         #[cfg(feature = "parallel")]
         let parts: Vec<Vec<Result<GlyphImage, GlyphError>>> =
-            if groups.len() >= self.parallel_threshold.max(2) {
+            if groups.len() >= self.parallel_threshold.max(2) && self.threads.count() > 1 {
                 use rayon::prelude::*;
-                groups.par_iter().map(run).collect()
+                self.threads.install(|| groups.par_iter().map(run).collect())
             } else {
                 groups.iter().map(run).collect()
             };
@@ -277,6 +288,11 @@ impl Sources {
 impl Render for Sources {
     fn render(&self, keys: &[GlyphKey], geometry: Geometry) -> Vec<Result<GlyphImage, GlyphError>> {
         self.rasterize_keys(keys, geometry)
+    }
+
+    #[cfg(feature = "parallel")]
+    fn threads(&self) -> &crate::threads::Threads {
+        &self.threads
     }
 }
 

@@ -57,6 +57,11 @@ pub(crate) trait Render: Sync {
     /// The bitmaps of `keys`, in order, each checked against `geometry`
     /// (what the atlas can hold) before any work is done for it.
     fn render(&self, keys: &[GlyphKey], geometry: Geometry) -> Vec<Result<GlyphImage, GlyphError>>;
+
+    /// The threads it rasterizes on (with the `parallel` feature): a
+    /// batch's rendering and placing overlap there.
+    #[cfg(feature = "parallel")]
+    fn threads(&self) -> &crate::threads::Threads;
 }
 
 /// The pages of one texel format, with their packers, LRU map, eviction,

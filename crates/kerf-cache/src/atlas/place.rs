@@ -16,11 +16,11 @@ use std::time::Instant;
 const CHUNK: usize = 16;
 
 /// Whether a batch of `keys` misses is worth overlapping: at least two
-/// chunks, and a second thread to run them on. (Either answer places the
-/// same; this is a cost choice.)
+/// chunks, and a second of `threads` to run them on. (Either answer places
+/// the same; this is a cost choice.)
 #[cfg(feature = "parallel")]
-fn overlap_pays(keys: usize) -> bool {
-    keys >= 2 * CHUNK && rayon::current_num_threads() > 1
+fn overlap_pays(keys: usize, threads: &crate::threads::Threads) -> bool {
+    keys >= 2 * CHUNK && threads.count() > 1
 }
 
 impl Atlas {
@@ -28,8 +28,9 @@ impl Atlas {
     /// or why each could not be cached.
     ///
     /// With the `parallel` feature, a batch of at least two chunks
-    /// ([`CHUNK`] keys) on a pool of more than one thread is rendered and
-    /// placed at once: one thread renders the chunks in order while another
+    /// ([`CHUNK`] keys) with more than one raster thread
+    /// ([`CacheConfig::raster_threads`](crate::CacheConfig::raster_threads)) is rendered and
+    /// placed at once, on those threads: one thread renders the chunks in order while another
     /// places each chunk rendered (packing is the larger half of a miss).
     /// Keys are placed in the same order either way, so the atlas ends the
     /// same.
@@ -37,8 +38,10 @@ impl Atlas {
         &mut self, keys: &[GlyphKey], render: &impl Render,
     ) -> Vec<Result<GlyphEntry, GlyphError>> {
         #[cfg(feature = "parallel")]
-        if overlap_pays(keys.len()) {
-            return self.fill_overlapped(keys, render);
+        if overlap_pays(keys.len(), render.threads()) {
+            // (On the cache's raster threads: the overlap's two sides and
+            // the rendering's own parallel loop.)
+            return render.threads().install(|| self.fill_overlapped(keys, render));
         }
         let images = self.render_timed(keys, render);
         self.place_all(keys, images)

@@ -797,9 +797,8 @@ mod tests {
         // A triangle of 3 points and 3 edges (2 slanted, 1 vertical), and
         // an outline of `fill` level points in one contour (no edge but
         // the spare) that with it comes to the bound exactly.
-        let triangle = || {
-            Some(Arc::new(FlatOutline::new(vec![(0.0, 0.0), (1.0, 1.0), (0.0, 2.0)], vec![0])))
-        };
+        let triangle =
+            || Some(Arc::new(FlatOutline::new(vec![(0.0, 0.0), (1.0, 1.0), (0.0, 2.0)], vec![0])));
         let fill = (STORE_BYTES - bytes(3, 1, 3) - 8 - 8) / 8;
         assert_eq!(bytes(fill, 1, 0) + bytes(3, 1, 3), STORE_BYTES);
         s.insert(5, 4, big(fill));
