@@ -12,13 +12,15 @@ use std::cell::RefCell;
 pub(crate) struct Coverage {
     width: usize,
     height: usize,
-    /// Cells a row: `width + 1` rounded up to a whole number of
-    /// [`BLOCK`]s (the sums run block by block, with no short tail).
-    stride: usize,
-    /// Rows of `stride` cells (`width` and one more: an edge on the right
-    /// border spills into its row's extra cell, so rows are summed
-    /// independently; the rest zero). Then [`SPARE`] cells that a piece off
-    /// the rows is added to.
+    /// The pixels' cells, row after row with nothing between them
+    /// (`width × height`), rounded up to a whole number of [`BLOCK`]s (the
+    /// sum runs block by block, with no short tail); then [`SPARE`] cells
+    /// that a piece off the rows is added to. An edge on the right border
+    /// adds its cover to the cell after its row's last: the next row's
+    /// first. The running sum goes on across rows, as the cells are laid
+    /// out, so that cover comes back out exactly where the row it left
+    /// ends (every row's cells sum to zero: a closed outline leaves each
+    /// row as often as it enters it).
     acc: Vec<f32>,
 }
 
@@ -51,9 +53,8 @@ impl Coverage {
     pub(crate) fn new(width: usize, height: usize) -> Coverage {
         let mut acc = CELLS.with(std::cell::Cell::take);
         acc.clear();
-        let stride = (width + 1).next_multiple_of(BLOCK);
-        acc.resize(stride * height + SPARE, 0.0);
-        Coverage { width, height, stride, acc }
+        acc.resize((width * height).next_multiple_of(BLOCK) + SPARE, 0.0);
+        Coverage { width, height, acc }
     }
 
     /// Adds the closed polygons of `points` (each contour from its entry in
@@ -140,7 +141,7 @@ impl Coverage {
             self.vertical(x0, y0, y1);
             return;
         }
-        let stride = self.stride;
+        let stride = self.width;
         let (dx, dy) = (x1 - x0, y1 - y0);
         let (right, down) = (dx > 0.0, dy > 0.0);
         // The cells the edge starts and ends in, the floors of its ends. A
@@ -224,11 +225,12 @@ impl Coverage {
     /// and shares in every row it crosses, whole rows between its ends.
     fn vertical(&mut self, x: f32, y0: f32, y1: f32) {
         let (sign, ay, by) = (1.0f32.copysign(y1 - y0), y0.min(y1), y0.max(y1));
-        let stride = self.stride;
+        let stride = self.width;
         let cell = floor_f(x);
         let (c0, right) = (whole(cell) as usize, x - cell);
-        // (An edge on the right border, x = width, is in the row's extra
-        // cell with `right` 0: the next cell gets nothing.)
+        // (An edge on the right border, x = width, is in the cell after
+        // the row's last, the next row's first, with `right` 0: the cell
+        // after that gets nothing.)
         let (l, r) = (sign * (1.0 - right), sign * right);
         // The rows of its ends (an end on a row border belongs to the row
         // the edge is inside of).
@@ -255,14 +257,15 @@ impl Coverage {
     /// The coverage, one byte a pixel (0 none, 255 full), row-major from the
     /// top-left.
     pub(crate) fn into_bytes(mut self) -> Vec<u8> {
-        let (w, h, stride) = (self.width, self.height, self.stride);
-        let mut out = vec![0u8; w * h];
-        if w == 0 {
+        let n = self.width * self.height;
+        let mut out = vec![0u8; n];
+        if n == 0 {
             return out;
         }
-        // First the running sums along each row, in place...
-        for row in self.acc.chunks_exact_mut(stride).take(h) {
-            prefix_row(row);
+        // First the running sum, in place, across the rows as they lie...
+        let cells = n.next_multiple_of(BLOCK);
+        if let Some(cells) = self.acc.get_mut(..cells) {
+            prefix_row(cells);
         }
         // ...then every sum to its level, a loop the compiler vectorizes:
         // |sum| at most one, rounded to the nearest of 255 levels without a
@@ -273,10 +276,8 @@ impl Coverage {
             let a = if a < 1.0 { a } else { 1.0 };
             (a * 255.0 + 8_388_608.0).to_bits() as u8
         };
-        for (src, dst) in self.acc.chunks_exact(stride).zip(out.chunks_exact_mut(w)) {
-            for (o, &s) in dst.iter_mut().zip(&src[..w]) {
-                *o = level(s);
-            }
+        for (o, &s) in out.iter_mut().zip(&self.acc) {
+            *o = level(s);
         }
         out
     }
