@@ -258,9 +258,8 @@ impl Coverage {
     /// top-left.
     pub(crate) fn into_bytes(mut self) -> Vec<u8> {
         let n = self.width * self.height;
-        let mut out = vec![0u8; n];
         if n == 0 {
-            return out;
+            return Vec::new();
         }
         // First the running sum, in place, across the rows as they lie...
         let cells = n.next_multiple_of(BLOCK);
@@ -276,10 +275,7 @@ impl Coverage {
             let a = if a < 1.0 { a } else { 1.0 };
             (a * 255.0 + 8_388_608.0).to_bits() as u8
         };
-        for (o, &s) in out.iter_mut().zip(&self.acc) {
-            *o = level(s);
-        }
-        out
+        self.acc.iter().take(n).map(|&s| level(s)).collect()
     }
 }
 
