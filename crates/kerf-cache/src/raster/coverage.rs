@@ -457,6 +457,24 @@ mod tests {
         assert_eq!(px, vec![0, 0, 0, 128, 255, 128, 0, 0, 0]);
     }
 
+    /// Edges on the right border add their cover to the next row's first
+    /// cell, which the running sum across rows cancels: the left column
+    /// stays empty in every row, straight and slanted edges alike.
+    #[test]
+    fn cover_left_on_the_right_border_does_not_reach_the_next_row() {
+        // A box from x 1 to the border, three rows: 0, then full.
+        let px = polygon(3, 3, &[(1.0, 0.0), (3.0, 0.0), (3.0, 3.0), (1.0, 3.0)]);
+        assert_eq!(px, vec![0, 255, 255, 0, 255, 255, 0, 255, 255]);
+        // A triangle with its right side on the border and a slanted
+        // side: row by row 1/4, 3/4 of the last column and nothing left
+        // of it, whatever the row above left.
+        let px = polygon(2, 2, &[(2.0, 0.0), (2.0, 2.0), (1.0, 2.0)]);
+        assert_eq!(px, vec![0, 64, 0, 191]);
+        // Both windings.
+        let px = polygon(2, 2, &[(1.0, 2.0), (2.0, 2.0), (2.0, 0.0)]);
+        assert_eq!(px, vec![0, 64, 0, 191]);
+    }
+
     #[test]
     fn a_triangle_covers_half_its_square_and_winding_does_not_matter() {
         let tri = [(0.0, 0.0), (4.0, 4.0), (0.0, 4.0)];
