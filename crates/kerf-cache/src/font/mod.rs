@@ -9,7 +9,7 @@ pub(crate) mod outline;
 use crate::error::{FontError, GlyphError, StyleError};
 use crate::font::effect::GlyphEffect;
 use crate::font::instance::{FontStyle, Instance, Resolved};
-use crate::font::outline::OutlineStore;
+use crate::font::outline::{GlyfTables, OutlineStore};
 use crate::key::FontId;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,6 +75,9 @@ struct Face {
     outlines: AtomicU64,
     /// Outlines a lazy face has flattened, kept for the next raster.
     flat: OutlineStore,
+    /// Where its outlines lie, for a face that draws from `glyf` alone: a
+    /// read parses two tables, not the face.
+    glyf: Option<GlyfTables>,
 }
 
 impl Font {
@@ -106,9 +109,9 @@ impl Font {
         if bytes.is_empty() {
             return Err(FontError::Empty);
         }
-        let (glyph_count, units_per_em) = catch_unwind(AssertUnwindSafe(|| {
+        let (glyph_count, units_per_em, glyf) = catch_unwind(AssertUnwindSafe(|| {
             ttf_parser::Face::parse(bytes, collection_index)
-                .map(|f| (f.number_of_glyphs(), f.units_per_em()))
+                .map(|f| (f.number_of_glyphs(), f.units_per_em(), GlyfTables::of(&f, bytes)))
         }))
         .map_err(|_| FontError::ParserPanicked)?
         .map_err(|e| FontError::Malformed(e.to_string()))?;
@@ -144,6 +147,7 @@ impl Font {
             layout: OnceLock::new(),
             outlines: AtomicU64::new(0),
             flat: OutlineStore::default(),
+            glyf,
         };
         let font = Font { face: Arc::new(face), instance: None, effect: None };
         if !lazy {
@@ -215,6 +219,16 @@ impl Font {
         match &self.instance {
             Some(i) if !i.variations().is_empty() => None,
             _ => Some(&self.face.flat),
+        }
+    }
+
+    /// Where the face's outlines lie in its bytes, when it draws from its
+    /// `glyf` table alone and this font is no instance with variations
+    /// (whose outlines need the whole face).
+    pub(crate) fn glyf_tables(&self) -> Option<&GlyfTables> {
+        match &self.instance {
+            Some(i) if !i.variations().is_empty() => None,
+            _ => self.face.glyf.as_ref(),
         }
     }
 

@@ -238,15 +238,82 @@ pub(crate) fn size_class(px: f32) -> u8 {
 /// `class` (the tolerance in the face's units at the class's top size);
 /// `None` for a glyph without one.
 pub(crate) fn flatten(face: &ttf_parser::Face<'_>, glyph: u16, class: u8) -> Option<FlatOutline> {
-    let upem = f32::from(face.units_per_em().max(1));
+    flatten_with(face.units_per_em(), class, |f| face.outline_glyph(ttf_parser::GlyphId(glyph), f))
+}
+
+/// [`flatten`] from a face's `glyf` table alone ([`GlyfTables`]), in a face
+/// of `units_per_em`.
+pub(crate) fn flatten_glyf(
+    glyf: &ttf_parser::glyf::Table<'_>, units_per_em: u16, glyph: u16, class: u8,
+) -> Option<FlatOutline> {
+    flatten_with(units_per_em, class, |f| glyf.outline(ttf_parser::GlyphId(glyph), f))
+}
+
+/// A glyph's outline, read by `outline` into a [`Flattener`] for size
+/// class `class` in a face of `units_per_em`.
+fn flatten_with(
+    units_per_em: u16, class: u8, outline: impl FnOnce(&mut Flattener) -> Option<ttf_parser::Rect>,
+) -> Option<FlatOutline> {
+    let upem = f32::from(units_per_em.max(1));
     let top = (1u32 << class.min(16)) as f32;
     let tolerance = class_tolerance(top) * upem / top;
     let mut f = Flattener { tolerance, ..Flattener::default() };
-    face.outline_glyph(ttf_parser::GlyphId(glyph), &mut f)?;
+    outline(&mut f)?;
     // (Kept for many frames: without the room their growth left.)
     f.points.shrink_to_fit();
     f.starts.shrink_to_fit();
     Some(FlatOutline::new(f.points, f.starts))
+}
+
+/// Where a face that draws from its `glyf` table alone (TrueType outlines,
+/// no `gvar` variations) keeps its outlines, found when the face is
+/// loaded: a read parses `loca` and `glyf` from these ranges of the face's
+/// bytes instead of the whole face (`ttf_parser::Face::parse` reads a dozen
+/// tables' headers: about 3,200 instructions a read of DejaVu Sans, a fifth
+/// of a first raster at 16 px).
+#[derive(Clone, Debug)]
+pub(crate) struct GlyfTables {
+    glyf: std::ops::Range<usize>,
+    loca: std::ops::Range<usize>,
+    format: ttf_parser::head::IndexToLocationFormat,
+    glyphs: std::num::NonZeroU16,
+}
+
+impl GlyfTables {
+    /// `face`'s tables, parsed from `bytes`, when it draws from `glyf`
+    /// alone; `None` for CFF outlines, `gvar` variations or tables outside
+    /// `bytes`.
+    pub(crate) fn of(face: &ttf_parser::Face<'_>, bytes: &[u8]) -> Option<GlyfTables> {
+        let tables = face.tables();
+        if tables.glyf.is_none() || tables.gvar.is_some() {
+            return None;
+        }
+        let range = |tag: &[u8; 4]| {
+            let table = face.raw_face().table(ttf_parser::Tag::from_bytes(tag))?;
+            // (Where the table lies in `bytes`: the parser hands out
+            // subslices of them.)
+            let start = (table.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
+            let end = start.checked_add(table.len())?;
+            (end <= bytes.len()).then_some(start..end)
+        };
+        Some(GlyfTables {
+            glyf: range(b"glyf")?,
+            loca: range(b"loca")?,
+            format: tables.head.index_to_location_format,
+            glyphs: tables.maxp.number_of_glyphs,
+        })
+    }
+
+    /// The `glyf` table, parsed from the face's own `bytes` (the ones
+    /// [`of`](Self::of) was given); `None` if they do not hold it.
+    pub(crate) fn table<'a>(&self, bytes: &'a [u8]) -> Option<ttf_parser::glyf::Table<'a>> {
+        let loca = ttf_parser::loca::Table::parse(
+            self.glyphs,
+            self.format,
+            bytes.get(self.loca.clone())?,
+        )?;
+        ttf_parser::glyf::Table::parse(loca, bytes.get(self.glyf.clone())?)
+    }
 }
 
 /// The tolerance in pixels of a class whose top size is `top` px.
@@ -478,6 +545,51 @@ impl OutlineStore {
 mod tests {
     use super::*;
     use ttf_parser::OutlineBuilder;
+
+    /// A face read from its `glyf` table alone gives every glyph the
+    /// outline the whole face's parse gives it (ttf-parser's `Face`, the
+    /// reference), point for point, in plain TrueType faces and in one of
+    /// a collection; a face with `gvar` variations has no such tables (its
+    /// outlines need the whole face).
+    #[test]
+    fn the_glyf_table_alone_reads_the_outlines_the_face_reads() {
+        fn system_font(path: &str, package: &str) -> Vec<u8> {
+            std::fs::read(path)
+                .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
+        }
+        let wqy =
+            system_font("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei");
+        for (name, bytes, index, step) in [
+            ("DejaVu Sans", dejavu::sans::regular().to_vec(), 0, 1),
+            ("DejaVu Sans Mono", dejavu::sans_mono::regular().to_vec(), 0, 1),
+            ("WenQuanYi Micro Hei Mono", wqy, 1, 37),
+        ] {
+            let face = ttf_parser::Face::parse(&bytes, index).unwrap();
+            let tables = GlyfTables::of(&face, &bytes).unwrap_or_else(|| panic!("{name}: tables"));
+            let glyf = tables.table(&bytes).unwrap();
+            let mut read = 0;
+            for g in (0..face.number_of_glyphs()).step_by(step) {
+                for class in [4, 6] {
+                    let want = flatten(&face, g, class);
+                    let got = flatten_glyf(&glyf, face.units_per_em(), g, class);
+                    assert_eq!(
+                        got.as_ref().map(|o| (&o.points, &o.starts)),
+                        want.as_ref().map(|o| (&o.points, &o.starts)),
+                        "{name}: glyph {g}, class {class}"
+                    );
+                    read += usize::from(want.is_some());
+                }
+            }
+            assert!(read > 100, "{name}: {read} outlines");
+            // Bytes that do not hold the tables: none.
+            assert!(tables.table(&bytes[..16]).is_none(), "{name}");
+        }
+        let inter =
+            system_font("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", "fonts-inter-variable");
+        let face = ttf_parser::Face::parse(&inter, 0).unwrap();
+        assert!(face.tables().gvar.is_some());
+        assert!(GlyfTables::of(&face, &inter).is_none(), "Inter: gvar variations");
+    }
 
     /// Flattened curves end where the curve ends and every point lies on
     /// the Bézier curve of their definition (quadratic and cubic, at the

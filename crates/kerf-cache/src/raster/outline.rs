@@ -10,7 +10,7 @@
 
 use crate::error::RasterError;
 use crate::font::instance::{embolden_px, offset_contour, signed_area, Instance};
-use crate::font::outline::{flatten, size_class, FlatOutline};
+use crate::font::outline::{flatten, flatten_glyf, size_class, FlatOutline};
 use crate::font::{FaceHandle, FontRef};
 use crate::raster::coverage::Coverage;
 use std::cell::RefCell;
@@ -165,6 +165,13 @@ fn read(
         None => {
             font.font.count_outline_read();
             let flat = catch_unwind(AssertUnwindSafe(|| {
+                // The face's own bytes, drawn from `glyf` alone: two tables
+                // parsed, not the face.
+                if let Some(tables) = font.font.glyf_tables().filter(|_| own_bytes) {
+                    let glyf = tables.table(font.bytes).ok_or(RasterError::BadFont)?;
+                    let upem = font.font.units_per_em();
+                    return Ok(flatten_glyf(&glyf, upem, glyph, class).map(Arc::new));
+                }
                 let mut face = ttf_parser::Face::parse(font.bytes, font.collection_index)
                     .map_err(|_| RasterError::BadFont)?;
                 for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
