@@ -223,13 +223,10 @@ impl Font {
     }
 
     /// Where the face's outlines lie in its bytes, when it draws from its
-    /// `glyf` table alone and this font is no instance with variations
-    /// (whose outlines need the whole face).
+    /// `glyf` table alone. (Its instances' too: with no `gvar` table,
+    /// variations do not move a `glyf` outline.)
     pub(crate) fn glyf_tables(&self) -> Option<&GlyfTables> {
-        match &self.instance {
-            Some(i) if !i.variations().is_empty() => None,
-            _ => self.face.glyf.as_ref(),
-        }
+        self.face.glyf.as_ref()
     }
 
     /// Counts one outline read by the rasterizer.
@@ -662,5 +659,22 @@ mod tests {
             assert!(want > 3000, "{want}");
             assert_eq!(cmap_code_points(bytes, 0), Some(want));
         }
+    }
+
+    /// A TrueType face without `gvar` keeps its `glyf` tables' places from
+    /// its load, lazy or eager, and they read its outlines from its bytes;
+    /// a variable face (Inter, with `gvar`) keeps none.
+    #[test]
+    fn plain_truetype_faces_keep_their_glyf_tables_and_variable_ones_none() {
+        for loading in [FontLoading::Lazy, FontLoading::Eager] {
+            let font = Font::from_bytes_with(dejavu::sans::regular(), 0, loading).unwrap();
+            let tables = font.glyf_tables().expect("DejaVu Sans draws from glyf alone");
+            assert!(tables.table(font.bytes()).is_some());
+        }
+        let path = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf";
+        let inter = std::fs::read(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's fonts-inter-variable"));
+        let font = Font::from_bytes(inter, 0).unwrap();
+        assert!(font.glyf_tables().is_none());
     }
 }
