@@ -90,10 +90,7 @@ pub(crate) fn parse_metrics(bytes: &[u8], index: u32) -> Result<fontdue::Font, F
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn system_font(path: &str, package: &str) -> Vec<u8> {
-        std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
-    }
+    use crate::font::system_font;
 
     /// The metrics-only parse against fontdue's parse of the whole face (the
     /// reference): the same character map, every mapped glyph's advance and

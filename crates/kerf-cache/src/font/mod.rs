@@ -635,6 +635,13 @@ fn color_glyph_bits(bytes: &[u8], index: u32) -> Option<Arc<[u64]>> {
     any.then(|| bits.into())
 }
 
+/// A font file from a Debian package (`.ci/run` installs them): its bytes,
+/// or a panic naming the package to install.
+#[cfg(test)]
+pub(crate) fn system_font(path: &str, package: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -671,9 +678,8 @@ mod tests {
             let tables = font.glyf_tables().expect("DejaVu Sans draws from glyf alone");
             assert!(tables.table(font.bytes()).is_some());
         }
-        let path = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf";
-        let inter = std::fs::read(path)
-            .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's fonts-inter-variable"));
+        let inter =
+            system_font("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", "fonts-inter-variable");
         let font = Font::from_bytes(inter, 0).unwrap();
         assert!(font.glyf_tables().is_none());
     }

@@ -553,10 +553,7 @@ mod tests {
     /// outlines need the whole face).
     #[test]
     fn the_glyf_table_alone_reads_the_outlines_the_face_reads() {
-        fn system_font(path: &str, package: &str) -> Vec<u8> {
-            std::fs::read(path)
-                .unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
-        }
+        use crate::font::system_font;
         let wqy =
             system_font("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei");
         for (name, bytes, index, step) in [

@@ -258,9 +258,6 @@ impl Coverage {
     /// top-left.
     pub(crate) fn into_bytes(mut self) -> Vec<u8> {
         let n = self.width * self.height;
-        if n == 0 {
-            return Vec::new();
-        }
         // First the running sum, in place, across the rows as they lie...
         let cells = n.next_multiple_of(BLOCK);
         if let Some(cells) = self.acc.get_mut(..cells) {
