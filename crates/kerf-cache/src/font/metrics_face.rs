@@ -90,7 +90,7 @@ pub(crate) fn parse_metrics(bytes: &[u8], index: u32) -> Result<fontdue::Font, F
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::font::system_font;
+    use crate::font::test_fonts::system_font;
 
     /// The metrics-only parse against fontdue's parse of the whole face (the
     /// reference): the same character map, every mapped glyph's advance and

@@ -5,6 +5,8 @@ pub(crate) mod effect;
 pub(crate) mod instance;
 mod metrics_face;
 pub(crate) mod outline;
+#[cfg(test)]
+mod test_fonts;
 
 use crate::error::{FontError, GlyphError, StyleError};
 use crate::font::effect::GlyphEffect;
@@ -635,16 +637,10 @@ fn color_glyph_bits(bytes: &[u8], index: u32) -> Option<Arc<[u64]>> {
     any.then(|| bits.into())
 }
 
-/// A font file from a Debian package (`.ci/run` installs them): its bytes,
-/// or a panic naming the package to install.
-#[cfg(test)]
-pub(crate) fn system_font(path: &str, package: &str) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::font::test_fonts::system_font;
 
     /// The raw count against ttf-parser's own walk of the same subtables
     /// (formats 4 and 12, each code point of each subtable once; format 4's

@@ -553,7 +553,7 @@ mod tests {
     /// outlines need the whole face).
     #[test]
     fn the_glyf_table_alone_reads_the_outlines_the_face_reads() {
-        use crate::font::system_font;
+        use crate::font::test_fonts::system_font;
         let wqy =
             system_font("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei");
         for (name, bytes, index, step) in [
