@@ -9,7 +9,7 @@
 //! cannot rotate, so it draws rotated areas axis-aligned.
 
 use glyphon::{Buffer, FontSystem};
-use kerf::cache::PositionedGlyph;
+use kerf::cache::{GlyphRun, PositionedGlyph};
 use kerf::gpu::{wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, TextTransform, Viewport};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -107,7 +107,7 @@ pub enum Side {
         ranges: Vec<Option<std::ops::Range<usize>>>,
         /// Glyphs converted, by the key of their buffer's shaping and
         /// their default colour, with the frame they were last drawn in.
-        converted: HashMap<(u64, [u8; 4]), (Vec<PositionedGlyph>, u64)>,
+        converted: HashMap<(u64, [u8; 4]), (GlyphRun, u64)>,
         frame: u64,
     },
     /// glyphon 0.12: one atlas, `renderers` text renderers on it.
@@ -259,8 +259,10 @@ impl Side {
                 ranges.clear();
                 for a in areas {
                     if !every {
-                        let kept = converted.entry((a.key, a.color)).or_insert((Vec::new(), 0));
+                        let kept =
+                            converted.entry((a.key, a.color)).or_insert((GlyphRun::default(), 0));
                         if kept.1 == 0 {
+                            let mut run = Vec::new();
                             fonts
                                 .glyphs(
                                     atlas.cache_mut(),
@@ -268,9 +270,10 @@ impl Side {
                                     a.buffer,
                                     (0.0, 0.0),
                                     a.color,
-                                    &mut kept.0,
+                                    &mut run,
                                 )
                                 .map_err(|e| e.to_string())?;
+                            kept.0 = GlyphRun::new(run);
                         }
                         kept.1 = *frame;
                         ranges.push(None);
@@ -300,13 +303,15 @@ impl Side {
                         .zip(ranges.iter())
                         .filter(|(a, _)| a.renderer == r)
                         .map(|(a, range)| {
-                            let drawn: &[PositionedGlyph] = match range {
-                                Some(range) => &glyphs[range.clone()],
-                                None => &converted[&(a.key, a.color)].0,
+                            let t = match range {
+                                Some(range) => {
+                                    TextArea::glyphs(&glyphs[range.clone()], a.left, a.top)
+                                }
+                                None => {
+                                    TextArea::run(&converted[&(a.key, a.color)].0, a.left, a.top)
+                                }
                             };
-                            let t = TextArea::glyphs(drawn, a.left, a.top)
-                                .with_scale(a.scale)
-                                .with_bounds(bounds);
+                            let t = t.with_scale(a.scale).with_bounds(bounds);
                             if a.rotation == 0.0 {
                                 t
                             } else {

@@ -49,8 +49,12 @@ use std::sync::Arc;
 /// is reused.
 #[derive(Debug, Default)]
 pub struct RetainedRun {
-    /// The glyphs last prepared through this run.
+    /// The glyphs last prepared through this run (empty when they came as
+    /// a [`GlyphRun`]: then `shared` holds them).
     glyphs: Vec<PositionedGlyph>,
+    /// The shared glyphs last prepared through this run, when they came as
+    /// a [`GlyphRun`] ([`Frame::prepare_run`]).
+    shared: Option<GlyphRun>,
     /// The cache (its id; 0: none yet) and mode they were prepared in.
     cache: u64,
     mode: Option<RenderMode>,
@@ -71,6 +75,7 @@ impl Clone for RetainedRun {
     fn clone(&self) -> RetainedRun {
         RetainedRun {
             glyphs: self.glyphs.clone(),
+            shared: self.shared.clone(),
             cache: self.cache,
             mode: self.mode,
             keys: None,
@@ -99,6 +104,7 @@ type Marks = (usize, usize, u64, u64);
 
 impl RetainedRun {
     /// Bytes its recorded glyphs and quads reserve on the heap.
+    /// (Glyphs held through a [`GlyphRun`] are the app's, not counted.)
     pub fn heap_bytes(&self) -> usize {
         self.glyphs.capacity() * std::mem::size_of::<PositionedGlyph>()
             + self.quads.capacity() * std::mem::size_of::<GlyphQuad>()
@@ -114,12 +120,86 @@ impl RetainedRun {
     /// Forgets everything (the next prepare looks every glyph up).
     pub fn clear(&mut self) {
         self.glyphs.clear();
+        self.shared = None;
         self.quads.clear();
         // (The slots stay the run's, for its next keys.)
         self.keys = None;
         self.epochs = None;
         self.cache = 0;
         self.mode = None;
+    }
+}
+
+/// Positioned glyphs shared and never changed: made once (when a buffer
+/// is shaped, say) and drawn frame after frame. A [`RetainedRun`] that last
+/// prepared the same `GlyphRun` (the same one, or a clone of it: not merely
+/// equal glyphs) knows its glyphs are the same without reading them, and
+/// keeps a clone instead of a copy of them ([`Frame::prepare_run`]).
+/// Cheap to clone (a reference count).
+///
+/// ```
+/// use kerf_cache::{CacheConfig, GlyphCache, GlyphRun, PositionedGlyph};
+///
+/// let mut cache = GlyphCache::new(CacheConfig::default())?;
+/// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+/// let g = PositionedGlyph { font, glyph: 36, size: 16.0, x: 0.0, y: 12.0, color: [0; 4] };
+/// let run = GlyphRun::new(vec![g; 4]);
+/// assert_eq!((run.len(), run.first_size()), (4, 16.0));
+/// assert!(run.same_as(&run.clone()));
+/// assert!(!run.same_as(&GlyphRun::new(vec![g; 4])), "equal glyphs, another run");
+///
+/// // Drawn through a retained run: recorded the first time, reused after.
+/// let mut retained = kerf_cache::RetainedRun::default();
+/// let mut quads = Vec::new();
+/// for frame in 1..=2 {
+///     quads.clear();
+///     let mut f = cache.begin_frame();
+///     assert_eq!(f.prepare_run(&run, false, &mut quads, &mut retained), frame == 2);
+///     f.finish();
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct GlyphRun {
+    glyphs: Arc<[PositionedGlyph]>,
+    /// The first glyph's size (0 for none), kept beside the reference so
+    /// that a renderer reads it without reading the glyphs.
+    first_size: f32,
+}
+
+impl GlyphRun {
+    /// A run of `glyphs`, which no one can change from now on.
+    pub fn new(glyphs: Vec<PositionedGlyph>) -> GlyphRun {
+        let first_size = glyphs.first().map_or(0.0, |g| g.size);
+        GlyphRun { glyphs: glyphs.into(), first_size }
+    }
+
+    /// Whether `other` is this run or a clone of it.
+    pub fn same_as(&self, other: &GlyphRun) -> bool {
+        Arc::ptr_eq(&self.glyphs, &other.glyphs)
+    }
+
+    /// The glyphs.
+    pub fn glyphs(&self) -> &[PositionedGlyph] {
+        &self.glyphs
+    }
+
+    /// The first glyph's size in pixels per em (0 when the run is empty).
+    pub fn first_size(&self) -> f32 {
+        self.first_size
+    }
+}
+
+impl std::ops::Deref for GlyphRun {
+    type Target = [PositionedGlyph];
+    fn deref(&self) -> &[PositionedGlyph] {
+        &self.glyphs
+    }
+}
+
+impl From<Vec<PositionedGlyph>> for GlyphRun {
+    fn from(glyphs: Vec<PositionedGlyph>) -> GlyphRun {
+        GlyphRun::new(glyphs)
     }
 }
 
@@ -173,6 +253,18 @@ impl Frame<'_> {
     ) -> bool {
         self.cache.run_retained(glyphs, RenderMode::Lcd, out, run)
     }
+
+    /// [`prepare_retained`](Self::prepare_retained) of a [`GlyphRun`]
+    /// (`lcd`: as [`prepare_lcd`](Self::prepare_lcd)): when `run` last
+    /// prepared this same `GlyphRun`, its glyphs are known to be the same
+    /// without comparing them, and `run` keeps a clone of `glyphs` instead of
+    /// a copy. The quads are the ones `prepare_retained` would append.
+    pub fn prepare_run(
+        &mut self, glyphs: &GlyphRun, lcd: bool, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
+    ) -> bool {
+        let mode = if lcd { RenderMode::Lcd } else { self.cache.render_mode() };
+        self.cache.run_shared(glyphs, mode, out, run)
+    }
 }
 
 /// Whether `a` and `b` hold the same glyphs, bit for bit: 16 glyphs at a
@@ -198,7 +290,38 @@ impl GlyphCache {
         &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
         run: &mut RetainedRun,
     ) -> bool {
-        let same = run.cache == self.id && run.mode == Some(mode) && same_bits(&run.glyphs, glyphs);
+        let recorded = run.shared.as_ref().map_or(&run.glyphs[..], |s| s.glyphs());
+        let same = run.cache == self.id && run.mode == Some(mode) && same_bits(recorded, glyphs);
+        self.run_recorded(glyphs, None, same, mode, out, run)
+    }
+
+    fn run_shared(
+        &mut self, glyphs: &GlyphRun, mode: RenderMode, out: &mut Vec<GlyphQuad>,
+        run: &mut RetainedRun,
+    ) -> bool {
+        let same = run.cache == self.id
+            && run.mode == Some(mode)
+            && match &run.shared {
+                Some(s) => s.same_as(glyphs) || same_bits(s, glyphs),
+                None => same_bits(&run.glyphs, glyphs),
+            };
+        self.run_recorded(glyphs, Some(glyphs), same, mode, out, run)
+    }
+
+    /// The rest of [`run_retained`](Self::run_retained) once it is known
+    /// whether `glyphs` are the ones `run` recorded (`same`); `shared`: the
+    /// [`GlyphRun`] they came as, kept instead of a copy.
+    fn run_recorded(
+        &mut self, glyphs: &[PositionedGlyph], shared: Option<&GlyphRun>, same: bool,
+        mode: RenderMode, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
+    ) -> bool {
+        let other = |s: &&GlyphRun| !run.shared.as_ref().is_some_and(|r| r.same_as(s));
+        if let Some(s) = shared.filter(other).filter(|_| same) {
+            // Equal glyphs from another run: kept as the one that came, so
+            // the next frame knows them without comparing.
+            run.glyphs = Vec::new();
+            run.shared = Some(s.clone());
+        }
         if same && self.replay(run, out) {
             return true;
         }
@@ -207,9 +330,16 @@ impl GlyphCache {
         self.run_slice(glyphs, out, mode);
         if !same {
             run.clear();
-            run.glyphs.extend_from_slice(glyphs);
             (run.cache, run.mode) = (self.id, Some(mode));
-            return false;
+            match shared {
+                // A run made to be drawn again: recorded now.
+                Some(s) => run.shared = Some(s.clone()),
+                // Recorded the second time the same glyphs come.
+                None => {
+                    run.glyphs.extend_from_slice(glyphs);
+                    return false;
+                }
+            }
         }
         if self.marks() != before || self.retiring() {
             run.epochs = None;

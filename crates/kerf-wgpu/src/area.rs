@@ -4,8 +4,8 @@
 
 use crate::transform::TextTransform;
 use kerf_cache::{
-    Decoration, Effects, GlyphQuad, Outline, PositionedGlyph, PositionedImage, QuadFlags, Shadow,
-    TextSpec,
+    Decoration, Effects, GlyphQuad, GlyphRun, Outline, PositionedGlyph, PositionedImage, QuadFlags,
+    Shadow, TextSpec,
 };
 
 /// Clip rectangle of a text area, in target pixels (half-open).
@@ -35,10 +35,38 @@ pub enum TextContent<'a> {
     Text(TextSpec<'a>),
     /// Glyphs positioned by an external shaper (pen positions on the baseline).
     Glyphs(&'a [PositionedGlyph]),
+    /// Glyphs as [`Glyphs`](Self::Glyphs), made once and drawn frame after
+    /// frame ([`GlyphRun`]): a renderer that drew this run (or a clone of
+    /// it) before knows its glyphs without reading them, wherever the area
+    /// now is in `prepare`'s list (a scrolled line, a moved message).
+    Run(&'a GlyphRun),
     /// The app's own images (icons, rasterized SVG) from the atlas's image
     /// sources ([`TextAtlas::add_image_source`](crate::TextAtlas::add_image_source)),
     /// cached, evicted and re-requested like glyphs.
     Images(&'a [PositionedImage]),
+}
+
+/// What an area draws, a [`GlyphRun`] seen as the glyphs it holds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Content<'a> {
+    /// A string.
+    Text(TextSpec<'a>),
+    /// Glyphs (or a run's).
+    Glyphs(&'a [PositionedGlyph]),
+    /// Images.
+    Images(&'a [PositionedImage]),
+}
+
+impl<'a> TextContent<'a> {
+    /// The content with a run seen as the glyphs it holds.
+    pub(crate) fn as_slices(self) -> Content<'a> {
+        match self {
+            TextContent::Text(spec) => Content::Text(spec),
+            TextContent::Glyphs(glyphs) => Content::Glyphs(glyphs),
+            TextContent::Run(run) => Content::Glyphs(run.glyphs()),
+            TextContent::Images(images) => Content::Images(images),
+        }
+    }
 }
 
 /// A block of text to draw: content, placement, scale and clip.
@@ -183,6 +211,15 @@ impl<'a> TextArea<'a> {
     /// Positioned glyphs offset by `(left, top)`, scale 1, no clipping.
     pub fn glyphs(glyphs: &'a [PositionedGlyph], left: f32, top: f32) -> Self {
         TextArea::at(TextContent::Glyphs(glyphs), left, top)
+    }
+
+    /// A [`GlyphRun`] offset by `(left, top)`, scale 1, no clipping: drawn
+    /// as [`glyphs`](Self::glyphs) would draw its glyphs. At whole-pixel
+    /// offsets and scale 1, a renderer that drew the same run in an earlier
+    /// frame reuses its quads without reading the glyphs (see
+    /// [`TextContent::Run`]).
+    pub fn run(run: &'a GlyphRun, left: f32, top: f32) -> Self {
+        TextArea::at(TextContent::Run(run), left, top)
     }
 }
 

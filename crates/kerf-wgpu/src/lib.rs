@@ -102,6 +102,7 @@
 )]
 
 mod area;
+mod area_runs;
 mod correction;
 mod device;
 mod draw_order;

@@ -1,7 +1,8 @@
 //! TextRenderer: turns text areas into glyph instances and draws them
 //! (`prepare` in three phases: check, collect, upload; then `render`).
 
-use crate::area::{clip_from, scaled_effects, scissor, TextArea, TextBounds, TextContent};
+use crate::area::{clip_from, scaled_effects, scissor, Content, TextArea, TextBounds, TextContent};
+use crate::area_runs::{AreaRuns, AreaStamp};
 use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, UsageError};
@@ -52,17 +53,6 @@ pub struct PrepareReport {
     pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
 }
 
-/// How an area drawn from its retained run was placed: with the same stamp
-/// and the same recorded quads, its instances are the same.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct AreaStamp {
-    left: u32,
-    top: u32,
-    scale: u32,
-    bounds: TextBounds,
-    lcd: bool,
-}
-
 /// What a [`TextRenderer`] holds between frames ([`TextRenderer::footprint`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RendererFootprint {
@@ -95,14 +85,10 @@ pub struct TextRenderer {
     /// The instances the instance buffer holds (the last `prepare`'s).
     uploaded: Vec<GlyphInstance>,
     scratch: Vec<PositionedGlyph>,
-    /// Per area (by index in `prepare`'s slice): its glyphs' run kept from
-    /// frame to frame, so an area drawn as the last frame drew it reuses its
-    /// quads ([`kerf_cache::RetainedRun`]).
-    retained: Vec<RetainedRun>,
-    /// Per area: how the last `prepare` placed its reused quads (`None`:
-    /// not drawn from its retained run), to tell a frame whose instances are
-    /// the last frame's.
-    stamps: Vec<Option<AreaStamp>>,
+    /// Per area: its glyphs' run kept from frame to frame, so an area drawn
+    /// as an earlier frame drew it reuses its quads
+    /// ([`kerf_cache::RetainedRun`]), and how its quads were placed.
+    areas: AreaRuns,
     count: u32,
     atlas_id: u64,
     viewport: Option<wgpu::BindGroup>,
@@ -159,8 +145,7 @@ impl TextRenderer {
             quads: Vec::new(),
             uploaded: Vec::new(),
             scratch: Vec::new(),
-            retained: Vec::new(),
-            stamps: Vec::new(),
+            areas: AreaRuns::default(),
             count: 0,
             atlas_id: atlas.id,
             viewport: None,
@@ -269,11 +254,9 @@ impl TextRenderer {
         let mut collected = Collected::default();
         let mut frame = atlas.cache_frame();
         self.zoom_sizes.begin();
-        self.retained.resize_with(texts.len(), RetainedRun::default);
-        // Every area drawn from its record, placed as last time: the
-        // instances are the last prepare's.
-        let mut repeated = self.stamps.len() == texts.len();
-        self.stamps.resize(texts.len(), None);
+        // Every area at its index of last time, drawn from its record,
+        // placed as last time: the instances are the last prepare's.
+        let mut repeated = self.areas.follow(texts);
         for (n, area) in texts.iter().enumerate() {
             repeated &= self.collect(&mut frame, n, area, viewport.size(), &mut collected);
         }
@@ -362,7 +345,7 @@ impl TextRenderer {
         &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>,
         target: (u32, u32), collected: &mut Collected,
     ) -> bool {
-        let previous = self.stamps[n].take();
+        let previous = self.areas.stamps[n].take();
         let start = self.quads.len();
         let moving = self.zoom_sizes.zooming(n, area);
         let zooming = moving && self.zoom_sizes.in_steps(n, area, self.zoom, self.software);
@@ -418,7 +401,7 @@ impl TextRenderer {
             bounds: area.bounds,
             lcd,
         };
-        self.stamps[n] = Some(stamp);
+        self.areas.stamps[n] = Some(stamp);
         previous == Some(stamp)
     }
 
@@ -431,8 +414,14 @@ impl TextRenderer {
     ) -> bool {
         let quads = &mut self.quads;
         let start = quads.len();
-        match &area.content {
-            TextContent::Text(spec) => {
+        let whole = area.scale == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0;
+        // A run at a whole-pixel offset: known again without reading it.
+        let shared = match area.content {
+            TextContent::Run(r) if whole && area.effects.is_empty() => Some(r),
+            _ => None,
+        };
+        match &area.content.as_slices() {
+            Content::Text(spec) => {
                 // Checked in the first phase with the same scaled spec: cannot fail.
                 let _ = if lcd {
                     frame.layout_lcd(&area.scaled(spec), quads)
@@ -440,12 +429,12 @@ impl TextRenderer {
                     frame.layout(&area.scaled(spec), quads)
                 };
             }
-            TextContent::Images(images) => {
+            Content::Images(images) => {
                 let placed: Vec<PositionedImage> =
                     images.iter().map(|g| area.place_image(g)).collect();
                 frame.prepare_images(&placed, quads);
             }
-            TextContent::Glyphs(glyphs) if !area.effects.is_empty() => {
+            Content::Glyphs(glyphs) if !area.effects.is_empty() => {
                 // Under the glyphs: their effect layers, in grayscale.
                 let placed: Vec<PositionedGlyph> =
                     glyphs.iter().map(|g| area.place_glyph(g)).collect();
@@ -459,11 +448,9 @@ impl TextRenderer {
                     frame.prepare(&placed, quads);
                 }
             }
-            TextContent::Glyphs(glyphs) => {
+            Content::Glyphs(glyphs) => {
                 // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
                 // so the glyphs go to the cache as they are and the quads move after.
-                let whole =
-                    area.scale == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0;
                 let glyphs = if whole {
                     glyphs
                 } else {
@@ -471,11 +458,11 @@ impl TextRenderer {
                     self.scratch.extend(glyphs.iter().map(|g| area.place_glyph(g)));
                     &self.scratch[..]
                 };
-                let run = &mut self.retained[n];
-                let reused = if lcd {
-                    frame.prepare_lcd_retained(glyphs, quads, run)
-                } else {
-                    frame.prepare_retained(glyphs, quads, run)
+                let run = &mut self.areas.runs[n];
+                let reused = match shared {
+                    Some(shared) => frame.prepare_run(shared, lcd, quads, run),
+                    None if lcd => frame.prepare_lcd_retained(glyphs, quads, run),
+                    None => frame.prepare_retained(glyphs, quads, run),
                 };
                 let (dx, dy) = (area.left as i32, area.top as i32);
                 if whole && (dx != 0 || dy != 0) {
@@ -619,11 +606,11 @@ impl TextRenderer {
             + tr.quads.capacity() * std::mem::size_of::<SampledQuad>()
             + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
             + tr.uniforms.capacity()
-            + self.retained.iter().map(RetainedRun::heap_bytes).sum::<usize>();
+            + self.areas.runs.iter().map(RetainedRun::heap_bytes).sum::<usize>();
         RendererFootprint {
             gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,
             cpu_bytes: cpu,
-            areas: self.retained.len(),
+            areas: self.areas.runs.len(),
         }
     }
 }

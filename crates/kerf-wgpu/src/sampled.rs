@@ -6,7 +6,7 @@
 //! [`TRANSFORMS_PER_DRAW`] areas), each block of transforms bound at a
 //! dynamic offset.
 
-use crate::area::{scaled_effects, TextArea, TextContent};
+use crate::area::{scaled_effects, Content, TextArea, TextContent};
 use crate::draw_order::{is_colour, runs_of};
 use crate::fit::CurveKey;
 use crate::pipeline::{MadePipeline, PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
@@ -108,8 +108,8 @@ impl Transformed {
     ) {
         let first = self.quads.len() as u32;
         let max_px = frame.cache().config().max_glyph_px;
-        match &area.content {
-            TextContent::Text(spec) => {
+        match &area.content.as_slices() {
+            Content::Text(spec) => {
                 // Pens on the baseline; characters no font has are reported,
                 // as for untransformed text. (Checked before: cannot fail.)
                 let start = self.positions.len();
@@ -128,7 +128,7 @@ impl Transformed {
                 self.push_decorations(frame, &lines, skipped);
                 self.positions.extend(glyphs);
             }
-            TextContent::Glyphs(glyphs) => {
+            Content::Glyphs(glyphs) => {
                 let placed: Vec<PositionedGlyph> =
                     glyphs.iter().map(|g| area.place_glyph(g)).collect();
                 let effects = scaled_effects(&area.effects, area.scale);
@@ -141,7 +141,7 @@ impl Transformed {
                     sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
                 }
             }
-            TextContent::Images(images) => {
+            Content::Images(images) => {
                 for (i, g) in images.iter().enumerate() {
                     let g = area.place_image(g);
                     sampled(frame, Item::Image(&g), raster, max_px, &mut self.quads, i, skipped);
@@ -390,8 +390,8 @@ pub(crate) fn draw_oversized(
     for sk in oversized {
         let kerf_cache::GlyphError::TooLarge { width, height, .. } = sk.reason else { continue };
         let area_texels = (width as f64 * height as f64).max(1.0);
-        match &area.content {
-            TextContent::Images(images) => {
+        match &area.content.as_slices() {
+            Content::Images(images) => {
                 let Some(g) = images.get(sk.index) else { continue };
                 let g = area.place_image(g);
                 let set = if g.source.is_rgba() {
@@ -413,9 +413,7 @@ pub(crate) fn draw_oversized(
             }
             content => {
                 let g = match content {
-                    TextContent::Glyphs(glyphs) => {
-                        glyphs.get(sk.index).map(|g| area.place_glyph(g))
-                    }
+                    Content::Glyphs(glyphs) => glyphs.get(sk.index).map(|g| area.place_glyph(g)),
                     _ => laid_out.get(sk.index).copied(),
                 };
                 let Some(g) = g else { continue };

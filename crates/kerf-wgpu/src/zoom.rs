@@ -5,7 +5,7 @@
 //! size rests, it is drawn exactly again (texel for pixel, as if it had
 //! never zoomed).
 
-use crate::area::{TextArea, TextContent};
+use crate::area::{Content, TextArea, TextContent};
 use kerf_cache::GlyphSize;
 
 /// How areas whose size changes between frames are drawn
@@ -152,12 +152,12 @@ impl ZoomTracker {
 /// steps are rescaled copies, kept).
 fn repeats(area: &TextArea<'_>, keys: &mut Vec<u64>) -> bool {
     keys.clear();
-    match &area.content {
-        TextContent::Text(spec) => keys.extend(spec.text.chars().map(u64::from)),
-        TextContent::Glyphs(glyphs) => {
+    match &area.content.as_slices() {
+        Content::Text(spec) => keys.extend(spec.text.chars().map(u64::from)),
+        Content::Glyphs(glyphs) => {
             keys.extend(glyphs.iter().map(|g| u64::from(g.font.index()) << 16 | u64::from(g.glyph)))
         }
-        TextContent::Images(_) => return false,
+        Content::Images(_) => return false,
     }
     let total = keys.len();
     keys.sort_unstable();
@@ -174,17 +174,17 @@ fn signature(area: &TextArea<'_>) -> u64 {
         h ^= v;
         h = h.wrapping_mul(0x0100_0000_01b3);
     };
-    match &area.content {
-        TextContent::Text(spec) => {
+    match &area.content.as_slices() {
+        Content::Text(spec) => {
             eat(1);
             eat(u64::from(spec.font.index()));
             spec.text.bytes().for_each(|b| eat(u64::from(b)));
         }
-        TextContent::Glyphs(glyphs) => {
+        Content::Glyphs(glyphs) => {
             eat(2);
             glyphs.iter().for_each(|g| eat(u64::from(g.font.index()) << 16 | u64::from(g.glyph)));
         }
-        TextContent::Images(images) => {
+        Content::Images(images) => {
             eat(3);
             images.iter().for_each(|i| eat(u64::from(i.source.index()) << 32 | u64::from(i.id)));
         }
@@ -198,10 +198,12 @@ fn signature(area: &TextArea<'_>) -> u64 {
 /// it asks for (1/64 px: a transform's rounding is not a zoom); 0 when it
 /// has none.
 fn size_of(area: &TextArea<'_>) -> f32 {
-    let size = match &area.content {
-        TextContent::Text(spec) => spec.size,
-        TextContent::Glyphs(g) => g.first().map_or(0.0, |g| g.size),
-        TextContent::Images(i) => i.first().map_or(0.0, |i| i.size),
+    let size = match (&area.content, area.content.as_slices()) {
+        // (Kept beside the run's reference: its glyphs are not read.)
+        (TextContent::Run(r), _) => r.first_size(),
+        (_, Content::Text(spec)) => spec.size,
+        (_, Content::Glyphs(g)) => g.first().map_or(0.0, |g| g.size),
+        (_, Content::Images(i)) => i.first().map_or(0.0, |i| i.size),
     };
     let stretch = area.transform.map_or(1.0, |t| t.raster_scale());
     GlyphSize::from_px(size * area.scale * stretch, f32::MAX).map_or(0.0, GlyphSize::px)
