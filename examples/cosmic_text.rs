@@ -7,7 +7,7 @@
 use kerf::cache::cosmic_text::{
     fontdb, Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping,
 };
-use kerf::cache::CosmicFonts;
+use kerf::cache::{CosmicFonts, GlyphRun};
 use kerf::gpu::{
     headless, wgpu, CacheConfig, Offscreen, TextArea, TextAtlas, TextRenderer, Viewport,
 };
@@ -45,20 +45,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     viewport.update(queue, W, H);
 
     // When the buffer is shaped (here once; again after any change to its
-    // text, size or metrics): its glyphs, fonts loaded on first sight. They
-    // are plain data, kept beside the buffer.
+    // text, size or metrics): its glyphs, fonts loaded on first sight, kept
+    // beside the buffer as a run (shared, never changed: a renderer knows it
+    // again without reading it).
     let mut fonts = CosmicFonts::new();
     let mut glyphs = Vec::new();
     let default_color = Color::rgb(20, 30, 80);
     let color = [default_color.r(), default_color.g(), default_color.b(), default_color.a()];
     fonts.glyphs(atlas.cache_mut(), &font_system, &buffer, (0.0, 0.0), color, &mut glyphs)?;
+    let run = GlyphRun::new(glyphs);
 
     // Per frame: prepare the kept glyphs where the area is, then render.
     let report = renderer.prepare(
         device,
         queue,
         &mut atlas,
-        &[TextArea::glyphs(&glyphs, 20.0, 20.0)],
+        &[TextArea::run(&run, 20.0, 20.0)],
         &viewport,
     )?;
 
@@ -79,7 +81,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     png.write_header()?.write_image_data(&pixels)?;
     println!(
         "wrote {out_path}: {} glyphs shaped by cosmic-text, {} drawn, {} skipped",
-        glyphs.len(),
+        run.len(),
         report.instances,
         report.skipped.len()
     );

@@ -1,7 +1,8 @@
 //! The two text renderers a scene is drawn by, written as an app written
 //! from each one's docs would: kerf (`CosmicFonts::glyphs` converting a
-//! cosmic-text buffer when it was shaped anew and keeping its glyphs, as
-//! docs/migrating-from-glyphon.md says, one `TextArea` per buffer; with
+//! cosmic-text buffer when it was shaped anew and keeping its glyphs beside
+//! the buffer as a `GlyphRun`, as docs/migrating-from-glyphon.md says, one
+//! `TextArea` per buffer; with
 //! `SCENES_CONVERT_EVERY_FRAME=1` every buffer is converted every frame)
 //! and glyphon 0.12 (its `TextArea` per buffer, the atlas trimmed after each
 //! frame).
@@ -11,29 +12,26 @@
 use glyphon::{Buffer, FontSystem};
 use kerf::cache::{GlyphRun, PositionedGlyph};
 use kerf::gpu::{wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, TextTransform, Viewport};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::OnceCell;
 use std::time::Duration;
 
-/// A shaped cosmic-text buffer and the key of its current shaping: any
-/// mutable use of the buffer (setting its text or size, shaping it) gives
-/// it a new key, so glyphs converted under the old one are never drawn
-/// for it again.
+/// A shaped cosmic-text buffer and the glyphs kerf's side converted it to
+/// (kept beside it, with the default colour they were converted in): any
+/// mutable use of the buffer (setting its text or size, shaping it) drops
+/// them, so they are never drawn for it again.
 pub struct Shaped {
     buffer: Buffer,
-    key: u64,
+    kept: Kept,
 }
 
-/// The next key (0 is never one).
-fn next_key() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
+/// kerf's glyphs of a buffer, converted when first drawn after a shaping,
+/// with the default colour they were converted in.
+pub type Kept = OnceCell<([u8; 4], GlyphRun)>;
 
 impl Shaped {
-    /// `buffer` (shaped) under a new key.
+    /// `buffer` (shaped), nothing converted yet.
     pub fn new(buffer: Buffer) -> Shaped {
-        Shaped { buffer, key: next_key() }
+        Shaped { buffer, kept: OnceCell::new() }
     }
 }
 
@@ -45,9 +43,9 @@ impl std::ops::Deref for Shaped {
 }
 
 impl std::ops::DerefMut for Shaped {
-    /// (A new key: the buffer may change.)
+    /// (Its converted glyphs dropped: the buffer may change.)
     fn deref_mut(&mut self) -> &mut Buffer {
-        self.key = next_key();
+        self.kept = OnceCell::new();
         &mut self.buffer
     }
 }
@@ -59,8 +57,8 @@ pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 pub struct Area<'b> {
     /// The shaped text.
     pub buffer: &'b Buffer,
-    /// The key of its shaping ([`Shaped`]).
-    pub key: u64,
+    /// kerf's glyphs of it, kept beside it ([`Shaped`]).
+    pub kept: &'b Kept,
     /// Offset, target pixels.
     pub left: f32,
     /// Offset, target pixels.
@@ -82,7 +80,7 @@ impl<'b> Area<'b> {
     pub fn at(shaped: &'b Shaped, left: f32, top: f32) -> Area<'b> {
         Area {
             buffer: &shaped.buffer,
-            key: shaped.key,
+            kept: &shaped.kept,
             left,
             top,
             scale: 1.0,
@@ -105,10 +103,6 @@ pub enum Side {
         fonts: kerf::cache::CosmicFonts,
         glyphs: Vec<PositionedGlyph>,
         ranges: Vec<Option<std::ops::Range<usize>>>,
-        /// Glyphs converted, by the key of their buffer's shaping and
-        /// their default colour, with the frame they were last drawn in.
-        converted: HashMap<(u64, [u8; 4]), (GlyphRun, u64)>,
-        frame: u64,
     },
     /// glyphon 0.12: one atlas, `renderers` text renderers on it.
     Glyphon {
@@ -172,8 +166,6 @@ impl Side {
                     fonts: kerf::cache::CosmicFonts::new(),
                     glyphs: Vec::new(),
                     ranges: Vec::new(),
-                    converted: HashMap::new(),
-                    frame: 0,
                 })
             }
             "glyphon" => {
@@ -249,33 +241,24 @@ impl Side {
         };
         let mut encoder = device.create_command_encoder(&Default::default());
         match self {
-            Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges, converted, frame } => {
-                // A buffer shaped since it was last converted (a new key) is
-                // converted and kept; the others' glyphs are reused.
-                // (`SCENES_CONVERT_EVERY_FRAME`: every buffer, every frame.)
-                *frame += 1;
+            Side::Kerf { atlas, renderers, viewport, fonts, glyphs, ranges } => {
+                // A buffer shaped since it was last converted is converted
+                // and its glyphs kept beside it; the others' are reused.
+                // (`SCENES_CONVERT_EVERY_FRAME`: every buffer, every frame;
+                // a buffer drawn in another default colour than its kept
+                // glyphs', converted for the frame.)
                 let every = crate::measure::convert_every_frame();
                 glyphs.clear();
                 ranges.clear();
                 for a in areas {
-                    if !every {
-                        let kept =
-                            converted.entry((a.key, a.color)).or_insert((GlyphRun::default(), 0));
-                        if kept.1 == 0 {
-                            let mut run = Vec::new();
-                            fonts
-                                .glyphs(
-                                    atlas.cache_mut(),
-                                    fs,
-                                    a.buffer,
-                                    (0.0, 0.0),
-                                    a.color,
-                                    &mut run,
-                                )
-                                .map_err(|e| e.to_string())?;
-                            kept.0 = GlyphRun::new(run);
-                        }
-                        kept.1 = *frame;
+                    if !every && a.kept.get().is_none() {
+                        let mut run = Vec::new();
+                        fonts
+                            .glyphs(atlas.cache_mut(), fs, a.buffer, (0.0, 0.0), a.color, &mut run)
+                            .map_err(|e| e.to_string())?;
+                        let _ = a.kept.set((a.color, GlyphRun::new(run)));
+                    }
+                    if !every && a.kept.get().is_some_and(|(c, _)| *c == a.color) {
                         ranges.push(None);
                         continue;
                     }
@@ -285,8 +268,6 @@ impl Side {
                         .map_err(|e| e.to_string())?;
                     ranges.push(Some(start..glyphs.len()));
                 }
-                // (What no area drew this frame is dropped.)
-                converted.retain(|_, (_, drawn)| *drawn == *frame);
                 mark("converted");
                 let bounds = kerf::gpu::TextBounds {
                     left: 0,
@@ -307,9 +288,10 @@ impl Side {
                                 Some(range) => {
                                     TextArea::glyphs(&glyphs[range.clone()], a.left, a.top)
                                 }
-                                None => {
-                                    TextArea::run(&converted[&(a.key, a.color)].0, a.left, a.top)
-                                }
+                                None => match a.kept.get() {
+                                    Some((_, run)) => TextArea::run(run, a.left, a.top),
+                                    None => TextArea::glyphs(&[], a.left, a.top),
+                                },
                             };
                             let t = t.with_scale(a.scale).with_bounds(bounds);
                             if a.rotation == 0.0 {

@@ -148,20 +148,23 @@ impl RetainedRun {
 /// assert!(run.same_as(&run.clone()));
 /// assert!(!run.same_as(&GlyphRun::new(vec![g; 4])), "equal glyphs, another run");
 ///
-/// // Drawn through a retained run: recorded the first time, reused after.
+/// // Drawn through a retained run: its quads recorded the second time,
+/// // reused from the third on.
 /// let mut retained = kerf_cache::RetainedRun::default();
 /// let mut quads = Vec::new();
-/// for frame in 1..=2 {
+/// for frame in 1..=4 {
 ///     quads.clear();
 ///     let mut f = cache.begin_frame();
-///     assert_eq!(f.prepare_run(&run, false, &mut quads, &mut retained), frame == 2);
+///     assert_eq!(f.prepare_run(&run, false, &mut quads, &mut retained), frame >= 3);
 ///     f.finish();
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct GlyphRun {
-    glyphs: Arc<[PositionedGlyph]>,
+    /// (A vector behind the reference, not a slice: made from the caller's
+    /// vector without copying it.)
+    glyphs: Arc<Vec<PositionedGlyph>>,
     /// The first glyph's size (0 for none), kept beside the reference so
     /// that a renderer reads it without reading the glyphs.
     first_size: f32,
@@ -171,12 +174,20 @@ impl GlyphRun {
     /// A run of `glyphs`, which no one can change from now on.
     pub fn new(glyphs: Vec<PositionedGlyph>) -> GlyphRun {
         let first_size = glyphs.first().map_or(0.0, |g| g.size);
-        GlyphRun { glyphs: glyphs.into(), first_size }
+        GlyphRun { glyphs: Arc::new(glyphs), first_size }
     }
 
     /// Whether `other` is this run or a clone of it.
     pub fn same_as(&self, other: &GlyphRun) -> bool {
         Arc::ptr_eq(&self.glyphs, &other.glyphs)
+    }
+
+    /// This run's identity while it or a clone of it lives: two live runs
+    /// have the same id exactly when one is a clone of the other (a run
+    /// made after every clone of another was dropped may get its id). Read
+    /// without reading the glyphs.
+    pub fn id(&self) -> usize {
+        Arc::as_ptr(&self.glyphs) as usize
     }
 
     /// The glyphs.
@@ -329,17 +340,14 @@ impl GlyphCache {
         let before = self.marks();
         self.run_slice(glyphs, out, mode);
         if !same {
+            // Recorded the second time the same glyphs come.
             run.clear();
-            (run.cache, run.mode) = (self.id, Some(mode));
             match shared {
-                // A run made to be drawn again: recorded now.
                 Some(s) => run.shared = Some(s.clone()),
-                // Recorded the second time the same glyphs come.
-                None => {
-                    run.glyphs.extend_from_slice(glyphs);
-                    return false;
-                }
+                None => run.glyphs.extend_from_slice(glyphs),
             }
+            (run.cache, run.mode) = (self.id, Some(mode));
+            return false;
         }
         if self.marks() != before || self.retiring() {
             run.epochs = None;

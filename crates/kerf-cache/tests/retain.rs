@@ -109,6 +109,64 @@ fn a_steady_run_is_reused_and_counted_as_hits() {
     assert_eq!(f.finish().counts.hits, 50);
 }
 
+/// Glyph runs ([`GlyphRun`]) through retained runs: the same run is known
+/// by reference, an equal run made anew by its glyphs, another run's glyphs
+/// are looked up; every frame draws what plain lookups of the same glyphs
+/// draw (another cache), and the run is reused exactly when its glyphs are
+/// the ones it recorded and it is ready.
+#[test]
+fn glyph_runs_are_known_by_reference_and_draw_what_lookups_draw() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let first = GlyphRun::new(line(font, 36, 24, 16.0, 40.0));
+    let equal = GlyphRun::new(line(font, 36, 24, 16.0, 40.0));
+    let other = GlyphRun::new(line(font, 36, 24, 16.0, 41.0));
+    assert!(first.same_as(&first.clone()) && !first.same_as(&equal));
+    let mut run = RetainedRun::default();
+    // (run drawn, reused?): recorded the second time, reused the third;
+    // an equal run is reused; another run's glyphs are not, then recorded.
+    let frames = [
+        (&first, false),
+        (&first, false),
+        (&first, true),
+        (&equal, true),
+        (&equal, true),
+        (&other, false),
+        (&other, false),
+        (&other, true),
+        (&first, false),
+    ];
+    for (i, (glyphs, reused)) in frames.into_iter().enumerate() {
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut fa = a.begin_frame();
+        assert_eq!(fa.prepare_run(glyphs, false, &mut qa, &mut run), reused, "frame {i}");
+        let oa = fa.finish();
+        let mut fb = b.begin_frame();
+        fb.prepare(glyphs, &mut qb);
+        let ob = fb.finish();
+        assert_eq!(
+            qa.iter().map(placed).collect::<Vec<_>>(),
+            qb.iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}"
+        );
+        assert!(composite(&a, &qa, W, H) == composite(&b, &qb, W, H), "frame {i}");
+        assert_eq!(oa.counts.lookups, ob.counts.lookups);
+        a.check_invariants().expect("invariants");
+    }
+    // A run holds a clone of the glyph run, not a copy of its glyphs as a
+    // run of a slice does.
+    let run = ready_run(&mut a, &first); // (recorded: frames as above)
+    let mut shared = RetainedRun::default();
+    for _ in 0..2 {
+        let mut f = a.begin_frame();
+        f.prepare_run(&first, false, &mut Vec::new(), &mut shared);
+        f.finish();
+    }
+    let glyph_bytes = first.len() * std::mem::size_of::<PositionedGlyph>();
+    assert!(shared.is_ready());
+    assert!(run.heap_bytes() >= shared.heap_bytes() + glyph_bytes);
+}
+
 /// A clone of a ready run holds its glyphs and quads but not its keys' slot
 /// (a slot is one run's): it records its keys the next time the same glyphs
 /// come and is reused after, while the run it was cloned from stays reused.

@@ -12,7 +12,6 @@
 
 use crate::area::{TextArea, TextBounds, TextContent};
 use kerf_cache::RetainedRun;
-use std::collections::HashMap;
 
 /// How an area drawn from its retained run was placed: with the same stamp
 /// and the same recorded quads, its instances are the same.
@@ -25,8 +24,8 @@ pub(crate) struct AreaStamp {
     pub lcd: bool,
 }
 
-/// Where an area's glyphs lie (address, length); `None` for a string or
-/// images, which no run follows.
+/// Where an area's glyphs lie (address, length; a [`kerf_cache::GlyphRun`]'s
+/// id and `usize::MAX`); `None` for a string or images, which no run follows.
 type Slice = Option<(usize, usize)>;
 
 /// Per area (by index in `prepare`'s slice): its retained run and stamp.
@@ -47,24 +46,27 @@ pub(crate) struct AreaRuns {
 fn slice_of(area: &TextArea<'_>) -> Slice {
     match area.content {
         TextContent::Glyphs(g) if !g.is_empty() => Some((g.as_ptr() as usize, g.len())),
-        TextContent::Run(r) if !r.is_empty() => Some((r.as_ptr() as usize, r.len())),
+        // (Its id, read without reading the glyphs; no slice has this length.)
+        TextContent::Run(r) => Some((r.id(), usize::MAX)),
         _ => None,
     }
 }
 
+/// How far from where the last match's shift puts it an area's slice is
+/// looked for among last time's.
+const WINDOW: usize = 8;
+
 impl AreaRuns {
     /// Arranges the runs and stamps for `texts`: an area showing a slice
     /// that another index showed last time takes that index's run and
-    /// stamp; the others take the runs left over (their allocations and
-    /// atlas slots reused) with no stamp. Returns true when every area kept
-    /// its index (and so its stamp says what its instances were).
+    /// stamp; the others keep their index's run when no area took it, or
+    /// take a run left over (their allocations and atlas slots reused).
+    /// Returns true when no run moved to another index and the number of
+    /// areas is the same (so each area's stamp says what its instances were).
     pub fn follow(&mut self, texts: &[TextArea<'_>]) -> bool {
         self.next.clear();
         self.next.extend(texts.iter().map(slice_of));
-        let kept = self.next == self.slices;
-        if !kept {
-            self.rearrange();
-        }
+        let kept = self.next == self.slices || self.rearrange();
         std::mem::swap(&mut self.slices, &mut self.next);
         self.runs.resize_with(texts.len(), RetainedRun::default);
         let same_count = self.stamps.len() == texts.len();
@@ -72,37 +74,42 @@ impl AreaRuns {
         kept && same_count
     }
 
-    /// Moves each run to the index now showing the slice it prepared.
-    fn rearrange(&mut self) {
+    /// Moves each run to the index now showing the slice it prepared (a
+    /// slice is looked for where the last match's shift puts it, a
+    /// scrolled list moving every line alike, and within [`WINDOW`] of
+    /// there). True when every run stays at its index.
+    fn rearrange(&mut self) -> bool {
         let old_len = self.runs.len().min(self.slices.len());
         let mut taken = vec![false; old_len];
-        // Where each area's slice was last time: first where the last
-        // match's shift puts it (a scrolled list moves every line alike),
-        // else looked up.
-        let mut at: Option<HashMap<(usize, usize), usize>> = None;
+        let mut from: Vec<Option<usize>> = vec![None; self.next.len()];
         let mut shift = 0isize;
-        let from: Vec<Option<usize>> = (0..self.next.len())
-            .map(|n| {
-                let s = self.next[n]?;
-                let guess = usize::try_from(n as isize + shift).ok().filter(|&m| m < old_len);
-                let m = match guess {
-                    Some(m) if self.slices[m] == Some(s) && !taken[m] => m,
-                    _ => {
-                        let at = at.get_or_insert_with(|| {
-                            let last = self.slices[..old_len].iter().enumerate();
-                            last.filter_map(|(i, s)| s.map(|s| (s, i))).collect()
-                        });
-                        at.get(&s).copied().filter(|&m| !taken[m])?
-                    }
-                };
+        for (n, s) in self.next.iter().enumerate() {
+            let Some(s) = s else { continue };
+            let guess = (n as isize + shift).clamp(0, old_len as isize) as usize;
+            let lo = guess.saturating_sub(WINDOW);
+            let hi = (guess + WINDOW + 1).min(old_len);
+            let found = (lo..hi)
+                .filter(|&m| !taken[m] && self.slices[m] == Some(*s))
+                .min_by_key(|&m| m.abs_diff(guess));
+            if let Some(m) = found {
                 taken[m] = true;
                 shift = m as isize - n as isize;
-                Some(m)
-            })
-            .collect();
+                from[n] = Some(m);
+            }
+        }
+        // The others: their own index's run if no area took it.
+        for (n, f) in from.iter_mut().enumerate() {
+            if f.is_none() && n < old_len && !taken[n] {
+                taken[n] = true;
+                *f = Some(n);
+            }
+        }
+        if from.iter().enumerate().all(|(n, f)| f.is_none_or(|m| m == n)) {
+            return true;
+        }
         let mut old = std::mem::take(&mut self.runs);
         let old_stamps = std::mem::take(&mut self.stamps);
-        // The areas no run followed take the runs left over, in order.
+        // The rest take the runs left over, in order.
         let mut left = (0..old_len).filter(|&m| !taken[m]);
         for m in from {
             let stamp = m.and_then(|m| old_stamps.get(m).copied().flatten());
@@ -110,6 +117,7 @@ impl AreaRuns {
             self.runs.push(run.unwrap_or_default());
             self.stamps.push(stamp);
         }
+        false
     }
 }
 
@@ -157,5 +165,26 @@ mod tests {
         assert!(!runs.follow(&[area(&c)]));
         assert_eq!(runs.stamps, vec![None]);
         assert_eq!(runs.runs.len(), 1);
+    }
+
+    #[test]
+    fn runs_follow_a_list_that_grows_at_the_front_and_stay_with_changed_content() {
+        let lines: Vec<Vec<PositionedGlyph>> = (1..=5).map(glyphs).collect();
+        let mut runs = AreaRuns::default();
+        let areas: Vec<TextArea<'_>> = lines[1..].iter().map(|g| area(g)).collect();
+        runs.follow(&areas);
+        runs.stamps = (0..4).map(stamp).collect();
+        // A new line at the front: every old line one index down.
+        let areas: Vec<TextArea<'_>> = lines.iter().map(|g| area(g)).collect();
+        assert!(!runs.follow(&areas));
+        assert_eq!(runs.stamps, vec![None, stamp(0), stamp(1), stamp(2), stamp(3)]);
+        // Line 2's content replaced in place: the other runs stay put and
+        // the new content takes the run at its own index.
+        let other = glyphs(7);
+        runs.stamps = (10..15).map(stamp).collect();
+        let mut areas = areas;
+        areas[2] = area(&other);
+        assert!(runs.follow(&areas), "no run moved");
+        assert_eq!(runs.stamps, (10..15).map(stamp).collect::<Vec<_>>());
     }
 }

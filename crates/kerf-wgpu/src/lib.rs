@@ -126,8 +126,8 @@ pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrecti
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
 pub use error::{AtlasError, PrepareError, UsageError};
 pub use kerf_cache::{
-    rasterize::GlyphImage, CacheConfig, Decoration, FontId, FontStyle, GlyphCache, ImageSourceId,
-    PositionedGlyph, PositionedImage, Skipped, TextSpec,
+    rasterize::GlyphImage, CacheConfig, Decoration, FontId, FontStyle, GlyphCache, GlyphRun,
+    ImageSourceId, PositionedGlyph, PositionedImage, Skipped, TextSpec,
 };
 pub use lcd_settings::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};

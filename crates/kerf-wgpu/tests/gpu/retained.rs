@@ -97,10 +97,10 @@ fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
 
 /// A scrolled list: each area shows one line, at a fixed place, and the
 /// lines move up and down by a few areas a frame, or two swap places. The
-/// instances must be a fresh renderer's every frame (an area's record holds
-/// another line then; a renderer that let records follow their lines to
-/// other areas would also meet a frame where every area drew from a record
-/// and sits where it sat).
+/// instances must be a fresh renderer's every frame: records follow their
+/// lines to other areas, so a frame can come where every area drew from a
+/// record and sits where its area sat, with other lines there. The lines
+/// as slices and as [`GlyphRun`]s (known by reference).
 #[test]
 fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     let (device, queue, mut atlas, font, viewport) = setup(320, 240);
@@ -120,19 +120,26 @@ fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     // The first line each frame shows, five areas 20 px apart; then the
     // second and third areas' lines swapped, twice.
     let tops = [0usize, 0, 0, 1, 3, 3, 2, 0, 4, 4];
-    let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let runs: Vec<GlyphRun> = lines.iter().map(|l| GlyphRun::new(l.clone())).collect();
     let mut frames: Vec<Vec<usize>> = tops.iter().map(|&t| (t..t + 5).collect()).collect();
     frames.extend([vec![4, 6, 5, 7, 8], vec![4, 6, 5, 7, 8], vec![4, 5, 6, 7, 8]]);
-    for (n, shown) in frames.iter().enumerate() {
-        let areas: Vec<TextArea<'_>> = shown
-            .iter()
-            .enumerate()
-            .map(|(k, &line)| TextArea::glyphs(&lines[line], 10.0, 20.0 * k as f32))
-            .collect();
-        kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
-        let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
-        fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
-        assert_eq!(kept.instances(), fresh.instances(), "frame {n}: lines {shown:?}");
-        queue.submit([]);
+    // (Then the same list two frames running, whole: drawn from its records.)
+    frames.extend([vec![2, 3, 4, 5, 6], vec![2, 3, 4, 5, 6], vec![2, 3, 4, 5, 6]]);
+    for as_runs in [false, true] {
+        let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        for (n, shown) in frames.iter().enumerate() {
+            let at = |k: usize, line: usize| match as_runs {
+                false => TextArea::glyphs(&lines[line], 10.0, 20.0 * k as f32),
+                true => TextArea::run(&runs[line], 10.0, 20.0 * k as f32),
+            };
+            let areas: Vec<TextArea<'_>> =
+                shown.iter().enumerate().map(|(k, &line)| at(k, line)).collect();
+            kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+            let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+            fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+            let what = format!("frame {n}: lines {shown:?}, as runs {as_runs}");
+            assert_eq!(kept.instances(), fresh.instances(), "{what}");
+            queue.submit([]);
+        }
     }
 }
