@@ -310,12 +310,18 @@ impl GlyphCache {
         &mut self, glyphs: &GlyphRun, mode: RenderMode, out: &mut Vec<GlyphQuad>,
         run: &mut RetainedRun,
     ) -> bool {
-        let same = run.cache == self.id
-            && run.mode == Some(mode)
-            && match &run.shared {
-                Some(s) => s.same_as(glyphs) || same_bits(s, glyphs),
-                None => same_bits(&run.glyphs, glyphs),
-            };
+        let here = run.cache == self.id && run.mode == Some(mode);
+        // The run it recorded: replayed without reading the glyphs.
+        let known = here && run.shared.as_ref().is_some_and(|s| s.same_as(glyphs));
+        if known && self.replay(run, out) {
+            return true;
+        }
+        let same = known
+            || here
+                && match &run.shared {
+                    Some(s) => same_bits(s, glyphs),
+                    None => same_bits(&run.glyphs, glyphs),
+                };
         self.run_recorded(glyphs, Some(glyphs), same, mode, out, run)
     }
 

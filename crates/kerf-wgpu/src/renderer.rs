@@ -414,12 +414,27 @@ impl TextRenderer {
     ) -> bool {
         let quads = &mut self.quads;
         let start = quads.len();
+        // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
+        // so the glyphs go to the cache as they are and the quads move after.
         let whole = area.scale == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0;
-        // A run at a whole-pixel offset: known again without reading it.
-        let shared = match area.content {
-            TextContent::Run(r) if whole && area.effects.is_empty() => Some(r),
-            _ => None,
+        let (dx, dy) = (area.left as i32, area.top as i32);
+        let moved = |quads: &mut [GlyphQuad]| {
+            if whole && (dx != 0 || dy != 0) {
+                for q in quads {
+                    q.x = q.x.saturating_add(dx);
+                    q.y = q.y.saturating_add(dy);
+                }
+            }
         };
+        // A run at a whole-pixel offset: known again without reading it
+        // (not even its glyphs' place).
+        if let TextContent::Run(r) = area.content {
+            if whole && area.effects.is_empty() {
+                let reused = frame.prepare_run(r, lcd, quads, &mut self.areas.runs[n]);
+                moved(&mut quads[start..]);
+                return reused;
+            }
+        }
         match &area.content.as_slices() {
             Content::Text(spec) => {
                 // Checked in the first phase with the same scaled spec: cannot fail.
@@ -449,8 +464,6 @@ impl TextRenderer {
                 }
             }
             Content::Glyphs(glyphs) => {
-                // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
-                // so the glyphs go to the cache as they are and the quads move after.
                 let glyphs = if whole {
                     glyphs
                 } else {
@@ -459,18 +472,12 @@ impl TextRenderer {
                     &self.scratch[..]
                 };
                 let run = &mut self.areas.runs[n];
-                let reused = match shared {
-                    Some(shared) => frame.prepare_run(shared, lcd, quads, run),
-                    None if lcd => frame.prepare_lcd_retained(glyphs, quads, run),
-                    None => frame.prepare_retained(glyphs, quads, run),
+                let reused = if lcd {
+                    frame.prepare_lcd_retained(glyphs, quads, run)
+                } else {
+                    frame.prepare_retained(glyphs, quads, run)
                 };
-                let (dx, dy) = (area.left as i32, area.top as i32);
-                if whole && (dx != 0 || dy != 0) {
-                    for q in &mut quads[start..] {
-                        q.x = q.x.saturating_add(dx);
-                        q.y = q.y.saturating_add(dy);
-                    }
-                }
+                moved(&mut quads[start..]);
                 return reused;
             }
         }

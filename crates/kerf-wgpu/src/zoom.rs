@@ -198,12 +198,14 @@ fn signature(area: &TextArea<'_>) -> u64 {
 /// it asks for (1/64 px: a transform's rounding is not a zoom); 0 when it
 /// has none.
 fn size_of(area: &TextArea<'_>) -> f32 {
-    let size = match (&area.content, area.content.as_slices()) {
+    let size = match area.content {
         // (Kept beside the run's reference: its glyphs are not read.)
-        (TextContent::Run(r), _) => r.first_size(),
-        (_, Content::Text(spec)) => spec.size,
-        (_, Content::Glyphs(g)) => g.first().map_or(0.0, |g| g.size),
-        (_, Content::Images(i)) => i.first().map_or(0.0, |i| i.size),
+        TextContent::Run(r) => r.first_size(),
+        content => match content.as_slices() {
+            Content::Text(spec) => spec.size,
+            Content::Glyphs(g) => g.first().map_or(0.0, |g| g.size),
+            Content::Images(i) => i.first().map_or(0.0, |i| i.size),
+        },
     };
     let stretch = area.transform.map_or(1.0, |t| t.raster_scale());
     GlyphSize::from_px(size * area.scale * stretch, f32::MAX).map_or(0.0, GlyphSize::px)
