@@ -35,7 +35,7 @@ use crate::atlas::request::Request;
 use crate::cache::GlyphCache;
 use crate::frame::Frame;
 use crate::key::RenderMode;
-use crate::quad::GlyphQuad;
+use crate::quad::{GlyphQuad, QuadFlags};
 use crate::text::PositionedGlyph;
 use std::sync::Arc;
 
@@ -66,6 +66,8 @@ pub struct RetainedRun {
     hold: Option<Hold>,
     /// The quads the glyphs became, while the atlases' epochs are `epochs`.
     quads: Vec<GlyphQuad>,
+    /// The box they cover ([`RetainedRun::extent`]).
+    extent: [i32; 4],
     epochs: Option<Epochs>,
 }
 
@@ -81,6 +83,7 @@ impl Clone for RetainedRun {
             keys: None,
             hold: None,
             quads: self.quads.clone(),
+            extent: self.extent,
             epochs: None,
         }
     }
@@ -117,11 +120,20 @@ impl RetainedRun {
         self.keys.is_some() && self.epochs.is_some()
     }
 
+    /// The box the recorded quads cover, as `[left, top, right, bottom]`
+    /// in the pixels they were prepared in (half-open; an LCD quad's three
+    /// texels a pixel counted as one pixel): what a reused run appends lies
+    /// inside it. Empty (`[0; 4]`) when nothing is recorded.
+    pub fn extent(&self) -> [i32; 4] {
+        self.extent
+    }
+
     /// Forgets everything (the next prepare looks every glyph up).
     pub fn clear(&mut self) {
         self.glyphs.clear();
         self.shared = None;
         self.quads.clear();
+        self.extent = [0; 4];
         // (The slots stay the run's, for its next keys.)
         self.keys = None;
         self.epochs = None;
@@ -278,6 +290,17 @@ impl Frame<'_> {
     }
 }
 
+/// The box `quads` cover ([`RetainedRun::extent`]).
+fn extent_of(quads: &[GlyphQuad]) -> [i32; 4] {
+    let mut quads = quads.iter().map(|q| {
+        let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
+        let right = q.x.saturating_add(i32::from(q.width / per_px));
+        [q.x, q.y, right, q.y.saturating_add(i32::from(q.height))]
+    });
+    let Some(first) = quads.next() else { return [0; 4] };
+    quads.fold(first, |[l, t, r, b], [ql, qt, qr, qb]| [l.min(ql), t.min(qt), r.max(qr), b.max(qb)])
+}
+
 /// Whether `a` and `b` hold the same glyphs, bit for bit: 16 glyphs at a
 /// time, each chunk's fields XORed and ORed together without a branch.
 fn same_bits(a: &[PositionedGlyph], b: &[PositionedGlyph]) -> bool {
@@ -364,6 +387,7 @@ impl GlyphCache {
         }
         run.quads.clear();
         run.quads.extend_from_slice(&out[start..]);
+        run.extent = extent_of(&run.quads);
         run.epochs = Some(self.epochs());
         false
     }

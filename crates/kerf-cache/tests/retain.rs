@@ -167,6 +167,37 @@ fn glyph_runs_are_known_by_reference_and_draw_what_lookups_draw() {
     assert!(run.heap_bytes() >= shared.heap_bytes() + glyph_bytes);
 }
 
+/// A recorded run's extent is the box its quads cover, in pixels (an LCD
+/// quad three texels a pixel across), worked out here from the quads a
+/// plain lookup of the same glyphs makes; empty before anything is recorded.
+#[test]
+fn a_recorded_run_s_extent_is_the_box_its_quads_cover() {
+    let (mut a, font) = cache(512);
+    let glyphs = line(font, 36, 20, 18.0, 40.0);
+    assert_eq!(RetainedRun::default().extent(), [0; 4]);
+    for lcd in [false, true] {
+        let mut run = RetainedRun::default();
+        let mut quads = Vec::new();
+        for _ in 0..3 {
+            quads.clear();
+            let mut f = a.begin_frame();
+            match lcd {
+                false => f.prepare_retained(&glyphs, &mut quads, &mut run),
+                true => f.prepare_lcd_retained(&glyphs, &mut quads, &mut run),
+            };
+            f.finish();
+        }
+        assert!(run.is_ready());
+        let per_px = if lcd { 3 } else { 1 };
+        let left = quads.iter().map(|q| q.x).min().unwrap();
+        let top = quads.iter().map(|q| q.y).min().unwrap();
+        let right = quads.iter().map(|q| q.x + i32::from(q.width) / per_px).max().unwrap();
+        let bottom = quads.iter().map(|q| q.y + i32::from(q.height)).max().unwrap();
+        assert_eq!(run.extent(), [left, top, right, bottom], "lcd {lcd}");
+        assert!(right - left > 200, "the line's width in pixels: {}", right - left);
+    }
+}
+
 /// A clone of a ready run holds its glyphs and quads but not its keys' slot
 /// (a slot is one run's): it records its keys the next time the same glyphs
 /// come and is reused after, while the run it was cloned from stays reused.

@@ -372,6 +372,11 @@ impl TextRenderer {
         frame.prefer_eviction(moving);
         let reused = self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
         frame.prefer_eviction(false);
+        // Quads reused from a record that lies inside the bounds need no cut.
+        let inside = reused.is_some_and(|[l, t, r, b]| {
+            let c = &area.bounds;
+            l >= c.left && t >= c.top && r <= c.right && b <= c.bottom
+        });
         if !area.decorations.is_empty() {
             if let Err(reason) = frame.decorations(&area.placed_decorations(), &mut self.quads) {
                 collected.skipped.push(Skipped { index: usize::MAX, key: None, reason });
@@ -388,10 +393,10 @@ impl TextRenderer {
             draw_oversized(frame, area, &oversized, max_px, tr, &mut collected.skipped);
             tr.push_draw(first, &TextTransform::IDENTITY, scissor(&area.bounds, target));
         }
-        if area.bounds != TextBounds::default() {
+        if area.bounds != TextBounds::default() && !(inside && area.decorations.is_empty()) {
             clip_from(&mut self.quads, start, &area.bounds);
         }
-        if !reused || !area.decorations.is_empty() {
+        if reused.is_none() || !area.decorations.is_empty() {
             return false;
         }
         let stamp = AreaStamp {
@@ -406,33 +411,39 @@ impl TextRenderer {
     }
 
     /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`
-    /// (area `n`'s glyphs through its retained run: true when the run's
-    /// recorded quads were reused).
+    /// (area `n`'s glyphs through its retained run). When the run's recorded
+    /// quads were reused: the box they cover where they were appended.
     fn collect_aligned(
         &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>, lcd: bool,
         skipped: &mut Vec<Skipped>,
-    ) -> bool {
+    ) -> Option<[i32; 4]> {
         let quads = &mut self.quads;
         let start = quads.len();
         // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
         // so the glyphs go to the cache as they are and the quads move after.
         let whole = area.scale == 1.0 && area.left.fract() == 0.0 && area.top.fract() == 0.0;
-        let (dx, dy) = (area.left as i32, area.top as i32);
+        let (dx, dy) = if whole { (area.left as i32, area.top as i32) } else { (0, 0) };
         let moved = |quads: &mut [GlyphQuad]| {
-            if whole && (dx != 0 || dy != 0) {
+            if dx != 0 || dy != 0 {
                 for q in quads {
                     q.x = q.x.saturating_add(dx);
                     q.y = q.y.saturating_add(dy);
                 }
             }
         };
+        // The box a reused run's quads cover, moved with them.
+        let extent = |run: &RetainedRun| {
+            let [l, t, r, b] = run.extent();
+            [l.saturating_add(dx), t.saturating_add(dy), r.saturating_add(dx), b.saturating_add(dy)]
+        };
         // A run at a whole-pixel offset: known again without reading it
         // (not even its glyphs' place).
         if let TextContent::Run(r) = area.content {
             if whole && area.effects.is_empty() {
-                let reused = frame.prepare_run(r, lcd, quads, &mut self.areas.runs[n]);
+                let run = &mut self.areas.runs[n];
+                let reused = frame.prepare_run(r, lcd, quads, run);
                 moved(&mut quads[start..]);
-                return reused;
+                return reused.then(|| extent(run));
             }
         }
         match &area.content.as_slices() {
@@ -478,10 +489,10 @@ impl TextRenderer {
                     frame.prepare_retained(glyphs, quads, run)
                 };
                 moved(&mut quads[start..]);
-                return reused;
+                return reused.then(|| extent(run));
             }
         }
-        false
+        None
     }
 
     /// The last phase: the quads (each area's clipped to its bounds as it was
