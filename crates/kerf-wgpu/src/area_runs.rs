@@ -11,7 +11,7 @@
 //! never a wrong quad.
 
 use crate::area::{TextArea, TextBounds, TextContent};
-use kerf_cache::RetainedRun;
+use kerf_cache::{GlyphRun, RetainedRun};
 
 /// How an area drawn from its retained run was placed: with the same stamp
 /// and the same recorded quads, its instances are the same.
@@ -28,11 +28,69 @@ pub(crate) struct AreaStamp {
 /// id and `usize::MAX`); `None` for a string or images, which no run follows.
 type Slice = Option<(usize, usize)>;
 
+/// One area's retained run, and the [`GlyphRun`] it last drew as the area
+/// placed it.
+#[derive(Debug, Default)]
+pub(crate) struct AreaRun {
+    /// The glyphs' run, kept from frame to frame.
+    pub run: RetainedRun,
+    /// A glyph run placed at an offset that is not whole or at a scale
+    /// other than 1 (the glyphs then go to the cache placed): the placed
+    /// glyphs as a run of their own, kept while the same run is placed
+    /// the same way, so that they too are known by reference.
+    pub placed: Option<Placed>,
+}
+
+impl AreaRun {
+    /// Bytes its run and placed glyphs reserve on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.run.heap_bytes() + self.placed.as_ref().map_or(0, Placed::heap_bytes)
+    }
+}
+
+/// A glyph run as an area placed it.
+#[derive(Debug)]
+pub(crate) struct Placed {
+    /// The run placed (a clone: its id names no other run while held).
+    source: GlyphRun,
+    /// The area's left, top and scale, as bits.
+    at: [u32; 3],
+    /// The placed glyphs, made the second time in a row the run is placed
+    /// the same way (an area that moves every frame places its glyphs into
+    /// the renderer's scratch instead, as a slice's are).
+    glyphs: Option<GlyphRun>,
+}
+
+impl Placed {
+    /// `run` placed by `area`: the glyphs `slot` holds when the last call
+    /// placed the same run the same way (made now if that call made none);
+    /// `None` the first time a run is placed somewhere.
+    pub fn glyphs<'s>(
+        slot: &'s mut Option<Placed>, run: &GlyphRun, area: &TextArea<'_>,
+    ) -> Option<&'s GlyphRun> {
+        let at = [area.left.to_bits(), area.top.to_bits(), area.scale.to_bits()];
+        if !slot.as_ref().is_some_and(|p| p.source.same_as(run) && p.at == at) {
+            *slot = Some(Placed { source: run.clone(), at, glyphs: None });
+            return None;
+        }
+        let p = slot.as_mut()?;
+        Some(p.glyphs.get_or_insert_with(|| {
+            GlyphRun::new(run.iter().map(|g| area.place_glyph(g)).collect())
+        }))
+    }
+
+    /// Bytes of its placed glyphs.
+    pub fn heap_bytes(&self) -> usize {
+        self.glyphs.as_ref().map_or(0, |g| g.len())
+            * std::mem::size_of::<kerf_cache::PositionedGlyph>()
+    }
+}
+
 /// Per area (by index in `prepare`'s slice): its retained run and stamp.
 #[derive(Debug, Default)]
 pub(crate) struct AreaRuns {
     /// Each area's glyphs' run, kept from frame to frame.
-    pub runs: Vec<RetainedRun>,
+    pub runs: Vec<AreaRun>,
     /// How the last `prepare` placed each area's reused quads (`None`: not
     /// drawn from its retained run), to tell a frame whose instances are
     /// the last frame's.
@@ -68,7 +126,7 @@ impl AreaRuns {
         self.next.extend(texts.iter().map(slice_of));
         let kept = self.next == self.slices || self.rearrange();
         std::mem::swap(&mut self.slices, &mut self.next);
-        self.runs.resize_with(texts.len(), RetainedRun::default);
+        self.runs.resize_with(texts.len(), AreaRun::default);
         let same_count = self.stamps.len() == texts.len();
         self.stamps.resize(texts.len(), None);
         kept && same_count

@@ -2,7 +2,7 @@
 //! (`prepare` in three phases: check, collect, upload; then `render`).
 
 use crate::area::{clip_from, scaled_effects, scissor, Content, TextArea, TextBounds, TextContent};
-use crate::area_runs::{AreaRuns, AreaStamp};
+use crate::area_runs::{AreaRun, AreaRuns, AreaStamp, Placed};
 use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, UsageError};
@@ -436,14 +436,22 @@ impl TextRenderer {
             let [l, t, r, b] = run.extent();
             [l.saturating_add(dx), t.saturating_add(dy), r.saturating_add(dx), b.saturating_add(dy)]
         };
-        // A run at a whole-pixel offset: known again without reading it
-        // (not even its glyphs' place).
+        // A run: known again without reading it (not even its glyphs'
+        // place) when it comes as the area last placed it; at a whole-pixel
+        // offset and scale 1 as it is, else placed by the area (the first
+        // time at a place, as a slice is).
         if let TextContent::Run(r) = area.content {
-            if whole && area.effects.is_empty() {
-                let run = &mut self.areas.runs[n];
-                let reused = frame.prepare_run(r, lcd, quads, run);
-                moved(&mut quads[start..]);
-                return reused.then(|| extent(run));
+            if area.effects.is_empty() {
+                let AreaRun { run, placed } = &mut self.areas.runs[n];
+                let glyphs = match whole {
+                    true => Some(r),
+                    false => Placed::glyphs(placed, r, area),
+                };
+                if let Some(glyphs) = glyphs {
+                    let reused = frame.prepare_run(glyphs, lcd, quads, run);
+                    moved(&mut quads[start..]);
+                    return reused.then(|| extent(run));
+                }
             }
         }
         match &area.content.as_slices() {
@@ -482,7 +490,7 @@ impl TextRenderer {
                     self.scratch.extend(glyphs.iter().map(|g| area.place_glyph(g)));
                     &self.scratch[..]
                 };
-                let run = &mut self.areas.runs[n];
+                let run = &mut self.areas.runs[n].run;
                 let reused = if lcd {
                     frame.prepare_lcd_retained(glyphs, quads, run)
                 } else {
@@ -624,7 +632,7 @@ impl TextRenderer {
             + tr.quads.capacity() * std::mem::size_of::<SampledQuad>()
             + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
             + tr.uniforms.capacity()
-            + self.areas.runs.iter().map(RetainedRun::heap_bytes).sum::<usize>();
+            + self.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>();
         RendererFootprint {
             gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,
             cpu_bytes: cpu,

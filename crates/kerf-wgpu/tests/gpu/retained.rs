@@ -100,7 +100,8 @@ fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
 /// instances must be a fresh renderer's every frame: records follow their
 /// lines to other areas, so a frame can come where every area drew from a
 /// record and sits where its area sat, with other lines there. The lines
-/// as slices and as [`GlyphRun`]s (known by reference).
+/// as slices and as [`GlyphRun`]s (known by reference), at whole-pixel
+/// offsets and at fractional ones.
 #[test]
 fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     let (device, queue, mut atlas, font, viewport) = setup(320, 240);
@@ -125,19 +126,21 @@ fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     frames.extend([vec![4, 6, 5, 7, 8], vec![4, 6, 5, 7, 8], vec![4, 5, 6, 7, 8]]);
     // (Then the same list two frames running, whole: drawn from its records.)
     frames.extend([vec![2, 3, 4, 5, 6], vec![2, 3, 4, 5, 6], vec![2, 3, 4, 5, 6]]);
-    for as_runs in [false, true] {
+    // Slices, runs at whole-pixel offsets, runs at fractional ones (placed
+    // by the area, kept placed while the area stays).
+    for (as_runs, dx) in [(false, 0.0), (true, 0.0), (true, 0.25)] {
         let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
         for (n, shown) in frames.iter().enumerate() {
             let at = |k: usize, line: usize| match as_runs {
                 false => TextArea::glyphs(&lines[line], 10.0, 20.0 * k as f32),
-                true => TextArea::run(&runs[line], 10.0, 20.0 * k as f32),
+                true => TextArea::run(&runs[line], 10.0 + dx, 20.0 * k as f32 + 2.0 * dx),
             };
             let areas: Vec<TextArea<'_>> =
                 shown.iter().enumerate().map(|(k, &line)| at(k, line)).collect();
             kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
             let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
             fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
-            let what = format!("frame {n}: lines {shown:?}, as runs {as_runs}");
+            let what = format!("frame {n}: lines {shown:?}, as runs {as_runs} at +{dx}");
             assert_eq!(kept.instances(), fresh.instances(), "{what}");
             queue.submit([]);
         }
