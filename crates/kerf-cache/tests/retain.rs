@@ -119,9 +119,12 @@ fn glyph_runs_are_known_by_reference_and_draw_what_lookups_draw() {
     let (mut a, font) = cache(512);
     let (mut b, _) = cache(512);
     let first = GlyphRun::new(line(font, 36, 24, 16.0, 40.0));
-    let equal = GlyphRun::new(line(font, 36, 24, 16.0, 40.0));
+    let equal: GlyphRun = line(font, 36, 24, 16.0, 40.0).into();
     let other = GlyphRun::new(line(font, 36, 24, 16.0, 41.0));
     assert!(first.same_as(&first.clone()) && !first.same_as(&equal));
+    assert!(first.id() == first.clone().id() && first.id() != equal.id());
+    assert_eq!(first.glyphs(), &line(font, 36, 24, 16.0, 40.0)[..]);
+    assert_eq!((first.first_size(), GlyphRun::default().first_size()), (16.0, 0.0));
     let mut run = RetainedRun::default();
     // (run drawn, reused?): recorded the second time, reused the third;
     // an equal run is reused; another run's glyphs are not, then recorded.
@@ -135,14 +138,23 @@ fn glyph_runs_are_known_by_reference_and_draw_what_lookups_draw() {
         (&other, false),
         (&other, true),
         (&first, false),
+        (&first, false),
+        (&first, true),
     ];
-    for (i, (glyphs, reused)) in frames.into_iter().enumerate() {
+    // The last three again in LCD: the same run in another mode is not
+    // the record (LCD quads are three texels a pixel).
+    let frames = frames.into_iter().map(|(g, r)| (g, r, false));
+    let frames = frames.chain([(&first, false, true), (&first, false, true), (&first, true, true)]);
+    for (i, (glyphs, reused, lcd)) in frames.enumerate() {
         let (mut qa, mut qb) = (Vec::new(), Vec::new());
         let mut fa = a.begin_frame();
-        assert_eq!(fa.prepare_run(glyphs, false, &mut qa, &mut run), reused, "frame {i}");
+        assert_eq!(fa.prepare_run(glyphs, lcd, &mut qa, &mut run), reused, "frame {i}");
         let oa = fa.finish();
         let mut fb = b.begin_frame();
-        fb.prepare(glyphs, &mut qb);
+        match lcd {
+            false => fb.prepare(glyphs, &mut qb),
+            true => fb.prepare_lcd(glyphs, &mut qb),
+        }
         let ob = fb.finish();
         assert_eq!(
             qa.iter().map(placed).collect::<Vec<_>>(),
