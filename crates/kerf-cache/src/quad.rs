@@ -79,6 +79,17 @@ impl std::ops::BitOr for QuadFlags {
 }
 
 impl GlyphQuad {
+    /// Texels a pixel across: 3 for an LCD quad (one a colour stripe), else 1.
+    /// The quad is `width / texels_per_px()` pixels wide.
+    #[inline]
+    pub fn texels_per_px(&self) -> u16 {
+        if self.flags.contains(QuadFlags::LCD) {
+            3
+        } else {
+            1
+        }
+    }
+
     /// A quad not filled yet.
     pub(crate) const PLACEHOLDER: GlyphQuad = GlyphQuad {
         x: 0,

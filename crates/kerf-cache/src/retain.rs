@@ -35,7 +35,7 @@ use crate::atlas::request::Request;
 use crate::cache::GlyphCache;
 use crate::frame::Frame;
 use crate::key::RenderMode;
-use crate::quad::{GlyphQuad, QuadFlags};
+use crate::quad::GlyphQuad;
 use crate::text::PositionedGlyph;
 use std::sync::Arc;
 
@@ -126,6 +126,11 @@ impl RetainedRun {
     /// inside it. Empty (`[0; 4]`) when nothing is recorded.
     pub fn extent(&self) -> [i32; 4] {
         self.extent
+    }
+
+    /// The glyphs last prepared through this run (a glyph run's, or its own copy).
+    fn recorded(&self) -> &[PositionedGlyph] {
+        self.shared.as_ref().map_or(&self.glyphs[..], GlyphRun::glyphs)
     }
 
     /// Forgets everything (the next prepare looks every glyph up).
@@ -293,8 +298,7 @@ impl Frame<'_> {
 /// The box `quads` cover ([`RetainedRun::extent`]).
 fn extent_of(quads: &[GlyphQuad]) -> [i32; 4] {
     let mut quads = quads.iter().map(|q| {
-        let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
-        let right = q.x.saturating_add(i32::from(q.width / per_px));
+        let right = q.x.saturating_add(i32::from(q.width / q.texels_per_px()));
         [q.x, q.y, right, q.y.saturating_add(i32::from(q.height))]
     });
     let Some(first) = quads.next() else { return [0; 4] };
@@ -324,8 +328,8 @@ impl GlyphCache {
         &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
         run: &mut RetainedRun,
     ) -> bool {
-        let recorded = run.shared.as_ref().map_or(&run.glyphs[..], |s| s.glyphs());
-        let same = run.cache == self.id && run.mode == Some(mode) && same_bits(recorded, glyphs);
+        let same =
+            run.cache == self.id && run.mode == Some(mode) && same_bits(run.recorded(), glyphs);
         self.run_recorded(glyphs, None, same, mode, out, run)
     }
 
@@ -339,12 +343,7 @@ impl GlyphCache {
         if known && self.replay(run, out) {
             return true;
         }
-        let same = known
-            || here
-                && match &run.shared {
-                    Some(s) => same_bits(s, glyphs),
-                    None => same_bits(&run.glyphs, glyphs),
-                };
+        let same = known || here && same_bits(run.recorded(), glyphs);
         self.run_recorded(glyphs, Some(glyphs), same, mode, out, run)
     }
 

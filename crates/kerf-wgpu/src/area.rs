@@ -262,7 +262,7 @@ pub(crate) fn clip_from(quads: &mut Vec<GlyphQuad>, start: usize, b: &TextBounds
 /// The part of a quad inside `b`, with its texels cut to match.
 /// (An LCD quad has three texels per pixel across.)
 fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
-    let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
+    let per_px = q.texels_per_px();
     let (x0, y0) = (q.x as i64, q.y as i64);
     let (x1, y1) = (x0 + (q.width / per_px) as i64, y0 + q.height as i64);
     let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
@@ -308,7 +308,7 @@ mod tests {
     /// by pixel: (x, y, texel x, texel y). An LCD quad reads three texels a
     /// pixel; a solid one reads its one texel everywhere.
     fn pixels(q: &GlyphQuad) -> Vec<(i32, i32, u32, u32)> {
-        let per_px = if q.flags.contains(QuadFlags::LCD) { 3 } else { 1 };
+        let per_px = q.texels_per_px();
         let moves = u32::from(!q.flags.contains(QuadFlags::SOLID));
         let mut out = Vec::new();
         for dy in 0..u32::from(q.height) {
