@@ -245,4 +245,91 @@ mod tests {
         assert!(runs.follow(&areas), "no run moved");
         assert_eq!(runs.stamps, (10..15).map(stamp).collect::<Vec<_>>());
     }
+
+    /// Tags each run with its index (through its placed glyphs' place), to
+    /// tell afterwards which old run each area holds.
+    fn tag(runs: &mut AreaRuns, source: &GlyphRun) {
+        for (m, r) in runs.runs.iter_mut().enumerate() {
+            r.placed = Some(Placed { source: source.clone(), at: [m as u32, 0, 0], glyphs: None });
+        }
+    }
+
+    fn tags(runs: &AreaRuns) -> Vec<Option<u32>> {
+        runs.runs.iter().map(|r| r.placed.as_ref().map(|p| p.at[0])).collect()
+    }
+
+    #[test]
+    fn glyph_runs_are_followed_by_id_and_empty_slices_follow_nothing() {
+        let (a, b) = (GlyphRun::new(glyphs(3)), GlyphRun::new(glyphs(3)));
+        let run = |r| TextArea::run(r, 0.0, 0.0);
+        let mut runs = AreaRuns::default();
+        runs.follow(&[run(&a), run(&b)]);
+        runs.stamps = vec![stamp(1), stamp(2)];
+        // The same two runs swapped (same length, told apart by id).
+        assert!(!runs.follow(&[run(&b), run(&a)]));
+        assert_eq!(runs.stamps, vec![stamp(2), stamp(1)]);
+        // Two empty slices share an address (dangling) and a length: an
+        // empty area at another index is not the empty area it was.
+        let (e, c) = (Vec::new(), glyphs(4));
+        runs.follow(&[area(&e), area(&c)]);
+        runs.stamps = vec![stamp(5), stamp(6)];
+        let f: Vec<PositionedGlyph> = Vec::new();
+        assert!(!runs.follow(&[area(&c), area(&f)]));
+        assert_eq!(runs.stamps, vec![stamp(6), None]);
+    }
+
+    #[test]
+    fn a_scroll_is_followed_up_to_the_window_and_new_areas_take_runs_left_over() {
+        let lines: Vec<Vec<PositionedGlyph>> = (1..=40).map(glyphs).collect();
+        for by in [1, 5, WINDOW] {
+            let mut runs = AreaRuns::default();
+            let areas: Vec<TextArea<'_>> = lines[..30].iter().map(|g| area(g)).collect();
+            runs.follow(&areas);
+            runs.stamps = (0..30).map(stamp).collect();
+            // Scrolled by `by` lines: every old line `by` indices up, new
+            // lines at the bottom.
+            let areas: Vec<TextArea<'_>> = lines[by..by + 30].iter().map(|g| area(g)).collect();
+            assert!(!runs.follow(&areas));
+            let expected: Vec<_> =
+                (0..30).map(|n| if n + by < 30 { stamp((n + by) as u32) } else { None }).collect();
+            assert_eq!(runs.stamps, expected, "scrolled by {by}");
+        }
+        // A new area whose own index another area took gets a run no area
+        // took, not an emptied one.
+        let source = GlyphRun::new(glyphs(1));
+        let (a, b, c, x, y) = (glyphs(3), glyphs(4), glyphs(5), glyphs(6), glyphs(7));
+        let mut runs = AreaRuns::default();
+        runs.follow(&[area(&a), area(&b), area(&c)]);
+        tag(&mut runs, &source);
+        assert!(!runs.follow(&[area(&b), area(&x), area(&y)]));
+        assert_eq!(tags(&runs), vec![Some(1), Some(0), Some(2)]);
+    }
+
+    #[test]
+    fn a_run_placed_the_same_way_twice_is_kept_placed_and_counted() {
+        let glyphs = glyphs(5);
+        let (run, other) = (GlyphRun::new(glyphs.clone()), GlyphRun::new(glyphs.clone()));
+        let at = |r, left: f32| TextArea::run(r, left, 3.5).with_scale(2.0);
+        let mut slot = None;
+        assert!(Placed::glyphs(&mut slot, &run, &at(&run, 10.25)).is_none(), "placed once");
+        let placed = Placed::glyphs(&mut slot, &run, &at(&run, 10.25)).unwrap().clone();
+        // Placed as the area places: scaled, then moved by its offset.
+        for (p, g) in placed.iter().zip(&glyphs) {
+            assert_eq!((p.x, p.y, p.size), (10.25 + 2.0 * g.x, 3.5 + 2.0 * g.y, 32.0));
+        }
+        assert_eq!(placed.len(), 5);
+        let bytes = 5 * std::mem::size_of::<PositionedGlyph>();
+        assert_eq!(slot.as_ref().unwrap().heap_bytes(), bytes);
+        let third = Placed::glyphs(&mut slot, &run, &at(&run, 10.25)).unwrap();
+        assert!(third.same_as(&placed), "the kept run, known by reference");
+        // Placed elsewhere, or another run at the same place: placed anew.
+        assert!(Placed::glyphs(&mut slot, &run, &at(&run, 11.0)).is_none());
+        assert!(Placed::glyphs(&mut slot, &other, &at(&other, 11.0)).is_none());
+        let again = Placed::glyphs(&mut slot, &other, &at(&other, 11.0)).unwrap();
+        assert_eq!(again[0].x, 11.0 + 2.0 * glyphs[0].x);
+        // An area's run's bytes: its retained run's and its placed glyphs'.
+        let area = AreaRun { run: RetainedRun::default(), placed: slot };
+        assert_eq!(area.heap_bytes(), bytes);
+        assert_eq!(AreaRun::default().heap_bytes(), 0);
+    }
 }

@@ -101,7 +101,9 @@ fn a_renderer_with_history_draws_what_a_fresh_one_draws() {
 /// lines to other areas, so a frame can come where every area drew from a
 /// record and sits where its area sat, with other lines there. The lines
 /// as slices and as [`GlyphRun`]s (known by reference), at whole-pixel
-/// offsets and at fractional ones.
+/// offsets and at fractional ones; the fresh renderer is always given
+/// slices, so a run's path is checked against the slice's, and every frame
+/// draws one quad a letter.
 #[test]
 fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     let (device, queue, mut atlas, font, viewport) = setup(320, 240);
@@ -138,10 +140,22 @@ fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
             let areas: Vec<TextArea<'_>> =
                 shown.iter().enumerate().map(|(k, &line)| at(k, line)).collect();
             kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+            // The fresh renderer is given the lines as slices at the same
+            // places: a run placed by its area draws what the slice does.
+            let slices: Vec<TextArea<'_>> = shown
+                .iter()
+                .enumerate()
+                .map(|(k, &line)| {
+                    TextArea::glyphs(&lines[line], 10.0 + dx, 20.0 * k as f32 + 2.0 * dx)
+                })
+                .collect();
             let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
-            fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+            fresh.prepare(&device, &queue, &mut atlas, &slices, &viewport).unwrap();
             let what = format!("frame {n}: lines {shown:?}, as runs {as_runs} at +{dx}");
             assert_eq!(kept.instances(), fresh.instances(), "{what}");
+            // One quad a letter (the words have no spaces).
+            let letters: usize = shown.iter().map(|&line| words[line].len()).sum();
+            assert_eq!(kept.instances().len(), letters, "{what}");
             queue.submit([]);
         }
     }
