@@ -40,6 +40,10 @@ pub(crate) struct Transformed {
     pub(crate) uniforms: Vec<u8>,
     pub(crate) uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
     pub(crate) positions: Vec<PositionedGlyph>,
+    /// The bytes last written to `buffer` and to the uniform buffer (empty
+    /// for a buffer not written yet): a frame that would write the same
+    /// bytes writes nothing (each `write_buffer` is a staging buffer).
+    sent: [Vec<u8>; 2],
 }
 
 /// One draw of transformed quads.
@@ -231,9 +235,10 @@ impl Transformed {
                 usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }));
+            tr.sent[0].clear();
         }
-        if let (Some(buffer), false) = (&tr.buffer, tr.quads.is_empty()) {
-            queue.write_buffer(buffer, 0, bytemuck::cast_slice(&tr.quads));
+        if let Some(buffer) = &tr.buffer {
+            write_changed(queue, buffer, bytemuck::cast_slice(&tr.quads), &mut tr.sent[0]);
         }
         // Whole blocks: the last block's binding reaches its end.
         let need = (tr.uniforms.len() as u64).next_multiple_of(TRANSFORM_BLOCK_BYTES);
@@ -258,11 +263,24 @@ impl Transformed {
                 }],
             });
             tr.uniform_buffer = Some((buffer, bind_group, cap));
+            tr.sent[1].clear();
         }
         if let Some((buffer, _, _)) = &tr.uniform_buffer {
-            queue.write_buffer(buffer, 0, &tr.uniforms);
+            write_changed(queue, buffer, &tr.uniforms, &mut tr.sent[1]);
         }
     }
+}
+
+/// Writes `bytes` at the start of `buffer` unless they are a prefix of what
+/// `sent` says the last write left there (no bytes are a prefix of any),
+/// and records them in `sent`.
+fn write_changed(queue: &wgpu::Queue, buffer: &wgpu::Buffer, bytes: &[u8], sent: &mut Vec<u8>) {
+    if sent.starts_with(bytes) {
+        return;
+    }
+    queue.write_buffer(buffer, 0, bytes);
+    sent.clear();
+    sent.extend_from_slice(bytes);
 }
 
 /// The raster size for a glyph of `px` area pixels drawn `raster` target
