@@ -11,8 +11,8 @@ use crate::lcd_settings::{Antialiasing, GrayscaleReason};
 use crate::pipeline::PipelineKey;
 use crate::sampled::{draw_oversized, Kind, Raster, Transformed};
 use crate::textures::TextAtlas;
-use crate::transform::{SampledQuad, TextTransform};
-use crate::vertex::{sync, GlyphInstance};
+use crate::transform::{SampledQuad, TextTransform, TransformUniform};
+use crate::vertex::{write_changed, GlyphInstance};
 use crate::viewport::Viewport;
 use crate::zoom::{ZoomPolicy, ZoomTracker};
 use kerf_cache::{FrameCounts, GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Skipped};
@@ -517,14 +517,9 @@ impl TextRenderer {
             self.buffer = instance_buffer(device, self.capacity);
             self.uploaded.clear();
         }
-        if let Some(changed) = sync(&mut self.uploaded, &self.quads) {
-            let size = std::mem::size_of::<GlyphInstance>() as u64;
-            queue.write_buffer(
-                &self.buffer,
-                changed.start as u64 * size,
-                bytemuck::cast_slice(&self.uploaded[changed]),
-            );
-        }
+        write_changed(queue, &self.buffer, &mut self.uploaded, &self.quads, |q| {
+            GlyphInstance::from(q)
+        });
         self.order.split(self.uploaded.iter().map(|q| q.page));
     }
 
@@ -631,7 +626,7 @@ impl TextRenderer {
             + self.scratch.capacity() * std::mem::size_of::<PositionedGlyph>()
             + tr.quads.capacity() * std::mem::size_of::<SampledQuad>()
             + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
-            + tr.uniforms.capacity()
+            + tr.uniforms.capacity() * std::mem::size_of::<TransformUniform>()
             + self.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>();
         RendererFootprint {
             gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,

@@ -12,8 +12,10 @@ use crate::fit::CurveKey;
 use crate::pipeline::{MadePipeline, PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
 use crate::transform::{
-    SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX, TRANSFORMS_PER_DRAW,
+    SampledQuad, TextTransform, TransformUniform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX,
+    TRANSFORMS_PER_DRAW,
 };
+use crate::vertex::write_changed;
 use crate::zoom::ZoomPolicy;
 use kerf_cache::{
     Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
@@ -36,14 +38,14 @@ pub(crate) struct Transformed {
     /// One per run of quads of one [`Kind`] and one scissor rectangle, in
     /// area order, within a block of [`TRANSFORMS_PER_DRAW`] areas.
     pub(crate) draws: Vec<SampledDraw>,
-    /// The areas' transforms, one after another (80 bytes each).
-    pub(crate) uniforms: Vec<u8>,
+    /// The areas' transforms, one after another.
+    pub(crate) uniforms: Vec<TransformUniform>,
     pub(crate) uniform_buffer: Option<(wgpu::Buffer, wgpu::BindGroup, u64)>,
     pub(crate) positions: Vec<PositionedGlyph>,
-    /// The bytes last written to `buffer` and to the uniform buffer (empty
-    /// for a buffer not written yet): a frame that would write the same
-    /// bytes writes nothing (each `write_buffer` is a staging buffer).
-    sent: [Vec<u8>; 2],
+    /// What `buffer` and the uniform buffer hold (empty for a buffer not
+    /// written yet), for [`write_changed`].
+    sent_quads: Vec<SampledQuad>,
+    sent_uniforms: Vec<TransformUniform>,
 }
 
 /// One draw of transformed quads.
@@ -186,8 +188,8 @@ impl Transformed {
     /// before it where that draw is of the same kind and scissor and binds
     /// the same block of transforms, else starts a draw.
     pub(crate) fn push_draw(&mut self, first: u32, t: &TextTransform, scissor: Option<[u32; 4]>) {
-        let index = self.uniforms.len() / TRANSFORM_UNIFORM_BYTES as usize;
-        self.uniforms.extend_from_slice(bytemuck::cast_slice(&t.uniform()));
+        let index = self.uniforms.len();
+        self.uniforms.push(t.uniform());
         let per = TRANSFORMS_PER_DRAW as usize;
         let uniform = (index / per * TRANSFORM_BLOCK_BYTES as usize) as u32;
         for q in &mut self.quads[first as usize..] {
@@ -235,13 +237,14 @@ impl Transformed {
                 usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }));
-            tr.sent[0].clear();
+            tr.sent_quads.clear();
         }
         if let Some(buffer) = &tr.buffer {
-            write_changed(queue, buffer, bytemuck::cast_slice(&tr.quads), &mut tr.sent[0]);
+            write_changed(queue, buffer, &mut tr.sent_quads, &tr.quads, |q| *q);
         }
         // Whole blocks: the last block's binding reaches its end.
-        let need = (tr.uniforms.len() as u64).next_multiple_of(TRANSFORM_BLOCK_BYTES);
+        let need = (tr.uniforms.len() as u64 * TRANSFORM_UNIFORM_BYTES)
+            .next_multiple_of(TRANSFORM_BLOCK_BYTES);
         if tr.uniform_buffer.as_ref().is_none_or(|(_, _, cap)| *cap < need) {
             let cap = need.next_power_of_two();
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -263,24 +266,12 @@ impl Transformed {
                 }],
             });
             tr.uniform_buffer = Some((buffer, bind_group, cap));
-            tr.sent[1].clear();
+            tr.sent_uniforms.clear();
         }
         if let Some((buffer, _, _)) = &tr.uniform_buffer {
-            write_changed(queue, buffer, &tr.uniforms, &mut tr.sent[1]);
+            write_changed(queue, buffer, &mut tr.sent_uniforms, &tr.uniforms, |u| *u);
         }
     }
-}
-
-/// Writes `bytes` at the start of `buffer` unless they are a prefix of what
-/// `sent` says the last write left there (no bytes are a prefix of any),
-/// and records them in `sent`.
-fn write_changed(queue: &wgpu::Queue, buffer: &wgpu::Buffer, bytes: &[u8], sent: &mut Vec<u8>) {
-    if sent.starts_with(bytes) {
-        return;
-    }
-    queue.write_buffer(buffer, 0, bytes);
-    sent.clear();
-    sent.extend_from_slice(bytes);
 }
 
 /// The raster size for a glyph of `px` area pixels drawn `raster` target

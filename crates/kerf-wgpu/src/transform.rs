@@ -69,7 +69,7 @@ impl TextTransform {
 
     /// The uniform transformed.wgsl reads: the matrix, and whether its result
     /// is target pixels (converted to clip space with the viewport) or clip space.
-    pub(crate) fn uniform(&self) -> [u32; 20] {
+    pub(crate) fn uniform(&self) -> TransformUniform {
         let (m, to_clip) = match *self {
             TextTransform::Affine([a, b, c, d, e, f]) => {
                 ([[a, b, 0.0, 0.0], [c, d, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [e, f, 0.0, 1.0]], 1)
@@ -94,6 +94,14 @@ impl TextTransform {
 /// fragments, which a software rasterizer pays for one by one.
 /// `transformed.wgsl`'s `BORDER_BIT`.
 pub const BORDER_BIT: u32 = 1 << 27;
+
+/// One area's transform as `transformed.wgsl` reads it
+/// ([`TextTransform::uniform`]).
+pub(crate) type TransformUniform = [u32; 20];
+
+const _: () = assert!(
+    std::mem::size_of::<TransformUniform>() as u64 == crate::pipeline::TRANSFORM_UNIFORM_BYTES
+);
 
 /// One glyph of a transformed area as the vertex shader reads it: the
 /// bitmap's rectangle in area pixels (float), its texels in the atlas, its colour.

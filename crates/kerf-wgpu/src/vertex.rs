@@ -1,7 +1,7 @@
 //! The glyph instance the vertex shader reads (`shaders/text.wgsl`'s
 //! `Instance`): a cache quad with its page and flags packed into one layer
-//! word, and the write of only the instances that changed since the last
-//! frame.
+//! word, and the write of only the items of a buffer that changed since the last
+//! frame (instances, and the transformed areas' quads and transforms).
 
 use kerf_cache::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
 
@@ -65,30 +65,47 @@ impl From<&GlyphQuad> for GlyphInstance {
     }
 }
 
-/// Makes `instances` (what the instance buffer holds) the instances of
-/// `quads`, and returns the index range that changed: what must be written
-/// to the buffer. `None` when nothing did (a shorter draw of the same prefix
-/// included).
-pub(crate) fn sync(
-    instances: &mut Vec<GlyphInstance>, quads: &[GlyphQuad],
+/// Makes `held` (what a buffer holds) the items of `new`, each as `to`
+/// makes it, and returns the index range that changed: what must be
+/// written to the buffer. `None` when nothing did (a shorter draw of the
+/// same prefix included).
+pub(crate) fn sync<S, T: PartialEq>(
+    held: &mut Vec<T>, new: &[S], to: impl Fn(&S) -> T,
 ) -> Option<std::ops::Range<usize>> {
     let (mut first, mut last) = (usize::MAX, 0);
-    let kept = instances.len().min(quads.len());
-    for (i, (old, q)) in instances.iter_mut().zip(quads).enumerate() {
-        let new = GlyphInstance::from(q);
-        if *old != new {
-            *old = new;
+    let kept = held.len().min(new.len());
+    for (i, (old, q)) in held.iter_mut().zip(new).enumerate() {
+        let item = to(q);
+        if *old != item {
+            *old = item;
             first = first.min(i);
             last = i + 1;
         }
     }
-    instances.truncate(quads.len());
-    if quads.len() > kept {
-        instances.extend(quads[kept..].iter().map(GlyphInstance::from));
+    held.truncate(new.len());
+    if new.len() > kept {
+        held.extend(new[kept..].iter().map(&to));
         first = first.min(kept);
-        last = quads.len();
+        last = new.len();
     }
     (first < last).then_some(first..last)
+}
+
+/// [`sync`]s `held` with `new` and writes what changed to `buffer`, which
+/// holds `held`: nothing in a frame that writes what the last one wrote
+/// (each `write_buffer` takes a staging buffer). A new buffer comes with
+/// `held` emptied.
+pub(crate) fn write_changed<S, T: PartialEq + bytemuck::Pod>(
+    queue: &wgpu::Queue, buffer: &wgpu::Buffer, held: &mut Vec<T>, new: &[S], to: impl Fn(&S) -> T,
+) {
+    if let Some(changed) = sync(held, new, to) {
+        let size = std::mem::size_of::<T>() as u64;
+        queue.write_buffer(
+            buffer,
+            changed.start as u64 * size,
+            bytemuck::cast_slice(&held[changed]),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -102,21 +119,25 @@ mod tests {
         let held = |n: usize| -> Vec<GlyphInstance> {
             quads[..n].iter().map(GlyphInstance::from).collect()
         };
-        assert_eq!(sync(&mut held(10), &quads), None);
-        assert_eq!(sync(&mut Vec::new(), &quads), Some(0..10));
-        assert_eq!(sync(&mut held(10), &[]), None);
+        assert_eq!(sync(&mut held(10), &quads, |q| GlyphInstance::from(q)), None);
+        assert_eq!(sync(&mut Vec::new(), &quads, |q| GlyphInstance::from(q)), Some(0..10));
+        assert_eq!(sync(&mut held(10), &[], |q| GlyphInstance::from(q)), None);
         let mut shorter = held(10);
-        assert_eq!(sync(&mut shorter, &quads[..4]), None, "a shorter draw of the same prefix");
+        assert_eq!(
+            sync(&mut shorter, &quads[..4], |q| GlyphInstance::from(q)),
+            None,
+            "a shorter draw of the same prefix"
+        );
         assert_eq!(shorter.len(), 4);
         let mut new = quads.clone();
         new[3] = q(30);
         new[6] = q(60);
         let mut h = held(10);
-        assert_eq!(sync(&mut h, &new), Some(3..7));
+        assert_eq!(sync(&mut h, &new, |q| GlyphInstance::from(q)), Some(3..7));
         assert_eq!(h[3].x, 30);
         new.push(q(99));
-        assert_eq!(sync(&mut held(10), &new), Some(3..11));
-        assert_eq!(sync(&mut held(5), &quads), Some(5..10));
+        assert_eq!(sync(&mut held(10), &new, |q| GlyphInstance::from(q)), Some(3..11));
+        assert_eq!(sync(&mut held(5), &quads, |q| GlyphInstance::from(q)), Some(5..10));
     }
 
     #[test]
