@@ -624,9 +624,10 @@ impl TextRenderer {
         let cpu = self.quads.capacity() * std::mem::size_of::<GlyphQuad>()
             + self.uploaded.capacity() * std::mem::size_of::<GlyphInstance>()
             + self.scratch.capacity() * std::mem::size_of::<PositionedGlyph>()
-            + tr.quads.capacity() * std::mem::size_of::<SampledQuad>()
+            + (tr.quads.capacity() + tr.sent_quads.capacity()) * std::mem::size_of::<SampledQuad>()
             + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
-            + tr.uniforms.capacity() * std::mem::size_of::<TransformUniform>()
+            + (tr.uniforms.capacity() + tr.sent_uniforms.capacity())
+                * std::mem::size_of::<TransformUniform>()
             + self.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>();
         RendererFootprint {
             gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,

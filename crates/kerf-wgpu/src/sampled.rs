@@ -44,8 +44,8 @@ pub(crate) struct Transformed {
     pub(crate) positions: Vec<PositionedGlyph>,
     /// What `buffer` and the uniform buffer hold (empty for a buffer not
     /// written yet), for [`write_changed`].
-    sent_quads: Vec<SampledQuad>,
-    sent_uniforms: Vec<TransformUniform>,
+    pub(crate) sent_quads: Vec<SampledQuad>,
+    pub(crate) sent_uniforms: Vec<TransformUniform>,
 }
 
 /// One draw of transformed quads.

@@ -340,6 +340,15 @@ fn many_transformed_areas_each_draw_through_their_own_transform() {
     );
     assert!(sum_cpu > 20.0 * n as f64, "every letter inks (total {sum_cpu:.1})");
     assert!((sum_gpu - sum_cpu).abs() <= 0.002 * sum_cpu, "ink {sum_gpu:.1} vs {sum_cpu:.1}");
+    // The renderer's footprint holds at least what it keeps for these
+    // areas: each one's transform (80 bytes) and each quad on the CPU; the
+    // uniform buffer in whole blocks and the quads' buffer on the GPU.
+    // (A lower bound: vectors hold more than they use.)
+    let fp = r.footprint();
+    let quad_bytes = std::mem::size_of_val(r.transformed_instances());
+    assert!(fp.cpu_bytes >= n * 80 + quad_bytes, "{fp:?}: {n} areas, {quad_bytes} B of quads");
+    let blocks = n.div_ceil(per) as u64;
+    assert!(fp.gpu_bytes >= blocks * per as u64 * 80 + quad_bytes as u64, "{fp:?}");
 }
 
 /// `PrepareReport::draws` counts what `render` records: nothing for no
