@@ -65,6 +65,10 @@ const LCD_BLEND: wgpu::BlendState = wgpu::BlendState {
 /// Bytes of one area's transform uniform (transformed.wgsl's `Transform`).
 pub(crate) const TRANSFORM_UNIFORM_BYTES: u64 = 80;
 
+const _: () = assert!(
+    std::mem::size_of::<crate::transform::TransformUniform>() as u64 == TRANSFORM_UNIFORM_BYTES
+);
+
 /// Bytes of the transforms one draw binds: [`TRANSFORMS_PER_DRAW`] of them
 /// (a multiple of 256, so every block starts at an offset that any device's
 /// dynamic-offset alignment allows).

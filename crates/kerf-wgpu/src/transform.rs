@@ -99,10 +99,6 @@ pub const BORDER_BIT: u32 = 1 << 27;
 /// ([`TextTransform::uniform`]).
 pub(crate) type TransformUniform = [u32; 20];
 
-const _: () = assert!(
-    std::mem::size_of::<TransformUniform>() as u64 == crate::pipeline::TRANSFORM_UNIFORM_BYTES
-);
-
 /// One glyph of a transformed area as the vertex shader reads it: the
 /// bitmap's rectangle in area pixels (float), its texels in the atlas, its colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
