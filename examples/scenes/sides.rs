@@ -188,6 +188,7 @@ impl Side {
         let Side::Kerf { atlas, renderers, .. } = self else { return };
         let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
         let cache = atlas.cache();
+        eprintln!("kerf cache: {:?}", cache.stats());
         let f = cache.footprint();
         let side = u64::from(cache.page_side());
         let coverage = u64::from(atlas.layers()) * side * side;

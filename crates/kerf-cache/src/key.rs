@@ -123,6 +123,14 @@ impl std::hash::Hash for GlyphKey {
     }
 }
 
+/// A map by glyph key for the cache's own per-batch and per-glyph maps:
+/// foldhash (seeded per map, the hasher the lru crate's map already uses)
+/// instead of std's SipHash, which was a tenth of a zoom frame's misses.
+pub(crate) type KeyMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A set of keys, hashed as [`KeyMap`]'s.
+pub(crate) type KeySet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 /// The bit of an [`ImageSourceId`] that marks an RGBA source.
 pub(crate) const RGBA_SOURCE_BIT: u16 = 1 << 14;
 

@@ -13,9 +13,8 @@ use crate::font::instance::{FontStyle, Tag};
 use crate::font::FontRef;
 use crate::font::FontSet;
 use crate::image::{ImageSource, MAX_IMAGE_SOURCES, SOLID_SOURCE};
-use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
+use crate::key::{FontId, GlyphKey, GlyphSize, ImageSourceId, KeyMap, RenderMode};
 use crate::raster::Rasterizer;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -367,7 +366,7 @@ fn with_border(image: GlyphImage) -> GlyphImage {
 /// order; every other key is a group of its own.
 fn offset_groups(keys: &[GlyphKey]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::with_capacity(keys.len());
-    let mut at: HashMap<(FontId, u16, GlyphSize, RenderMode), usize> = HashMap::new();
+    let mut at: KeyMap<(FontId, u16, GlyphSize, RenderMode), usize> = KeyMap::default();
     for (i, k) in keys.iter().enumerate() {
         if matches!(k.mode, RenderMode::ShiftedCoverage | RenderMode::Lcd) {
             match at.entry((k.font, k.glyph, k.size, k.mode)) {

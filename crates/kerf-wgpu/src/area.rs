@@ -249,14 +249,34 @@ impl TextArea<'_> {
 /// Cuts the quads from `start` on (one area's, just appended: still in the
 /// cache) to `b`, in place, dropping those wholly outside.
 pub(crate) fn clip_from(quads: &mut Vec<GlyphQuad>, start: usize, b: &TextBounds) {
-    let mut w = start;
-    for i in start..quads.len() {
+    // Most quads lie inside: they are passed over without being written
+    // back, up to the first one to cut or drop.
+    let tail = quads.get(start..).unwrap_or_default();
+    let Some(first) = tail.iter().position(|q| !inside(q, b)) else { return };
+    let from = start + first;
+    let mut w = from;
+    for i in from..quads.len() {
         if let Some(q) = clip(&quads[i], b) {
             quads[w] = q;
             w += 1;
         }
     }
     quads.truncate(w);
+}
+
+/// True when `q` lies wholly inside `b` and is not empty: what [`clip`]
+/// returns unchanged.
+#[inline]
+fn inside(q: &GlyphQuad, b: &TextBounds) -> bool {
+    // (A constant divisor: no division instruction for the common quad.)
+    let px_wide = if q.flags.contains(QuadFlags::LCD) { q.width / 3 } else { q.width };
+    let (x0, y0) = (q.x as i64, q.y as i64);
+    px_wide > 0
+        && q.height > 0
+        && x0 >= b.left as i64
+        && y0 >= b.top as i64
+        && x0 + px_wide as i64 <= b.right as i64
+        && y0 + q.height as i64 <= b.bottom as i64
 }
 
 /// The part of a quad inside `b`, with its texels cut to match.
@@ -321,6 +341,41 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Quads wholly inside stay as they are and in order (nothing is
+    /// written back before the first quad to cut); an empty quad inside the
+    /// bounds is dropped as one outside is, wherever it comes.
+    #[test]
+    fn quads_inside_are_kept_and_empty_ones_dropped() {
+        let b = TextBounds { left: 0, top: 0, right: 100, bottom: 100 };
+        let q = |x: i32, width: u16, flags: QuadFlags| GlyphQuad {
+            x,
+            y: 10,
+            width,
+            height: 8,
+            flags,
+            ..GlyphQuad::default()
+        };
+        let inside: Vec<GlyphQuad> = (0..6)
+            .map(|i| q(i * 10, 9, QuadFlags::NONE))
+            .chain([q(80, 60, QuadFlags::LCD)])
+            .collect();
+        let mut quads = inside.clone();
+        clip_from(&mut quads, 0, &b);
+        assert_eq!(quads, inside, "an LCD quad 20 px wide at 80 is inside");
+        for at in [0, 3, 7] {
+            let mut quads = inside.clone();
+            quads.insert(at, q(50, 0, QuadFlags::NONE));
+            clip_from(&mut quads, 0, &b);
+            assert_eq!(quads, inside, "the empty quad at {at} is dropped");
+        }
+        let mut quads = inside.clone();
+        quads.push(q(95, 9, QuadFlags::NONE));
+        clip_from(&mut quads, 2, &b);
+        assert_eq!(quads.len(), inside.len() + 1);
+        assert_eq!(quads[..inside.len()], inside[..]);
+        assert_eq!(quads.last().map(|q| q.width), Some(5), "cut at the right edge");
     }
 
     /// Clipping keeps, of every quad after `start`, exactly its pixels

@@ -9,11 +9,10 @@ use crate::atlas::request::{PositionedReq, Request};
 use crate::atlas::{Atlas, Render};
 use crate::config::MAX_SUBPIXEL_BINS;
 use crate::error::GlyphError;
-use crate::key::{FontId, GlyphKey, GlyphSize, RenderMode, LCD_MAX_PX};
+use crate::key::{FontId, GlyphKey, GlyphSize, KeyMap, KeySet, RenderMode, LCD_MAX_PX};
 use crate::quad::{GlyphQuad, QuadFlags};
 use crate::subpixel::bin_offset;
 use crate::text::Skipped;
-use std::collections::{HashMap, HashSet};
 
 /// A key the LRU map holds, as [`Atlas::probe`] found it.
 #[derive(Clone, Copy, Debug)]
@@ -295,9 +294,10 @@ impl Atlas {
         // instead of the first glyphs taking every bin and the last none.
         // Keys that differ only in `subpixel_x` are bins of one glyph. A key
         // indexes `keys` (first bins) or, flagged, `later`.
-        let mut index: HashMap<GlyphKey, (bool, usize)> = HashMap::with_capacity(misses.len());
+        let mut index: KeyMap<GlyphKey, (bool, usize)> =
+            KeyMap::with_capacity_and_hasher(misses.len(), Default::default());
         let (mut keys, mut later): (Vec<GlyphKey>, Vec<GlyphKey>) = (Vec::new(), Vec::new());
-        let mut glyphs: HashSet<GlyphKey> = HashSet::new();
+        let mut glyphs: KeySet<GlyphKey> = KeySet::default();
         for &(_, _, key) in &misses {
             index.entry(key).or_insert_with(|| {
                 if bins < 2 || glyphs.insert(GlyphKey { subpixel_x: 0, ..key }) {

@@ -45,11 +45,10 @@ use crate::bitmap::GlyphImage;
 use crate::config::{CacheConfig, UploadMode, WHOLE_BOX_BYTES};
 use crate::counts::FrameCounts;
 use crate::error::GlyphError;
-use crate::key::GlyphKey;
+use crate::key::{GlyphKey, KeyMap};
 use crate::stats::Stats;
 use kerf_pack::Rect;
 use lru::LruCache;
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// What an atlas asks for the texels of its missed keys.
@@ -81,7 +80,7 @@ pub struct Atlas {
     pub(crate) retiring: Option<usize>,
     pub(crate) map: LruCache<GlyphKey, Slot>,
     /// The tiles of every cached glyph larger than a page.
-    pub(crate) tiles: HashMap<GlyphKey, Vec<GlyphTile>>,
+    pub(crate) tiles: KeyMap<GlyphKey, Vec<GlyphTile>>,
     /// Keys recent batches found in the map (see memo.rs).
     pub(crate) memo: KeyMemo,
     /// Uses not yet written into the map: the memo's and retained runs'
@@ -146,7 +145,7 @@ impl Atlas {
             pages_ever: 0,
             retiring: None,
             map: LruCache::unbounded(),
-            tiles: HashMap::new(),
+            tiles: KeyMap::default(),
             memo: KeyMemo::default(),
             uses: Uses::default(),
             epoch: 0,
