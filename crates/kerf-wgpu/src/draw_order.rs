@@ -70,10 +70,12 @@ impl DrawOrder {
             }
         }
         if out_of_order {
-            // A stable partition: coverage quads up in place, colour after.
+            // A stable partition: coverage quads up in place, colour after
+            // (the quads before the first colour one stay where they are).
             self.moved.clear();
-            let mut w = 0;
-            for i in 0..quads.len() {
+            let first = quads.iter().position(quad_is_colour).unwrap_or(quads.len());
+            let mut w = first;
+            for i in first..quads.len() {
                 if quad_is_colour(&quads[i]) {
                     self.moved.push(quads[i]);
                 } else {
