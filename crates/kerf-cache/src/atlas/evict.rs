@@ -172,6 +172,7 @@ impl Atlas {
     fn evict_lru(&mut self) -> Option<Freed> {
         let (key, victim) = self.map.pop_lru()?;
         self.epoch += 1;
+        self.memo.forget(&key, self.memo_epoch);
         self.stats.evictions += 1;
         if victim.tiled() {
             return Some(Freed::Tiles(self.free_tiles(&key)));
@@ -264,6 +265,7 @@ impl Atlas {
                 self.retiring = Some(n - 1);
                 // Remembered glyphs there must be looked up, to move.
                 self.epoch += 1;
+                self.memo_epoch += 1;
             }
         }
         let frame = self.frame;

@@ -101,7 +101,7 @@ impl Atlas {
         }
         let format_flags = self.format.quad_flags();
         let start = out.len();
-        self.memo.sync(self.epoch, frame, self.uses.queue());
+        self.memo.sync(self.memo_epoch, frame, self.uses.queue());
         self.uses.apply(&mut self.map);
         let mut rest = std::mem::take(&mut self.unmemoized);
         rest.clear();
@@ -137,7 +137,7 @@ impl Atlas {
                         if found.tiled {
                             tiled_hits.push((i, key, whole_x));
                         } else {
-                            self.memo.put(&key, &e, frame, self.epoch, self.uses.queue());
+                            self.memo.put(&key, &e, frame, self.memo_epoch, self.uses.queue());
                         }
                     } else if found.moves {
                         moves.push((slot, i, key));
@@ -147,7 +147,7 @@ impl Atlas {
                         // Glyphs on a retiring page are not remembered: each
                         // use looks them up, so the first use in a frame moves them.
                         if !found.retiring {
-                            self.memo.put(&key, &e, frame, self.epoch, self.uses.queue());
+                            self.memo.put(&key, &e, frame, self.memo_epoch, self.uses.queue());
                         }
                     }
                 }
@@ -225,7 +225,7 @@ impl Atlas {
         &mut self, reqs: &[R], skip: &[usize], mode: RenderMode, out: &mut Vec<GlyphQuad>,
         rest: &mut Vec<(usize, usize)>,
     ) -> u64 {
-        let (frame, epoch) = (self.frame, self.epoch);
+        let (frame, epoch) = (self.frame, self.memo_epoch);
         let bins = self.bins.now();
         let format_flags = self.format.quad_flags();
         let run_of = self.run_of(mode);

@@ -9,9 +9,12 @@
 //! bitmaps wider or taller than 255 texels, bearings past ±127 px, tiled
 //! glyphs) are simply not remembered and are looked up in the map each time.
 //!
-//! A remembered entry is used only while nothing was removed from or moved
-//! in the map since it was looked up there (the cache's `epoch`, bumped by
-//! every eviction, relocation, clear and page retirement).
+//! A remembered entry is used only while nothing was moved in the map since
+//! it was looked up there (the atlas's `memo_epoch`, bumped by every
+//! relocation, clear and page retirement). An eviction [`forget`](KeyMemo::forget)s
+//! only the evicted key: a churning atlas evicts every frame, and when each
+//! eviction emptied the whole memo, every glyph of the next batch was
+//! looked up in the map again.
 //!
 //! **Recency.** A hit here does not move the glyph in the LRU list; it marks
 //! its group used in this frame (`touched`) and, once, *pending*. Before the
@@ -21,8 +24,9 @@
 //! never takes a glyph a frame in flight drew, and the LRU order is exact up
 //! to the order among glyphs used since the last write-back. A pending group
 //! that is about to be overwritten is written back first ([`put`](KeyMemo::put)
-//! hands its glyphs out). A group's `touched` is its most recently used bin's
-//! frame, so its other bins may be kept a little longer than strict LRU would.
+//! hands its glyphs out). Only the bins used since the last write-back are
+//! handed back, each with its group's `touched`, the frame of its most
+//! recently used bin.
 //!
 //! Epochs and frames are kept as their low 32 bits; the table is written back
 //! and emptied when the high bits change, so a truncated value is never
@@ -100,6 +104,9 @@ struct Group {
     /// Bit `b` (< [`BINS`]): `bins[b]` holds an entry (0: the group is
     /// empty); [`PENDING`]: used since the last write-back.
     valid: u8,
+    /// Bit `b`: `bins[b]` was used since the last write-back (only those
+    /// bins are handed back as used).
+    used: u8,
     bins: [Packed; BINS],
 }
 
@@ -166,9 +173,10 @@ impl Group {
             return;
         }
         self.valid &= !PENDING;
+        let used = std::mem::take(&mut self.used);
         let frame = (high_frame as u64) << 32 | self.touched as u64;
         for (b, p) in self.bins.iter().enumerate() {
-            if self.valid & (1 << b) != 0 {
+            if self.valid & used & (1 << b) != 0 {
                 let key = GlyphKey {
                     font: FontId(self.font_size as u32),
                     glyph: self.glyph_mode as u16,
@@ -272,6 +280,7 @@ impl KeyMemo {
             return None;
         }
         let entry = g.bins[b].unpack();
+        g.used |= 1 << b;
         let frame = frame as u32;
         if g.touched != frame {
             g.touched = frame;
@@ -303,6 +312,19 @@ impl KeyMemo {
         (1..WAYS)
             .map(|w| i ^ w)
             .find(|&j| self.groups.get(j).is_some_and(|g| g.holds(tag, glyph, epoch)))
+    }
+
+    /// Forgets `key`'s entry, if remembered in this `epoch` (the glyph left
+    /// the map: its slot may go to another glyph). Its group's other bins
+    /// stay.
+    pub(crate) fn forget(&mut self, key: &GlyphKey, epoch: u64) {
+        let tag = RunTag::of(key);
+        let Some(i) = self.find(&tag, key.glyph, epoch as u32) else { return };
+        let Some(g) = self.groups.get_mut(i) else { return };
+        let b = Self::bin(key.subpixel_x);
+        if g.bins[b].subpixel_x == key.subpixel_x {
+            g.valid &= !(1 << b);
+        }
     }
 
     /// Remembers `key`'s entry, found in the map in `frame` (which marked
@@ -342,6 +364,7 @@ impl KeyMemo {
                     touched: frame,
                     mode: key.mode,
                     valid: 0,
+                    used: 0,
                     bins: g.bins,
                 };
                 i
@@ -385,6 +408,33 @@ mod tests {
     }
 
     #[test]
+    fn a_forgotten_key_goes_and_nothing_else() {
+        let mut m = KeyMemo::default();
+        let mut back = Vec::new();
+        let k = GlyphKey::new(FontId(3), 40, GlyphSize(1024));
+        let at = |s: u8| GlyphKey { subpixel_x: s, ..k };
+        let other = GlyphKey { glyph: 41, ..k };
+        for (i, key) in [at(0), at(64), other].iter().enumerate() {
+            m.put(key, &entry(i as u16), 7, 2, &mut back);
+        }
+        m.forget(&at(64), 2);
+        assert_eq!(m.get(&at(64), 2, 8), None, "forgotten");
+        assert_eq!(m.get(&at(0), 2, 8), Some(entry(0)), "its other bin stays");
+        assert_eq!(m.get(&other, 2, 8), Some(entry(2)), "another glyph stays");
+        // A key sharing its place with the one held (8 bins) is not that one.
+        m.forget(&at(32), 2);
+        assert_eq!(m.get(&at(0), 2, 8), Some(entry(0)));
+        // Nothing remembered in another epoch is touched.
+        m.forget(&at(0), 3);
+        assert_eq!(m.get(&at(0), 2, 8), Some(entry(0)));
+        // A used, then forgotten, bin is not handed back as used.
+        assert!(m.get(&other, 2, 9).is_some());
+        m.forget(&other, 2);
+        m.drain_pending(&mut back);
+        assert!(back.iter().all(|(key, _)| *key != other), "{back:?}");
+    }
+
+    #[test]
     fn uses_are_handed_back_once_with_their_last_frame() {
         let mut m = KeyMemo::default();
         let mut back = Vec::new();
@@ -398,8 +448,9 @@ mod tests {
         assert!(m.has_pending());
         m.drain_pending(&mut back);
         back.sort_by_key(|(k, _)| k.subpixel_x);
-        // Both bins of the glyph come back with its group's last use.
-        assert_eq!(back, vec![(at(0), 9), (at(64), 9)]);
+        // Only the bin used comes back, with its group's last use (the
+        // other was marked used by its lookup in the map).
+        assert_eq!(back, vec![(at(64), 9)]);
         back.clear();
         m.drain_pending(&mut back);
         assert!(back.is_empty() && !m.has_pending());

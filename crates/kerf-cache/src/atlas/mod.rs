@@ -87,9 +87,14 @@ pub struct Atlas {
     /// (see recency.rs).
     pub(crate) uses: Uses,
     /// Bumped whenever an entry leaves the map or moves (eviction,
-    /// relocation, clear, a page starting to retire): remembered keys from
-    /// before are looked up again.
+    /// relocation, clear, a page starting to retire): retained runs
+    /// recorded before are looked up again.
     pub(crate) epoch: u64,
+    /// The memo's epoch: bumped as `epoch` is but for evictions, which
+    /// forget only the evicted key in the memo (a churning atlas evicts
+    /// every frame; each eviction emptied the whole memo, and every glyph
+    /// of the next batch went to the map).
+    pub(crate) memo_epoch: u64,
     /// The frame in which eviction last found every glyph protected (no
     /// eviction can succeed again in that frame).
     pub(crate) all_protected: Option<u64>,
@@ -149,6 +154,7 @@ impl Atlas {
             memo: KeyMemo::default(),
             uses: Uses::default(),
             epoch: 0,
+            memo_epoch: 0,
             all_protected: None,
             evict_first: false,
             staging: Staging::default(),
@@ -320,6 +326,7 @@ impl Atlas {
     pub(crate) fn clear(&mut self) {
         self.map.clear();
         self.epoch += 1;
+        self.memo_epoch += 1;
         self.tiles.clear();
         for page in &mut self.pages {
             page.clear();

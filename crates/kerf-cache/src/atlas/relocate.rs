@@ -69,6 +69,7 @@ impl Atlas {
         }
         let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
         self.epoch += 1;
+        self.memo_epoch += 1;
         if let Some(s) = self.map.peek_mut(&key) {
             s.entry = moved;
             s.alloc = Some(id);
