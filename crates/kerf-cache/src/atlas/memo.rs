@@ -9,12 +9,12 @@
 //! bitmaps wider or taller than 255 texels, bearings past ±127 px, tiled
 //! glyphs) are simply not remembered and are looked up in the map each time.
 //!
-//! A remembered entry is used only while nothing was moved in the map since
-//! it was looked up there (the atlas's `memo_epoch`, bumped by every
-//! relocation, clear and page retirement). An eviction [`forget`](KeyMemo::forget)s
-//! only the evicted key: a churning atlas evicts every frame, and when each
-//! eviction emptied the whole memo, every glyph of the next batch was
-//! looked up in the map again.
+//! A remembered entry is used only in the epoch it was remembered in (the
+//! atlas's `memo_epoch`, bumped by a clear and by a page starting to
+//! retire). An eviction or a relocation [`forget`](KeyMemo::forget)s only
+//! its key: a churning atlas evicts every frame, and when each eviction
+//! emptied the whole memo, every glyph of the next batch was looked up in
+//! the map again.
 //!
 //! **Recency.** A hit here does not move the glyph in the LRU list; it marks
 //! its group used in this frame (`touched`) and, once, *pending*. Before the

@@ -90,10 +90,10 @@ pub struct Atlas {
     /// relocation, clear, a page starting to retire): retained runs
     /// recorded before are looked up again.
     pub(crate) epoch: u64,
-    /// The memo's epoch: bumped as `epoch` is but for evictions, which
-    /// forget only the evicted key in the memo (a churning atlas evicts
-    /// every frame; each eviction emptied the whole memo, and every glyph
-    /// of the next batch went to the map).
+    /// The memo's epoch: bumped by a clear and a page starting to retire.
+    /// An eviction or a relocation forgets only its key in the memo (a
+    /// churning atlas evicts every frame; when each eviction emptied the
+    /// whole memo, every glyph of the next batch went to the map).
     pub(crate) memo_epoch: u64,
     /// The frame in which eviction last found every glyph protected (no
     /// eviction can succeed again in that frame).

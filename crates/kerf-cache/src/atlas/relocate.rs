@@ -69,7 +69,10 @@ impl Atlas {
         }
         let moved = GlyphEntry { page: p, x: rect.x as u16, y: rect.y as u16, ..e };
         self.epoch += 1;
-        self.memo_epoch += 1;
+        // (The memo holds nothing on a retiring page: it was emptied when the
+        // retirement began, and glyphs found there are not remembered. The
+        // key is forgotten anyway, should that change.)
+        self.memo.forget(&key, self.memo_epoch);
         if let Some(s) = self.map.peek_mut(&key) {
             s.entry = moved;
             s.alloc = Some(id);
