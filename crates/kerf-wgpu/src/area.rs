@@ -378,6 +378,46 @@ mod tests {
         assert_eq!(quads.last().map(|q| q.width), Some(5), "cut at the right edge");
     }
 
+    /// A first quad to cut or drop at each edge (the one the pass over the
+    /// quads inside stops at) is cut or dropped, and the quads inside after
+    /// it stay.
+    #[test]
+    fn a_first_quad_over_any_edge_is_cut_or_dropped() {
+        let b = TextBounds { left: 0, top: 0, right: 100, bottom: 100 };
+        let q = |x: i32, y: i32, width: u16, height: u16| GlyphQuad {
+            x,
+            y,
+            width,
+            height,
+            tex_x: 20,
+            tex_y: 30,
+            ..GlyphQuad::default()
+        };
+        let inside: Vec<GlyphQuad> = (0..4).map(|i| q(i * 20, 40, 9, 8)).collect();
+        // (first quad, what it becomes: x, y, tex_x, tex_y, width, height)
+        let cases = [
+            (q(-5, 40, 9, 8), Some((0, 40, 25, 30, 4, 8))),
+            (q(95, 40, 9, 8), Some((95, 40, 20, 30, 5, 8))),
+            (q(40, -3, 9, 8), Some((40, 0, 20, 33, 9, 5))),
+            (q(40, 97, 9, 8), Some((40, 97, 20, 30, 9, 3))),
+            (q(40, 40, 0, 8), None),
+            (q(40, 40, 9, 0), None),
+            (q(200, 40, 9, 8), None),
+            (q(40, -20, 9, 8), None),
+            (q(0, 40, 150, 8), Some((0, 40, 20, 30, 100, 8))),
+            (q(40, 0, 9, 150), Some((40, 0, 20, 30, 9, 100))),
+        ];
+        for (first, want) in cases {
+            let mut quads = vec![first];
+            quads.extend(&inside);
+            clip_from(&mut quads, 0, &b);
+            let got = |q: &GlyphQuad| (q.x, q.y, q.tex_x, q.tex_y, q.width, q.height);
+            let kept = quads.len() - inside.len();
+            assert_eq!(quads[kept..], inside[..], "{first:?}");
+            assert_eq!(quads.first().filter(|_| kept == 1).map(got), want, "{first:?}");
+        }
+    }
+
     /// Clipping keeps, of every quad after `start`, exactly its pixels
     /// inside the bounds, reading the same texels, in order; quads wholly
     /// outside go, quads before `start` stay as they are.
