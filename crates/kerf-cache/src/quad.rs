@@ -90,6 +90,17 @@ impl GlyphQuad {
         }
     }
 
+    /// Pixels across on the target: `width / texels_per_px()`, with a
+    /// constant divisor (no division instruction for the common quad).
+    #[inline]
+    pub fn px_width(&self) -> u16 {
+        if self.flags.contains(QuadFlags::LCD) {
+            self.width / 3
+        } else {
+            self.width
+        }
+    }
+
     /// A quad not filled yet.
     pub(crate) const PLACEHOLDER: GlyphQuad = GlyphQuad {
         x: 0,

@@ -298,7 +298,7 @@ impl Frame<'_> {
 /// The box `quads` cover ([`RetainedRun::extent`]).
 fn extent_of(quads: &[GlyphQuad]) -> [i32; 4] {
     let mut quads = quads.iter().map(|q| {
-        let right = q.x.saturating_add(i32::from(q.width / q.texels_per_px()));
+        let right = q.x.saturating_add(i32::from(q.px_width()));
         [q.x, q.y, right, q.y.saturating_add(i32::from(q.height))]
     });
     let Some(first) = quads.next() else { return [0; 4] };

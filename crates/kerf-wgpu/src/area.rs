@@ -268,8 +268,7 @@ pub(crate) fn clip_from(quads: &mut Vec<GlyphQuad>, start: usize, b: &TextBounds
 /// returns unchanged.
 #[inline]
 fn inside(q: &GlyphQuad, b: &TextBounds) -> bool {
-    // (A constant divisor: no division instruction for the common quad.)
-    let px_wide = if q.flags.contains(QuadFlags::LCD) { q.width / 3 } else { q.width };
+    let px_wide = q.px_width();
     let (x0, y0) = (q.x as i64, q.y as i64);
     px_wide > 0
         && q.height > 0
@@ -284,7 +283,7 @@ fn inside(q: &GlyphQuad, b: &TextBounds) -> bool {
 fn clip(q: &GlyphQuad, b: &TextBounds) -> Option<GlyphQuad> {
     let per_px = q.texels_per_px();
     let (x0, y0) = (q.x as i64, q.y as i64);
-    let (x1, y1) = (x0 + (q.width / per_px) as i64, y0 + q.height as i64);
+    let (x1, y1) = (x0 + q.px_width() as i64, y0 + q.height as i64);
     let (cx0, cy0) = (x0.max(b.left as i64), y0.max(b.top as i64));
     let (cx1, cy1) = (x1.min(b.right as i64), y1.min(b.bottom as i64));
     if cx0 >= cx1 || cy0 >= cy1 {

@@ -273,12 +273,8 @@ impl KeyMemo {
     pub(crate) fn get_in(
         &mut self, tag: &RunTag, glyph: u16, subpixel_x: u8, epoch: u64, frame: u64,
     ) -> Option<GlyphEntry> {
-        let i = self.find(tag, glyph, epoch as u32)?;
+        let (i, b) = self.held(tag, glyph, subpixel_x, epoch)?;
         let g = self.groups.get_mut(i)?;
-        let b = Self::bin(subpixel_x);
-        if g.valid & (1 << b) == 0 || g.bins[b].subpixel_x != subpixel_x {
-            return None;
-        }
         let entry = g.bins[b].unpack();
         g.used |= 1 << b;
         let frame = frame as u32;
@@ -290,6 +286,16 @@ impl KeyMemo {
             }
         }
         Some(entry)
+    }
+
+    /// The group and bin holding `glyph` at `subpixel_x` of the run `tag`
+    /// in this `epoch`, if any.
+    #[inline(always)]
+    fn held(&self, tag: &RunTag, glyph: u16, subpixel_x: u8, epoch: u64) -> Option<(usize, usize)> {
+        let i = self.find(tag, glyph, epoch as u32)?;
+        let g = self.groups.get(i)?;
+        let b = Self::bin(subpixel_x);
+        (g.valid & (1 << b) != 0 && g.bins[b].subpixel_x == subpixel_x).then_some((i, b))
     }
 
     /// The group holding `glyph` of the run `tag` in this epoch: the table
@@ -318,12 +324,10 @@ impl KeyMemo {
     /// the map: its slot may go to another glyph). Its group's other bins
     /// stay.
     pub(crate) fn forget(&mut self, key: &GlyphKey, epoch: u64) {
-        let tag = RunTag::of(key);
-        let Some(i) = self.find(&tag, key.glyph, epoch as u32) else { return };
-        let Some(g) = self.groups.get_mut(i) else { return };
-        let b = Self::bin(key.subpixel_x);
-        if g.bins[b].subpixel_x == key.subpixel_x {
-            g.valid &= !(1 << b);
+        if let Some((i, b)) = self.held(&RunTag::of(key), key.glyph, key.subpixel_x, epoch) {
+            if let Some(g) = self.groups.get_mut(i) {
+                g.valid &= !(1 << b);
+            }
         }
     }
 
