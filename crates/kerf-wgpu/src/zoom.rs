@@ -6,7 +6,7 @@
 //! never zoomed).
 
 use crate::area::{Content, TextArea, TextContent};
-use kerf_cache::GlyphSize;
+use kerf_cache::{GlyphRun, GlyphSize};
 
 /// How areas whose size changes between frames are drawn
 /// ([`TextRenderer::set_zoom_policy`](crate::TextRenderer::set_zoom_policy)).
@@ -71,13 +71,41 @@ pub(crate) struct ZoomTracker {
     keys: Vec<u64>,
 }
 
-/// What an area showed: its content's signature, its size, and whether its
-/// glyphs repeat (worked out once per content, when a software adapter asks).
-#[derive(Clone, Copy, Debug, Default)]
+/// What an area showed: its content's signature, its size, whether its
+/// glyphs repeat (worked out once per content, when a software adapter
+/// asks), and, for a [`GlyphRun`], the run itself: the same run shown again
+/// has the same signature without its glyphs being read (held here, its
+/// identity cannot pass to another run meanwhile).
+#[derive(Clone, Debug, Default)]
 struct Shown {
     sig: u64,
     size: f32,
     repeats: Option<bool>,
+    run: Option<GlyphRun>,
+}
+
+impl Shown {
+    /// `area`'s signature: the one recorded here when it shows the run
+    /// recorded here, else its content's, read.
+    fn signature_of(&self, area: &TextArea<'_>) -> u64 {
+        match &self.run {
+            Some(run) if shows(area, run) => self.sig,
+            _ => signature(area),
+        }
+    }
+}
+
+/// Whether `area` shows `run` (or a clone of it).
+fn shows(area: &TextArea<'_>, run: &GlyphRun) -> bool {
+    matches!(area.content, TextContent::Run(r) if r.same_as(run))
+}
+
+/// The run `area` shows, if it shows one (kept to know it again).
+fn run_of(area: &TextArea<'_>) -> Option<GlyphRun> {
+    match area.content {
+        TextContent::Run(r) => Some(r.clone()),
+        _ => None,
+    }
 }
 
 impl ZoomTracker {
@@ -95,16 +123,21 @@ impl ZoomTracker {
     /// the hash it had.
     pub(crate) fn zooming(&mut self, n: usize, area: &TextArea<'_>) -> bool {
         let size = size_of(area);
-        let last = self.last.get(n).copied();
-        let (now, zooming) = match last {
-            Some(last) if last.size == size => (last, false),
+        let (now, zooming) = match self.last.get(n) {
+            Some(last) if last.size == size => {
+                // (At rest the signature is kept unread; a run no longer
+                // shown is not held.)
+                let run = last.run.as_ref().filter(|&r| shows(area, r)).cloned();
+                (Shown { run, ..*last }, false)
+            }
             Some(last) => {
-                let sig = signature(area);
+                let sig = last.signature_of(area);
                 let same = sig == last.sig;
                 let repeats = if same { last.repeats } else { None };
-                (Shown { sig, size, repeats }, same && last.size > 0.0 && size > 0.0)
+                let now = Shown { sig, size, repeats, run: run_of(area) };
+                (now, same && last.size > 0.0 && size > 0.0)
             }
-            None => (Shown { sig: signature(area), size, repeats: None }, false),
+            None => (Shown { sig: signature(area), size, repeats: None, run: run_of(area) }, false),
         };
         if self.next.len() <= n {
             self.next.resize(n + 1, Shown::default());
@@ -247,6 +280,56 @@ mod tests {
             repeats(&area, &mut Vec::new())
         };
         assert!(spec("abababab") && !spec("abcabcab") && !spec(""));
+    }
+
+    /// A zoom is the same content at another size, whether it comes as a
+    /// run seen before (known by reference), a new run of the same glyphs
+    /// or their slice; other glyphs, or a first sight, are not; at rest
+    /// nothing zooms, and a run replaced at rest is not taken for the one
+    /// it replaced.
+    #[test]
+    fn a_zoom_is_the_same_content_at_another_size() {
+        let mut cache = kerf_cache::GlyphCache::new(kerf_cache::CacheConfig::default()).unwrap();
+        let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let glyphs = |first: u16| -> Vec<kerf_cache::PositionedGlyph> {
+            (0..6)
+                .map(|i| kerf_cache::PositionedGlyph {
+                    font,
+                    glyph: first + i,
+                    size: 16.0,
+                    x: 10.0 * f32::from(i),
+                    y: 0.0,
+                    color: [0; 4],
+                })
+                .collect()
+        };
+        let (run, twin, other) =
+            (GlyphRun::new(glyphs(10)), GlyphRun::new(glyphs(10)), GlyphRun::new(glyphs(40)));
+        fn at(run: &GlyphRun, scale: f32) -> TextArea<'_> {
+            TextArea::run(run, 0.0, 0.0).with_scale(scale)
+        }
+        let mut t = ZoomTracker::default();
+        let mut frame = |areas: &[TextArea<'_>]| -> Vec<bool> {
+            t.begin();
+            let z = areas.iter().enumerate().map(|(n, a)| t.zooming(n, a)).collect();
+            t.end();
+            z
+        };
+        assert_eq!(frame(&[at(&run, 1.0)]), [false], "first sight");
+        assert_eq!(frame(&[at(&run, 1.0)]), [false], "at rest");
+        assert_eq!(frame(&[at(&run, 1.5)]), [true], "the same run, larger");
+        assert_eq!(frame(&[at(&run.clone(), 2.0)]), [true], "a clone of it, larger");
+        assert_eq!(frame(&[at(&twin, 2.5)]), [true], "another run of the same glyphs");
+        let g = glyphs(10);
+        let slice = TextArea::glyphs(&g, 0.0, 0.0).with_scale(3.0);
+        assert_eq!(frame(&[slice]), [true], "the same glyphs as a slice");
+        assert_eq!(frame(&[at(&twin, 3.0)]), [false], "the run again, at rest");
+        assert_eq!(frame(&[at(&other, 3.5)]), [false], "other glyphs");
+        // Replaced at rest: the next size change compares the new content
+        // with what was shown before it, read.
+        assert_eq!(frame(&[at(&run, 3.5)]), [false], "a run replacing another at rest");
+        assert_eq!(frame(&[at(&run, 4.0)]), [false], "it was not what had been shown");
+        assert_eq!(frame(&[at(&run, 4.5)]), [true], "now it is");
     }
 
     #[test]
