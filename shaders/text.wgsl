@@ -49,10 +49,6 @@ fn vs_main(in: Instance) -> Varyings {
     return out;
 }
 
-fn texel(in: Varyings) -> vec2<i32> {
-    return vec2<i32>(clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max));
-}
-
 // The coverage texel under this fragment. A quad sits on whole pixels and
 // is drawn texel for pixel, so every pixel it covers is covered whole: its
 // centre maps to the middle of a texel inside the quad (uv is never on an
@@ -60,16 +56,6 @@ fn texel(in: Varyings) -> vec2<i32> {
 // pixel, are drawn by the LCD pipeline: text_lcd.wgsl.)
 fn coverage(uv: vec2<f32>, layer: u32) -> f32 {
     return textureLoad(atlas, vec2<i32>(uv), i32(layer & LAYER_MASK), 0).r;
-}
-
-// An LCD pixel's three stripes, left to right.
-fn stripes(in: Varyings) -> vec3<f32> {
-    let t = texel(in);
-    let layer = i32(in.layer & LAYER_MASK);
-    let left = textureLoad(atlas, vec2<i32>(max(t.x - 1, i32(in.tex_min.x)), t.y), layer, 0).r;
-    let middle = textureLoad(atlas, t, layer, 0).r;
-    let right = textureLoad(atlas, vec2<i32>(min(t.x + 1, i32(in.tex_max.x)), t.y), layer, 0).r;
-    return vec3<f32>(left, middle, right);
 }
 
 // An RGBA image's texel from the colour pages: straight sRGB RGBA, or linear

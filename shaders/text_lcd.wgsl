@@ -1,6 +1,6 @@
 // LCD (sub-pixel) anti-aliasing: the glyph pipeline's fragment stage with
 // dual-source blending. Appended to common.wgsl and text.wgsl (vertex stage,
-// texel helpers) after an `enable dual_source_blending;` line, and only built
+// texel reads) after an `enable dual_source_blending;` line, and only built
 // on devices with wgpu's DUAL_SOURCE_BLENDING feature.
 //
 // Each colour channel of the target is blended with its own coverage:
@@ -9,6 +9,21 @@
 // src0 the text colour premultiplied by it. Grayscale and colour quads in the
 // same draw give the same coverage to every channel, i.e. ordinary
 // premultiplied blending.
+
+// The texel under this fragment, kept inside the quad's texels.
+fn texel(in: Varyings) -> vec2<i32> {
+    return vec2<i32>(clamp(vec2<u32>(max(floor(in.uv), vec2<f32>(0.0, 0.0))), in.tex_min, in.tex_max));
+}
+
+// An LCD pixel's three stripes, left to right.
+fn stripes(in: Varyings) -> vec3<f32> {
+    let t = texel(in);
+    let layer = i32(in.layer & LAYER_MASK);
+    let left = textureLoad(atlas, vec2<i32>(max(t.x - 1, i32(in.tex_min.x)), t.y), layer, 0).r;
+    let middle = textureLoad(atlas, t, layer, 0).r;
+    let right = textureLoad(atlas, vec2<i32>(min(t.x + 1, i32(in.tex_max.x)), t.y), layer, 0).r;
+    return vec3<f32>(left, middle, right);
+}
 
 // The order of the display's colour stripes: false for RGB (the left third
 // of a pixel is red), true for BGR.

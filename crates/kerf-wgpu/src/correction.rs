@@ -1,7 +1,9 @@
 //! Gamma and contrast correction of glyph coverage, so dark-on-light and
-//! light-on-dark text look equally heavy. The shader applies it per pixel
-//! (`correct_coverage` in shaders/common.wgsl); [`TextCorrection::apply`] is
-//! the same function on the CPU, for tests and CPU references.
+//! light-on-dark text look equally heavy. The shaders apply it per pixel
+//! (`corrected` in shaders/common.wgsl, from polynomials fitted to it or its
+//! tables; `correct_coverage` in shaders/filtered.wgsl computes it for
+//! filtered coverage); [`TextCorrection::apply`] is the same function on the
+//! CPU, for tests and CPU references.
 
 use thiserror::Error;
 

@@ -9,9 +9,13 @@ use crate::fit::CurveKey;
 pub const SHADER: &str =
     concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
 
-/// The WGSL source of transformed text (`shaders/common.wgsl` + `shaders/transformed.wgsl`).
-pub const TRANSFORMED_SHADER: &str =
-    concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/transformed.wgsl"));
+/// The WGSL source of transformed text (`shaders/common.wgsl` +
+/// `shaders/filtered.wgsl` + `shaders/transformed.wgsl`).
+pub const TRANSFORMED_SHADER: &str = concat!(
+    include_str!("../shaders/common.wgsl"),
+    include_str!("../shaders/filtered.wgsl"),
+    include_str!("../shaders/transformed.wgsl")
+);
 
 /// The WGSL source of LCD text (`shaders/common.wgsl` + `shaders/text.wgsl` +
 /// `shaders/text_lcd.wgsl`, after `enable dual_source_blending;`): built only
