@@ -44,6 +44,9 @@
 //! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
 //! `SCENES_GROW_FIRST=1` makes kerf's atlas add pages before it evicts
 //! idle glyphs (`CacheConfig::evict_idle_before_growing: None`).
+//! `SCENES_HINTING=1` makes kerf's atlas rasterize with swash and hinting
+//! (`SwashRasterizer::new().hinting(true)`), as glyphon's rasters are:
+//! the same glyph shapes on both sides.
 //! `SCENES_GPU_UPLOADS=1` makes kerf's atlas upload as on a GPU (boxes of
 //! at most 256 KiB whole, the rest scattered glyph by glyph) on a software
 //! adapter too. `SCENES_NO_PAGE_COPIES=1` makes it keep no CPU copies of

@@ -71,6 +71,14 @@ pub fn gpu_uploads() -> bool {
     set(&ON, "SCENES_GPU_UPLOADS")
 }
 
+/// Whether `SCENES_HINTING` asks kerf's atlas to rasterize with swash and
+/// hinting (`kerf::cache::rasterize::SwashRasterizer`), as glyphon's
+/// cosmic-text rasters are (read once).
+pub fn hinting() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    set(&ON, "SCENES_HINTING")
+}
+
 /// Whether `SCENES_NO_PAGE_COPIES` asks kerf's atlas to keep no CPU copies
 /// of its pages (`CacheConfig::page_copies` false; read once).
 pub fn no_page_copies() -> bool {

@@ -136,7 +136,13 @@ impl Side {
                 if let Some(n) = crate::measure::raster_threads() {
                     config.raster_threads = n;
                 }
-                let atlas = TextAtlas::new(device, config).map_err(|e| e.to_string())?;
+                let atlas = if crate::measure::hinting() {
+                    let swash = kerf::cache::rasterize::SwashRasterizer::new().hinting(true);
+                    TextAtlas::with_rasterizer(device, config, Box::new(swash))
+                } else {
+                    TextAtlas::new(device, config)
+                }
+                .map_err(|e| e.to_string())?;
                 let a = t.elapsed().as_secs_f64() * 1e3;
                 let renderers: Vec<TextRenderer> = (0..renderers)
                     .map(|_| TextRenderer::new(device, &atlas, FORMAT, ms, None))
