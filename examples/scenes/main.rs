@@ -33,6 +33,12 @@
 //! that the driver's shader cache holds every pipeline before anything is
 //! timed, as on a user's machine after the app's first run
 //! (`SCENES_COLD=1` skips that).
+//! `ab SCENE FRAMES ROUNDS VARIANT...` (`ab.rs`) runs variants of one
+//! scene as alternated children, round after round: a variant is
+//! `LABEL=SIDE[,ENV=VALUE...][@BINARY]` (a side, the switches below, and
+//! another build of this binary to compare builds), and each figure is
+//! printed as a median and as the median of its ratios to the first
+//! variant's in the same round.
 //! `one SCENE SIDE FRAMES` is one child; with `SCENES_PNG=FILE` it also
 //! writes its last frame to FILE, and with `SCENES_PHASES=1` it prints where
 //! its startup and each frame went (device, fonts and shaping; making the
@@ -66,6 +72,7 @@
 //! prints that, and where the resident set lies by mapping (files, heap,
 //! anonymous mappings), after the last frame only.
 
+mod ab;
 mod measure;
 /// The multi-script lines the glyphon benches draw (the window's paragraph).
 #[path = "../../benches/glyphon/scene.rs"]
@@ -77,6 +84,9 @@ mod sides;
 use measure::Figures;
 use std::io::{BufRead, Write};
 use std::time::Instant;
+
+/// How `ab` is called.
+const AB_USAGE: &str = "ab SCENE FRAMES ROUNDS LABEL=SIDE[,ENV=VALUE...][@BINARY]...";
 
 /// Frames before the steady figures start.
 const WARM_UP: usize = 100;
@@ -101,8 +111,17 @@ fn main() {
             let only: Vec<&str> = args.iter().skip(2).map(String::as_str).collect();
             run_first(pairs, &only)
         }
+        Some("ab") => match (arg(1), arg(2).and_then(|n| n.parse().ok()), arg(3).and_then(|n| n.parse().ok())) {
+            (Some(scene), Some(frames), Some(rounds)) => args
+                .iter()
+                .skip(4)
+                .map(|v| ab::Variant::parse(v))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|variants| ab::run(scene, frames, rounds, &variants)),
+            _ => Err(AB_USAGE.into()),
+        },
         Some(other) => Err(format!(
-            "unknown command {other:?}: all [FRAMES [ROUNDS [SCENE...]]] | first [PAIRS [SCENE...]] | one SCENE SIDE FRAMES"
+            "unknown command {other:?}: all [FRAMES [ROUNDS [SCENE...]]] | first [PAIRS [SCENE...]] | one SCENE SIDE FRAMES | {AB_USAGE}"
         )),
     };
     if let Err(e) = result {
@@ -216,13 +235,25 @@ fn save_png(px: &[u8], size: (u32, u32), path: &std::ffi::OsStr) -> Result<(), S
 /// Runs `scene` with `side` as a child process; its figures with the first
 /// frame timed from the spawn.
 fn child(scene: &str, side: &str, frames: usize) -> Result<Figures, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    child_of(None, &[], scene, side, frames)
+}
+
+/// [`child`] run from `exe` (this binary when `None`: another build of it,
+/// to compare builds) with `env` added to its environment.
+fn child_of(
+    exe: Option<&str>, env: &[(String, String)], scene: &str, side: &str, frames: usize,
+) -> Result<Figures, String> {
+    let exe = match exe {
+        Some(path) => std::path::PathBuf::from(path),
+        None => std::env::current_exe().map_err(|e| e.to_string())?,
+    };
     let spawned = Instant::now();
-    let mut c = std::process::Command::new(exe)
+    let mut c = std::process::Command::new(&exe)
         .args(["one", scene, side, &frames.to_string()])
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("{}: {e}", exe.display()))?;
     let stdout = c.stdout.take().ok_or("no stdout")?;
     let mut first_ms = None;
     let mut figures = None;
