@@ -115,29 +115,33 @@ impl ZoomTracker {
     /// the hash it had.
     pub(crate) fn zooming(&mut self, n: usize, area: &TextArea<'_>) -> bool {
         let size = size_of(area);
-        let (now, zooming) = match self.last.get(n) {
-            Some(last) if last.size == size => {
-                // (At rest the signature is kept unread; a run no longer
-                // shown is not held.)
-                let run = last.run.as_ref().filter(|&r| shows(area, r)).cloned();
-                (Shown { run, ..*last }, false)
+        // (Each area's record is read once a `prepare`: taken, not copied,
+        // so a run held moves on without its count being touched.)
+        let (now, zooming) = match self.last.get_mut(n).map(std::mem::take) {
+            Some(mut last) if last.size == size => {
+                // At rest the signature is kept unread; a run no longer
+                // shown is not held.
+                if !last.run.as_ref().is_some_and(|r| shows(area, r)) {
+                    last.run = None;
+                }
+                (last, false)
             }
             Some(last) => {
                 // The signature recorded when `area` shows the run recorded,
                 // else its content's, read.
-                let sig = match &last.run {
-                    Some(run) if shows(area, run) => last.sig,
+                let (sig, run) = match last.run {
+                    Some(run) if shows(area, &run) => (last.sig, Some(run)),
                     _ => {
                         #[cfg(test)]
                         {
                             self.reads += 1;
                         }
-                        signature(area)
+                        (signature(area), run_of(area))
                     }
                 };
                 let same = sig == last.sig;
                 let repeats = if same { last.repeats } else { None };
-                let now = Shown { sig, size, repeats, run: run_of(area) };
+                let now = Shown { sig, size, repeats, run };
                 (now, same && last.size > 0.0 && size > 0.0)
             }
             None => {
