@@ -131,13 +131,7 @@ impl ZoomTracker {
                 // else its content's, read.
                 let (sig, run) = match last.run {
                     Some(run) if shows(area, &run) => (last.sig, Some(run)),
-                    _ => {
-                        #[cfg(test)]
-                        {
-                            self.reads += 1;
-                        }
-                        (signature(area), run_of(area))
-                    }
+                    _ => self.read(area),
                 };
                 let same = sig == last.sig;
                 let repeats = if same { last.repeats } else { None };
@@ -145,11 +139,8 @@ impl ZoomTracker {
                 (now, same && last.size > 0.0 && size > 0.0)
             }
             None => {
-                #[cfg(test)]
-                {
-                    self.reads += 1;
-                }
-                (Shown { sig: signature(area), size, repeats: None, run: run_of(area) }, false)
+                let (sig, run) = self.read(area);
+                (Shown { sig, size, repeats: None, run }, false)
             }
         };
         if self.next.len() <= n {
@@ -157,6 +148,16 @@ impl ZoomTracker {
         }
         self.next[n] = now;
         zooming
+    }
+
+    /// `area`'s content read: its signature, and the run it shows (held to
+    /// know it again unread).
+    fn read(&mut self, area: &TextArea<'_>) -> (u64, Option<GlyphRun>) {
+        #[cfg(test)]
+        {
+            self.reads += 1;
+        }
+        (signature(area), run_of(area))
     }
 
     /// True when area `n`, zooming in this `prepare` under `policy`, is
