@@ -85,20 +85,22 @@ pub fn run(scene: &str, frames: usize, rounds: usize, variants: &[Variant]) -> R
             got[i].push(f);
         }
     }
+    let names = measures(&Figures::default()).map(|(name, _)| name);
+    let values = |f: &Figures| measures(f).map(|(_, value)| value);
     print!("| variant |");
-    for (name, _) in measures(&Figures::default()) {
+    for name in names {
         print!(" {name} | ÷ {} |", variants[0].label);
     }
     println!();
-    println!("|---|{}", "---|---|".repeat(measures(&Figures::default()).len()));
+    println!("|---|{}", "---|---|".repeat(names.len()));
     for (i, v) in variants.iter().enumerate() {
         print!("| {} |", v.label);
-        for m in 0..measures(&Figures::default()).len() {
-            let mut own: Vec<f64> = got[i].iter().map(|f| measures(f)[m].1).collect();
+        for m in 0..names.len() {
+            let mut own: Vec<f64> = got[i].iter().map(|f| values(f)[m]).collect();
             let mut ratios: Vec<f64> = got[i]
                 .iter()
                 .zip(&got[0])
-                .map(|(f, base)| measures(f)[m].1 / measures(base)[m].1)
+                .map(|(f, base)| values(f)[m] / values(base)[m])
                 .collect();
             print!(" {:.3} | {:.3} |", median(&mut own), median(&mut ratios));
         }
