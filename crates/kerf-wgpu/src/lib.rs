@@ -109,6 +109,7 @@ mod draw_order;
 mod error;
 mod fit;
 mod lcd_settings;
+mod made;
 mod offscreen;
 mod pipeline;
 mod renderer;

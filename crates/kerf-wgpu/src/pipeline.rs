@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::fit::CurveKey;
+use crate::made::Made;
 
 /// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
 pub const SHADER: &str =
@@ -367,6 +368,42 @@ impl Shared {
     }
 }
 
+impl Drop for Shared {
+    /// Every thread the atlas started (shaders, pipelines) ends before its
+    /// cache is gone, so that none runs into the process's exit ([`Made`]).
+    fn drop(&mut self) {
+        for map in [
+            &self.pipelines as &dyn Joinable,
+            &self.color_pipelines,
+            &self.lcd_pipelines,
+            &self.sampled_pipelines,
+            &self.sampled_color_pipelines,
+        ] {
+            map.join_all();
+        }
+        self.shader.join();
+        for cell in [&self.lcd_shader, &self.sampled_shader] {
+            if let Some(module) = cell.get() {
+                module.join();
+            }
+        }
+    }
+}
+
+/// A map of pipelines whose threads can be joined.
+trait Joinable {
+    fn join_all(&self);
+}
+
+impl<K> Joinable for Mutex<HashMap<K, MadePipeline>> {
+    fn join_all(&self) {
+        let map = self.lock().unwrap_or_else(|e| e.into_inner());
+        for made in map.values() {
+            made.join();
+        }
+    }
+}
+
 /// [`SampledQuad`](crate::SampledQuad): pos, size: [f32; 2]; tex, tex_size: [u16; 2]; page: u32; color: [u8; 4]; transform: u32.
 const SAMPLED_ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
     0 => Float32x2,
@@ -390,41 +427,6 @@ const GLYPH_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
 /// A quad pipeline (glyph, colour, LCD, transformed) made on a thread of
 /// its own ([`Made`]).
 pub(crate) type MadePipeline = Arc<Made<wgpu::RenderPipeline>>;
-
-/// A GPU object made on a thread of its own from its creation, so that the
-/// app goes on meanwhile: the glyph shader's parse (naga) from the atlas's
-/// creation, a glyph pipeline's compile (lavapipe's LLVM, a GPU driver's
-/// compiler) from the renderer's, while the app shapes and the first
-/// `prepare` rasterizes. The first [`get`](Self::get) waits for it. Where
-/// no thread can be started it is made by that first `get`; where the thread
-/// panicked (a validation error under wgpu's default error handler), the
-/// first `get` makes it again, on the caller's thread, and the error is
-/// raised there.
-pub(crate) struct Made<T> {
-    value: OnceLock<T>,
-    make: Box<dyn Fn() -> T + Send + Sync>,
-}
-
-impl<T: Send + Sync + 'static> Made<T> {
-    /// `make` started on a thread of its own (on targets with threads).
-    pub fn start(make: impl Fn() -> T + Send + Sync + 'static) -> Arc<Made<T>> {
-        let made = Arc::new(Made { value: OnceLock::new(), make: Box::new(make) });
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let on_thread = Arc::clone(&made);
-            // No thread (the system refused one): the first `get` makes it.
-            let _ = std::thread::Builder::new().name("kerf pipelines".into()).spawn(move || {
-                on_thread.get();
-            });
-        }
-        made
-    }
-
-    /// The object, waiting for its thread to finish it (or making it).
-    pub fn get(&self) -> &T {
-        self.value.get_or_init(|| (self.make)())
-    }
-}
 
 /// The pipeline in `map` for `key`, started by `start` on first request.
 fn cached<K: Clone + Eq + std::hash::Hash>(
@@ -530,6 +532,31 @@ mod tests {
         u32::from_str_radix(&hex, 16).expect("hex digits")
     }
 
+    /// Dropping an atlas's pipeline cache ends the threads it started: no
+    /// parse or compile is left running (holding the shader, the pipeline
+    /// and the device) into the process's exit.
+    #[test]
+    fn dropping_the_cache_ends_its_compiles() {
+        let gpu = crate::headless().unwrap_or_else(|e| panic!("{e}"));
+        let shared = Shared::new(&gpu.device);
+        let key = PipelineKey {
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            multisample: wgpu::MultisampleState::default(),
+            depth_stencil: None,
+        };
+        let curve = crate::fit::curve_key(crate::TextCorrection::DEFAULT);
+        // Started now: the module's parse and the pipeline's compile take
+        // milliseconds, so both are under way when the cache goes.
+        let pipeline = shared.pipeline(&gpu.device, &key, &curve);
+        let shader = Arc::clone(&shared.shader);
+        drop(shared);
+        assert_eq!(Arc::strong_count(&pipeline), 1, "its thread still holds the pipeline");
+        // Ours and the pipeline's maker's: not its parsing thread's.
+        assert_eq!(Arc::strong_count(&shader), 2, "its thread still holds the shader");
+        // What the threads made is there (or is made now).
+        let _ = pipeline.get();
+    }
+
     /// The page bits the renderer sets are the bits the shaders test, and
     /// no two share a bit (nor reach the texture array's layers: a page
     /// index is far below 2^27).
@@ -552,44 +579,5 @@ mod tests {
                 assert_eq!(a & b, 0, "{a:#x} and {b:#x}");
             }
         }
-    }
-
-    /// What a thread made is what every caller gets, made once however many
-    /// wait for it.
-    #[test]
-    fn a_thing_made_on_its_thread_is_made_once_for_every_caller() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let calls = Arc::new(AtomicUsize::new(0));
-        let counted = Arc::clone(&calls);
-        let made = Made::start(move || {
-            counted.fetch_add(1, Ordering::SeqCst);
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            String::from("pipeline")
-        });
-        let waiters: Vec<_> = (0..4)
-            .map(|_| {
-                let m = Arc::clone(&made);
-                std::thread::spawn(move || m.get().clone())
-            })
-            .collect();
-        for w in waiters {
-            assert_eq!(w.join().unwrap(), "pipeline");
-        }
-        assert_eq!(made.get(), "pipeline");
-        assert_eq!(calls.load(Ordering::SeqCst), 1);
-    }
-
-    /// Where the thread panicked (wgpu's default handler panics on a
-    /// validation error), the caller makes it again, and gets it.
-    #[test]
-    fn a_thing_whose_thread_panicked_is_made_by_its_caller() {
-        let made = Made::start(|| {
-            if std::thread::current().name() == Some("kerf pipelines") {
-                panic!("planted: the maker's own thread fails");
-            }
-            7u32
-        });
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        assert_eq!(*made.get(), 7);
     }
 }
