@@ -25,6 +25,10 @@
 //! its first frame is done), the median steady frame, the app thread's CPU
 //! per frame (until the submit returned; the GPU's threads not counted),
 //! peak RSS, RSS and live wgpu objects after frame 1,000 and after the last.
+//! With ROUNDS above 1 it ends with kerf ÷ glyphon per scene as the median
+//! of the rounds' ratios (each round's two processes run one after the
+//! other, so their ratio moves less than either figure as the machine's
+//! speed drifts): the table to quote.
 //! `first [PAIRS [SCENE...]]` times only first frames: PAIRS (default 10)
 //! alternated pairs of one-frame processes a scene, the medians of process
 //! start → first frame and of each side's own share (its atlas and
@@ -338,8 +342,10 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
     println!("|---|---|---|---|---|---|---|---|---|");
     let scenes = chosen(only);
     warm_shader_caches(&scenes)?;
+    // Each scene's (kerf, glyphon) figures, one pair a round.
+    let mut pairs: Vec<Vec<(Figures, Figures)>> = vec![Vec::new(); scenes.len()];
     for round in 0..rounds {
-        for &scene in &scenes {
+        for (n, &scene) in scenes.iter().enumerate() {
             let order = if round % 2 == 0 { ["kerf", "glyphon"] } else { ["glyphon", "kerf"] };
             let mut got = Vec::new();
             for side in order {
@@ -366,8 +372,45 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
                     k.cpu_ms / g.cpu_ms,
                     k.peak_mib / g.peak_mib
                 );
+                pairs[n].push((k.clone(), g.clone()));
             }
         }
     }
+    if rounds > 1 {
+        print_paired(&scenes, &pairs);
+    }
     Ok(())
+}
+
+/// After several rounds of `all`: each scene's kerf ÷ glyphon as the median
+/// of its rounds' ratios (each round's two processes ran one after the
+/// other, so their ratio moves less than either figure as the machine's
+/// speed drifts).
+fn print_paired(scenes: &[&str], pairs: &[Vec<(Figures, Figures)>]) {
+    type Figure = (&'static str, fn(&Figures) -> f64);
+    let figures: [Figure; 5] = [
+        ("app CPU", |f| f.cpu_ms),
+        ("steady", |f| f.steady_ms),
+        ("peak RSS", |f| f.peak_mib),
+        ("first frame", |f| f.first_ms),
+        ("own share", |f| f.own_ms),
+    ];
+    let rounds = pairs.iter().map(Vec::len).max().unwrap_or(0);
+    println!();
+    println!("kerf ÷ glyphon, the median of {rounds} rounds' ratios:");
+    println!();
+    print!("| scene |");
+    for (name, _) in figures {
+        print!(" {name} |");
+    }
+    println!();
+    println!("|---|{}", "---|".repeat(figures.len()));
+    for (scene, got) in scenes.iter().zip(pairs) {
+        print!("| {scene} |");
+        for (_, value) in figures {
+            let mut ratios: Vec<f64> = got.iter().map(|(k, g)| value(k) / value(g)).collect();
+            print!(" {:.2} |", measure::median(&mut ratios));
+        }
+        println!();
+    }
 }
