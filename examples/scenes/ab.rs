@@ -47,15 +47,24 @@ impl Variant {
     }
 }
 
-/// What `ab` reports of a process: (name, value).
-fn measures(f: &Figures) -> [(&'static str, f64); 5] {
+/// What `ab` (and `all`'s paired table) reports of a process: (name,
+/// unit, value).
+pub fn measures(f: &Figures) -> [(&'static str, &'static str, f64); 5] {
     [
-        ("steady ms", f.steady_ms),
-        ("app CPU ms", f.cpu_ms),
-        ("first frame ms", f.first_ms),
-        ("own share ms", f.own_ms),
-        ("peak RSS MiB", f.peak_mib),
+        ("steady", "ms", f.steady_ms),
+        ("app CPU", "ms", f.cpu_ms),
+        ("first frame", "ms", f.first_ms),
+        ("own share", "ms", f.own_ms),
+        ("peak RSS", "MiB", f.peak_mib),
     ]
+}
+
+/// The median over `pairs` (a process and the one it is compared with,
+/// run one after the other) of measure `m`'s ratio.
+pub fn median_ratio<'a>(pairs: impl Iterator<Item = (&'a Figures, &'a Figures)>, m: usize) -> f64 {
+    let mut ratios: Vec<f64> =
+        pairs.map(|(f, base)| measures(f)[m].2 / measures(base)[m].2).collect();
+    median(&mut ratios)
 }
 
 /// Runs `variants` of `scene`, `frames` frames a process, `rounds` rounds
@@ -85,24 +94,19 @@ pub fn run(scene: &str, frames: usize, rounds: usize, variants: &[Variant]) -> R
             got[i].push(f);
         }
     }
-    let names = measures(&Figures::default()).map(|(name, _)| name);
-    let values = |f: &Figures| measures(f).map(|(_, value)| value);
+    let names = measures(&Figures::default()).map(|(name, unit, _)| (name, unit));
     print!("| variant |");
-    for name in names {
-        print!(" {name} | ÷ {} |", variants[0].label);
+    for (name, unit) in names {
+        print!(" {name} {unit} | ÷ {} |", variants[0].label);
     }
     println!();
     println!("|---|{}", "---|---|".repeat(names.len()));
     for (i, v) in variants.iter().enumerate() {
         print!("| {} |", v.label);
         for m in 0..names.len() {
-            let mut own: Vec<f64> = got[i].iter().map(|f| values(f)[m]).collect();
-            let mut ratios: Vec<f64> = got[i]
-                .iter()
-                .zip(&got[0])
-                .map(|(f, base)| values(f)[m] / values(base)[m])
-                .collect();
-            print!(" {:.3} | {:.3} |", median(&mut own), median(&mut ratios));
+            let mut own: Vec<f64> = got[i].iter().map(|f| measures(f)[m].2).collect();
+            let ratio = median_ratio(got[i].iter().zip(&got[0]), m);
+            print!(" {:.3} | {ratio:.3} |", median(&mut own));
         }
         println!();
     }

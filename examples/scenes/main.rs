@@ -387,29 +387,21 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
 /// other, so their ratio moves less than either figure as the machine's
 /// speed drifts).
 fn print_paired(scenes: &[&str], pairs: &[Vec<(Figures, Figures)>]) {
-    type Figure = (&'static str, fn(&Figures) -> f64);
-    let figures: [Figure; 5] = [
-        ("app CPU", |f| f.cpu_ms),
-        ("steady", |f| f.steady_ms),
-        ("peak RSS", |f| f.peak_mib),
-        ("first frame", |f| f.first_ms),
-        ("own share", |f| f.own_ms),
-    ];
+    let names = ab::measures(&Figures::default()).map(|(name, _, _)| name);
     let rounds = pairs.iter().map(Vec::len).max().unwrap_or(0);
     println!();
     println!("kerf ÷ glyphon, the median of {rounds} rounds' ratios:");
     println!();
     print!("| scene |");
-    for (name, _) in figures {
+    for name in names {
         print!(" {name} |");
     }
     println!();
-    println!("|---|{}", "---|".repeat(figures.len()));
+    println!("|---|{}", "---|".repeat(names.len()));
     for (scene, got) in scenes.iter().zip(pairs) {
         print!("| {scene} |");
-        for (_, value) in figures {
-            let mut ratios: Vec<f64> = got.iter().map(|(k, g)| value(k) / value(g)).collect();
-            print!(" {:.2} |", measure::median(&mut ratios));
+        for m in 0..names.len() {
+            print!(" {:.2} |", ab::median_ratio(got.iter().map(|(k, g)| (k, g)), m));
         }
         println!();
     }

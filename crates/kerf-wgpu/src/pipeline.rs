@@ -372,15 +372,11 @@ impl Drop for Shared {
     /// Every thread the atlas started (shaders, pipelines) ends before its
     /// cache is gone, so that none runs into the process's exit ([`Made`]).
     fn drop(&mut self) {
-        for map in [
-            &self.pipelines as &dyn Joinable,
-            &self.color_pipelines,
-            &self.lcd_pipelines,
-            &self.sampled_pipelines,
-            &self.sampled_color_pipelines,
-        ] {
-            map.join_all();
-        }
+        join_all(&self.pipelines);
+        join_all(&self.color_pipelines);
+        join_all(&self.lcd_pipelines);
+        join_all(&self.sampled_pipelines);
+        join_all(&self.sampled_color_pipelines);
         self.shader.join();
         for cell in [&self.lcd_shader, &self.sampled_shader] {
             if let Some(module) = cell.get() {
@@ -390,17 +386,11 @@ impl Drop for Shared {
     }
 }
 
-/// A map of pipelines whose threads can be joined.
-trait Joinable {
-    fn join_all(&self);
-}
-
-impl<K> Joinable for Mutex<HashMap<K, MadePipeline>> {
-    fn join_all(&self) {
-        let map = self.lock().unwrap_or_else(|e| e.into_inner());
-        for made in map.values() {
-            made.join();
-        }
+/// Joins the threads of every pipeline in `map` ([`Made::join`]).
+fn join_all<K>(map: &Mutex<HashMap<K, MadePipeline>>) {
+    let map = map.lock().unwrap_or_else(|e| e.into_inner());
+    for made in map.values() {
+        made.join();
     }
 }
 
