@@ -7,8 +7,8 @@ use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Style,
 use std::collections::VecDeque;
 
 /// The scenes, in the order `all` runs them.
-pub const NAMES: [&str; 8] =
-    ["window", "dashboard", "editor", "hud", "hud-flat", "zoom", "zoom-cjk", "chat"];
+pub const NAMES: [&str; 9] =
+    ["window", "dashboard", "editor", "hud", "hud-flat", "zoom", "zoom-cjk", "chat", "scroll"];
 
 /// A scene: its target, its renderers, its text frame by frame.
 pub trait Scene {
@@ -59,6 +59,7 @@ pub fn build(name: &str, fs: &mut FontSystem) -> Result<Box<dyn Scene>, String> 
         "zoom" => Box::new(Zoom::new(fs, false)),
         "zoom-cjk" => Box::new(Zoom::new(fs, true)),
         "chat" => Box::new(Chat::new()),
+        "scroll" => Box::new(Scroll::new(fs)),
         other => return Err(format!("unknown scene {other:?}: one of {NAMES:?}")),
     })
 }
@@ -593,5 +594,68 @@ impl Scene for Chat {
             bottom = top - CHAT_GAP;
         }
         out
+    }
+}
+
+/// A long article (1280×800) scrolled smoothly, as a touchpad scrolls it:
+/// 2.35 px a frame, so every paragraph sits at a fractional offset that
+/// changes each frame; 60 paragraphs of prose at 16 px (cosmic-text's
+/// line height of 1.3 em, 20.8 px) wrapped at 900 px, with a 24 px
+/// heading every tenth. Only the paragraphs in view are drawn; at the end
+/// it starts over from the top.
+struct Scroll {
+    /// Each paragraph and its top in the article.
+    paragraphs: Vec<(Shaped, f32)>,
+    /// The article's height.
+    height: f32,
+    /// How far it is scrolled.
+    offset: f32,
+}
+
+const SCROLL_SIZE: (u32, u32) = (1280, 800);
+const SCROLL_SPEED: f32 = 2.35;
+
+impl Scroll {
+    fn new(fs: &mut FontSystem) -> Scroll {
+        let mut rng = Lcg(0x5c40_11ed);
+        let mut top = 24.0;
+        let paragraphs = (0..60)
+            .map(|i| {
+                let b = match i % 10 {
+                    0 => shaped(fs, &prose(&mut rng, 6), 24.0, Some(900.0), &sans()),
+                    _ => {
+                        let words = 30 + rng.below(60) as usize;
+                        shaped(fs, &prose(&mut rng, words), 16.0, Some(900.0), &sans())
+                    }
+                };
+                let t = top;
+                let px = b.metrics().line_height;
+                top += b.layout_runs().count() as f32 * px + 14.0;
+                (b, t)
+            })
+            .collect();
+        Scroll { paragraphs, height: top, offset: 0.0 }
+    }
+}
+
+impl Scene for Scroll {
+    fn size(&self) -> (u32, u32) {
+        SCROLL_SIZE
+    }
+    fn advance(&mut self, _: &mut FontSystem, i: usize) {
+        let span = (self.height - SCROLL_SIZE.1 as f32).max(1.0);
+        self.offset = (i as f32 * SCROLL_SPEED) % span;
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        let view = SCROLL_SIZE.1 as f32;
+        self.paragraphs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (b, top))| {
+                let y = top - self.offset;
+                let next = self.paragraphs.get(i + 1).map_or(self.height, |p| p.1);
+                (next - self.offset > 0.0 && y < view).then(|| Area::at(b, 190.0, y))
+            })
+            .collect()
     }
 }

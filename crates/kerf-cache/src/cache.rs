@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Ids of caches (never 0), so a retained run is never reused in another
-/// cache than its own (see retain.rs).
+/// cache than its own (see retain/mod.rs).
 static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A glyph cache without a GPU. See the crate docs for the data flow.
@@ -44,10 +44,10 @@ pub struct GlyphCache {
     pub(crate) buffers: Buffers,
     /// What the current frame reports so far.
     pub(crate) report: Report,
-    /// This cache's id among the process's caches (see retain.rs).
+    /// This cache's id among the process's caches (see retain/mod.rs).
     pub(crate) id: u64,
     /// Retained runs' keys as they are recorded, coverage and colour (kept
-    /// for the next run: see retain.rs).
+    /// for the next run: see retain/mod.rs).
     pub(crate) key_scratch: [Vec<crate::key::GlyphKey>; 2],
 }
 
@@ -73,6 +73,10 @@ pub(crate) struct Buffers {
     pub(crate) color_indices: Vec<usize>,
     /// The requests a batch sends to one atlas of two.
     pub(crate) subset: Vec<PositionedReq>,
+    /// A retained run's moves, row by row, as last compared (retain/compare.rs).
+    pub(crate) shifts: Vec<(i32, i32)>,
+    /// A record's rows looked up one by one (retain/mod.rs).
+    pub(crate) row_quads: Vec<GlyphQuad>,
 }
 
 /// What the current frame has to report so far.

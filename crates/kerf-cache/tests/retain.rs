@@ -120,7 +120,8 @@ fn glyph_runs_are_known_by_reference_and_draw_what_lookups_draw() {
     let (mut b, _) = cache(512);
     let first = GlyphRun::new(line(font, 36, 24, 16.0, 40.0));
     let equal: GlyphRun = line(font, 36, 24, 16.0, 40.0).into();
-    let other = GlyphRun::new(line(font, 36, 24, 16.0, 41.0));
+    // (Other glyphs: the same ones a pixel lower would be a move, reused.)
+    let other = GlyphRun::new(line(font, 37, 24, 16.0, 40.0));
     assert!(first.same_as(&first.clone()) && !first.same_as(&equal));
     assert!(first.id() == first.clone().id() && first.id() != equal.id());
     assert_eq!(first.glyphs(), &line(font, 36, 24, 16.0, 40.0)[..]);
@@ -462,4 +463,200 @@ fn a_run_recorded_again_and_again_holds_one_record() {
     }
     assert!(run.is_ready());
     assert!(most <= 1 + 2 * 12, "{most} records for one run of 12 glyphs");
+}
+
+/// `glyphs` moved by `(dx, dy)`.
+fn moved(glyphs: &[PositionedGlyph], (dx, dy): (f32, f32)) -> Vec<PositionedGlyph> {
+    glyphs.iter().map(|g| PositionedGlyph { x: g.x + dx, y: g.y + dy, ..*g }).collect()
+}
+
+/// A list scrolled smoothly moves its rows by fractions of a pixel: a row
+/// whose pens keep their sub-pixel bins and round alike is drawn from its
+/// record moved by whole pixels, and draws what lookups draw; a move of
+/// half a pixel across takes other bins and is looked up (and the glyphs,
+/// moving, are recorded on the second frame in a row they move alike).
+#[test]
+fn a_run_moved_by_whole_pixels_is_drawn_from_its_record_moved() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let base = line(font, 36, 16, 16.0, 60.25);
+    // (move from the base, reused?)
+    let frames = [
+        ((0.0, 0.0), false),
+        ((0.0, 0.0), false),
+        ((0.0, 0.0), true),
+        ((0.0, 0.35), true),
+        ((0.0, 0.7), true),
+        ((0.0, 1.05), true),
+        ((0.0, -12.6), true),
+        ((3.0, -12.6), true),
+        ((-2.0, 40.3), true),
+        ((-1.5, 40.3), false),
+        ((-1.5, 40.9), false),
+        ((-1.5, 41.2), false),
+        ((-1.5, 41.4), true),
+        ((0.0, 0.0), false),
+    ];
+    let mut run = RetainedRun::default();
+    for (i, &(by, reused)) in frames.iter().enumerate() {
+        let glyphs = moved(&base, by);
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut fa = a.begin_frame();
+        assert_eq!(fa.prepare_retained(&glyphs, &mut qa, &mut run), reused, "frame {i}");
+        let oa = fa.finish();
+        let mut fb = b.begin_frame();
+        fb.prepare(&glyphs, &mut qb);
+        let ob = fb.finish();
+        assert_eq!(
+            qa.iter().map(placed).collect::<Vec<_>>(),
+            qb.iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}"
+        );
+        assert!(composite(&a, &qa, W, H) == composite(&b, &qb, W, H), "frame {i}");
+        assert_eq!((oa.counts.lookups, oa.counts.hits), (ob.counts.lookups, ob.counts.hits));
+        if reused {
+            // The extent is where the appended quads lie.
+            let [l, t, r, bt] = run.extent();
+            assert!(
+                qa.iter().all(|q| q.x >= l
+                    && q.y >= t
+                    && q.x + i32::from(q.width) <= r
+                    && q.y + i32::from(q.height) <= bt),
+                "frame {i}"
+            );
+            assert!(qa.iter().any(|q| q.x == l) && qa.iter().any(|q| q.y == t), "frame {i}");
+        }
+        a.check_invariants().expect("invariants");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Two areas, each of two rows (baselines a fraction apart), moved at
+    /// random each frame: by whole pixels, by quarters, by any fraction,
+    /// in x and y, on a page small enough that new sizes evict. Through
+    /// retained runs they draw what plain lookups draw.
+    #[test]
+    fn moved_runs_draw_what_lookups_draw(
+        moves in prop::collection::vec((0usize..4, 0.0f32..40.0, 0usize..3, -15.0f32..40.0), 1..24),
+    ) {
+        let (mut a, font) = cache(256);
+        let (mut b, _) = cache(256);
+        let rows = |first: u16, y: f32| {
+            let mut g = line(font, first, 8, 15.0, y);
+            g.extend(line(font, first + 8, 8, 15.0, y + 19.5));
+            g
+        };
+        let bases = [rows(36, 30.3), rows(60, 100.0)];
+        let mut runs = vec![RetainedRun::default(); 2];
+        let mut at = [(0.0f32, 0.0f32); 2];
+        for (n, &(kx, x, ky, y)) in moves.iter().enumerate() {
+            // One area moves a frame, to a place whole, on a quarter or
+            // anywhere across, and whole or anywhere down.
+            let k = n % 2;
+            at[k] = ([0.0, x.round(), (x * 4.0).round() / 4.0, x][kx], [0.0, y.round(), y][ky]);
+            let mut areas: Vec<Vec<PositionedGlyph>> =
+                bases.iter().zip(&at).map(|(g, &by)| moved(g, by)).collect();
+            if n % 5 == 4 {
+                // Now and then a size no frame used: misses that evict.
+                areas[1] = line(font, 50, 14, 28.0 + n as f32 * 0.5, 150.0);
+            }
+            frame_pair(&mut a, &mut runs, &mut b, &areas);
+        }
+    }
+}
+
+/// Rows: a run of lines whose baselines lie a fraction apart (a line
+/// height of 20.8 px) rounds its rows differently as it scrolls by
+/// fractions, and is still drawn from its record, each row moved by its
+/// own whole pixels.
+#[test]
+fn a_run_of_rows_scrolled_by_fractions_is_drawn_from_its_record() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let mut base = line(font, 36, 12, 16.0, 30.0);
+    base.extend(line(font, 50, 12, 16.0, 50.8));
+    base.extend(line(font, 64, 12, 16.0, 71.6));
+    let mut run = RetainedRun::default();
+    let mut reused = 0;
+    for i in 0..24 {
+        let glyphs = moved(&base, (0.0, 0.35 * i as f32));
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut fa = a.begin_frame();
+        let from_record = fa.prepare_retained(&glyphs, &mut qa, &mut run);
+        fa.finish();
+        let mut fb = b.begin_frame();
+        fb.prepare(&glyphs, &mut qb);
+        fb.finish();
+        assert_eq!(
+            qa.iter().map(placed).collect::<Vec<_>>(),
+            qb.iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}"
+        );
+        assert!(composite(&a, &qa, W, H) == composite(&b, &qb, W, H), "frame {i}");
+        // Recorded as they move on the third frame, their rows' quads found
+        // on the fourth (the rows round apart), reused from the fifth.
+        assert_eq!(from_record, i >= 4, "frame {i}");
+        reused += usize::from(from_record);
+        if from_record {
+            let e = run.extent();
+            assert_eq!(
+                e,
+                [
+                    qa.iter().map(|q| q.x).min().unwrap(),
+                    qa.iter().map(|q| q.y).min().unwrap(),
+                    qa.iter().map(|q| q.x + i32::from(q.width)).max().unwrap(),
+                    qa.iter().map(|q| q.y + i32::from(q.height)).max().unwrap(),
+                ],
+                "frame {i}"
+            );
+        }
+    }
+    assert_eq!(reused, 20);
+}
+
+/// A glyph in tiles in the first row: looked up row by row its tiles come
+/// before the next row's quads, where one batch puts them after, so the
+/// record does not know its rows and moves only as a whole. Every frame
+/// still draws what lookups draw.
+#[test]
+fn a_record_whose_rows_come_out_otherwise_moves_only_whole() {
+    let config = CacheConfig { page_size: 256, max_pages: 4, ..CacheConfig::default() };
+    let mut caches: Vec<GlyphCache> =
+        (0..2).map(|_| GlyphCache::new(config.clone()).unwrap()).collect();
+    let font = caches[0].add_font(dejavu::sans::regular().to_vec()).unwrap();
+    caches[1].add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let big =
+        PositionedGlyph { font, glyph: 58, size: 300.0, x: 2.3, y: 280.0, color: [0, 0, 0, 255] };
+    let mut base = vec![big];
+    base.extend(line(font, 36, 6, 16.0, 300.3));
+    let mut run = RetainedRun::default();
+    // (move, reused?): recorded on the second frame; a move alike for both
+    // rows is reused, one that rounds the rows apart is looked up.
+    let frames = [(0.0, false), (0.0, false), (1.0, true), (1.1, true), (1.4, false), (1.4, false)];
+    let mut tiled = false;
+    for (i, &(dy, reused)) in frames.iter().enumerate() {
+        let glyphs = moved(&base, (0.0, dy));
+        let mut quads = [Vec::new(), Vec::new()];
+        let mut from_record = false;
+        for (k, (c, q)) in caches.iter_mut().zip(&mut quads).enumerate() {
+            let mut f = c.begin_frame();
+            if k == 0 {
+                from_record = f.prepare_retained(&glyphs, q, &mut run);
+            } else {
+                f.prepare(&glyphs, q);
+            }
+            let out = f.finish();
+            assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+        }
+        assert_eq!(
+            quads[0].iter().map(placed).collect::<Vec<_>>(),
+            quads[1].iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}"
+        );
+        tiled |= quads[0].len() > base.len();
+        assert_eq!(from_record, reused, "frame {i}");
+    }
+    assert!(tiled, "the big glyph is drawn in tiles");
 }

@@ -22,6 +22,10 @@ pub(crate) struct AreaStamp {
     pub scale: u32,
     pub bounds: TextBounds,
     pub lcd: bool,
+    /// The run's generation (`kerf_cache::RetainedRun::generation`): a run
+    /// reuses its record moved when its glyphs moved by whole pixels, so an
+    /// area placed the same way can still draw other quads.
+    pub generation: u64,
 }
 
 /// Where an area's glyphs lie (address, length; a [`kerf_cache::GlyphRun`]'s
@@ -204,7 +208,8 @@ mod tests {
     }
 
     fn stamp(left: u32) -> Option<AreaStamp> {
-        Some(AreaStamp { left, top: 0, scale: 0, bounds: TextBounds::default(), lcd: false })
+        let bounds = TextBounds::default();
+        Some(AreaStamp { left, top: 0, scale: 0, bounds, lcd: false, generation: 0 })
     }
 
     #[test]

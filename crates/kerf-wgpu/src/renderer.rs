@@ -373,7 +373,7 @@ impl TextRenderer {
         let reused = self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
         frame.prefer_eviction(false);
         // Quads reused from a record that lies inside the bounds need no cut.
-        let inside = reused.is_some_and(|[l, t, r, b]| {
+        let inside = reused.is_some_and(|([l, t, r, b], _)| {
             let c = &area.bounds;
             l >= c.left && t >= c.top && r <= c.right && b <= c.bottom
         });
@@ -396,15 +396,16 @@ impl TextRenderer {
         if area.bounds != TextBounds::default() && !(inside && area.decorations.is_empty()) {
             clip_from(&mut self.quads, start, &area.bounds);
         }
-        if reused.is_none() || !area.decorations.is_empty() {
+        let Some((_, generation)) = reused.filter(|_| area.decorations.is_empty()) else {
             return false;
-        }
+        };
         let stamp = AreaStamp {
             left: area.left.to_bits(),
             top: area.top.to_bits(),
             scale: area.scale.to_bits(),
             bounds: area.bounds,
             lcd,
+            generation,
         };
         self.areas.stamps[n] = Some(stamp);
         previous == Some(stamp)
@@ -412,11 +413,12 @@ impl TextRenderer {
 
     /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`
     /// (area `n`'s glyphs through its retained run). When the run's recorded
-    /// quads were reused: the box they cover where they were appended.
+    /// quads were reused: the box they cover where they were appended, and
+    /// the run's generation (`RetainedRun::generation`).
     fn collect_aligned(
         &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>, lcd: bool,
         skipped: &mut Vec<Skipped>,
-    ) -> Option<[i32; 4]> {
+    ) -> Option<([i32; 4], u64)> {
         let quads = &mut self.quads;
         let start = quads.len();
         // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
@@ -434,7 +436,13 @@ impl TextRenderer {
         // The box a reused run's quads cover, moved with them.
         let extent = |run: &RetainedRun| {
             let [l, t, r, b] = run.extent();
-            [l.saturating_add(dx), t.saturating_add(dy), r.saturating_add(dx), b.saturating_add(dy)]
+            let moved = [
+                l.saturating_add(dx),
+                t.saturating_add(dy),
+                r.saturating_add(dx),
+                b.saturating_add(dy),
+            ];
+            (moved, run.generation())
         };
         // A run: known again without reading it (not even its glyphs'
         // place) when it comes as the area last placed it; at a whole-pixel

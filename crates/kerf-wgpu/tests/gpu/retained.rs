@@ -160,3 +160,68 @@ fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
         }
     }
 }
+
+/// A list scrolled smoothly: five areas a fraction of a pixel lower each
+/// frame (runs reuse their records moved by whole pixels), the last of
+/// three rows 20.3 px apart (their rounded baselines move apart as they
+/// scroll: each row moves on its own); then frames where every area stays
+/// where it was but glyphs changed in place lie a pixel lower or to the
+/// right (one line's), or the middle row of the three a pixel up and down
+/// (inside the same box): their records are reused moved, so their
+/// instances differ from the last frame's although their areas were placed
+/// the same way. The instances must be a fresh renderer's every frame.
+#[test]
+fn a_smoothly_scrolled_list_draws_what_a_fresh_renderer_draws() {
+    let (device, queue, mut atlas, font, viewport) = setup(320, 240);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let words = ["alpha", "bravo", "charlie", "delta", "echo"];
+    let positions = |atlas: &mut TextAtlas, w: &str, y: f32| {
+        let mut glyphs = Vec::new();
+        let spec = TextSpec::new(w, font, 14.0).at(2.3, y);
+        atlas.cache_mut().positions(&spec, &mut glyphs).unwrap();
+        glyphs
+    };
+    let mut lines: Vec<Vec<PositionedGlyph>> =
+        words.iter().map(|w| positions(&mut atlas, w, 14.0)).collect();
+    let rows = ["foxtrot", "golf", "hotel"];
+    for (i, w) in rows.iter().enumerate() {
+        let row = positions(&mut atlas, w, 14.0 + 20.3 * i as f32);
+        lines[4].extend(row);
+    }
+    let middle = words[4].len() + rows[0].len();
+    let middle = middle..middle + rows[1].len();
+    let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    for n in 0..16 {
+        let scroll = match n {
+            0..8 => 0.35 * n as f32,
+            _ => 2.8,
+        };
+        if (9..13).contains(&n) {
+            // The same areas at the same places; line 2's glyphs moved in
+            // place (the same slice), a whole pixel a frame.
+            let (dx, dy) = if n % 2 == 0 { (1.0, 0.0) } else { (0.0, 1.0) };
+            for g in &mut lines[2] {
+                (g.x, g.y) = (g.x + dx, g.y + dy);
+            }
+        }
+        if n >= 13 {
+            // The middle row of the last area, up and down a pixel.
+            let dy = if n % 2 == 0 { 1.0 } else { -1.0 };
+            for g in &mut lines[4][middle.clone()] {
+                g.y += dy;
+            }
+        }
+        let areas: Vec<TextArea<'_>> = lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| TextArea::glyphs(l, 10.0, 20.0 * k as f32 + 0.2 + scroll))
+            .collect();
+        kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        assert_eq!(kept.instances(), fresh.instances(), "frame {n}, scrolled {scroll}");
+        let letters: usize = words.iter().chain(&rows).map(|w| w.len()).sum();
+        assert_eq!(kept.instances().len(), letters, "frame {n}");
+        queue.submit([]);
+    }
+}

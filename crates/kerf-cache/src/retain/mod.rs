@@ -10,7 +10,22 @@
 //! the atlases' epochs then. The quads are reused only while
 //!
 //! - the glyphs are the same, bit for bit (what the cache makes of a glyph
-//!   depends only on its bits), and so are the cache and mode;
+//!   depends only on its bits), and so are the cache and mode; or they
+//!   are the same glyphs moved by whole pixels: every pen snaps to the same
+//!   sub-pixel bin `dx` pixels to the right and rounds `dy` pixels lower,
+//!   the same `(dx, dy)` for every glyph of a row (a list or a page
+//!   scrolled by fractional offsets moves its rows so, bins unchanged). The
+//!   quads are then the recorded ones, each row's moved by its `(dx, dy)`:
+//!   exactly what lookups make, since a glyph's quad depends on its pen
+//!   only through that bin and those whole pixels. A row is a stretch of
+//!   consecutive glyphs recorded at the same y; rows whose baselines lie a
+//!   fraction apart (a line height of 20.8 px) round differently as they
+//!   move, so each row has its own move. (Moves are checked glyph by glyph,
+//!   with the configured bins, only while the atlas draws at them; pens
+//!   beyond a million pixels are looked up. Where each row's quads lie is
+//!   found when the record is made, by looking the rows up one by one: a
+//!   record whose rows do not come out as the whole run's quads, in order,
+//!   moves only as a whole.)
 //! - neither atlas's epoch moved (no glyph evicted, moved or cleared since),
 //!   and no page is retiring (its glyphs move when used);
 //! - the run that made them was clean: nothing skipped or degraded, no
@@ -39,11 +54,15 @@ use crate::quad::GlyphQuad;
 use crate::text::PositionedGlyph;
 use std::sync::Arc;
 
+mod compare;
+
+use compare::{moved_by, rows_into, same_bits, Same, MAX_PATIENCE};
+
 /// A run of glyphs kept from frame to frame, for
 /// [`Frame::prepare_retained`]: when a frame asks for the same glyphs as
 /// the last one that went through it, and nothing cached has moved since,
 /// its quads are reused instead of looked up (see the module docs of
-/// `retain.rs` in the source for the exact conditions). Empty by default;
+/// `retain/mod.rs` in the source for the exact conditions). Empty by default;
 /// it holds a copy of the glyphs, their quads and their keys. A clone
 /// holds the same glyphs and quads but looks its glyphs up again before it
 /// is reused.
@@ -69,6 +88,32 @@ pub struct RetainedRun {
     /// The box they cover ([`RetainedRun::extent`]).
     extent: [i32; 4],
     epochs: Option<Epochs>,
+    /// Where each row of the recorded glyphs ends, in glyphs and (once
+    /// `row_quads` says so) in the recorded quads; empty: one row.
+    rows: Vec<(u32, u32)>,
+    /// Whether the rows' ends in the quads are known (`Some(true)`), were
+    /// found not to be had (`Some(false)`: the rows' quads do not come out
+    /// in the record's order), or are yet to be found (`None`).
+    row_quads: Option<bool>,
+    /// Frames in a row whose glyphs were the record's moved but that were
+    /// looked up, not reused: moved glyphs are recorded once there are
+    /// `patience` of them.
+    moves: u8,
+    /// How many such frames recording moved glyphs waits for: one, doubled
+    /// (up to [`MAX_PATIENCE`]) each time such a record goes unused (glyphs
+    /// that move otherwise every few frames, such as a panel dragged wider
+    /// by half pixels, would pay for records never drawn), and one again
+    /// once such a record is drawn.
+    patience: u8,
+    /// Whether the record was made of moved glyphs and has not been drawn.
+    unproven: bool,
+    /// How far the last reuse moved each row, in whole pixels (empty: not
+    /// at all).
+    shifts: Vec<(i32, i32)>,
+    /// The box the last reuse's quads covered, when it moved them.
+    shown: Option<[i32; 4]>,
+    /// Changes whenever the quads a reuse appends change ([`RetainedRun::generation`]).
+    generation: u64,
 }
 
 impl Clone for RetainedRun {
@@ -85,6 +130,14 @@ impl Clone for RetainedRun {
             quads: self.quads.clone(),
             extent: self.extent,
             epochs: None,
+            rows: self.rows.clone(),
+            row_quads: self.row_quads,
+            moves: 0,
+            patience: self.patience,
+            unproven: false,
+            shifts: self.shifts.clone(),
+            shown: self.shown,
+            generation: self.generation,
         }
     }
 }
@@ -111,6 +164,8 @@ impl RetainedRun {
     pub fn heap_bytes(&self) -> usize {
         self.glyphs.capacity() * std::mem::size_of::<PositionedGlyph>()
             + self.quads.capacity() * std::mem::size_of::<GlyphQuad>()
+            + self.rows.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.shifts.capacity() * std::mem::size_of::<(i32, i32)>()
     }
 
     /// Whether the run holds a record of quads that the next prepare of the
@@ -122,10 +177,19 @@ impl RetainedRun {
 
     /// The box the recorded quads cover, as `[left, top, right, bottom]`
     /// in the pixels they were prepared in (half-open; an LCD quad's three
-    /// texels a pixel counted as one pixel): what a reused run appends lies
-    /// inside it. Empty (`[0; 4]`) when nothing is recorded.
+    /// texels a pixel counted as one pixel), moved as the last reuse moved
+    /// them: what the last reuse appended lies inside it. Empty (`[0; 4]`)
+    /// when nothing is recorded.
     pub fn extent(&self) -> [i32; 4] {
-        self.extent
+        self.shown.unwrap_or(self.extent)
+    }
+
+    /// A number that changes whenever the quads a reuse of this run appends
+    /// change (a new record, or the record moved otherwise than at the last
+    /// reuse): two reuses, with no prepare through the run between them
+    /// that was not one, appended the same quads when it is the same.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The glyphs last prepared through this run (a glyph run's, or its own copy).
@@ -144,6 +208,12 @@ impl RetainedRun {
         self.epochs = None;
         self.cache = 0;
         self.mode = None;
+        self.rows.clear();
+        self.row_quads = None;
+        self.moves = 0;
+        self.shifts.clear();
+        self.shown = None;
+        self.generation = self.generation.wrapping_add(1);
     }
 }
 
@@ -233,9 +303,11 @@ impl From<Vec<PositionedGlyph>> for GlyphRun {
 
 impl Frame<'_> {
     /// [`prepare`](Self::prepare) through `run`: when `glyphs` equal the
-    /// glyphs the last call with `run` prepared, in this cache, and no glyph
-    /// has been evicted or moved since, the quads that call made are appended
-    /// again and each glyph is marked used as a lookup would mark it (see
+    /// glyphs the last call with `run` recorded, in this cache, or are them
+    /// moved by whole pixels (each pen at the same sub-pixel bin, every
+    /// glyph moved alike), and no glyph has been evicted or moved in the
+    /// atlas since, the recorded quads are appended again (moved with the
+    /// glyphs) and each glyph is marked used as a lookup would mark it (see
     /// [`RetainedRun`]); else the glyphs are looked up as by `prepare` and
     /// `run` records them. The quads are the same either way.
     ///
@@ -266,7 +338,8 @@ impl Frame<'_> {
     /// ```
     ///
     /// Returns true when the recorded quads were reused (the quads appended
-    /// are then exactly the ones the last call with `run` appended).
+    /// are then the recorded ones, moved as the glyphs moved:
+    /// [`RetainedRun::extent`] says where they lie).
     pub fn prepare_retained(
         &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
     ) -> bool {
@@ -305,31 +378,73 @@ fn extent_of(quads: &[GlyphQuad]) -> [i32; 4] {
     quads.fold(first, |[l, t, r, b], [ql, qt, qr, qb]| [l.min(ql), t.min(qt), r.max(qr), b.max(qb)])
 }
 
-/// Whether `a` and `b` hold the same glyphs, bit for bit: 16 glyphs at a
-/// time, each chunk's fields XORed and ORed together without a branch.
-fn same_bits(a: &[PositionedGlyph], b: &[PositionedGlyph]) -> bool {
-    #[inline(always)]
-    fn diff(p: &PositionedGlyph, q: &PositionedGlyph) -> u32 {
-        (p.font.0 ^ q.font.0)
-            | (p.glyph ^ q.glyph) as u32
-            | (p.size.to_bits() ^ q.size.to_bits())
-            | (p.x.to_bits() ^ q.x.to_bits())
-            | (p.y.to_bits() ^ q.y.to_bits())
-            | (u32::from_ne_bytes(p.color) ^ u32::from_ne_bytes(q.color))
+/// Makes `glyphs` (which came as `shared`, if they did) the ones `run`
+/// recorded (their rows found when their quads are recorded).
+fn keep_glyphs(run: &mut RetainedRun, glyphs: &[PositionedGlyph], shared: Option<&GlyphRun>) {
+    match shared {
+        Some(s) => (run.glyphs, run.shared) = (Vec::new(), Some(s.clone())),
+        None => {
+            run.shared = None;
+            run.glyphs.clear();
+            run.glyphs.extend_from_slice(glyphs);
+        }
     }
-    a.len() == b.len()
-        && a.chunks(16)
-            .zip(b.chunks(16))
-            .all(|(x, y)| x.iter().zip(y).fold(0, |acc, (p, q)| acc | diff(p, q)) == 0)
+    run.rows.clear();
+    run.row_quads = None;
 }
 
 impl GlyphCache {
+    /// How `glyphs` stand to the ones `run` recorded: the same, or them
+    /// moved by whole pixels row by row (see [`moved_by`]; each row's move
+    /// in `self.buffers.shifts`, one move when every row moved alike).
+    /// Moves are only seen while the coverage atlas draws at its configured
+    /// bins (a record is made at them).
+    fn moved(&mut self, run: &RetainedRun, glyphs: &[PositionedGlyph]) -> Option<Same> {
+        let recorded = run.recorded();
+        if same_bits(recorded, glyphs) {
+            return Some(Same::Identical);
+        }
+        let bins = &self.coverage.bins;
+        if bins.now() != bins.configured() {
+            return None;
+        }
+        let (bins, color) = (bins.configured(), self.color.is_some());
+        if run.epochs.is_none() {
+            // Nothing recorded to draw from: a look at the ends is enough
+            // to count the frames the glyphs keep moving (what is recorded
+            // then is the glyphs as they are, looked up).
+            let shifts = &mut self.buffers.shifts;
+            let mut ends = |a: &[PositionedGlyph], b: &[PositionedGlyph]| {
+                moved_by(a, b, bins, color, &[], shifts)
+            };
+            let n = glyphs.len();
+            let like = n == recorded.len()
+                && n > 0
+                && ends(&recorded[..1], &glyphs[..1])
+                && ends(&recorded[n - 1..], &glyphs[n - 1..]);
+            return like.then_some(Same::Moved);
+        }
+        let shifts = &mut self.buffers.shifts;
+        if !moved_by(recorded, glyphs, bins, color, &run.rows, shifts) {
+            return None;
+        }
+        if shifts.windows(2).all(|w| w[0] == w[1]) {
+            shifts.truncate(1);
+            return Some(Same::Moved);
+        }
+        match run.row_quads {
+            Some(true) => Some(Same::Moved),
+            Some(false) => None,
+            None => Some(Same::NeedsRows),
+        }
+    }
+
     fn run_retained(
         &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
         run: &mut RetainedRun,
     ) -> bool {
-        let same =
-            run.cache == self.id && run.mode == Some(mode) && same_bits(run.recorded(), glyphs);
+        let here = run.cache == self.id && run.mode == Some(mode);
+        let same = if here { self.moved(run, glyphs) } else { None };
         self.run_recorded(glyphs, None, same, mode, out, run)
     }
 
@@ -340,47 +455,79 @@ impl GlyphCache {
         let here = run.cache == self.id && run.mode == Some(mode);
         // The run it recorded: replayed without reading the glyphs.
         let known = here && run.shared.as_ref().is_some_and(|s| s.same_as(glyphs));
-        if known && self.replay(run, out) {
+        if known && self.replay(run, out, false) {
             return true;
         }
-        let same = known || here && same_bits(run.recorded(), glyphs);
+        let same = match (known, here) {
+            (true, _) => Some(Same::Identical),
+            (false, true) => self.moved(run, glyphs),
+            (false, false) => None,
+        };
         self.run_recorded(glyphs, Some(glyphs), same, mode, out, run)
     }
 
     /// The rest of [`run_retained`](Self::run_retained) once it is known
-    /// whether `glyphs` are the ones `run` recorded (`same`); `shared`: the
-    /// [`GlyphRun`] they came as, kept instead of a copy.
+    /// how `glyphs` stand to the ones `run` recorded (`same`; `None`: other
+    /// glyphs); `shared`: the [`GlyphRun`] they came as, kept instead of a
+    /// copy.
     fn run_recorded(
-        &mut self, glyphs: &[PositionedGlyph], shared: Option<&GlyphRun>, same: bool,
+        &mut self, glyphs: &[PositionedGlyph], shared: Option<&GlyphRun>, same: Option<Same>,
         mode: RenderMode, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
     ) -> bool {
         let other = |s: &&GlyphRun| !run.shared.as_ref().is_some_and(|r| r.same_as(s));
-        if let Some(s) = shared.filter(other).filter(|_| same) {
+        if let Some(s) = shared.filter(other).filter(|_| same == Some(Same::Identical)) {
             // Equal glyphs from another run: kept as the one that came, so
             // the next frame knows them without comparing.
             run.glyphs = Vec::new();
             run.shared = Some(s.clone());
         }
-        if same && self.replay(run, out) {
-            return true;
+        if let Some(same @ (Same::Identical | Same::Moved)) = same {
+            if self.replay(run, out, same == Same::Moved) {
+                return true;
+            }
         }
         let start = out.len();
         let before = self.marks();
         self.run_slice(glyphs, out, mode);
-        if !same {
+        let Some(same) = same else {
             // Recorded the second time the same glyphs come.
-            run.clear();
-            match shared {
-                Some(s) => run.shared = Some(s.clone()),
-                None => run.glyphs.extend_from_slice(glyphs),
+            if std::mem::take(&mut run.unproven) {
+                run.patience = run.patience.max(1).saturating_mul(2).min(MAX_PATIENCE);
             }
+            run.clear();
+            keep_glyphs(run, glyphs, shared);
             (run.cache, run.mode) = (self.id, Some(mode));
             return false;
-        }
+        };
         if self.marks() != before || self.retiring() {
             run.epochs = None;
             return false;
         }
+        let valid = run.keys.is_some() && run.epochs == Some(self.epochs());
+        if same == Same::NeedsRows && valid {
+            // A record whose rows moved apart: where each row's quads lie,
+            // for the next frames.
+            let ends: Vec<u32> = run.rows.iter().map(|r| r.0).collect();
+            run.rows = self.rows_of(glyphs, &ends, &out[start..], mode);
+            run.row_quads = Some(!run.rows.is_empty());
+            if run.rows.is_empty() {
+                // (Kept moving as one.)
+                run.rows = ends.into_iter().map(|e| (e, 0)).collect();
+            }
+            return false;
+        }
+        run.unproven = false;
+        if same != Same::Identical {
+            // Glyphs that move are recorded after `patience` frames in a
+            // row that they do (then as they are now).
+            if run.moves < run.patience.max(1) {
+                run.moves = run.moves.saturating_add(1);
+                return false;
+            }
+            keep_glyphs(run, glyphs, shared);
+            run.unproven = true;
+        }
+        run.moves = 0;
         if run.keys.is_none() {
             run.keys = Some(self.run_keys(glyphs, mode, run));
         }
@@ -388,12 +535,54 @@ impl GlyphCache {
         run.quads.extend_from_slice(&out[start..]);
         run.extent = extent_of(&run.quads);
         run.epochs = Some(self.epochs());
+        rows_into(glyphs, &mut run.rows);
+        run.row_quads = None;
+        (run.shifts, run.shown) = (Vec::new(), None);
+        run.generation = run.generation.wrapping_add(1);
         false
     }
 
-    /// Appends `run`'s recorded quads and marks its keys used, if the record
+    /// Where each row of `glyphs` (ending at `ends`, by glyph index) ends in
+    /// `quads` (the quads their lookups just made, in a clean frame), found
+    /// by looking the rows up one by one: `(glyph end, quad end)` a row;
+    /// empty when there are no rows, or when the rows' quads do not come
+    /// out as `quads`, in order (a glyph in tiles, colour glyphs: quads a
+    /// batch puts after its others). The lookups' counts are taken back
+    /// (every glyph was looked up already this frame).
+    fn rows_of(
+        &mut self, glyphs: &[PositionedGlyph], ends: &[u32], quads: &[GlyphQuad], mode: RenderMode,
+    ) -> Vec<(u32, u32)> {
+        if ends.is_empty() {
+            return Vec::new();
+        }
+        let stats = (self.coverage.stats.clone(), self.color.as_ref().map(|c| c.stats.clone()));
+        let mut rows = Vec::with_capacity(ends.len());
+        let mut again = std::mem::take(&mut self.buffers.row_quads);
+        again.clear();
+        let mut from = 0;
+        for &end in ends {
+            let Some(row) = glyphs.get(from..end as usize) else { break };
+            self.run_slice(row, &mut again, mode);
+            rows.push((end, again.len() as u32));
+            from = end as usize;
+        }
+        self.coverage.stats = stats.0;
+        if let (Some(c), Some(s)) = (self.color.as_mut(), stats.1) {
+            c.stats = s;
+        }
+        let same = again == quads;
+        self.buffers.row_quads = again;
+        if same {
+            rows
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Appends `run`'s recorded quads (`moved`: each row's moved as
+    /// `self.buffers.shifts` says) and marks its keys used, if the record
     /// is still valid; false (nothing appended) if not.
-    fn replay(&mut self, run: &mut RetainedRun, out: &mut Vec<GlyphQuad>) -> bool {
+    fn replay(&mut self, run: &mut RetainedRun, out: &mut Vec<GlyphQuad>, moved: bool) -> bool {
         let (Some((coverage, color)), Some(epochs), Some(hold)) = (run.keys, run.epochs, &run.hold)
         else {
             return false;
@@ -423,7 +612,39 @@ impl GlyphCache {
             c.stats.lookups += color;
             c.stats.hits += color;
         }
-        out.extend_from_slice(&run.quads);
+        if std::mem::take(&mut run.unproven) {
+            run.patience = 1;
+        }
+        let start = out.len();
+        let shifts = &mut self.buffers.shifts;
+        if !moved || shifts.iter().all(|&s| s == (0, 0)) {
+            shifts.clear();
+        }
+        if *shifts != run.shifts {
+            // Moved otherwise than last time: other quads.
+            std::mem::swap(shifts, &mut run.shifts);
+            run.generation = run.generation.wrapping_add(1);
+            run.shown = None;
+        }
+        if run.shifts.is_empty() {
+            out.extend_from_slice(&run.quads);
+            return true;
+        }
+        let mut from = 0;
+        let one = [(0, run.quads.len() as u32)];
+        let rows = if run.shifts.len() == 1 { &one[..] } else { &run.rows[..] };
+        for (&(_, end), &(dx, dy)) in rows.iter().zip(&run.shifts) {
+            let row = run.quads.get(from..end as usize).unwrap_or_default();
+            out.extend(row.iter().map(|q| GlyphQuad {
+                x: q.x.saturating_add(dx),
+                y: q.y.saturating_add(dy),
+                ..*q
+            }));
+            from = end as usize;
+        }
+        if run.shown.is_none() {
+            run.shown = Some(extent_of(&out[start..]));
+        }
         true
     }
 
