@@ -9,7 +9,8 @@
 //! without rotation), `zoom` (a pinch-zoomed document), `zoom-cjk` (the
 //! same of Chinese text, nearly every glyph distinct), `chat` (messages
 //! arriving in mixed scripts and emoji, the panel dragged wider and
-//! narrower). Every frame is
+//! narrower), `scroll` (an article scrolled smoothly, by fractions of a
+//! pixel a frame). Every frame is
 //! whole: prepare, a pass that clears a window-sized offscreen target and
 //! draws, the submit, and the wait until the GPU is done.
 //!
