@@ -650,3 +650,50 @@ fn a_retained_run_of_emoji_counts_its_colour_hits() {
         last = Some(quads);
     }
 }
+
+/// A retained run of text and emoji moved: by whole pixels it is drawn
+/// from its record, moved; by a pixel and a fiftieth, its pens keep their
+/// sub-pixel bins (0.49 → 1.51 at four bins: the same bin a pixel right)
+/// but an emoji, placed at whole pixels, lands two pixels right, so it is
+/// looked up. Either way it draws what plain lookups in a second cache draw.
+#[test]
+fn a_moved_run_of_emoji_draws_what_lookups_draw() {
+    let (mut a, sans, emoji) = cache(CacheConfig::default());
+    let (mut b, _, _) = cache(CacheConfig::default());
+    let at = |c: &GlyphCache, font, ch, x| PositionedGlyph {
+        font,
+        glyph: glyph(c, font, ch),
+        size: 20.0,
+        x,
+        y: 30.0,
+        color: [0, 0, 0, 255],
+    };
+    let base = [at(&a, sans, 'A', 0.49), at(&a, emoji, '😀', 20.49), at(&a, sans, 'B', 50.49)];
+    // (move, reused?)
+    let frames = [
+        ((0.0, 0.0), false),
+        ((0.0, 0.0), false),
+        ((0.0, 0.0), true),
+        ((3.0, 2.0), true),
+        ((1.02, 0.0), false),
+    ];
+    let mut run = RetainedRun::default();
+    for (i, &((dx, dy), reused)) in frames.iter().enumerate() {
+        let glyphs: Vec<PositionedGlyph> =
+            base.iter().map(|g| PositionedGlyph { x: g.x + dx, y: g.y + dy, ..*g }).collect();
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut f = a.begin_frame();
+        assert_eq!(f.prepare_retained(&glyphs, &mut qa, &mut run), reused, "frame {i}");
+        f.finish();
+        let mut f = b.begin_frame();
+        f.prepare(&glyphs, &mut qb);
+        f.finish();
+        let placed = |q: &GlyphQuad| (q.x, q.y, q.width, q.height, q.flags);
+        assert_eq!(
+            qa.iter().map(placed).collect::<Vec<_>>(),
+            qb.iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}"
+        );
+        assert!(qa.iter().any(|q| q.flags.contains(QuadFlags::COLOR)), "frame {i}: an emoji");
+    }
+}

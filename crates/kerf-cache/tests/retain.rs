@@ -470,6 +470,36 @@ fn moved(glyphs: &[PositionedGlyph], (dx, dy): (f32, f32)) -> Vec<PositionedGlyp
     glyphs.iter().map(|g| PositionedGlyph { x: g.x + dx, y: g.y + dy, ..*g }).collect()
 }
 
+/// One frame of `glyphs` drawn by `a` through `run` and by `b` with plain
+/// lookups, which must draw the same (quads, CPU composite, counts):
+/// whether `a` drew from the record, its quads and the box they cover.
+fn moved_frame(
+    a: &mut GlyphCache, b: &mut GlyphCache, glyphs: &[PositionedGlyph], run: &mut RetainedRun,
+    what: &str,
+) -> (bool, Vec<GlyphQuad>, [i32; 4]) {
+    let (mut qa, mut qb) = (Vec::new(), Vec::new());
+    let mut fa = a.begin_frame();
+    let reused = fa.prepare_retained(glyphs, &mut qa, run);
+    let oa = fa.finish();
+    let mut fb = b.begin_frame();
+    fb.prepare(glyphs, &mut qb);
+    let ob = fb.finish();
+    assert_eq!(
+        qa.iter().map(placed).collect::<Vec<_>>(),
+        qb.iter().map(placed).collect::<Vec<_>>(),
+        "{what}"
+    );
+    assert!(composite(a, &qa, W, H) == composite(b, &qb, W, H), "{what}");
+    assert_eq!((oa.counts.lookups, oa.counts.hits), (ob.counts.lookups, ob.counts.hits));
+    a.check_invariants().expect("invariants");
+    let right = |q: &GlyphQuad| q.x + i32::from(q.width);
+    let bottom = |q: &GlyphQuad| q.y + i32::from(q.height);
+    let min = |f: &dyn Fn(&GlyphQuad) -> i32| qa.iter().map(f).min().unwrap_or(0);
+    let max = |f: &dyn Fn(&GlyphQuad) -> i32| qa.iter().map(f).max().unwrap_or(0);
+    let extent = [min(&|q| q.x), min(&|q| q.y), max(&right), max(&bottom)];
+    (reused, qa, extent)
+}
+
 /// A list scrolled smoothly moves its rows by fractions of a pixel: a row
 /// whose pens keep their sub-pixel bins and round alike is drawn from its
 /// record moved by whole pixels, and draws what lookups draw; a move of
@@ -499,34 +529,14 @@ fn a_run_moved_by_whole_pixels_is_drawn_from_its_record_moved() {
     ];
     let mut run = RetainedRun::default();
     for (i, &(by, reused)) in frames.iter().enumerate() {
-        let glyphs = moved(&base, by);
-        let (mut qa, mut qb) = (Vec::new(), Vec::new());
-        let mut fa = a.begin_frame();
-        assert_eq!(fa.prepare_retained(&glyphs, &mut qa, &mut run), reused, "frame {i}");
-        let oa = fa.finish();
-        let mut fb = b.begin_frame();
-        fb.prepare(&glyphs, &mut qb);
-        let ob = fb.finish();
-        assert_eq!(
-            qa.iter().map(placed).collect::<Vec<_>>(),
-            qb.iter().map(placed).collect::<Vec<_>>(),
-            "frame {i}"
-        );
-        assert!(composite(&a, &qa, W, H) == composite(&b, &qb, W, H), "frame {i}");
-        assert_eq!((oa.counts.lookups, oa.counts.hits), (ob.counts.lookups, ob.counts.hits));
+        let what = format!("frame {i}");
+        let (from_record, _, extent) =
+            moved_frame(&mut a, &mut b, &moved(&base, by), &mut run, &what);
+        assert_eq!(from_record, reused, "{what}");
         if reused {
             // The extent is where the appended quads lie.
-            let [l, t, r, bt] = run.extent();
-            assert!(
-                qa.iter().all(|q| q.x >= l
-                    && q.y >= t
-                    && q.x + i32::from(q.width) <= r
-                    && q.y + i32::from(q.height) <= bt),
-                "frame {i}"
-            );
-            assert!(qa.iter().any(|q| q.x == l) && qa.iter().any(|q| q.y == t), "frame {i}");
+            assert_eq!(run.extent(), extent, "{what}");
         }
-        a.check_invariants().expect("invariants");
     }
 }
 
@@ -582,35 +592,14 @@ fn a_run_of_rows_scrolled_by_fractions_is_drawn_from_its_record() {
     let mut reused = 0;
     for i in 0..24 {
         let glyphs = moved(&base, (0.0, 0.35 * i as f32));
-        let (mut qa, mut qb) = (Vec::new(), Vec::new());
-        let mut fa = a.begin_frame();
-        let from_record = fa.prepare_retained(&glyphs, &mut qa, &mut run);
-        fa.finish();
-        let mut fb = b.begin_frame();
-        fb.prepare(&glyphs, &mut qb);
-        fb.finish();
-        assert_eq!(
-            qa.iter().map(placed).collect::<Vec<_>>(),
-            qb.iter().map(placed).collect::<Vec<_>>(),
-            "frame {i}"
-        );
-        assert!(composite(&a, &qa, W, H) == composite(&b, &qb, W, H), "frame {i}");
+        let what = format!("frame {i}");
+        let (from_record, _, extent) = moved_frame(&mut a, &mut b, &glyphs, &mut run, &what);
         // Recorded as they move on the third frame, their rows' quads found
         // on the fourth (the rows round apart), reused from the fifth.
-        assert_eq!(from_record, i >= 4, "frame {i}");
+        assert_eq!(from_record, i >= 4, "{what}");
         reused += usize::from(from_record);
         if from_record {
-            let e = run.extent();
-            assert_eq!(
-                e,
-                [
-                    qa.iter().map(|q| q.x).min().unwrap(),
-                    qa.iter().map(|q| q.y).min().unwrap(),
-                    qa.iter().map(|q| q.x + i32::from(q.width)).max().unwrap(),
-                    qa.iter().map(|q| q.y + i32::from(q.height)).max().unwrap(),
-                ],
-                "frame {i}"
-            );
+            assert_eq!(run.extent(), extent, "{what}");
         }
     }
     assert_eq!(reused, 20);
