@@ -528,14 +528,20 @@ fn a_run_moved_by_whole_pixels_is_drawn_from_its_record_moved() {
         ((0.0, 0.0), false),
     ];
     let mut run = RetainedRun::default();
+    let mut last: Option<(Vec<GlyphQuad>, u64)> = None;
     for (i, &(by, reused)) in frames.iter().enumerate() {
         let what = format!("frame {i}");
-        let (from_record, _, extent) =
+        let (from_record, quads, extent) =
             moved_frame(&mut a, &mut b, &moved(&base, by), &mut run, &what);
         assert_eq!(from_record, reused, "{what}");
         if reused {
-            // The extent is where the appended quads lie.
+            // The extent is where the appended quads lie, and the
+            // generation changes exactly when the quads do.
             assert_eq!(run.extent(), extent, "{what}");
+            if let Some((q, generation)) = &last {
+                assert_eq!(*q == quads, *generation == run.generation(), "{what}");
+            }
+            last = Some((quads, run.generation()));
         }
     }
 }
@@ -603,6 +609,13 @@ fn a_run_of_rows_scrolled_by_fractions_is_drawn_from_its_record() {
         }
     }
     assert_eq!(reused, 20);
+    // Its heap holds the glyphs and quads recorded, its three rows' ends
+    // and, moved, each row's move.
+    let least = base.len()
+        * (std::mem::size_of::<PositionedGlyph>() + std::mem::size_of::<GlyphQuad>())
+        + 3 * 8
+        + 8;
+    assert!((least..4 * least).contains(&run.heap_bytes()), "{} for {least}", run.heap_bytes());
 }
 
 /// A glyph in tiles in the first row: looked up row by row its tiles come
@@ -648,4 +661,38 @@ fn a_record_whose_rows_come_out_otherwise_moves_only_whole() {
         assert_eq!(from_record, reused, "frame {i}");
     }
     assert!(tiled, "the big glyph is drawn in tiles");
+}
+
+/// A run recorded in grayscale is not drawn from its record in LCD (its
+/// quads are three texels a pixel there), nor the other way round: the
+/// same glyphs through the same run, switching mode, draw what plain
+/// lookups in that mode draw.
+#[test]
+fn a_record_is_not_reused_in_another_mode() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let glyphs = line(font, 36, 10, 14.0, 40.0);
+    let mut run = ready_run(&mut a, &glyphs);
+    for (i, lcd) in [true, true, true, false, false, false].into_iter().enumerate() {
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut fa = a.begin_frame();
+        let reused = match lcd {
+            true => fa.prepare_lcd_retained(&glyphs, &mut qa, &mut run),
+            false => fa.prepare_retained(&glyphs, &mut qa, &mut run),
+        };
+        fa.finish();
+        let mut fb = b.begin_frame();
+        match lcd {
+            true => fb.prepare_lcd(&glyphs, &mut qb),
+            false => fb.prepare(&glyphs, &mut qb),
+        }
+        fb.finish();
+        assert_eq!(
+            qa.iter().map(placed).collect::<Vec<_>>(),
+            qb.iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}, LCD {lcd}"
+        );
+        // The first two frames in a mode record it; the third reuses it.
+        assert_eq!(reused, i % 3 == 2, "frame {i}, LCD {lcd}");
+    }
 }
