@@ -696,3 +696,51 @@ fn a_record_is_not_reused_in_another_mode() {
         assert_eq!(reused, i % 3 == 2, "frame {i}, LCD {lcd}");
     }
 }
+
+/// Two areas in a frame, one scrolling by whole pixels and drawn from its
+/// record moved, one still and drawn from its record as it is: each run's
+/// move is its own (the moving one's must not reach the still one), and
+/// both draw what plain lookups draw.
+#[test]
+fn a_still_run_beside_a_moving_one_is_not_moved() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let (scrolling, still) = (line(font, 36, 10, 15.0, 30.0), line(font, 50, 10, 15.0, 150.0));
+    let mut runs = vec![RetainedRun::default(); 2];
+    for k in 0..10 {
+        let areas = [moved(&scrolling, (0.0, k as f32)), still.clone()];
+        frame_pair(&mut a, &mut runs, &mut b, &areas);
+    }
+    assert!(runs.iter().all(RetainedRun::is_ready));
+}
+
+/// Glyph runs made anew each frame, moved by whole pixels (a list whose
+/// rows are converted again as they scroll), then the same run two frames
+/// in a row: drawn from the record moved, and the record kept with the
+/// glyphs it was made of, so a run known by reference the next frame is
+/// drawn where it is, not where the record was made.
+#[test]
+fn glyph_runs_moved_then_known_by_reference_draw_what_lookups_draw() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let base = line(font, 36, 12, 16.0, 40.0);
+    let mut run = RetainedRun::default();
+    let mut runs: Vec<GlyphRun> =
+        (0..8).map(|k| GlyphRun::new(moved(&base, (0.0, k as f32)))).collect();
+    // Each moved run twice: the second time it is the one the record knows.
+    runs = runs.into_iter().flat_map(|r| [r.clone(), r]).collect();
+    for (i, glyphs) in runs.iter().enumerate() {
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let mut fa = a.begin_frame();
+        fa.prepare_run(glyphs, false, &mut qa, &mut run);
+        fa.finish();
+        let mut fb = b.begin_frame();
+        fb.prepare(glyphs, &mut qb);
+        fb.finish();
+        assert_eq!(
+            qa.iter().map(placed).collect::<Vec<_>>(),
+            qb.iter().map(placed).collect::<Vec<_>>(),
+            "frame {i}"
+        );
+    }
+}
