@@ -444,6 +444,34 @@ fn a_change_of_any_one_field_is_seen() {
         let (_, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &[changed]);
         assert_eq!(quads.len(), base.len(), "pair {i}");
     }
+    // The same in a run drawn from its record a pixel lower each frame, so
+    // that the move comparison decides, with pairs next to each other in it
+    // (each with a field that changes the quad: the font, the glyph, the
+    // colour). (The two fonts' ids differ in their low bit, as the glyph
+    // ids do.)
+    let moving: [fn(&mut PositionedGlyph, FontId); 4] = [
+        |g, f| (g.font, g.glyph) = (f, g.glyph ^ 1),
+        |g, _| (g.glyph, g.size) = (g.glyph ^ 1, f32::from_bits(g.size.to_bits() ^ 1)),
+        |g, _| {
+            g.size = f32::from_bits(g.size.to_bits() ^ 1);
+            g.color = (u32::from_ne_bytes(g.color) ^ 1).to_ne_bytes();
+        },
+        |g, _| {
+            g.x = f32::from_bits(g.x.to_bits() ^ 1);
+            g.color = (u32::from_ne_bytes(g.color) ^ 1).to_ne_bytes();
+        },
+    ];
+    for (i, change) in moving.iter().enumerate() {
+        let mut runs = vec![RetainedRun::default()];
+        // Recorded as it moves, then drawn from the record a pixel lower.
+        for k in 0..4 {
+            frame_pair(&mut a, &mut runs, &mut b, &[moved(&base, (0.0, k as f32))]);
+        }
+        let mut changed = moved(&base, (0.0, 4.0));
+        change(&mut changed[5], other);
+        let (_, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &[changed]);
+        assert_eq!(quads.len(), base.len(), "moving pair {i}");
+    }
 }
 
 /// A run whose glyphs keep changing writes each new record over its own:
