@@ -461,7 +461,7 @@ fn a_change_of_any_one_field_is_seen() {
             g.color = (u32::from_ne_bytes(g.color) ^ 1).to_ne_bytes();
         },
     ];
-    for (i, change) in moving.iter().enumerate() {
+    for (i, change) in changes.iter().chain(&moving).enumerate() {
         let mut runs = vec![RetainedRun::default()];
         // Recorded as it moves, then drawn from the record a pixel lower.
         for k in 0..4 {
@@ -770,5 +770,26 @@ fn glyph_runs_moved_then_known_by_reference_draw_what_lookups_draw() {
             qb.iter().map(placed).collect::<Vec<_>>(),
             "frame {i}"
         );
+    }
+}
+
+/// A run that gains or loses a glyph at its end (text typed or deleted),
+/// the others as recorded or moved alike, is looked up: a record is never
+/// drawn for glyphs of another count.
+#[test]
+fn a_run_that_grows_or_shrinks_is_looked_up() {
+    let (mut a, font) = cache(512);
+    let (mut b, _) = cache(512);
+    let long = line(font, 36, 12, 16.0, 40.0);
+    for (shorter, by) in [(true, 0.0), (false, 0.0), (true, 2.0), (false, 2.0)] {
+        let short = &long[..11];
+        let (first, then) = if shorter { (&long[..], short) } else { (short, &long[..]) };
+        let mut runs = vec![RetainedRun::default()];
+        for _ in 0..3 {
+            frame_pair(&mut a, &mut runs, &mut b, &[first.to_vec()]);
+        }
+        assert!(runs[0].is_ready());
+        let (_, _, quads) = frame_pair(&mut a, &mut runs, &mut b, &[moved(then, (0.0, by))]);
+        assert_eq!(quads.len(), then.len(), "shorter {shorter}, moved {by}");
     }
 }
