@@ -23,9 +23,11 @@
 //!   move, so each row has its own move. (Moves are checked glyph by glyph,
 //!   with the configured bins, only while the atlas draws at them; pens
 //!   beyond a million pixels are looked up. Where each row's quads lie is
-//!   found when the record is made, by looking the rows up one by one: a
-//!   record whose rows do not come out as the whole run's quads, in order,
-//!   moves only as a whole.)
+//!   found the first time the rows move apart, by looking them up one by
+//!   one: a record whose rows do not come out as the whole run's quads, in
+//!   order, moves only as a whole. Moved glyphs are recorded the second
+//!   frame in a row that they move alike, later where such records go
+//!   unused.)
 //! - neither atlas's epoch moved (no glyph evicted, moved or cleared since),
 //!   and no page is retiring (its glyphs move when used);
 //! - the run that made them was clean: nothing skipped or degraded, no
