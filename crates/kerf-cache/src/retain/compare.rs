@@ -4,17 +4,23 @@
 
 use crate::text::PositionedGlyph;
 
+/// Zero exactly when `p` and `q` are the same glyph (font, id, size and
+/// colour, bit for bit), wherever they are: the fields XORed and ORed
+/// together without a branch.
+#[inline(always)]
+fn glyph_bits(p: &PositionedGlyph, q: &PositionedGlyph) -> u32 {
+    (p.font.0 ^ q.font.0)
+        | (p.glyph ^ q.glyph) as u32
+        | (p.size.to_bits() ^ q.size.to_bits())
+        | (u32::from_ne_bytes(p.color) ^ u32::from_ne_bytes(q.color))
+}
+
 /// Whether `a` and `b` hold the same glyphs, bit for bit: 16 glyphs at a
 /// time, each chunk's fields XORed and ORed together without a branch.
 pub(super) fn same_bits(a: &[PositionedGlyph], b: &[PositionedGlyph]) -> bool {
     #[inline(always)]
     fn diff(p: &PositionedGlyph, q: &PositionedGlyph) -> u32 {
-        (p.font.0 ^ q.font.0)
-            | (p.glyph ^ q.glyph) as u32
-            | (p.size.to_bits() ^ q.size.to_bits())
-            | (p.x.to_bits() ^ q.x.to_bits())
-            | (p.y.to_bits() ^ q.y.to_bits())
-            | (u32::from_ne_bytes(p.color) ^ u32::from_ne_bytes(q.color))
+        glyph_bits(p, q) | (p.x.to_bits() ^ q.x.to_bits()) | (p.y.to_bits() ^ q.y.to_bits())
     }
     a.len() == b.len()
         && a.chunks(16)
@@ -42,12 +48,30 @@ pub(super) const MAX_PATIENCE: u8 = 16;
 /// below it, a pen times any bin count fits an `i32` exactly.
 pub(super) const MOVE_LIMIT: f32 = 1_048_576.0;
 
+/// How far `q` lies from `p` in whole pixels, `(dx, dy)`, when it is the
+/// same glyph with its pen snapped at `bins` to the same sub-pixel bin `dx`
+/// pixels to the right (and, with `color`, rounded to whole pixels `dx` to
+/// the right too, as colour glyphs are placed) and its y rounded `dy`
+/// pixels lower: then lookups make of `q` the quads of `p` moved by that
+/// much. `None` otherwise, and for pens at or beyond [`MOVE_LIMIT`].
+#[inline]
+pub(super) fn pen_move(
+    p: &PositionedGlyph, q: &PositionedGlyph, bins: u32, color: bool,
+) -> Option<(i32, i32)> {
+    use crate::subpixel::{round_half_away, snap_subpixel};
+    let near = |v: f32| v.abs() < MOVE_LIMIT;
+    if !(glyph_bits(p, q) == 0 && near(p.x) && near(q.x) && near(p.y) && near(q.y)) {
+        return None;
+    }
+    let ((wp, bp), (wq, bq)) = (snap_subpixel(p.x, bins), snap_subpixel(q.x, bins));
+    let dx = wq - wp;
+    let whole = !color || round_half_away(q.x) - round_half_away(p.x) == dx;
+    (bp == bq && whole).then(|| (dx, round_half_away(q.y) - round_half_away(p.y)))
+}
+
 /// Whether `b` is `a` moved by whole pixels row by row: every glyph of
-/// `b` is `a`'s (font, id, size and colour bit for bit) with its pen
-/// snapped at `bins` to the same sub-pixel bin `dx` pixels to the right
-/// (and, with `color`, rounded to whole pixels `dx` to the right too, as
-/// colour glyphs are placed) and its y rounded `dy` pixels lower, the same
-/// `(dx, dy)` for every glyph of a row. Rows: where each ends (glyph index
+/// `b` lies from `a`'s by the same [`pen_move`] as the other glyphs of its
+/// row. Rows: where each ends (glyph index
 /// first); empty: one row. Each row's `(dx, dy)` goes to `shifts`, in
 /// order. Lookups would then make of `b` the quads of `a`, each row's moved
 /// by its shift. False (for another length, an empty run, any other
@@ -56,21 +80,6 @@ pub(super) fn moved_by(
     a: &[PositionedGlyph], b: &[PositionedGlyph], bins: u32, color: bool, rows: &[(u32, u32)],
     shifts: &mut Vec<(i32, i32)>,
 ) -> bool {
-    use crate::subpixel::{round_half_away, snap_subpixel};
-    let near = |v: f32| v.abs() < MOVE_LIMIT;
-    let shift = |p: &PositionedGlyph, q: &PositionedGlyph| -> Option<(i32, i32)> {
-        let same = p.font == q.font
-            && p.glyph == q.glyph
-            && p.size.to_bits() == q.size.to_bits()
-            && p.color == q.color;
-        if !(same && near(p.x) && near(q.x) && near(p.y) && near(q.y)) {
-            return None;
-        }
-        let ((wp, bp), (wq, bq)) = (snap_subpixel(p.x, bins), snap_subpixel(q.x, bins));
-        let dx = wq - wp;
-        let whole = !color || round_half_away(q.x) - round_half_away(p.x) == dx;
-        (bp == bq && whole).then(|| (dx, round_half_away(q.y) - round_half_away(p.y)))
-    };
     shifts.clear();
     if a.len() != b.len() || a.is_empty() {
         return false;
@@ -82,23 +91,20 @@ pub(super) fn moved_by(
             return false;
         };
         let Some((p0, q0)) = ra.first().zip(rb.first()) else { return false };
-        let Some(by) = shift(p0, q0) else { return false };
+        let Some(by) = pen_move(p0, q0, bins, color) else { return false };
         // The common case first: a row moved down or up only, each glyph
         // at its recorded x and, as recorded and now, at the row's first
         // glyph's y, the same bits: the same move.
         let same_x = by.0 == 0;
         let alike = |p: &PositionedGlyph, q: &PositionedGlyph| {
-            ((p.font.0 ^ q.font.0)
-                | (p.glyph ^ q.glyph) as u32
-                | (p.size.to_bits() ^ q.size.to_bits())
-                | (u32::from_ne_bytes(p.color) ^ u32::from_ne_bytes(q.color))
+            (glyph_bits(p, q)
                 | (p.x.to_bits() ^ q.x.to_bits())
                 | (p.y.to_bits() ^ p0.y.to_bits())
                 | (q.y.to_bits() ^ q0.y.to_bits()))
                 == 0
         };
         let moved = |(p, q): (&PositionedGlyph, &PositionedGlyph)| {
-            (same_x && alike(p, q)) || shift(p, q) == Some(by)
+            (same_x && alike(p, q)) || pen_move(p, q, bins, color) == Some(by)
         };
         if !ra.iter().zip(rb).skip(1).all(moved) {
             return false;

@@ -58,7 +58,7 @@ use std::sync::Arc;
 
 mod compare;
 
-use compare::{moved_by, rows_into, same_bits, Same, MAX_PATIENCE};
+use compare::{moved_by, pen_move, rows_into, same_bits, Same, MAX_PATIENCE};
 
 /// A run of glyphs kept from frame to frame, for
 /// [`Frame::prepare_retained`]: when a frame asks for the same glyphs as
@@ -415,15 +415,10 @@ impl GlyphCache {
             // Nothing recorded to draw from: a look at the ends is enough
             // to count the frames the glyphs keep moving (what is recorded
             // then is the glyphs as they are, looked up).
-            let shifts = &mut self.buffers.shifts;
-            let mut ends = |a: &[PositionedGlyph], b: &[PositionedGlyph]| {
-                moved_by(a, b, bins, color, &[], shifts)
-            };
-            let n = glyphs.len();
-            let like = n == recorded.len()
-                && n > 0
-                && ends(&recorded[..1], &glyphs[..1])
-                && ends(&recorded[n - 1..], &glyphs[n - 1..]);
+            let moved = |p, q| pen_move(p, q, bins, color).is_some();
+            let like = recorded.len() == glyphs.len()
+                && recorded.first().zip(glyphs.first()).is_some_and(|(p, q)| moved(p, q))
+                && recorded.last().zip(glyphs.last()).is_some_and(|(p, q)| moved(p, q));
             return like.then_some(Same::Moved);
         }
         let shifts = &mut self.buffers.shifts;
@@ -509,13 +504,8 @@ impl GlyphCache {
         if same == Same::NeedsRows && valid {
             // A record whose rows moved apart: where each row's quads lie,
             // for the next frames.
-            let ends: Vec<u32> = run.rows.iter().map(|r| r.0).collect();
-            run.rows = self.rows_of(glyphs, &ends, &out[start..], mode);
-            run.row_quads = Some(!run.rows.is_empty());
-            if run.rows.is_empty() {
-                // (Kept moving as one.)
-                run.rows = ends.into_iter().map(|e| (e, 0)).collect();
-            }
+            // (Where they do not come out as the record's: kept moving as one.)
+            run.row_quads = Some(self.rows_of(glyphs, &mut run.rows, &out[start..], mode));
             return false;
         }
         run.unproven = false;
@@ -544,29 +534,30 @@ impl GlyphCache {
         false
     }
 
-    /// Where each row of `glyphs` (ending at `ends`, by glyph index) ends in
-    /// `quads` (the quads their lookups just made, in a clean frame), found
-    /// by looking the rows up one by one: `(glyph end, quad end)` a row;
-    /// empty when there are no rows, or when the rows' quads do not come
-    /// out as `quads`, in order (a glyph in tiles, colour glyphs: quads a
-    /// batch puts after its others). The lookups' counts are taken back
-    /// (every glyph was looked up already this frame).
+    /// Writes where each row of `glyphs` (`rows`: `(glyph end, quad end)`,
+    /// the glyph ends given) ends in `quads` (the quads their lookups just
+    /// made, in a clean frame), found by looking the rows up one by one.
+    /// True when the rows' quads come out as `quads`, in order; false (the
+    /// quad ends then mean nothing) when there are no rows or they do not
+    /// (a glyph in tiles, colour glyphs: quads a batch puts after its
+    /// others). The lookups' counts are taken back (every glyph was looked
+    /// up already this frame).
     fn rows_of(
-        &mut self, glyphs: &[PositionedGlyph], ends: &[u32], quads: &[GlyphQuad], mode: RenderMode,
-    ) -> Vec<(u32, u32)> {
-        if ends.is_empty() {
-            return Vec::new();
+        &mut self, glyphs: &[PositionedGlyph], rows: &mut [(u32, u32)], quads: &[GlyphQuad],
+        mode: RenderMode,
+    ) -> bool {
+        if rows.is_empty() {
+            return false;
         }
         let stats = (self.coverage.stats.clone(), self.color.as_ref().map(|c| c.stats.clone()));
-        let mut rows = Vec::with_capacity(ends.len());
         let mut again = std::mem::take(&mut self.buffers.row_quads);
         again.clear();
         let mut from = 0;
-        for &end in ends {
-            let Some(row) = glyphs.get(from..end as usize) else { break };
+        for (end, quad_end) in rows.iter_mut() {
+            let Some(row) = glyphs.get(from..*end as usize) else { break };
             self.run_slice(row, &mut again, mode);
-            rows.push((end, again.len() as u32));
-            from = end as usize;
+            *quad_end = again.len() as u32;
+            from = *end as usize;
         }
         self.coverage.stats = stats.0;
         if let (Some(c), Some(s)) = (self.color.as_mut(), stats.1) {
@@ -574,11 +565,7 @@ impl GlyphCache {
         }
         let same = again == quads;
         self.buffers.row_quads = again;
-        if same {
-            rows
-        } else {
-            Vec::new()
-        }
+        same
     }
 
     /// Appends `run`'s recorded quads (`moved`: each row's moved as
