@@ -424,14 +424,24 @@ fn a_change_of_any_one_field_is_seen() {
     }
     // Two fields changed by the same bits at once: one change must not hide
     // the other (the glyph id and the size, the pen's x and y, the y and
-    // the colour, each pair XORed by the same low bit).
+    // the colour, the colour and the x, each pair XORed by the same low
+    // bit; the pen's x and y by the same higher bits, which move it).
     let flip = |v: f32| f32::from_bits(v.to_bits() ^ 1);
-    let pairs: [fn(&mut PositionedGlyph); 3] = [
+    let pairs: [fn(&mut PositionedGlyph); 5] = [
         |g| (g.glyph, g.size) = (g.glyph ^ 1, f32::from_bits(g.size.to_bits() ^ 1)),
         |g| (g.x, g.y) = (f32::from_bits(g.x.to_bits() ^ 1), f32::from_bits(g.y.to_bits() ^ 1)),
         |g| {
             g.y = f32::from_bits(g.y.to_bits() ^ 1);
             g.color = (u32::from_ne_bytes(g.color) ^ 1).to_ne_bytes();
+        },
+        |g| {
+            g.x = f32::from_bits(g.x.to_bits() ^ 1);
+            g.color = (u32::from_ne_bytes(g.color) ^ 1).to_ne_bytes();
+        },
+        |g| {
+            // (40 px becomes 48.)
+            g.x = f32::from_bits(g.x.to_bits() ^ 0x0060_0000);
+            g.y = f32::from_bits(g.y.to_bits() ^ 0x0060_0000);
         },
     ];
     assert_ne!(flip(1.0), 1.0);
