@@ -122,7 +122,7 @@ pub use kerf_pack::Algorithm;
 pub use key::{FontId, GlyphKey, GlyphSize, ImageSourceId, RenderMode};
 pub use output::FrameOutput;
 pub use quad::{GlyphQuad, QuadFlags, COLOR_PAGE_BIT};
-pub use retain::{GlyphRun, RetainedRun};
+pub use retain::{GlyphRun, RetainedRun, Reuse};
 #[cfg(feature = "cosmic-text")]
 pub use shape::cosmic::CosmicFonts;
 #[cfg(feature = "parley")]

@@ -28,6 +28,21 @@ pub(crate) struct AreaStamp {
     pub generation: u64,
 }
 
+impl AreaStamp {
+    /// How `area` (drawn with `lcd` or not) places a reuse of its run's
+    /// quads of generation `generation`.
+    pub fn of(area: &TextArea<'_>, lcd: bool, generation: u64) -> AreaStamp {
+        AreaStamp {
+            left: area.left.to_bits(),
+            top: area.top.to_bits(),
+            scale: area.scale.to_bits(),
+            bounds: area.bounds,
+            lcd,
+            generation,
+        }
+    }
+}
+
 /// Where an area's glyphs lie (address, length; a [`kerf_cache::GlyphRun`]'s
 /// id and `usize::MAX`); `None` for a string or images, which no run follows.
 type Slice = Option<(usize, usize)>;

@@ -21,6 +21,8 @@ pub(crate) struct DrawOrder {
     rects: Vec<[i32; 4]>,
     /// The colour quads while the coverage quads move up (scratch).
     moved: Vec<GlyphQuad>,
+    /// Whether the last [`colour_last`](Self::colour_last) moved any quad.
+    pub(crate) reordered: bool,
 }
 
 /// True for an instance's page on a colour page.
@@ -49,6 +51,7 @@ impl DrawOrder {
     /// whether the quads are now in two runs at most.
     pub(crate) fn colour_last(&mut self, quads: &mut [GlyphQuad]) -> bool {
         self.rects.clear();
+        self.reordered = false;
         // The colour quads' bounding box so far: most coverage quads miss it.
         let mut union = [i32::MAX, i32::MAX, i32::MIN, i32::MIN];
         let mut out_of_order = false;
@@ -84,6 +87,7 @@ impl DrawOrder {
                 }
             }
             quads[w..].copy_from_slice(&self.moved);
+            self.reordered = true;
         }
         true
     }

@@ -108,6 +108,7 @@ mod device;
 mod draw_order;
 mod error;
 mod fit;
+mod held;
 mod lcd_settings;
 mod made;
 mod offscreen;

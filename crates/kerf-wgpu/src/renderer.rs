@@ -7,6 +7,7 @@ use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
 use crate::error::{PrepareError, UsageError};
 use crate::fit::CurveKey;
+use crate::held::HeldQuads;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
 use crate::pipeline::PipelineKey;
 use crate::sampled::{draw_oversized, Kind, Raster, Transformed};
@@ -15,7 +16,9 @@ use crate::transform::{SampledQuad, TextTransform, TransformUniform};
 use crate::vertex::{write_changed, GlyphInstance};
 use crate::viewport::Viewport;
 use crate::zoom::{ZoomPolicy, ZoomTracker};
-use kerf_cache::{FrameCounts, GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Skipped};
+use kerf_cache::{
+    FrameCounts, GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Reuse, Skipped,
+};
 
 /// What one `prepare` did.
 #[derive(Clone, Debug, Default)]
@@ -84,6 +87,11 @@ pub struct TextRenderer {
     quads: Vec<GlyphQuad>,
     /// The instances the instance buffer holds (the last `prepare`'s).
     uploaded: Vec<GlyphInstance>,
+    /// Whether `uploaded` is in the order its areas made the quads (no
+    /// colour quads moved last).
+    uploaded_in_order: bool,
+    /// Last `prepare`'s quads, for the areas drawn as then.
+    held: HeldQuads,
     scratch: Vec<PositionedGlyph>,
     /// Per area: its glyphs' run kept from frame to frame, so an area drawn
     /// as an earlier frame drew it reuses its quads
@@ -144,6 +152,8 @@ impl TextRenderer {
             capacity,
             quads: Vec::new(),
             uploaded: Vec::new(),
+            uploaded_in_order: true,
+            held: HeldQuads::default(),
             scratch: Vec::new(),
             areas: AreaRuns::default(),
             count: 0,
@@ -249,24 +259,27 @@ impl TextRenderer {
                     atlas.shared.lcd_pipeline(device, &self.key, order.is_bgr(), &self.curve);
             }
         }
-        self.quads.clear();
+        // (The quads are emptied by `held.begin`, last time's kept.)
         self.transformed.clear();
         let mut collected = Collected::default();
         let mut frame = atlas.cache_frame();
         self.zoom_sizes.begin();
         // Every area at its index of last time, drawn from its record,
         // placed as last time: the instances are the last prepare's.
-        let mut repeated = self.areas.follow(texts);
+        let same_areas = self.areas.follow(texts);
+        let mut repeated = same_areas;
+        self.held.begin(&mut self.quads, same_areas, texts.len());
         for (n, area) in texts.iter().enumerate() {
             repeated &= self.collect(&mut frame, n, area, viewport.size(), &mut collected);
         }
+        let in_place = self.held.end(&mut self.quads);
         self.zoom_sizes.end();
         let mut out = frame.finish();
         out.skipped.extend(collected.skipped);
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
         self.transformed.upload(device, queue, atlas, &self.key, &self.curve);
         if !repeated {
-            self.upload_instances(device, queue);
+            self.upload_instances(device, queue, in_place);
         }
         if self.color_pipeline.is_none() && self.order.runs.iter().any(|r| r.1) {
             self.color_pipeline = Some(atlas.shared.color_pipeline(device, &self.key));
@@ -346,7 +359,6 @@ impl TextRenderer {
         target: (u32, u32), collected: &mut Collected,
     ) -> bool {
         let previous = self.areas.stamps[n].take();
-        let start = self.quads.len();
         let moving = self.zoom_sizes.zooming(n, area);
         let zooming = moving && self.zoom_sizes.in_steps(n, area, self.zoom, self.software);
         let lcd = self.lcd_for(n, area, zooming, collected);
@@ -366,14 +378,33 @@ impl TextRenderer {
             self.transformed.collect(frame, area, &t, raster, clip, skipped);
             return false;
         }
+        // Placed as last time, its quads last time's if its run's are:
+        // held (copied from last time's quads) when they are.
+        let held = previous
+            .filter(|p| {
+                self.held.has(n)
+                    && area.decorations.is_empty()
+                    && AreaStamp::of(area, lcd, p.generation) == *p
+            })
+            .map(|p| p.generation);
+        if held.is_none() {
+            self.held.flush(&mut self.quads);
+        }
+        let start = self.quads.len();
         let skips_before = frame.skipped().len();
         // A zoom drawn at its exact sizes: sizes that pass, so its misses
         // take room from glyphs gone unused before the atlas grows.
         frame.prefer_eviction(moving);
-        let reused = self.collect_aligned(frame, n, area, lcd, &mut collected.skipped);
+        let reused = self.collect_aligned(frame, n, area, lcd, held, &mut collected.skipped);
         frame.prefer_eviction(false);
+        if reused.is_some_and(|(_, _, held)| held) {
+            self.held.hold(n, &mut self.quads);
+            self.areas.stamps[n] = previous;
+            return true;
+        }
+        let start = self.held.settle(&mut self.quads, start);
         // Quads reused from a record that lies inside the bounds need no cut.
-        let inside = reused.is_some_and(|([l, t, r, b], _)| {
+        let inside = reused.is_some_and(|([l, t, r, b], _, _)| {
             let c = &area.bounds;
             l >= c.left && t >= c.top && r <= c.right && b <= c.bottom
         });
@@ -396,29 +427,25 @@ impl TextRenderer {
         if area.bounds != TextBounds::default() && !(inside && area.decorations.is_empty()) {
             clip_from(&mut self.quads, start, &area.bounds);
         }
-        let Some((_, generation)) = reused.filter(|_| area.decorations.is_empty()) else {
+        let Some((_, generation, _)) = reused.filter(|_| area.decorations.is_empty()) else {
             return false;
         };
-        let stamp = AreaStamp {
-            left: area.left.to_bits(),
-            top: area.top.to_bits(),
-            scale: area.scale.to_bits(),
-            bounds: area.bounds,
-            lcd,
-            generation,
-        };
+        let stamp = AreaStamp::of(area, lcd, generation);
         self.areas.stamps[n] = Some(stamp);
+        self.held.stamped(n, start..self.quads.len());
         previous == Some(stamp)
     }
 
     /// An axis-aligned area's quads, texel for pixel, appended to `self.quads`
     /// (area `n`'s glyphs through its retained run). When the run's recorded
-    /// quads were reused: the box they cover where they were appended, and
-    /// the run's generation (`RetainedRun::generation`).
+    /// quads were reused: the box they cover where they were appended, the
+    /// run's generation (`RetainedRun::generation`), and whether they are
+    /// the ones it appended last time in the generation `held`: then
+    /// nothing was appended ([`Reuse::Held`]).
     fn collect_aligned(
         &mut self, frame: &mut kerf_cache::Frame<'_>, n: usize, area: &TextArea<'_>, lcd: bool,
-        skipped: &mut Vec<Skipped>,
-    ) -> Option<([i32; 4], u64)> {
+        held: Option<u64>, skipped: &mut Vec<Skipped>,
+    ) -> Option<([i32; 4], u64, bool)> {
         let quads = &mut self.quads;
         let start = quads.len();
         // Whole-pixel offset at scale 1: round(x + left) == round(x) + left,
@@ -434,7 +461,7 @@ impl TextRenderer {
             }
         };
         // The box a reused run's quads cover, moved with them.
-        let extent = |run: &RetainedRun| {
+        let extent = |run: &RetainedRun, reuse: Reuse| {
             let [l, t, r, b] = run.extent();
             let moved = [
                 l.saturating_add(dx),
@@ -442,7 +469,7 @@ impl TextRenderer {
                 r.saturating_add(dx),
                 b.saturating_add(dy),
             ];
-            (moved, run.generation())
+            (reuse != Reuse::LookedUp).then_some((moved, run.generation(), reuse == Reuse::Held))
         };
         // A run: known again without reading it (not even its glyphs'
         // place) when it comes as the area last placed it; at a whole-pixel
@@ -456,9 +483,9 @@ impl TextRenderer {
                     false => Placed::glyphs(placed, r, area),
                 };
                 if let Some(glyphs) = glyphs {
-                    let reused = frame.prepare_run(glyphs, lcd, quads, run);
+                    let reuse = frame.prepare_run_held(glyphs, lcd, quads, run, held);
                     moved(&mut quads[start..]);
-                    return reused.then(|| extent(run));
+                    return extent(run, reuse);
                 }
             }
         }
@@ -499,13 +526,9 @@ impl TextRenderer {
                     &self.scratch[..]
                 };
                 let run = &mut self.areas.runs[n].run;
-                let reused = if lcd {
-                    frame.prepare_lcd_retained(glyphs, quads, run)
-                } else {
-                    frame.prepare_retained(glyphs, quads, run)
-                };
+                let reuse = frame.prepare_retained_held(glyphs, lcd, quads, run, held);
                 moved(&mut quads[start..]);
-                return reused.then(|| extent(run));
+                return extent(run, reuse);
             }
         }
         None
@@ -514,10 +537,19 @@ impl TextRenderer {
     /// The last phase: the quads (each area's clipped to its bounds as it was
     /// collected) written to the instance buffer (only the instances that differ from what it
     /// holds: none in a frame that draws what the last one drew).
-    fn upload_instances(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
+    /// `in_place`: how many first quads are last prepare's, where they
+    /// were (their instances are not compared again).
+    fn upload_instances(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, in_place: usize) {
+        let mut from = if self.uploaded_in_order { in_place } else { 0 };
+        let mut in_order = true;
         if self.lcd_pipeline.is_none() {
             self.order.colour_last(&mut self.quads);
+            if self.order.reordered {
+                self.held.reordered();
+                (from, in_order) = (0, false);
+            }
         }
+        self.uploaded_in_order = in_order;
         self.count = self.quads.len() as u32;
         let bytes = (self.quads.len() * std::mem::size_of::<GlyphInstance>()) as u64;
         if bytes > self.capacity {
@@ -525,7 +557,7 @@ impl TextRenderer {
             self.buffer = instance_buffer(device, self.capacity);
             self.uploaded.clear();
         }
-        write_changed(queue, &self.buffer, &mut self.uploaded, &self.quads, |q| {
+        write_changed(queue, &self.buffer, &mut self.uploaded, &self.quads, from, |q| {
             GlyphInstance::from(q)
         });
         self.order.split(self.uploaded.iter().map(|q| q.page));
@@ -636,7 +668,8 @@ impl TextRenderer {
             + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
             + (tr.uniforms.capacity() + tr.sent_uniforms.capacity())
                 * std::mem::size_of::<TransformUniform>()
-            + self.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>();
+            + self.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>()
+            + self.held.heap_bytes();
         RendererFootprint {
             gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,
             cpu_bytes: cpu,

@@ -240,7 +240,7 @@ impl Transformed {
             tr.sent_quads.clear();
         }
         if let Some(buffer) = &tr.buffer {
-            write_changed(queue, buffer, &mut tr.sent_quads, &tr.quads, |q| *q);
+            write_changed(queue, buffer, &mut tr.sent_quads, &tr.quads, 0, |q| *q);
         }
         // Whole blocks: the last block's binding reaches its end.
         let need = (tr.uniforms.len() as u64 * TRANSFORM_UNIFORM_BYTES)
@@ -269,7 +269,7 @@ impl Transformed {
             tr.sent_uniforms.clear();
         }
         if let Some((buffer, _, _)) = &tr.uniform_buffer {
-            write_changed(queue, buffer, &mut tr.sent_uniforms, &tr.uniforms, |u| *u);
+            write_changed(queue, buffer, &mut tr.sent_uniforms, &tr.uniforms, 0, |u| *u);
         }
     }
 }

@@ -68,13 +68,14 @@ impl From<&GlyphQuad> for GlyphInstance {
 /// Makes `held` (what a buffer holds) the items of `new`, each as `to`
 /// makes it, and returns the index range that changed: what must be
 /// written to the buffer. `None` when nothing did (a shorter draw of the
-/// same prefix included).
+/// same prefix included). The first `from` items are known to be the same
+/// (where `held` has them) and are not compared.
 pub(crate) fn sync<S, T: PartialEq>(
-    held: &mut Vec<T>, new: &[S], to: impl Fn(&S) -> T,
+    held: &mut Vec<T>, new: &[S], from: usize, to: impl Fn(&S) -> T,
 ) -> Option<std::ops::Range<usize>> {
     let (mut first, mut last) = (usize::MAX, 0);
     let kept = held.len().min(new.len());
-    for (i, (old, q)) in held.iter_mut().zip(new).enumerate() {
+    for (i, (old, q)) in held.iter_mut().zip(new).enumerate().skip(from.min(kept)) {
         let item = to(q);
         if *old != item {
             *old = item;
@@ -91,14 +92,16 @@ pub(crate) fn sync<S, T: PartialEq>(
     (first < last).then_some(first..last)
 }
 
-/// [`sync`]s `held` with `new` and writes what changed to `buffer`, which
+/// [`sync`]s `held` with `new` (the first `from` items known to be the
+/// same) and writes what changed to `buffer`, which
 /// holds `held`: nothing in a frame that writes what the last one wrote
 /// (each `write_buffer` takes a staging buffer). A new buffer comes with
 /// `held` emptied.
 pub(crate) fn write_changed<S, T: PartialEq + bytemuck::Pod>(
-    queue: &wgpu::Queue, buffer: &wgpu::Buffer, held: &mut Vec<T>, new: &[S], to: impl Fn(&S) -> T,
+    queue: &wgpu::Queue, buffer: &wgpu::Buffer, held: &mut Vec<T>, new: &[S], from: usize,
+    to: impl Fn(&S) -> T,
 ) {
-    if let Some(changed) = sync(held, new, to) {
+    if let Some(changed) = sync(held, new, from, to) {
         let size = std::mem::size_of::<T>() as u64;
         queue.write_buffer(
             buffer,
@@ -119,12 +122,12 @@ mod tests {
         let held = |n: usize| -> Vec<GlyphInstance> {
             quads[..n].iter().map(GlyphInstance::from).collect()
         };
-        assert_eq!(sync(&mut held(10), &quads, |q| GlyphInstance::from(q)), None);
-        assert_eq!(sync(&mut Vec::new(), &quads, |q| GlyphInstance::from(q)), Some(0..10));
-        assert_eq!(sync(&mut held(10), &[], |q| GlyphInstance::from(q)), None);
+        assert_eq!(sync(&mut held(10), &quads, 0, |q| GlyphInstance::from(q)), None);
+        assert_eq!(sync(&mut Vec::new(), &quads, 0, |q| GlyphInstance::from(q)), Some(0..10));
+        assert_eq!(sync(&mut held(10), &[], 0, |q| GlyphInstance::from(q)), None);
         let mut shorter = held(10);
         assert_eq!(
-            sync(&mut shorter, &quads[..4], |q| GlyphInstance::from(q)),
+            sync(&mut shorter, &quads[..4], 0, |q| GlyphInstance::from(q)),
             None,
             "a shorter draw of the same prefix"
         );
@@ -133,11 +136,11 @@ mod tests {
         new[3] = q(30);
         new[6] = q(60);
         let mut h = held(10);
-        assert_eq!(sync(&mut h, &new, |q| GlyphInstance::from(q)), Some(3..7));
+        assert_eq!(sync(&mut h, &new, 0, |q| GlyphInstance::from(q)), Some(3..7));
         assert_eq!(h[3].x, 30);
         new.push(q(99));
-        assert_eq!(sync(&mut held(10), &new, |q| GlyphInstance::from(q)), Some(3..11));
-        assert_eq!(sync(&mut held(5), &quads, |q| GlyphInstance::from(q)), Some(5..10));
+        assert_eq!(sync(&mut held(10), &new, 0, |q| GlyphInstance::from(q)), Some(3..11));
+        assert_eq!(sync(&mut held(5), &quads, 0, |q| GlyphInstance::from(q)), Some(5..10));
     }
 
     #[test]

@@ -345,8 +345,7 @@ impl Frame<'_> {
     pub fn prepare_retained(
         &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
     ) -> bool {
-        let mode = self.cache.render_mode();
-        self.cache.run_retained(glyphs, mode, out, run)
+        self.prepare_retained_held(glyphs, false, out, run, None) != Reuse::LookedUp
     }
 
     /// [`prepare_lcd`](Self::prepare_lcd) through `run`, as
@@ -354,7 +353,7 @@ impl Frame<'_> {
     pub fn prepare_lcd_retained(
         &mut self, glyphs: &[PositionedGlyph], out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
     ) -> bool {
-        self.cache.run_retained(glyphs, RenderMode::Lcd, out, run)
+        self.prepare_retained_held(glyphs, true, out, run, None) != Reuse::LookedUp
     }
 
     /// [`prepare_retained`](Self::prepare_retained) of a [`GlyphRun`]
@@ -365,9 +364,71 @@ impl Frame<'_> {
     pub fn prepare_run(
         &mut self, glyphs: &GlyphRun, lcd: bool, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
     ) -> bool {
-        let mode = if lcd { RenderMode::Lcd } else { self.cache.render_mode() };
-        self.cache.run_shared(glyphs, mode, out, run)
+        self.prepare_run_held(glyphs, lcd, out, run, None) != Reuse::LookedUp
     }
+
+    /// [`prepare_retained`](Self::prepare_retained) (`lcd`: as
+    /// [`prepare_lcd_retained`](Self::prepare_lcd_retained)) for a caller
+    /// that still holds the quads the last reuse through `run` appended,
+    /// made in the run's generation `held` ([`RetainedRun::generation`]):
+    /// when this prepare would append those same quads again, it appends
+    /// nothing and says so ([`Reuse::Held`]), having marked the glyphs used
+    /// as a reuse does. A renderer that keeps last frame's quads copies
+    /// them instead of the record (or leaves them where they are).
+    ///
+    /// ```
+    /// use kerf_cache::{CacheConfig, GlyphCache, PositionedGlyph, RetainedRun, Reuse};
+    ///
+    /// let mut cache = GlyphCache::new(CacheConfig::default())?;
+    /// let font = cache.add_font(dejavu::sans::regular().to_vec())?;
+    /// let glyphs: Vec<PositionedGlyph> = (36..40)
+    ///     .map(|g| PositionedGlyph { font, glyph: g, size: 16.0, x: 10.0 * g as f32, y: 20.0, color: [0; 4] })
+    ///     .collect();
+    /// let mut run = RetainedRun::default();
+    /// let mut quads = Vec::new();
+    /// let mut reuses = Vec::new();
+    /// for _ in 0..4 {
+    ///     quads.clear();
+    ///     let mut frame = cache.begin_frame();
+    ///     let held = run.is_ready().then(|| run.generation());
+    ///     reuses.push(frame.prepare_retained_held(&glyphs, false, &mut quads, &mut run, held));
+    ///     frame.finish();
+    /// }
+    /// assert_eq!(reuses, [Reuse::LookedUp, Reuse::LookedUp, Reuse::Held, Reuse::Held]);
+    /// assert!(quads.is_empty(), "held: nothing appended");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare_retained_held(
+        &mut self, glyphs: &[PositionedGlyph], lcd: bool, out: &mut Vec<GlyphQuad>,
+        run: &mut RetainedRun, held: Option<u64>,
+    ) -> Reuse {
+        let mode = if lcd { RenderMode::Lcd } else { self.cache.render_mode() };
+        self.cache.run_retained(glyphs, mode, out, run, held)
+    }
+
+    /// [`prepare_run`](Self::prepare_run) for a caller that still holds the
+    /// quads of the last reuse, as [`prepare_retained_held`](Self::prepare_retained_held).
+    pub fn prepare_run_held(
+        &mut self, glyphs: &GlyphRun, lcd: bool, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
+        held: Option<u64>,
+    ) -> Reuse {
+        let mode = if lcd { RenderMode::Lcd } else { self.cache.render_mode() };
+        self.cache.run_shared(glyphs, mode, out, run, held)
+    }
+}
+
+/// What a prepare through a [`RetainedRun`] did
+/// ([`Frame::prepare_retained_held`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reuse {
+    /// The glyphs were looked up (and maybe recorded): their quads appended.
+    LookedUp,
+    /// The run's recorded quads were appended (moved as the glyphs moved).
+    Appended,
+    /// The run would have appended the very quads its last reuse appended
+    /// (the generation the caller holds): nothing appended, the glyphs
+    /// marked used.
+    Held,
 }
 
 /// The box `quads` cover ([`RetainedRun::extent`]).
@@ -438,39 +499,42 @@ impl GlyphCache {
 
     fn run_retained(
         &mut self, glyphs: &[PositionedGlyph], mode: RenderMode, out: &mut Vec<GlyphQuad>,
-        run: &mut RetainedRun,
-    ) -> bool {
+        run: &mut RetainedRun, held: Option<u64>,
+    ) -> Reuse {
         let here = run.cache == self.id && run.mode == Some(mode);
         let same = if here { self.moved(run, glyphs) } else { None };
-        self.run_recorded(glyphs, None, same, mode, out, run)
+        self.run_recorded(glyphs, None, same, mode, out, run, held)
     }
 
     fn run_shared(
         &mut self, glyphs: &GlyphRun, mode: RenderMode, out: &mut Vec<GlyphQuad>,
-        run: &mut RetainedRun,
-    ) -> bool {
+        run: &mut RetainedRun, held: Option<u64>,
+    ) -> Reuse {
         let here = run.cache == self.id && run.mode == Some(mode);
         // The run it recorded: replayed without reading the glyphs.
         let known = here && run.shared.as_ref().is_some_and(|s| s.same_as(glyphs));
-        if known && self.replay(run, out, false) {
-            return true;
+        if known {
+            if let Some(reuse) = self.replay(run, out, false, held) {
+                return reuse;
+            }
         }
         let same = match (known, here) {
             (true, _) => Some(Same::Identical),
             (false, true) => self.moved(run, glyphs),
             (false, false) => None,
         };
-        self.run_recorded(glyphs, Some(glyphs), same, mode, out, run)
+        self.run_recorded(glyphs, Some(glyphs), same, mode, out, run, held)
     }
 
     /// The rest of [`run_retained`](Self::run_retained) once it is known
     /// how `glyphs` stand to the ones `run` recorded (`same`; `None`: other
     /// glyphs); `shared`: the [`GlyphRun`] they came as, kept instead of a
-    /// copy.
+    /// copy; `held`: as [`Frame::prepare_retained_held`].
+    #[allow(clippy::too_many_arguments)]
     fn run_recorded(
         &mut self, glyphs: &[PositionedGlyph], shared: Option<&GlyphRun>, same: Option<Same>,
-        mode: RenderMode, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun,
-    ) -> bool {
+        mode: RenderMode, out: &mut Vec<GlyphQuad>, run: &mut RetainedRun, held: Option<u64>,
+    ) -> Reuse {
         let other = |s: &&GlyphRun| !run.shared.as_ref().is_some_and(|r| r.same_as(s));
         if let Some(s) = shared.filter(other).filter(|_| same == Some(Same::Identical)) {
             // Equal glyphs from another run: kept as the one that came, so
@@ -479,8 +543,8 @@ impl GlyphCache {
             run.shared = Some(s.clone());
         }
         if let Some(same @ (Same::Identical | Same::Moved)) = same {
-            if self.replay(run, out, same == Same::Moved) {
-                return true;
+            if let Some(reuse) = self.replay(run, out, same == Same::Moved, held) {
+                return reuse;
             }
         }
         let start = out.len();
@@ -494,11 +558,11 @@ impl GlyphCache {
             run.clear();
             keep_glyphs(run, glyphs, shared);
             (run.cache, run.mode) = (self.id, Some(mode));
-            return false;
+            return Reuse::LookedUp;
         };
         if self.marks() != before || self.retiring() {
             run.epochs = None;
-            return false;
+            return Reuse::LookedUp;
         }
         let valid = run.keys.is_some() && run.epochs == Some(self.epochs());
         if same == Same::NeedsRows && valid {
@@ -506,7 +570,7 @@ impl GlyphCache {
             // for the next frames.
             // (Where they do not come out as the record's: kept moving as one.)
             run.row_quads = Some(self.rows_of(glyphs, &mut run.rows, &out[start..], mode));
-            return false;
+            return Reuse::LookedUp;
         }
         run.unproven = false;
         if same != Same::Identical {
@@ -514,7 +578,7 @@ impl GlyphCache {
             // row that they do (then as they are now).
             if run.moves < run.patience.max(1) {
                 run.moves = run.moves.saturating_add(1);
-                return false;
+                return Reuse::LookedUp;
             }
             keep_glyphs(run, glyphs, shared);
             run.unproven = true;
@@ -531,7 +595,7 @@ impl GlyphCache {
         run.row_quads = None;
         (run.shifts, run.shown) = (Vec::new(), None);
         run.generation = run.generation.wrapping_add(1);
-        false
+        Reuse::LookedUp
     }
 
     /// Writes where each row of `glyphs` (`rows`: `(glyph end, quad end)`,
@@ -570,17 +634,21 @@ impl GlyphCache {
 
     /// Appends `run`'s recorded quads (`moved`: each row's moved as
     /// `self.buffers.shifts` says) and marks its keys used, if the record
-    /// is still valid; false (nothing appended) if not.
-    fn replay(&mut self, run: &mut RetainedRun, out: &mut Vec<GlyphQuad>, moved: bool) -> bool {
+    /// is still valid; `None` (nothing appended) if not. Appends nothing
+    /// ([`Reuse::Held`]) when the quads are the ones the last reuse
+    /// appended in the generation `held`.
+    fn replay(
+        &mut self, run: &mut RetainedRun, out: &mut Vec<GlyphQuad>, moved: bool, held: Option<u64>,
+    ) -> Option<Reuse> {
         let (Some((coverage, color)), Some(epochs), Some(hold)) = (run.keys, run.epochs, &run.hold)
         else {
-            return false;
+            return None;
         };
         // (Keys are recorded with a hold in the run's cache, which `same`
         // checked: a slot of another cache's is refused by `run_used`.)
         if epochs != self.epochs() || self.retiring() {
             run.epochs = None;
-            return false;
+            return None;
         }
         // Each glyph is used in this frame: written into the map before
         // anything is evicted or trimmed.
@@ -591,7 +659,7 @@ impl GlyphCache {
                 if !a.uses.run_used(&hold.token, *slot, frame) {
                     // (Not this run's slot: recorded anew.)
                     (run.keys, run.epochs) = (None, None);
-                    return false;
+                    return None;
                 }
             }
         }
@@ -615,9 +683,12 @@ impl GlyphCache {
             run.generation = run.generation.wrapping_add(1);
             run.shown = None;
         }
+        if held == Some(run.generation) {
+            return Some(Reuse::Held);
+        }
         if run.shifts.is_empty() {
             out.extend_from_slice(&run.quads);
-            return true;
+            return Some(Reuse::Appended);
         }
         let mut from = 0;
         let one = [(0, run.quads.len() as u32)];
@@ -634,7 +705,7 @@ impl GlyphCache {
         if run.shown.is_none() {
             run.shown = Some(extent_of(&out[start..]));
         }
-        true
+        Some(Reuse::Appended)
     }
 
     fn epochs(&self) -> Epochs {

@@ -225,3 +225,86 @@ fn a_smoothly_scrolled_list_draws_what_a_fresh_renderer_draws() {
         queue.submit([]);
     }
 }
+
+/// A panel of 30 labels, a few made again each frame with other lengths
+/// (so the labels after them lie elsewhere in the instances); labels as
+/// glyph runs at whole and at fractional offsets and as glyph slices, one
+/// clipped; one moved a pixel for some frames, one turned; in some frames an image
+/// drawn before them (its colour quads then go after the coverage quads:
+/// the quads are no longer in their areas' order); an area dropped and
+/// added back. The renderer copies the labels drawn as last time from last
+/// time's quads (held.rs); its instances must be a fresh renderer's every
+/// frame.
+#[test]
+fn a_panel_whose_labels_change_a_few_at_a_time_draws_what_a_fresh_renderer_draws() {
+    let (device, queue, mut atlas, font, viewport) = setup(640, 480);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let src = atlas
+        .add_image_source(|_: u32, size: f32| {
+            let n = size.round().max(1.0) as u32;
+            let pixels = (0..n * n).flat_map(|_| [200, 40, 0, 255]).collect();
+            Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels })
+        })
+        .unwrap();
+    let image =
+        [PositionedImage { source: src, id: 1, size: 16.0, x: 2.0, y: 470.0, color: [0; 4] }];
+    let make = |atlas: &mut TextAtlas, text: &str| {
+        let mut glyphs = Vec::new();
+        atlas
+            .cache_mut()
+            .positions(&TextSpec::new(text, font, 13.0).at(0.0, 12.0), &mut glyphs)
+            .unwrap();
+        glyphs
+    };
+    let mut rng = Rng(0x5eed_1abe1);
+    let text = |rng: &mut Rng, k: usize| {
+        let digits = 1 + rng.below(4) as u32;
+        format!("cell {k}: {}", rng.below(10u64.pow(digits)))
+    };
+    let mut labels: Vec<Vec<PositionedGlyph>> =
+        (0..30).map(|k| make(&mut atlas, &text(&mut rng, k))).collect();
+    let mut runs: Vec<GlyphRun> = labels.iter().map(|l| GlyphRun::new(l.clone())).collect();
+    let clip = TextBounds { left: 0, top: 0, right: 150, bottom: 480 };
+    let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    for n in 0..26 {
+        if n >= 3 {
+            for _ in 0..3 {
+                let k = rng.below(30) as usize;
+                labels[k] = make(&mut atlas, &text(&mut rng, k));
+                runs[k] = GlyphRun::new(labels[k].clone());
+            }
+        }
+        let mut areas: Vec<TextArea<'_>> = (0..30)
+            .map(|k| {
+                let (x, y) = ((k % 5) as f32 * 120.0, (k / 5) as f32 * 30.0 + 20.0);
+                let area = match k % 3 {
+                    0 => TextArea::run(&runs[k], x, y),
+                    1 => TextArea::run(&runs[k], x + 0.5, y + 0.25),
+                    _ => TextArea::glyphs(&labels[k], x, y),
+                };
+                match k {
+                    7 => TextArea { bounds: clip, ..area },
+                    12 if (8..12).contains(&n) => TextArea { left: area.left + 1.0, ..area },
+                    // Turned for two frames: its quads leave the others'
+                    // (the labels around it are held from either side).
+                    16 if (22..24).contains(&n) => {
+                        area.transformed(TextTransform::rotation_about(0.3, x, y))
+                    }
+                    _ => area,
+                }
+            })
+            .collect();
+        if (14..18).contains(&n) {
+            areas.insert(0, TextArea::images(&image, 0.0, 0.0));
+        }
+        if n == 20 {
+            areas.pop();
+        }
+        let report = kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        assert_eq!(kept.instances(), fresh.instances(), "frame {n}");
+        assert_eq!(report.instances as usize, fresh.instances().len(), "frame {n}");
+        queue.submit([]);
+    }
+}
