@@ -163,11 +163,16 @@ impl AreaRuns {
         for (n, s) in self.next.iter().enumerate() {
             let Some(s) = s else { continue };
             let guess = (n as isize + shift).clamp(0, old_len as isize) as usize;
-            let lo = guess.saturating_sub(WINDOW);
-            let hi = (guess + WINDOW + 1).min(old_len);
-            let found = (lo..hi)
-                .filter(|&m| !taken[m] && self.slices[m] == Some(*s))
-                .min_by_key(|&m| m.abs_diff(guess));
+            let at = |m: usize| !taken[m] && self.slices[m] == Some(*s);
+            // Where the guess puts it (most areas, most frames), else the
+            // nearest within the window.
+            let found = if guess < old_len && at(guess) {
+                Some(guess)
+            } else {
+                let lo = guess.saturating_sub(WINDOW);
+                let hi = (guess + WINDOW + 1).min(old_len);
+                (lo..hi).filter(|&m| at(m)).min_by_key(|&m| m.abs_diff(guess))
+            };
             if let Some(m) = found {
                 taken[m] = true;
                 shift = m as isize - n as isize;

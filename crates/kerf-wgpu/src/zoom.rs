@@ -143,10 +143,15 @@ impl ZoomTracker {
                 (Shown { sig, size, repeats: None, run }, false)
             }
         };
-        if self.next.len() <= n {
-            self.next.resize(n + 1, Shown::default());
+        // (Areas come in order: one push each.)
+        if self.next.len() == n {
+            self.next.push(now);
+        } else {
+            if self.next.len() < n {
+                self.next.resize(n + 1, Shown::default());
+            }
+            self.next[n] = now;
         }
-        self.next[n] = now;
         zooming
     }
 
