@@ -75,12 +75,13 @@ pub(crate) fn sync<S, T: PartialEq>(
 ) -> Option<std::ops::Range<usize>> {
     let (mut first, mut last) = (usize::MAX, 0);
     let kept = held.len().min(new.len());
-    for (i, (old, q)) in held.iter_mut().zip(new).enumerate().skip(from.min(kept)) {
+    let from = from.min(kept);
+    for (i, (old, q)) in held[from..kept].iter_mut().zip(&new[from..kept]).enumerate() {
         let item = to(q);
         if *old != item {
             *old = item;
-            first = first.min(i);
-            last = i + 1;
+            first = first.min(from + i);
+            last = from + i + 1;
         }
     }
     held.truncate(new.len());
@@ -141,6 +142,17 @@ mod tests {
         new.push(q(99));
         assert_eq!(sync(&mut held(10), &new, 0, |q| GlyphInstance::from(q)), Some(3..11));
         assert_eq!(sync(&mut held(5), &quads, 0, |q| GlyphInstance::from(q)), Some(5..10));
+        // The first `from` known to be the same: not compared (a change
+        // there is not seen), the rest as before.
+        let mut h = held(10);
+        let mut new = quads.clone();
+        new[1] = q(10);
+        new[8] = q(80);
+        assert_eq!(sync(&mut h, &new, 3, |q| GlyphInstance::from(q)), Some(8..9));
+        assert_eq!(h[1].x, 1, "not compared, not written");
+        assert_eq!(sync(&mut held(10), &new, 0, |q| GlyphInstance::from(q)), Some(1..9));
+        // Past what is held: everything new is written.
+        assert_eq!(sync(&mut held(2), &quads, 7, |q| GlyphInstance::from(q)), Some(2..10));
     }
 
     #[test]
