@@ -68,7 +68,8 @@ impl HeldQuads {
             self.flush(quads);
         }
         let start = quads.len() + self.pending.as_ref().map_or(0, Range::len);
-        self.growing &= self.in_place == span.start && start == span.start;
+        // (While every area so far was held in place, `start` is `in_place`.)
+        self.growing &= self.in_place == span.start;
         if self.growing {
             self.in_place = span.end;
         }
@@ -199,14 +200,35 @@ mod tests {
         assert!(h.has(0) && !h.has(1) && h.has(2));
         // Other areas (or quads written in another order): nothing held.
         h.end(&mut quads);
+        let all_new = [a(&[1]), a(&[2]), a(&[3]), a(&[4])];
+        prepare(&mut h, &mut quads, true, &all_new);
         h.begin(&mut quads, false, 4);
-        assert!(!h.has(0));
-        h.end(&mut quads);
-        h.begin(&mut quads, true, 4);
+        assert!(!h.has(0), "other areas");
+        h.hold(0, &mut quads);
+        assert_eq!(h.end(&mut quads), 0);
+        assert!(quads.is_empty(), "nothing held");
+        prepare(&mut h, &mut quads, true, &all_new);
         h.reordered();
-        h.end(&mut quads);
         h.begin(&mut quads, true, 4);
         assert!(!h.has(0), "last time's quads were reordered");
+        h.end(&mut quads);
+        prepare(&mut h, &mut quads, true, &all_new);
+        h.begin(&mut quads, true, 4);
+        assert!(h.has(0), "in order again");
+    }
+
+    #[test]
+    fn its_buffers_are_counted() {
+        let (mut h, mut quads) = (HeldQuads::default(), Vec::new());
+        assert_eq!(h.heap_bytes(), 0);
+        let a = |v: &[i32]| Some((v.to_vec(), true));
+        prepare(&mut h, &mut quads, false, &[a(&[1, 2, 3]), a(&[4, 5, 6, 7])]);
+        prepare(&mut h, &mut quads, true, &[None, None]);
+        // Last time's seven quads, and two areas' spans twice over.
+        let least =
+            7 * std::mem::size_of::<GlyphQuad>() + 4 * std::mem::size_of::<Option<Range<u32>>>();
+        assert!(h.heap_bytes() >= least, "{} < {least}", h.heap_bytes());
+        assert!(h.heap_bytes() <= 4 * least, "{}", h.heap_bytes());
     }
 
     #[test]

@@ -358,6 +358,16 @@ mod tests {
         // Nothing zooms from or to nothing (a scale of 0 draws no glyph).
         assert_eq!(frame(&mut t, &[at(&twin, 0.0)]), [false], "to nothing");
         assert_eq!(frame(&mut t, &[at(&twin, 1.0)]), [false], "from nothing");
+        // An area asked about past one not asked about (a renderer that
+        // skips an index) is kept at its own index.
+        t.begin();
+        assert!(!t.zooming(0, &at(&other, 1.0)));
+        assert!(!t.zooming(2, &at(&run, 1.0)));
+        t.end();
+        t.begin();
+        assert!(!t.zooming(0, &at(&other, 1.0)));
+        assert!(t.zooming(2, &at(&run, 2.0)), "area 2, the same run, larger");
+        t.end();
     }
 
     #[test]

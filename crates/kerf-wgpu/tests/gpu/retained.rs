@@ -240,7 +240,7 @@ fn a_panel_whose_labels_change_a_few_at_a_time_draws_what_a_fresh_renderer_draws
     let (device, queue, mut atlas, font, viewport) = setup(640, 480);
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let src = atlas
-        .add_image_source(|_: u32, size: f32| {
+        .add_rgba_image_source(|_: u32, size: f32| {
             let n = size.round().max(1.0) as u32;
             let pixels = (0..n * n).flat_map(|_| [200, 40, 0, 255]).collect();
             Ok(GlyphImage { width: n, height: n, left: 0, bottom: 0, pixels })
@@ -304,6 +304,11 @@ fn a_panel_whose_labels_change_a_few_at_a_time_draws_what_a_fresh_renderer_draws
         let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
         fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
         assert_eq!(kept.instances(), fresh.instances(), "frame {n}");
+        if (14..18).contains(&n) {
+            // The image's colour quad drawn after the labels' quads.
+            let last = kept.instances().last().map(|i| i.page & kerf_cache::COLOR_PAGE_BIT);
+            assert_eq!(last, Some(kerf_cache::COLOR_PAGE_BIT), "frame {n}");
+        }
         assert_eq!(report.instances as usize, fresh.instances().len(), "frame {n}");
         queue.submit([]);
     }
