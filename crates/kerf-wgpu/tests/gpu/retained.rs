@@ -313,3 +313,40 @@ fn a_panel_whose_labels_change_a_few_at_a_time_draws_what_a_fresh_renderer_draws
         queue.submit([]);
     }
 }
+
+/// A label with an emoji, held, before a label emptied in place, after a
+/// frame that moved the emoji's colour quad after the other label's quads
+/// and frames that wrote nothing (every area as before): the instance
+/// buffer then holds last time's quads in another order than their areas',
+/// so the held label's instances must be compared again.
+#[test]
+fn a_held_label_with_an_emoji_is_written_again_after_its_quads_were_reordered() {
+    const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    let (device, queue, mut atlas, font, viewport) = setup(320, 240);
+    let emoji = std::fs::read(EMOJI_FONT)
+        .unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
+    let emoji = atlas.add_font(emoji).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let positions = |atlas: &mut TextAtlas, spec: TextSpec<'_>| {
+        let mut glyphs = Vec::new();
+        atlas.cache_mut().positions(&spec, &mut glyphs).unwrap();
+        glyphs
+    };
+    let mut first = positions(&mut atlas, TextSpec::new("ab", font, 16.0).at(2.0, 20.0));
+    first.extend(positions(&mut atlas, TextSpec::new("\u{1F600}", emoji, 16.0).at(30.0, 20.0)));
+    let second = positions(&mut atlas, TextSpec::new("cd", font, 16.0).at(2.0, 60.0));
+    let none: Vec<PositionedGlyph> = Vec::new();
+    let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    for n in 0..8 {
+        let then = if n < 7 { &second } else { &none };
+        let areas = [TextArea::glyphs(&first, 0.0, 0.0), TextArea::glyphs(then, 0.0, 0.0)];
+        kept.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        fresh.prepare(&device, &queue, &mut atlas, &areas, &viewport).unwrap();
+        assert_eq!(kept.instances(), fresh.instances(), "frame {n}");
+        let colour = kept.instances().iter().position(|i| i.page & kerf_cache::COLOR_PAGE_BIT != 0);
+        let expected = if n < 7 { 4 } else { 2 };
+        assert_eq!(colour, Some(expected), "frame {n}: the emoji's quad drawn last");
+        queue.submit([]);
+    }
+}
