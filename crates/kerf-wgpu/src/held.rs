@@ -74,7 +74,7 @@ impl HeldQuads {
             self.in_place = span.end;
         }
         self.pending = Some(self.pending.take().map_or(span.start, |p| p.start)..span.end);
-        self.set_next(n, start..start + span.len());
+        self.stamped(n, start..start + span.len());
     }
 
     /// Makes the pending copy.
@@ -89,9 +89,9 @@ impl HeldQuads {
     /// Where the area's quads start now.
     pub fn settle(&mut self, quads: &mut Vec<GlyphQuad>, start: usize) -> usize {
         self.growing = false;
-        let Some(p) = self.pending.take() else { return start };
-        let len = p.len();
-        quads.extend_from_slice(self.last.get(p).unwrap_or_default());
+        let before = quads.len();
+        self.flush(quads);
+        let len = quads.len() - before;
         if let Some(tail) = quads.get_mut(start..) {
             tail.rotate_right(len);
         }
@@ -101,10 +101,6 @@ impl HeldQuads {
     /// Area `n`'s quads, at `at` in this prepare's, got a stamp: they may
     /// be held next time.
     pub fn stamped(&mut self, n: usize, at: Range<usize>) {
-        self.set_next(n, at);
-    }
-
-    fn set_next(&mut self, n: usize, at: Range<usize>) {
         if let (Some(slot), Ok(start), Ok(end)) =
             (self.next.get_mut(n), u32::try_from(at.start), u32::try_from(at.end))
         {
