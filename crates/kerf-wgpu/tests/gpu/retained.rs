@@ -320,6 +320,14 @@ fn a_panel_whose_labels_change_a_few_at_a_time_draws_what_a_fresh_renderer_draws
         assert_eq!(report.instances as usize, fresh.len(), "frame {n}");
         queue.submit([]);
     }
+    // The renderer's CPU bytes count this prepare's quads, last time's kept
+    // for the held labels, and the instances: each at least as many as
+    // there are instances now (no frame above drew fewer than nine-tenths).
+    let (cpu, n) = (kept.footprint().cpu_bytes, kept.instances().len());
+    let quad = std::mem::size_of::<kerf_cache::GlyphQuad>();
+    let least = n * (2 * quad + std::mem::size_of::<GlyphInstance>()) * 9 / 10;
+    assert!(cpu >= least, "{cpu} bytes < {least}");
+    assert!(cpu <= 64 * least, "{cpu} bytes");
 }
 
 /// A label with an emoji, held, before a label emptied in place, after a
