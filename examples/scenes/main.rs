@@ -10,7 +10,9 @@
 //! same of Chinese text, nearly every glyph distinct), `chat` (messages
 //! arriving in mixed scripts and emoji, the panel dragged wider and
 //! narrower), `scroll` (an article scrolled smoothly, by fractions of a
-//! pixel a frame). Every frame is
+//! pixel a frame), `panes` (an IDE's five panes, each clipping its text,
+//! scrolled and appended to: lines cut at the panes' edges somewhere else
+//! every frame). Every frame is
 //! whole: prepare, a pass that clears a window-sized offscreen target and
 //! draws, the submit, and the wait until the GPU is done.
 //!

@@ -7,8 +7,18 @@ use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Style,
 use std::collections::VecDeque;
 
 /// The scenes, in the order `all` runs them.
-pub const NAMES: [&str; 9] =
-    ["window", "dashboard", "editor", "hud", "hud-flat", "zoom", "zoom-cjk", "chat", "scroll"];
+pub const NAMES: [&str; 10] = [
+    "window",
+    "dashboard",
+    "editor",
+    "hud",
+    "hud-flat",
+    "zoom",
+    "zoom-cjk",
+    "chat",
+    "scroll",
+    "panes",
+];
 
 /// A scene: its target, its renderers, its text frame by frame.
 pub trait Scene {
@@ -60,6 +70,7 @@ pub fn build(name: &str, fs: &mut FontSystem) -> Result<Box<dyn Scene>, String> 
         "zoom-cjk" => Box::new(Zoom::new(fs, true)),
         "chat" => Box::new(Chat::new()),
         "scroll" => Box::new(Scroll::new(fs)),
+        "panes" => Box::new(Panes::new(fs)),
         other => return Err(format!("unknown scene {other:?}: one of {NAMES:?}")),
     })
 }
@@ -657,5 +668,176 @@ impl Scene for Scroll {
                 (next - self.offset > 0.0 && y < view).then(|| Area::at(b, 190.0, y))
             })
             .collect()
+    }
+}
+
+/// An IDE's window (1920×1080) of five panes, each clipping its text to
+/// its rectangle: a file tree scrolled back and forth by 0.6 px a frame, a
+/// code editor scrolled by 1.7 px a frame (its long lines cut at the pane's
+/// right edge), a terminal a log line arrives in every third frame (the
+/// oldest cut at its top), an outline whose hovered entry changes colour
+/// every tenth frame, a tab bar, and a tooltip following the pointer. Every
+/// frame cuts lines at the panes' edges somewhere else.
+struct Panes {
+    /// The file tree's entries.
+    tree: Vec<Shaped>,
+    /// The editor's lines.
+    code: Vec<Shaped>,
+    /// The terminal's lines, oldest first, with their numbers.
+    log: VecDeque<(usize, Shaped)>,
+    /// The outline's entries.
+    outline: Vec<Shaped>,
+    /// The tab bar's titles and their left edges.
+    tabs: Vec<(Shaped, f32)>,
+    tooltip: Shaped,
+    frame: usize,
+}
+
+const PANES_SIZE: (u32, u32) = (1920, 1080);
+/// Pane rectangles (left, top, right, bottom).
+const PANE_TREE: [i32; 4] = [0, 34, 280, 1080];
+const PANE_CODE: [i32; 4] = [280, 34, 1500, 760];
+const PANE_TERMINAL: [i32; 4] = [280, 760, 1500, 1080];
+const PANE_OUTLINE: [i32; 4] = [1500, 34, 1920, 1080];
+const PANE_LINE: f32 = 20.0;
+const PANE_LOG_LINES: usize = 18;
+
+impl Panes {
+    fn new(fs: &mut FontSystem) -> Panes {
+        let mut rng = Lcg(0x1de_9a4e5);
+        let mono = Attrs::new().family(Family::Name("DejaVu Sans Mono"));
+        let tree = (0..90)
+            .map(|i| {
+                let name = format!("{}{}_{i}.rs", "  ".repeat(i % 4), WORDS[i % WORDS.len()]);
+                shaped(fs, &name, 14.0, None, &sans())
+            })
+            .collect();
+        let code = (0..400)
+            .map(|n| {
+                let text = if n % 7 == 3 {
+                    // A long line, cut at the pane's right edge.
+                    format!("    let v{n} = [{}];", prose(&mut rng, 40).replace(' ', ", "))
+                } else {
+                    format!(
+                        "    {} // {}",
+                        prose(&mut rng, 3).replace(' ', "_"),
+                        prose(&mut rng, 5)
+                    )
+                };
+                shaped(fs, &text, 15.0, None, &mono)
+            })
+            .collect();
+        let outline = (0..60)
+            .map(|i| {
+                shaped(
+                    fs,
+                    &format!("fn {}_{i}()", WORDS[(i * 7) % WORDS.len()]),
+                    14.0,
+                    None,
+                    &sans(),
+                )
+            })
+            .collect();
+        let mut left = 8.0;
+        let tabs = (0..8)
+            .map(|i| {
+                let b = shaped(
+                    fs,
+                    &format!("{}.rs", WORDS[(i * 5 + 2) % WORDS.len()]),
+                    14.0,
+                    None,
+                    &sans(),
+                );
+                let l = left;
+                left += width_of(&b) + 32.0;
+                (b, l)
+            })
+            .collect();
+        let tooltip = shaped(fs, "atlas.lookup(key) -> Option<GlyphEntry>", 13.0, None, &mono);
+        let mut p = Panes { tree, code, log: VecDeque::new(), outline, tabs, tooltip, frame: 0 };
+        for _ in 0..PANE_LOG_LINES {
+            p.push_log(fs);
+        }
+        p
+    }
+
+    /// A new log line at the terminal's bottom.
+    fn push_log(&mut self, fs: &mut FontSystem) {
+        let n = self.log.back().map_or(0, |(n, _)| n + 1);
+        let mono = Attrs::new().family(Family::Name("DejaVu Sans Mono"));
+        let level = match n % 9 {
+            0 => ("WARN ", Color::rgb(180, 120, 0)),
+            4 => ("ERROR", Color::rgb(200, 30, 30)),
+            _ => ("INFO ", Color::rgb(0, 130, 60)),
+        };
+        let stamp = format!("12:{:02}:{:02}.{:03} ", n / 3600 % 60, n / 60 % 60, n * 17 % 1000);
+        let rest = format!(" frame {n}: {} glyphs, {} uploads", n * 13 % 4000, n % 17);
+        let spans = [
+            (stamp.as_str(), mono.clone().color(Color::rgb(110, 110, 110))),
+            (level.0, mono.clone().color(level.1)),
+            (rest.as_str(), mono.clone().color(Color::rgb(20, 20, 20))),
+        ];
+        let mut b = Buffer::new(fs, Metrics::new(14.0, PANE_LINE));
+        b.set_size(None, None);
+        b.set_rich_text(spans.iter().map(|(t, a)| (*t, a.clone())), &mono, Shaping::Advanced, None);
+        b.shape_until_scroll(fs, false);
+        self.log.push_back((n, Shaped::new(b)));
+        if self.log.len() > PANE_LOG_LINES {
+            self.log.pop_front();
+        }
+    }
+}
+
+/// The areas of `lines` stacked `PANE_LINE` apart from `top` at `left`,
+/// those that reach into `clip`, clipped to it.
+fn pane_lines<'a>(
+    lines: impl Iterator<Item = &'a Shaped>, left: f32, top: f32, clip: [i32; 4],
+) -> impl Iterator<Item = Area<'a>> {
+    lines.enumerate().filter_map(move |(i, b)| {
+        let y = top + i as f32 * PANE_LINE;
+        (y + PANE_LINE > clip[1] as f32 && y < clip[3] as f32)
+            .then(|| Area { clip: Some(clip), ..Area::at(b, left, y) })
+    })
+}
+
+impl Scene for Panes {
+    fn size(&self) -> (u32, u32) {
+        PANES_SIZE
+    }
+    fn advance(&mut self, fs: &mut FontSystem, i: usize) {
+        self.frame = i;
+        while self.log.back().map_or(0, |(n, _)| *n) < PANE_LOG_LINES - 1 + i / 3 {
+            self.push_log(fs);
+        }
+    }
+    fn areas(&self) -> Vec<Area<'_>> {
+        let f = self.frame as f32;
+        let mut out = Vec::new();
+        // The tree: back and forth over 400 px, 0.6 px a frame.
+        let swing = (f * 0.6) % 800.0;
+        let tree_top = PANE_TREE[1] as f32 + 6.0 - swing.min(800.0 - swing);
+        out.extend(pane_lines(self.tree.iter(), 12.0, tree_top, PANE_TREE));
+        // The editor: down through the file at 1.7 px a frame.
+        let span = self.code.len() as f32 * PANE_LINE - 700.0;
+        let code_top = PANE_CODE[1] as f32 + 4.0 - (f * 1.7) % span;
+        out.extend(pane_lines(self.code.iter(), 296.0, code_top, PANE_CODE));
+        // The terminal: the newest line at the bottom.
+        let log_top = PANE_TERMINAL[3] as f32 - 6.0 - self.log.len() as f32 * PANE_LINE;
+        out.extend(pane_lines(self.log.iter().map(|(_, b)| b), 290.0, log_top, PANE_TERMINAL));
+        // The outline, its hovered entry in blue.
+        let hovered = self.frame / 10 % self.outline.len();
+        let outline = pane_lines(self.outline.iter(), 1512.0, 40.0, PANE_OUTLINE);
+        out.extend(outline.enumerate().map(|(i, a)| {
+            if i == hovered {
+                Area { color: [20, 80, 220, 255], ..a }
+            } else {
+                a
+            }
+        }));
+        out.extend(self.tabs.iter().map(|(b, left)| Area::at(b, *left, 8.0)));
+        // The tooltip follows the pointer on a circle.
+        let (s, c) = (f * 0.021).sin_cos();
+        out.push(Area::at(&self.tooltip, 800.0 + 220.0 * c, 400.0 + 160.0 * s));
+        out
     }
 }

@@ -73,10 +73,14 @@ pub struct Area<'b> {
     pub color: [u8; 4],
     /// Which of the scene's renderers draws it.
     pub renderer: usize,
+    /// The clip rectangle (left, top, right, bottom), target pixels; `None`:
+    /// the whole target.
+    pub clip: Option<[i32; 4]>,
 }
 
 impl<'b> Area<'b> {
-    /// `buffer` at (`left`, `top`), unscaled, unrotated, black, renderer 0.
+    /// `buffer` at (`left`, `top`), unscaled, unrotated, black, renderer 0,
+    /// clipped to the target.
     pub fn at(shaped: &'b Shaped, left: f32, top: f32) -> Area<'b> {
         Area {
             buffer: &shaped.buffer,
@@ -88,6 +92,7 @@ impl<'b> Area<'b> {
             pivot: (0.0, 0.0),
             color: [0, 0, 0, 255],
             renderer: 0,
+            clip: None,
         }
     }
 }
@@ -300,7 +305,12 @@ impl Side {
                                     None => TextArea::glyphs(&[], a.left, a.top),
                                 },
                             };
-                            let t = t.with_scale(a.scale).with_bounds(bounds);
+                            let t = t.with_scale(a.scale).with_bounds(match a.clip {
+                                Some([left, top, right, bottom]) => {
+                                    kerf::gpu::TextBounds { left, top, right, bottom }
+                                }
+                                None => bounds,
+                            });
                             if a.rotation == 0.0 {
                                 t
                             } else {
@@ -334,7 +344,12 @@ impl Side {
                             left: a.left,
                             top: a.top,
                             scale: a.scale,
-                            bounds,
+                            bounds: match a.clip {
+                                Some([left, top, right, bottom]) => {
+                                    glyphon::TextBounds { left, top, right, bottom }
+                                }
+                                None => bounds,
+                            },
                             default_color: glyphon::Color::rgba(cr, cg, cb, ca),
                             custom_glyphs: &[],
                         }
