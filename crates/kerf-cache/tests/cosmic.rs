@@ -223,6 +223,64 @@ fn disable_hinting_is_honoured_where_the_rasterizer_hints() {
     assert!(differ >= 5, "hinting changed only {differ} glyphs");
 }
 
+/// Hinted glyphs laid out from a plain string (`Frame::layout`, what
+/// `TextSpec` areas draw) sit where cosmic-text's own swash path places the
+/// same hinted raster from the same pen: its top `placement.top` rows above
+/// the baseline, as tall, its left edge at the pen plus the bearing (within
+/// the pixel a different sub-pixel bin may move it). A picture made before
+/// layout placed glyphs at their pens drew hinted ascenders a pixel low.
+#[cfg(feature = "swash")]
+#[test]
+fn hinted_glyphs_laid_out_from_a_string_sit_where_swash_places_them() {
+    use kerf_cache::cosmic_text::{CacheKey, CacheKeyFlags, SwashCache};
+    let mut db = fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    let face = db.faces().next().unwrap().id;
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let mut reference = SwashCache::new();
+    let hinting = Box::new(SwashRasterizer::new().hinting(true));
+    let mut cache = GlyphCache::with_rasterizer(CacheConfig::default(), hinting).unwrap();
+    let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+    let mut compared = 0;
+    for px in [9.0f32, 11.0, 13.0, 14.0] {
+        let spec = TextSpec::new("Hamburgefonstiv illiterate bdhklt", font, px);
+        let mut pens = Vec::new();
+        cache.positions(&spec, &mut pens).unwrap();
+        let mut quads = Vec::new();
+        let mut frame = cache.begin_frame();
+        frame.layout(&spec, &mut quads).unwrap();
+        assert!(frame.finish().skipped.is_empty());
+        let mut drawn = quads.iter();
+        for pen in &pens {
+            assert_eq!(pen.y.fract(), 0.0, "the baseline is on a pixel edge");
+            let (key, x, y) = CacheKey::new(
+                face,
+                pen.glyph,
+                px,
+                (pen.x, pen.y),
+                fontdb::Weight::NORMAL,
+                CacheKeyFlags::empty(),
+            );
+            let theirs = reference.get_image_uncached(&mut fs, key).expect("cosmic-text draws it");
+            let p = theirs.placement;
+            if p.width == 0 || p.height == 0 {
+                continue;
+            }
+            let q = drawn.next().expect("a quad for every glyph with ink");
+            assert_eq!(
+                (q.y, q.height as u32),
+                (y - p.top, p.height),
+                "{px} px, glyph {}: top and height",
+                pen.glyph
+            );
+            assert!((q.x - (x + p.left)).abs() <= 1, "{px} px, glyph {}: left", pen.glyph);
+            compared += 1;
+        }
+        assert!(drawn.next().is_none(), "no quad without a glyph");
+    }
+    assert!(compared > 100, "{compared} glyphs compared");
+}
+
 /// Variations a face lacks are reported once each, in the order first
 /// met: the axes Inter's `fvar` does not list (read with ttf-parser), then
 /// those DejaVu Sans (no `fvar`) adds; nothing before a face is drawn.
