@@ -17,6 +17,13 @@ fn setup(w: u32, h: u32) -> (wgpu::Device, wgpu::Queue, TextAtlas, FontId, Viewp
     (device, queue, atlas, font, viewport)
 }
 
+/// The pens of `spec` laid out by the atlas's cache.
+fn positions(atlas: &mut TextAtlas, spec: &TextSpec<'_>) -> Vec<PositionedGlyph> {
+    let mut glyphs = Vec::new();
+    atlas.cache_mut().positions(spec, &mut glyphs).unwrap();
+    glyphs
+}
+
 /// The instances a renderer with no history makes of `areas`.
 fn fresh_instances(
     device: &wgpu::Device, queue: &wgpu::Queue, atlas: &mut TextAtlas, areas: &[TextArea<'_>],
@@ -122,14 +129,7 @@ fn a_scrolled_list_draws_what_a_fresh_renderer_draws() {
     let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
     let lines: Vec<Vec<PositionedGlyph>> = words
         .iter()
-        .map(|w| {
-            let mut glyphs = Vec::new();
-            atlas
-                .cache_mut()
-                .positions(&TextSpec::new(w, font, 14.0).at(2.0, 14.0), &mut glyphs)
-                .unwrap();
-            glyphs
-        })
+        .map(|w| positions(&mut atlas, &TextSpec::new(w, font, 14.0).at(2.0, 14.0)))
         .collect();
     // The first line each frame shows, five areas 20 px apart; then the
     // second and third areas' lines swapped, twice.
@@ -258,12 +258,7 @@ fn a_panel_whose_labels_change_a_few_at_a_time_draws_what_a_fresh_renderer_draws
     let image =
         [PositionedImage { source: src, id: 1, size: 16.0, x: 2.0, y: 470.0, color: [0; 4] }];
     let make = |atlas: &mut TextAtlas, text: &str| {
-        let mut glyphs = Vec::new();
-        atlas
-            .cache_mut()
-            .positions(&TextSpec::new(text, font, 13.0).at(0.0, 12.0), &mut glyphs)
-            .unwrap();
-        glyphs
+        positions(atlas, &TextSpec::new(text, font, 13.0).at(0.0, 12.0))
     };
     let mut rng = Rng(0x5eed_1abe1);
     let text = |rng: &mut Rng, k: usize| {
@@ -343,14 +338,9 @@ fn a_held_label_with_an_emoji_is_written_again_after_its_quads_were_reordered() 
         .unwrap_or_else(|e| panic!("{EMOJI_FONT}: {e}; install Debian's fonts-noto-color-emoji"));
     let emoji = atlas.add_font(emoji).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let positions = |atlas: &mut TextAtlas, spec: TextSpec<'_>| {
-        let mut glyphs = Vec::new();
-        atlas.cache_mut().positions(&spec, &mut glyphs).unwrap();
-        glyphs
-    };
-    let mut first = positions(&mut atlas, TextSpec::new("ab", font, 16.0).at(2.0, 20.0));
-    first.extend(positions(&mut atlas, TextSpec::new("\u{1F600}", emoji, 16.0).at(30.0, 20.0)));
-    let second = positions(&mut atlas, TextSpec::new("cd", font, 16.0).at(2.0, 60.0));
+    let mut first = positions(&mut atlas, &TextSpec::new("ab", font, 16.0).at(2.0, 20.0));
+    first.extend(positions(&mut atlas, &TextSpec::new("\u{1F600}", emoji, 16.0).at(30.0, 20.0)));
+    let second = positions(&mut atlas, &TextSpec::new("cd", font, 16.0).at(2.0, 60.0));
     let none: Vec<PositionedGlyph> = Vec::new();
     let mut kept = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     for n in 0..8 {
