@@ -90,6 +90,19 @@ fn shaped(
     Shaped::new(b)
 }
 
+/// One unwrapped line of `spans` (text and attributes; `default` for the
+/// rest) at `px` on lines `line` px apart, shaped.
+fn rich_line<'a>(
+    fs: &mut FontSystem, spans: impl IntoIterator<Item = (&'a str, Attrs<'a>)>,
+    default: &Attrs<'_>, px: f32, line: f32,
+) -> Shaped {
+    let mut b = Buffer::new(fs, Metrics::new(px, line));
+    b.set_size(None, None);
+    b.set_rich_text(spans, default, Shaping::Advanced, None);
+    b.shape_until_scroll(fs, false);
+    Shaped::new(b)
+}
+
 /// The widest line of `b`, pixels.
 fn width_of(b: &Buffer) -> f32 {
     b.layout_runs().map(|r| r.line_w).fold(0.0, f32::max)
@@ -298,16 +311,8 @@ impl Editor {
                 (format!("stats.glyphs_{});", n % 31), plain),
             ],
         };
-        let mut b = Buffer::new(fs, Metrics::new(16.0, EDITOR_LINE));
-        b.set_size(None, None);
-        b.set_rich_text(
-            spans.iter().map(|(t, a)| (t.as_str(), a.clone())),
-            &mono,
-            Shaping::Advanced,
-            None,
-        );
-        b.shape_until_scroll(fs, false);
-        Shaped::new(b)
+        let spans = spans.iter().map(|(t, a)| (t.as_str(), a.clone()));
+        rich_line(fs, spans, &mono, 16.0, EDITOR_LINE)
     }
 }
 
@@ -777,11 +782,8 @@ impl Panes {
             (level.0, mono.clone().color(level.1)),
             (rest.as_str(), mono.clone().color(Color::rgb(20, 20, 20))),
         ];
-        let mut b = Buffer::new(fs, Metrics::new(14.0, PANE_LINE));
-        b.set_size(None, None);
-        b.set_rich_text(spans.iter().map(|(t, a)| (*t, a.clone())), &mono, Shaping::Advanced, None);
-        b.shape_until_scroll(fs, false);
-        self.log.push_back((n, Shaped::new(b)));
+        let line = rich_line(fs, spans, &mono, 14.0, PANE_LINE);
+        self.log.push_back((n, line));
         if self.log.len() > PANE_LOG_LINES {
             self.log.pop_front();
         }

@@ -95,6 +95,11 @@ impl<'b> Area<'b> {
             clip: None,
         }
     }
+
+    /// The clip rectangle (left, top, right, bottom) on a target of `size`.
+    fn clip_on(&self, size: (u32, u32)) -> [i32; 4] {
+        self.clip.unwrap_or([0, 0, size.0 as i32, size.1 as i32])
+    }
 }
 
 /// A renderer and what it keeps between frames.
@@ -281,12 +286,6 @@ impl Side {
                     ranges.push(Some(start..glyphs.len()));
                 }
                 mark("converted");
-                let bounds = kerf::gpu::TextBounds {
-                    left: 0,
-                    top: 0,
-                    right: size.0 as i32,
-                    bottom: size.1 as i32,
-                };
                 // The floor (`SCENES_FLOOR`): the conversion, the clear and
                 // the submit, which any renderer of these buffers pays.
                 let floor = crate::measure::floor();
@@ -305,12 +304,9 @@ impl Side {
                                     None => TextArea::glyphs(&[], a.left, a.top),
                                 },
                             };
-                            let t = t.with_scale(a.scale).with_bounds(match a.clip {
-                                Some([left, top, right, bottom]) => {
-                                    kerf::gpu::TextBounds { left, top, right, bottom }
-                                }
-                                None => bounds,
-                            });
+                            let [left, top, right, bottom] = a.clip_on(size);
+                            let bounds = kerf::gpu::TextBounds { left, top, right, bottom };
+                            let t = t.with_scale(a.scale).with_bounds(bounds);
                             if a.rotation == 0.0 {
                                 t
                             } else {
@@ -330,26 +326,17 @@ impl Side {
                 }
             }
             Side::Glyphon { atlas, renderers, viewport, swash } => {
-                let bounds = glyphon::TextBounds {
-                    left: 0,
-                    top: 0,
-                    right: size.0 as i32,
-                    bottom: size.1 as i32,
-                };
                 for (r, renderer) in renderers.iter_mut().enumerate() {
                     let text = areas.iter().filter(|a| a.renderer == r).map(|a| {
                         let [cr, cg, cb, ca] = a.color;
+                        let [left, top, right, bottom] = a.clip_on(size);
+                        let bounds = glyphon::TextBounds { left, top, right, bottom };
                         glyphon::TextArea {
                             buffer: a.buffer,
                             left: a.left,
                             top: a.top,
                             scale: a.scale,
-                            bounds: match a.clip {
-                                Some([left, top, right, bottom]) => {
-                                    glyphon::TextBounds { left, top, right, bottom }
-                                }
-                                None => bounds,
-                            },
+                            bounds,
                             default_color: glyphon::Color::rgba(cr, cg, cb, ca),
                             custom_glyphs: &[],
                         }
