@@ -225,6 +225,15 @@ mod tests {
             7 * std::mem::size_of::<GlyphQuad>() + 4 * std::mem::size_of::<Option<Range<u32>>>();
         assert!(h.heap_bytes() >= least, "{} < {least}", h.heap_bytes());
         assert!(h.heap_bytes() <= 4 * least, "{}", h.heap_bytes());
+        // Fifty areas of a quad each: fifty quads and a hundred spans (the
+        // two span lists' lengths added, not multiplied).
+        let many: Vec<_> = (0..50).map(|x| a(&[x])).collect();
+        prepare(&mut h, &mut quads, false, &many);
+        prepare(&mut h, &mut quads, false, &many);
+        let least =
+            50 * std::mem::size_of::<GlyphQuad>() + 100 * std::mem::size_of::<Option<Range<u32>>>();
+        assert!(h.heap_bytes() >= least, "{} < {least}", h.heap_bytes());
+        assert!(h.heap_bytes() <= 4 * least, "{}", h.heap_bytes());
     }
 
     #[test]
