@@ -503,6 +503,47 @@ fn a_run_recorded_again_and_again_holds_one_record() {
     assert!(most <= 1 + 2 * 12, "{most} records for one run of 12 glyphs");
 }
 
+/// Glyphs that only look like a moving run at their ends are never
+/// recorded: before a record, a run counts the frames its glyphs move
+/// alike by its first and last glyph, and only when they are as many. A
+/// label that gains a glyph in its middle each frame keeps its first glyph
+/// and moves its last by whole pixels; one that gains a glyph at its front
+/// moves its last by whole pixels too (its first is a new glyph): neither
+/// is the same run moved, so neither is ever recorded (each is looked up
+/// every frame, the glyphs being others each time).
+#[test]
+fn a_run_that_grows_is_never_counted_as_moving() {
+    let (mut c, font) = cache(512);
+    let at = |glyph: u16, i: usize| PositionedGlyph {
+        font,
+        glyph,
+        size: 16.0,
+        x: 10.0 + 10.0 * i as f32,
+        y: 40.0,
+        color: [0, 0, 0, 255],
+    };
+    // 'a', k × 'x', 'b' (glyph ids of DejaVu Sans); then k × 'x', 'b'.
+    let middle = |k: usize| -> Vec<PositionedGlyph> {
+        let mut g = vec![at(68, 0)];
+        g.extend((1..=k).map(|i| at(91, i)));
+        g.push(at(69, k + 1));
+        g
+    };
+    let front = |k: usize| -> Vec<PositionedGlyph> {
+        let mut g: Vec<_> = (0..k).map(|i| at(91 + (k % 2) as u16, i)).collect();
+        g.push(at(69, k));
+        g
+    };
+    for (what, grow) in [("middle", &middle as &dyn Fn(usize) -> Vec<_>), ("front", &front)] {
+        let mut run = RetainedRun::default();
+        for k in 1..12 {
+            let (_, quads) = retained_frame(&mut c, &grow(k), &mut run);
+            assert!(!quads.is_empty());
+            assert!(!run.is_ready(), "{what}: recorded at frame {k}");
+        }
+    }
+}
+
 /// `glyphs` moved by `(dx, dy)`.
 fn moved(glyphs: &[PositionedGlyph], (dx, dy): (f32, f32)) -> Vec<PositionedGlyph> {
     glyphs.iter().map(|g| PositionedGlyph { x: g.x + dx, y: g.y + dy, ..*g }).collect()
