@@ -2,7 +2,7 @@
 //! by kerf and by glyphon 0.12 in processes of their own, measured from
 //! process start over thousands of frames.
 //!
-//! Scenes (see `scenes.rs`): `window` (the multi-script window with a
+//! Scenes (see `scenes/`): `window` (the multi-script window with a
 //! rotated heading and eight renderers), `dashboard` (400 small areas, 40
 //! re-shaped a frame), `editor` (4K, syntax-coloured, scrolling), `hud` (300
 //! rotating and scaling labels, floating numbers), `hud-flat` (the same

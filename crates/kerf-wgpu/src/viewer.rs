@@ -176,7 +176,7 @@ impl AtlasViewer {
         &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
     ) -> Result<(), UsageError> {
         let Some(viewport) = &self.viewport else { return Err(UsageError::NotPrepared) };
-        crate::renderer::draw_quads(
+        crate::renderer::draw::draw_quads(
             pass,
             &self.pipeline,
             atlas,

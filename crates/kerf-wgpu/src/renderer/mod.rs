@@ -5,68 +5,23 @@ use crate::area::{clip_from, scaled_effects, scissor, Content, TextArea, TextBou
 use crate::area_runs::{AreaRun, AreaRuns, AreaStamp, Placed};
 use crate::correction::TextCorrection;
 use crate::draw_order::DrawOrder;
-use crate::error::{PrepareError, UsageError};
+use crate::error::PrepareError;
 use crate::fit::CurveKey;
 use crate::held::HeldQuads;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
 use crate::pipeline::PipelineKey;
-use crate::sampled::{draw_oversized, Kind, Raster, Transformed};
+use crate::sampled::{draw_oversized, Raster, Transformed};
 use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform, TransformUniform};
 use crate::vertex::{write_changed, GlyphInstance};
 use crate::viewport::Viewport;
 use crate::zoom::{ZoomPolicy, ZoomTracker};
-use kerf_cache::{
-    FrameCounts, GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Reuse, Skipped,
-};
+pub(crate) mod draw;
+mod report;
 
-/// What one `prepare` did.
-#[derive(Clone, Debug, Default)]
-pub struct PrepareReport {
-    /// The cache frame number.
-    pub frame: u64,
-    /// Glyph instances to draw.
-    pub instances: u32,
-    /// What the prepare counted: lookups, hits, evictions, degraded glyphs,
-    /// default-instance glyphs and ignored axes (the cache frame's
-    /// [`FrameOutput::counts`](kerf_cache::FrameOutput::counts)). Add
-    /// several renderers' with `+=`.
-    pub counts: FrameCounts,
-    /// Page writes made: scatter draws (per-glyph uploads) or `write_texture` calls (dirty rectangles), at most one per dirty page.
-    pub upload_calls: u32,
-    /// Bytes uploaded.
-    pub upload_bytes: u64,
-    /// Texture layers after this prepare.
-    pub layers: u32,
-    /// Draws [`render`](TextRenderer::render) records for this prepare:
-    /// the axis-aligned quads' runs of one kind (one draw for LCD text) and
-    /// the transformed areas' draws, which consecutive areas of one kind of
-    /// quad and one scissor rectangle share. Each costs the app's encoder,
-    /// and a software rasterizer memory of its own.
-    pub draws: u32,
-    /// Glyphs that could not be drawn, and why (never a failed frame).
-    pub skipped: Vec<Skipped>,
-    /// Characters of the prepared strings that no font has (the spec's font
-    /// and its fallback fonts, [`TextSpec::fallback`](kerf_cache::TextSpec::fallback)): drawn as the font's
-    /// missing-glyph box, reported here in text order.
-    pub missing: Vec<char>,
-    /// With LCD anti-aliasing asked for ([`TextRenderer::set_antialiasing`]):
-    /// the areas (by index) drawn in grayscale instead, and why. Empty with
-    /// grayscale anti-aliasing.
-    pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
-}
+pub use report::{PrepareReport, RendererFootprint};
 
-/// What a [`TextRenderer`] holds between frames ([`TextRenderer::footprint`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RendererFootprint {
-    /// Bytes of its GPU buffers.
-    pub gpu_bytes: u64,
-    /// Bytes reserved by its CPU buffers.
-    pub cpu_bytes: usize,
-    /// Areas it keeps a retained run and a stamp for (the most areas one
-    /// `prepare` was given).
-    pub areas: usize,
-}
+use kerf_cache::{GlyphQuad, PositionedGlyph, PositionedImage, RetainedRun, Reuse, Skipped};
 
 /// What the second phase of `prepare` gathers besides the quads.
 #[derive(Default)]
@@ -562,89 +517,9 @@ impl TextRenderer {
         });
         self.order.split(self.uploaded.iter().map(|q| q.page));
     }
+}
 
-    /// Records the draw of the prepared glyphs into `pass`: one instanced
-    /// draw for the axis-aligned areas (one per run of coverage or colour
-    /// quads), and the transformed areas' draws (consecutive areas share
-    /// one: see [`TRANSFORMS_PER_DRAW`](crate::TRANSFORMS_PER_DRAW)).
-    pub fn render(
-        &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
-    ) -> Result<(), UsageError> {
-        let Some(viewport) = &self.viewport else { return Err(UsageError::NotPrepared) };
-        if atlas.id != self.atlas_id {
-            return Err(UsageError::AtlasMismatch);
-        }
-        let srgb = self.key.format.is_srgb();
-        match &self.lcd_pipeline {
-            // The LCD stage handles every kind of quad itself.
-            Some(lcd) => {
-                draw_quads(pass, lcd.get(), atlas, srgb, viewport, &self.buffer, self.count)
-            }
-            None if self.count > 0 => {
-                bind_quads(pass, atlas, srgb, viewport, &self.buffer);
-                for (range, colour) in &self.order.runs {
-                    let pipeline = if *colour {
-                        self.color_pipeline.as_ref().map(|p| p.get())
-                    } else {
-                        Some(self.pipeline.get())
-                    };
-                    if let Some(p) = pipeline {
-                        pass.set_pipeline(p);
-                        pass.draw(0..4, range.clone());
-                    }
-                }
-            }
-            None => {}
-        }
-        let tr = &self.transformed;
-        let (Some(buffer), Some((_, transforms, _))) = (&tr.buffer, &tr.uniform_buffer) else {
-            return Ok(());
-        };
-        let mut bound: Option<Kind> = None;
-        let mut block: Option<u32> = None;
-        for d in &tr.draws {
-            let (range, scissor, kind) = (&d.quads, d.scissor, d.kind);
-            let pipeline = match kind {
-                Kind::Bordered => &tr.bordered_pipeline,
-                Kind::Clamped => &tr.pipeline,
-                Kind::Colour => &tr.color_pipeline,
-            };
-            let Some(pipeline) = pipeline else { continue };
-            if !d.draws_anything() {
-                continue;
-            }
-            if let Some([x, y, w, h]) = scissor {
-                pass.set_scissor_rect(x, y, w, h);
-            }
-            if bound.is_none() {
-                pass.set_bind_group(0, &atlas.sampled_bind_group, &[]);
-                pass.set_bind_group(1, viewport, &[]);
-                pass.set_vertex_buffer(0, buffer.slice(..));
-            }
-            if bound != Some(kind) {
-                pass.set_pipeline(pipeline.get());
-                bound = Some(kind);
-            }
-            if block != Some(d.uniform) {
-                pass.set_bind_group(2, transforms, &[d.uniform]);
-                block = Some(d.uniform);
-            }
-            pass.draw(0..4, range.clone());
-            if let Some(full) = scissor.and(self.target_size) {
-                pass.set_scissor_rect(0, 0, full.0, full.1);
-            }
-        }
-        Ok(())
-    }
-
-    /// The draws [`render`](Self::render) records for the last `prepare`.
-    fn draw_count(&self) -> u32 {
-        // (The runs of one kind: none when there are no quads.)
-        let runs = self.order.runs.len() as u32;
-        let quads = if self.lcd_pipeline.is_some() { runs.min(1) } else { runs };
-        quads + self.transformed.draws.iter().filter(|d| d.draws_anything()).count() as u32
-    }
-
+impl TextRenderer {
     /// The quads of the transformed areas of the last `prepare`, in area order.
     pub fn transformed_instances(&self) -> &[SampledQuad] {
         &self.transformed.quads
@@ -676,33 +551,6 @@ impl TextRenderer {
             areas: self.areas.runs.len(),
         }
     }
-}
-
-/// Records one instanced draw of `count` four-vertex quads (atlas at group
-/// 0, its colour pages read as sRGB with `srgb`; viewport at group 1).
-pub(crate) fn draw_quads(
-    pass: &mut wgpu::RenderPass<'_>, pipeline: &wgpu::RenderPipeline, atlas: &TextAtlas,
-    srgb: bool, viewport: &wgpu::BindGroup, buffer: &wgpu::Buffer, count: u32,
-) {
-    if count == 0 {
-        return;
-    }
-    pass.set_pipeline(pipeline);
-    bind_quads(pass, atlas, srgb, viewport, buffer);
-    pass.draw(0..4, 0..count);
-}
-
-/// Binds what every quad pipeline reads: the atlas at group 0 (its colour
-/// pages read as sRGB with `srgb`), the viewport at group 1, the instances.
-/// The glyph, colour and LCD pipelines share one layout, so these stay
-/// bound when the pipeline changes between draws.
-fn bind_quads(
-    pass: &mut wgpu::RenderPass<'_>, atlas: &TextAtlas, srgb: bool, viewport: &wgpu::BindGroup,
-    buffer: &wgpu::Buffer,
-) {
-    pass.set_bind_group(0, if srgb { &atlas.srgb_bind_group } else { &atlas.bind_group }, &[]);
-    pass.set_bind_group(1, viewport, &[]);
-    pass.set_vertex_buffer(0, buffer.slice(..));
 }
 
 fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
