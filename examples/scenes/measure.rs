@@ -49,7 +49,7 @@ pub fn floor() -> bool {
 
 /// Whether `SCENES_GROW_FIRST` asks kerf's atlas to add pages before it
 /// evicts idle glyphs (`CacheConfig::evict_idle_before_growing: None`,
-/// kerf's default before session 30; read once).
+/// the order kerf's atlas followed before idle eviction; read once).
 pub fn grow_first() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     set(&ON, "SCENES_GROW_FIRST")
