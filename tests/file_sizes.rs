@@ -66,11 +66,7 @@ fn no_source_file_is_longer_than_700_lines() {
     assert!(seen.len() > 100, "only {} Rust files found under {dirs:?}", seen.len());
     assert!(seen.iter().any(|f| f.ends_with("crates/kerf-wgpu/src/lib.rs")));
     let over = over_limit(root, &dirs, MAX_LINES);
-    assert!(
-        over.is_empty(),
-        "over {MAX_LINES} lines (split each by job): {}",
-        over.join(", ")
-    );
+    assert!(over.is_empty(), "over {MAX_LINES} lines (split each by job): {}", over.join(", "));
 }
 
 /// The check fails on a file one line over the limit, and names it, in a

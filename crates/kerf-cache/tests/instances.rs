@@ -6,7 +6,7 @@
 use kerf_cache::*;
 use kerf_cache::{
     fonts::{user_values, FontRef},
-    rasterize::{FontdueRasterizer, GlyphImage, Rasterizer, SwashRasterizer},
+    rasterize::{FontdueRasterizer, GlyphImage, Rasterizer},
 };
 
 mod canvas;
@@ -263,6 +263,7 @@ fn a_synthetic_oblique_leans_fourteen_degrees_in_every_mode() {
 #[cfg(feature = "swash")]
 #[test]
 fn synthetic_bold_adds_the_ink_swash_adds() {
+    use kerf_cache::rasterize::SwashRasterizer;
     // swash's embolden (FreeType's algorithm) is the reference: the same
     // strength gives the same extra ink, at several sizes and modes.
     for px in [12.0, 16.0, 24.0, 40.0] {

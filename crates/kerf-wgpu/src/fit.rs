@@ -299,6 +299,62 @@ mod tests {
         assert!(fit(TextCorrection { gamma: 0.6, contrast: 0.0 }).is_none());
     }
 
+    /// The weighted fit of one and of two coefficients is the least-squares
+    /// solution the normal equations give (solved here in closed form, in
+    /// f64), under even weights, random weights and all the weight on one
+    /// texel value (where Lawson's iteration can take a weight once a
+    /// texel's error is zero: the fit then passes through that texel). The
+    /// last is where a Householder reflection that cancels its column's
+    /// first entry with the norm, instead of adding them, divides by zero.
+    #[test]
+    fn weighted_fits_are_the_normal_equations_solution() {
+        let (dark, _) = TextCorrection::DEFAULT.tables();
+        let mut seed = 0x2545_f491_u64;
+        let mut random = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            ((seed >> 33) as f64 / (1u64 << 31) as f64) * 4.0 + 0.01
+        };
+        let even = [1f64; 254];
+        let mixed: [f64; 254] = core::array::from_fn(|_| random());
+        let one_hot = |k: usize| -> [f64; 254] { core::array::from_fn(|i| f64::from(i == k)) };
+        // Rows k = 1..=254: g_j(c) = c (1 - c) c^j against f(c) - c.
+        let row = |k: usize| {
+            let c = k as f64 / 255.0;
+            (c * (1.0 - c), c * c * (1.0 - c), dark[k] as f64 - c)
+        };
+        for (name, w) in
+            [("even", even), ("random", mixed), ("at 1", one_hot(0)), ("at 200", one_hot(199))]
+        {
+            let one = fit_degree(&dark, 1, &w).unwrap_or_else(|| panic!("{name}: no fit"));
+            let (mut gg, mut gf) = (0.0, 0.0);
+            for k in 1..255 {
+                let (g, _, f) = row(k);
+                gg += w[k - 1] * g * g;
+                gf += w[k - 1] * g * f;
+            }
+            let want = gf / gg;
+            assert!((one[0] as f64 - want).abs() <= 1e-5 * want.abs().max(1.0), "{name}: {one:?}");
+            assert!(one[1..].iter().all(|&a| a == 0.0), "{name}: {one:?}");
+            if name.starts_with("at") {
+                continue; // (two coefficients need two texels)
+            }
+            let two = fit_degree(&dark, 2, &w).unwrap_or_else(|| panic!("{name}: no fit"));
+            let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for k in 1..255 {
+                let (g0, g1, f) = row(k);
+                let wk = w[k - 1];
+                (a11, a12, a22) = (a11 + wk * g0 * g0, a12 + wk * g0 * g1, a22 + wk * g1 * g1);
+                (b1, b2) = (b1 + wk * g0 * f, b2 + wk * g1 * f);
+            }
+            let det = a11 * a22 - a12 * a12;
+            let want = [(b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det];
+            for j in 0..2 {
+                let tol = 1e-3 * want[j].abs().max(1.0);
+                assert!((two[j] as f64 - want[j]).abs() <= tol, "{name}: {two:?}, want {want:?}");
+            }
+        }
+    }
+
     /// The shader's work follows the curve: the neutral correction is
     /// `r = 0` (every term folds away), and the default one is of degree 5
     /// at most (the fit tries the low degrees first).

@@ -561,3 +561,64 @@ fn instance_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
         mapped_at_creation: false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kerf_cache::{CacheConfig, TextSpec};
+
+    /// A renderer's CPU bytes are, by their definition in `footprint`'s
+    /// docs, each of its buffers' capacity times its element's size, and
+    /// its GPU bytes its buffers' sizes: checked after frames that fill
+    /// every buffer (an upright area held from last time, a turned one).
+    #[test]
+    fn the_footprint_is_each_buffers_capacity_times_its_element() {
+        let gpu = crate::headless().unwrap_or_else(|e| panic!("{e}"));
+        let (device, queue) = (&gpu.device, &gpu.queue);
+        let mut atlas = TextAtlas::new(device, CacheConfig::default()).unwrap();
+        let font = atlas.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let mut r = TextRenderer::new(device, &atlas, format, Default::default(), None);
+        let mut viewport = Viewport::new(device, &atlas);
+        viewport.update(queue, 200, 100);
+        let upright = TextSpec::new("Footprints of a renderer", font, 14.0);
+        let turned = TextSpec::new("turned", font, 20.0);
+        let mut shaped = Vec::new();
+        let line = TextSpec::new("glyphs at a fraction", font, 12.0).at(0.0, 80.0);
+        atlas.cache_mut().positions(&line, &mut shaped).unwrap();
+        for _ in 0..4 {
+            let areas = [
+                TextArea::text(upright.clone(), 4.0, 20.0),
+                // (At a fractional offset: placed through the scratch.)
+                TextArea::glyphs(&shaped, 0.5, 0.25),
+                TextArea::text(turned.clone(), 40.0, 60.0)
+                    .transformed(TextTransform::rotation_about(0.4, 40.0, 60.0)),
+            ];
+            r.prepare(device, &queue, &mut atlas, &areas, &viewport).unwrap();
+            queue.submit([]);
+        }
+        let tr = &r.transformed;
+        let terms = [
+            r.quads.capacity() * std::mem::size_of::<GlyphQuad>(),
+            r.uploaded.capacity() * std::mem::size_of::<GlyphInstance>(),
+            r.scratch.capacity() * std::mem::size_of::<PositionedGlyph>(),
+            (tr.quads.capacity() + tr.sent_quads.capacity()) * std::mem::size_of::<SampledQuad>(),
+            tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>(),
+            (tr.uniforms.capacity() + tr.sent_uniforms.capacity())
+                * std::mem::size_of::<TransformUniform>(),
+            r.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>(),
+            r.held.heap_bytes(),
+        ];
+        for (i, t) in terms.iter().enumerate() {
+            assert!(*t > 0, "term {i} is empty: the frames fill every buffer");
+        }
+        let f = r.footprint();
+        assert_eq!(f.cpu_bytes, terms.iter().sum::<usize>());
+        let uniforms = tr.uniform_buffer.as_ref().map(|(b, _, cap)| (b.size(), *cap));
+        let (uniform_size, uniform_cap) = uniforms.expect("a turned area's transforms");
+        assert_eq!(uniform_size, uniform_cap);
+        let quads = tr.buffer.as_ref().expect("a turned area's quads").size();
+        assert_eq!(f.gpu_bytes, r.buffer.size() + quads + uniform_size);
+        assert_eq!(f.areas, 3);
+    }
+}

@@ -122,6 +122,33 @@ fn the_upload_scatter_is_made_by_the_first_frame_that_scatters() {
     }
 }
 
+/// A frame whose scattered glyphs outgrow the upload buffer (64 KiB at
+/// first) grows it: every layer still equals its page, frame after frame
+/// of glyphs larger than the last.
+#[test]
+fn a_scatter_larger_than_its_buffer_grows_it() {
+    let (device, queue) = gpu();
+    let cfg = CacheConfig { uploads: kerf_cache::UploadMode::Glyphs, ..CacheConfig::default() };
+    let mut atlas = TextAtlas::new(&device, cfg).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, 1024, 1024);
+    let text: String = ('!'..='~').collect();
+    let mut largest = 0;
+    for px in [12.0, 40.0, 72.0] {
+        let spec = TextSpec::new(&text, font, px).wrap(1000.0);
+        let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 0.0, 0.0)], &vp);
+        let rep = rep.unwrap();
+        assert!(rep.skipped.is_empty(), "{px} px: {:?}", rep.skipped);
+        largest = largest.max(rep.upload_bytes);
+        queue.submit([]);
+        check_atlas(&device, &queue, &atlas);
+    }
+    assert!(largest > 64 << 10, "the largest frame scattered {largest} bytes");
+}
+
 #[test]
 fn growth_copies_layers_on_the_gpu_without_rasterizing() {
     let (device, queue) = gpu();
@@ -714,6 +741,66 @@ fn atlas_viewer_draws_the_page_texels() {
     }
     assert!(worst <= 2, "page view differs from the page by {worst}");
     assert!(page.iter().filter(|&&c| c > 128).count() > 50, "the page holds glyphs");
+}
+
+/// A page viewed at twice its size, away from the target's corner, draws
+/// each live glyph's box (kerf-cache's own entries) where the page's scale
+/// puts it: every pixel of a box's left column and top row is border
+/// (orange at 0.9 over the page: red well above blue), which neither the
+/// page's grey texels nor a box's faint fill are.
+#[test]
+fn atlas_viewer_draws_glyph_boxes_at_the_pages_scale() {
+    let (device, queue) = gpu();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, 160, 160);
+    let text = TextSpec::new("Wq@&", font, 20.0);
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(text, 0.0, 0.0)], &vp).unwrap();
+    let mut viewer = AtlasViewer::new(&device, &atlas, format);
+    let (x0, y0, scale) = (16usize, 8usize, 2usize);
+    viewer.prepare(
+        &device,
+        &queue,
+        &atlas,
+        &vp,
+        &[(0, x0 as f32, y0 as f32, (64 * scale) as f32)],
+        ViewOptions { free: false, glyphs: true },
+    );
+    let target = Offscreen::new(&device, 160, 160, format).unwrap();
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
+        viewer.render(&atlas, &mut pass).unwrap();
+    }
+    queue.submit([enc.finish()]);
+    let px = target.read(&device, &queue).unwrap();
+    let border = |x: usize, y: usize| {
+        let p = &px[(y * 160 + x) * 4..][..4];
+        i32::from(p[0]) - i32::from(p[2]) >= 128
+    };
+    let boxes: Vec<_> = atlas
+        .cache()
+        .entries()
+        .filter(|(_, e)| e.page == 0 && !e.is_blank())
+        .map(|(_, e)| e.rect())
+        .collect();
+    assert!(boxes.len() >= 4, "{} glyph boxes", boxes.len());
+    assert!(boxes.iter().any(|b| b.x > 0) && boxes.iter().any(|b| b.y > 0));
+    for b in &boxes {
+        let (left, top) = (x0 + b.x as usize * scale, y0 + b.y as usize * scale);
+        for i in 0..b.h as usize * scale {
+            assert!(border(left, top + i), "box {b:?}: left column at ({left}, {})", top + i);
+        }
+        for i in 0..b.w as usize * scale {
+            assert!(border(left + i, top), "box {b:?}: top row at ({}, {top})", left + i);
+        }
+    }
+    // Off every box (the target's corner), nothing is border.
+    assert!(!border(2, 2));
 }
 
 #[test]

@@ -62,7 +62,20 @@ fn shaped_glyphs_land_at_their_pens_plus_the_area_offset() {
         .collect();
     // The same run twice in a row at each offset: the second prepare is
     // drawn from the retained run, which must move with the area too.
-    for offset in [(0.0, 0.0), (37.0, 23.0), (1.0, 0.0), (0.0, 1.0), (12.25, 40.25), (37.0, 23.0)] {
+    // (12.75, 40.0) and (0.0, 12.75): one coordinate whole, the other
+    // rounding up, so an area taken as whole by one coordinate alone (the
+    // other truncated) lands a pixel off.
+    let offsets = [
+        (0.0, 0.0),
+        (37.0, 23.0),
+        (1.0, 0.0),
+        (0.0, 1.0),
+        (12.25, 40.25),
+        (12.75, 40.0),
+        (0.0, 12.75),
+        (37.0, 23.0),
+    ];
+    for offset in offsets {
         for pass in 0..2 {
             let area = TextArea::glyphs(&glyphs, offset.0, offset.1);
             let rep = r.prepare(&device, &queue, &mut atlas, &[area], &vp).unwrap();
