@@ -588,13 +588,13 @@ mod tests {
         atlas.cache_mut().positions(&line, &mut shaped).unwrap();
         for _ in 0..4 {
             let areas = [
-                TextArea::text(upright.clone(), 4.0, 20.0),
+                TextArea::text(upright, 4.0, 20.0),
                 // (At a fractional offset: placed through the scratch.)
                 TextArea::glyphs(&shaped, 0.5, 0.25),
-                TextArea::text(turned.clone(), 40.0, 60.0)
+                TextArea::text(turned, 40.0, 60.0)
                     .transformed(TextTransform::rotation_about(0.4, 40.0, 60.0)),
             ];
-            r.prepare(device, &queue, &mut atlas, &areas, &viewport).unwrap();
+            r.prepare(device, queue, &mut atlas, &areas, &viewport).unwrap();
             queue.submit([]);
         }
         let tr = &r.transformed;
