@@ -355,6 +355,40 @@ mod tests {
         }
     }
 
+    /// Where plain least squares misses the tolerance at a degree, Lawson's
+    /// steps (each texel's weight multiplied by its error) still find a
+    /// curve within it at that degree: the returned curve, evaluated as the
+    /// shader does, is within [`TOLERANCE`] of the correction itself
+    /// (`TextCorrection::apply`) at every texel value. The default
+    /// correction's dark curve at four coefficients is one such case.
+    #[test]
+    fn lawsons_steps_fit_where_least_squares_alone_misses() {
+        for (gamma, contrast, dark, n) in [
+            (1.0, 0.5, true, 2),
+            (1.2, 0.0, true, 5),
+            (1.4, 0.0, false, 5),
+            (1.4, 0.2, true, 4),
+            (1.8, 0.5, false, 4),
+            (3.0, 1.0, true, 5),
+        ] {
+            let t = TextCorrection { gamma, contrast };
+            let table = if dark { t.tables().0 } else { t.tables().1 };
+            let case = format!("gamma {gamma}, contrast {contrast}, dark {dark}, {n} coefficients");
+            let plain = fit_degree(&table, n, &[1.0; 254]).unwrap();
+            let worst = |r: &[f32; DEGREE + 1]| {
+                (0..256)
+                    .map(|k| {
+                        let c = k as f32 / 255.0;
+                        (eval(r, c) - t.apply(c, if dark { 0.0 } else { 1.0 })).abs()
+                    })
+                    .fold(0.0f32, f32::max)
+            };
+            assert!(worst(&plain) > TOLERANCE, "{case}: least squares alone fits");
+            let r = fit_within(&table, n).unwrap_or_else(|| panic!("{case}: no fit"));
+            assert!(worst(&r) <= TOLERANCE + 1e-6, "{case}: {}/255 off", worst(&r) * 255.0);
+        }
+    }
+
     /// The shader's work follows the curve: the neutral correction is
     /// `r = 0` (every term folds away), and the default one is of degree 5
     /// at most (the fit tries the low degrees first).
