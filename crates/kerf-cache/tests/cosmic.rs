@@ -79,6 +79,36 @@ fn faces_held_as_bytes_are_shared_not_copied() {
     assert_eq!(font.outlines_read(), 0);
 }
 
+/// A face cosmic-text loaded from a file is mapped by its database when it
+/// first shapes with it (fontdb's `Source::SharedFile`); the cache reads it
+/// through that mapping and copies no byte of the file. Before the mapping
+/// (a face not yet shaped with, `Source::File`) the cache reads a copy.
+#[test]
+fn faces_mapped_from_files_are_shared_not_copied() {
+    let mut db = fontdb::Database::new();
+    db.load_font_file(dejavu_file()).unwrap();
+    let id = db.faces().next().unwrap().id;
+    let family = db.faces().next().unwrap().families[0].0.clone();
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), db);
+    let before = CosmicFonts::new().font(&mut cache_for_test(), &fs, id);
+    assert!(before.is_ok(), "a face not yet mapped is read and copied: {before:?}");
+    let mut buffer = Buffer::new(&mut fs, Metrics::new(PX, PX * 1.5));
+    buffer.set_text("mapped", &Attrs::new().family(Family::Name(&family)), Shaping::Advanced, None);
+    buffer.shape_until_scroll(&mut fs, false);
+    let source = fs.db().face_source(id).map(|(s, _)| s);
+    assert!(matches!(source, Some(fontdb::Source::SharedFile(..))), "{source:?}");
+    let mut cache = cache_for_test();
+    let f = CosmicFonts::new().font(&mut cache, &fs, id).unwrap();
+    let font = cache.fonts().get(f).unwrap();
+    let theirs = fs.db().with_face_data(id, |data, _| data.as_ptr()).unwrap();
+    assert_eq!(font.bytes().as_ptr(), theirs, "the database's mapping, not a copy");
+    assert_eq!(font.bytes(), std::fs::read(dejavu_file()).unwrap().as_slice());
+}
+
+fn cache_for_test() -> GlyphCache {
+    GlyphCache::new(CacheConfig::default()).unwrap()
+}
+
 /// `CosmicFonts::loading(Eager)`: a face parsed whole by fontdue on first
 /// sight, for apps that prefer cheaper misses to a cheaper first frame.
 #[test]

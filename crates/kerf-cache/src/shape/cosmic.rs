@@ -88,12 +88,14 @@ impl CosmicFonts {
         }
         let missing = || FontError::Malformed(format!("cosmic-text font {id:?} has no data"));
         let f = match fonts.db().face_source(id) {
-            // Bytes in the database (fonts the app loaded as data): shared
-            // with it, not copied.
-            Some((cosmic_text::fontdb::Source::Binary(data), index)) => {
+            // Bytes in the database (fonts the app loaded as data), or a
+            // file the database has mapped (cosmic-text maps a system font
+            // file when it first shapes with it): shared with it, not copied.
+            Some((cosmic_text::fontdb::Source::Binary(data), index))
+            | Some((cosmic_text::fontdb::Source::SharedFile(_, data), index)) => {
                 cache.add_parsed_font(Font::from_shared(data, index, self.loading)?)?
             }
-            // A file: read (or mapped) by the database, and copied.
+            // A file not yet mapped: read by the database, and copied.
             _ => {
                 let (bytes, index) = fonts
                     .db()
