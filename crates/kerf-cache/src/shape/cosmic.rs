@@ -79,6 +79,8 @@ impl CosmicFonts {
     }
 
     /// The cache's font for cosmic-text's `id`, loaded from `fonts` on first sight.
+    /// Bytes the database holds (loaded as data, or a file it has mapped)
+    /// are shared, not copied; a file it has not mapped yet is read.
     pub fn font(
         &mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem,
         id: cosmic_text::fontdb::ID,
