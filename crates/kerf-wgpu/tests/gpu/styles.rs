@@ -212,6 +212,73 @@ fn draw_rgb(area: impl Fn(FontId) -> TextArea<'static>, w: u32, h: u32) -> Vec<[
     img.chunks(4).map(|p| [p[0], p[1], p[2]]).collect()
 }
 
+/// Centroid and variance (x, y) of the ink of a picture `w` pixels wide
+/// (coverage under the neutral correction, read from the blue channel).
+fn ink_moments(img: &[[u8; 3]], w: u32) -> (f64, f64, f64, f64) {
+    let ink: Vec<f64> = img.iter().map(|p| (255 - p[2]) as f64 / 255.0).collect();
+    let m: f64 = ink.iter().sum();
+    let at = |i: usize| ((i % w as usize) as f64, (i / w as usize) as f64);
+    let (mut x, mut y) = (0.0, 0.0);
+    for (i, v) in ink.iter().enumerate() {
+        x += v * at(i).0 / m;
+        y += v * at(i).1 / m;
+    }
+    let (mut vx, mut vy) = (0.0, 0.0);
+    for (i, v) in ink.iter().enumerate() {
+        vx += v * (at(i).0 - x).powi(2) / m;
+        vy += v * (at(i).1 - y).powi(2) / m;
+    }
+    (x, y, vx, vy)
+}
+
+/// Red pixels (an outline) left and right of the black ones (the stem) in
+/// row `y` of a picture `w` pixels wide.
+fn ring_beside_the_stem(px: &[[u8; 3]], w: u32, y: usize) -> (usize, usize) {
+    let row = &px[y * w as usize..(y + 1) * w as usize];
+    let black: Vec<usize> = (0..w as usize).filter(|&x| row[x][0] < 60).collect();
+    let red: Vec<usize> = (0..w as usize).filter(|&x| row[x][0] > 200 && row[x][1] < 60).collect();
+    let (b0, b1) = (black[0], *black.last().unwrap());
+    (red.iter().filter(|&&x| x < b0).count(), red.iter().filter(|&&x| x > b1).count())
+}
+
+/// An area's outline and shadow are in the area's units: at scale 2 the
+/// ring is twice as wide (6 px for a width of 3, ±1 for the rims), the
+/// shadow's ink sits twice its offset away and its variance grows by the
+/// square of twice its σ (blur 3 at scale 2: σ = 3, +9), as geometry says.
+#[test]
+fn an_areas_effects_scale_with_it() {
+    let (w, h) = (200u32, 160u32);
+    let scaled = |area: TextArea<'static>| TextArea { scale: 2.0, ..area };
+    let px = draw_rgb(
+        |f| {
+            let spec = TextSpec::new("l", f, 32.0).at(25.0, 5.0);
+            scaled(TextArea::text(spec, 0.0, 0.0).with_outline(3.0, [255, 0, 0, 255]))
+        },
+        w,
+        h,
+    );
+    let (left, right) = ring_beside_the_stem(&px, w, 50);
+    assert!((5..=7).contains(&left) && (5..=7).contains(&right), "ring {left} | {right} px");
+    let plain = draw_rgb(
+        |f| scaled(TextArea::text(TextSpec::new("Ho", f, 20.0).at(10.0, 10.0), 0.0, 0.0)),
+        w,
+        h,
+    );
+    let shadow = draw_rgb(
+        |f| {
+            let spec = TextSpec::new("Ho", f, 20.0).at(10.0, 10.0).color([0, 0, 0, 0]);
+            scaled(TextArea::text(spec, 0.0, 0.0).with_shadow((3.0, 2.0), 3.0, [0, 0, 0, 255]))
+        },
+        w,
+        h,
+    );
+    let (a, b) = (ink_moments(&plain, w), ink_moments(&shadow, w));
+    assert!((b.0 - a.0 - 6.0).abs() < 0.4 && (b.1 - a.1 - 4.0).abs() < 0.4, "{a:?} → {b:?}");
+    for (va, vb) in [(a.2, b.2), (a.3, b.3)] {
+        assert!((vb - va - 9.0).abs() < 1.5, "variance {va:.2} → {vb:.2}, expected +9");
+    }
+}
+
 #[test]
 fn an_outline_ring_and_a_shadow_on_the_read_back() {
     // Black 'l' with a red outline 3 px wide: along a row through the stem,
@@ -228,16 +295,8 @@ fn an_outline_ring_and_a_shadow_on_the_read_back() {
         w,
         h,
     );
-    let row = &px[50 * w as usize..51 * w as usize];
-    let black: Vec<usize> = (0..w as usize).filter(|&x| row[x][0] < 60).collect();
-    let red: Vec<usize> = (0..w as usize).filter(|&x| row[x][0] > 200 && row[x][1] < 60).collect();
-    let (b0, b1) = (black[0], *black.last().unwrap());
-    let left = red.iter().filter(|&&x| x < b0).count();
-    let right = red.iter().filter(|&&x| x > b1).count();
-    assert!(
-        (2..=4).contains(&left) && (2..=4).contains(&right),
-        "ring {left} | {right} px around {b0}..{b1}"
-    );
+    let (left, right) = ring_beside_the_stem(&px, w, 50);
+    assert!((2..=4).contains(&left) && (2..=4).contains(&right), "ring {left} | {right} px");
     // The same through a transformed area (the sampled path).
     let moved = draw_rgb(
         |f| {
@@ -256,23 +315,7 @@ fn an_outline_ring_and_a_shadow_on_the_read_back() {
 
     // A shadow alone (the text itself transparent): its ink's centroid sits
     // at the offset from the plain text's.
-    // Centroid and variance (x, y) of the ink (coverage, neutral correction).
-    let ink_centroid = |img: &[[u8; 3]]| {
-        let ink: Vec<f64> = img.iter().map(|p| (255 - p[2]) as f64 / 255.0).collect();
-        let m: f64 = ink.iter().sum();
-        let at = |i: usize| ((i % w as usize) as f64, (i / w as usize) as f64);
-        let (mut x, mut y) = (0.0, 0.0);
-        for (i, v) in ink.iter().enumerate() {
-            x += v * at(i).0 / m;
-            y += v * at(i).1 / m;
-        }
-        let (mut vx, mut vy) = (0.0, 0.0);
-        for (i, v) in ink.iter().enumerate() {
-            vx += v * (at(i).0 - x).powi(2) / m;
-            vy += v * (at(i).1 - y).powi(2) / m;
-        }
-        (x, y, vx, vy)
-    };
+    let ink_centroid = |img: &[[u8; 3]]| ink_moments(img, w);
     let plain =
         draw_rgb(|f| TextArea::text(TextSpec::new("Ho", f, 40.0).at(20.0, 20.0), 0.0, 0.0), w, h);
     let shadow = draw_rgb(
