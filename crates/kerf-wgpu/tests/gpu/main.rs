@@ -803,6 +803,51 @@ fn atlas_viewer_draws_glyph_boxes_at_the_pages_scale() {
     assert!(!border(2, 2));
 }
 
+/// A view of more rectangles than the viewer's first buffer holds (4,096
+/// instances: here 512 copies of a page, each with its glyph boxes and
+/// free space) grows the buffer: the last copy draws what the same copy
+/// drawn alone draws, pixel for pixel.
+#[test]
+fn an_atlas_view_larger_than_its_buffer_grows_it() {
+    let (device, queue) = gpu();
+    let mut atlas =
+        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let (w, h) = (256u32, 128u32);
+    let mut vp = Viewport::new(&device, &atlas);
+    vp.update(&queue, w, h);
+    let text = TextSpec::new("Wq@&", font, 20.0);
+    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(text, 0.0, 0.0)], &vp).unwrap();
+    let copies: Vec<(u32, f32, f32, f32)> =
+        (0..512).map(|i| (0, (i % 32) as f32 * 8.0, (i / 32) as f32 * 8.0, 8.0)).collect();
+    let options = ViewOptions { free: true, glyphs: true };
+    let rects_per_copy = 1 + atlas.cache().pages()[0].free_rects().len() + 4;
+    assert!(copies.len() * rects_per_copy > 4096, "{rects_per_copy} rectangles a copy");
+    let draw = |views: &[(u32, f32, f32, f32)]| {
+        let mut viewer = AtlasViewer::new(&device, &atlas, format);
+        viewer.prepare(&device, &queue, &atlas, &vp, views, options);
+        let target = Offscreen::new(&device, w, h, format).unwrap();
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
+            viewer.render(&atlas, &mut pass).unwrap();
+        }
+        queue.submit([enc.finish()]);
+        target.read(&device, &queue).unwrap()
+    };
+    let all = draw(&copies);
+    let last = *copies.last().unwrap();
+    let alone = draw(&[last]);
+    let (x0, y0) = (last.1 as usize, last.2 as usize);
+    for y in y0..y0 + 8 {
+        let row = (y * w as usize + x0) * 4..(y * w as usize + x0 + 8) * 4;
+        assert_eq!(all[row.clone()], alone[row], "row {y} of the last copy");
+    }
+    assert!(alone.chunks(4).any(|p| p[0] > 100), "the copy draws something");
+}
+
 #[test]
 fn released_pages_shrink_the_texture_array_and_kept_pages_survive() {
     let (device, queue) = gpu();

@@ -241,14 +241,16 @@ fn ring_beside_the_stem(px: &[[u8; 3]], w: u32, y: usize) -> (usize, usize) {
     (red.iter().filter(|&&x| x < b0).count(), red.iter().filter(|&&x| x > b1).count())
 }
 
-/// An area's outline and shadow are in the area's units: at scale 2 the
-/// ring is twice as wide (6 px for a width of 3, ±1 for the rims), the
-/// shadow's ink sits twice its offset away and its variance grows by the
-/// square of twice its σ (blur 3 at scale 2: σ = 3, +9), as geometry says.
+/// An area's outline and shadow are in the area's units: at scale 3 the
+/// ring is three times as wide (9 px for a width of 3, ±1 for the rims),
+/// the shadow's ink sits three times its offset away and its variance
+/// grows by the square of three times its σ (blur 3 at scale 3: σ = 4.5,
+/// +20.25), as geometry says. (At scale 3 a size scaled and a size with
+/// the scale added differ for every value used.)
 #[test]
 fn an_areas_effects_scale_with_it() {
-    let (w, h) = (200u32, 160u32);
-    let scaled = |area: TextArea<'static>| TextArea { scale: 2.0, ..area };
+    let (w, h) = (240u32, 200u32);
+    let scaled = |area: TextArea<'static>| TextArea { scale: 3.0, ..area };
     let px = draw_rgb(
         |f| {
             let spec = TextSpec::new("l", f, 32.0).at(25.0, 5.0);
@@ -257,25 +259,25 @@ fn an_areas_effects_scale_with_it() {
         w,
         h,
     );
-    let (left, right) = ring_beside_the_stem(&px, w, 50);
-    assert!((5..=7).contains(&left) && (5..=7).contains(&right), "ring {left} | {right} px");
+    let (left, right) = ring_beside_the_stem(&px, w, 60);
+    assert!((8..=10).contains(&left) && (8..=10).contains(&right), "ring {left} | {right} px");
     let plain = draw_rgb(
-        |f| scaled(TextArea::text(TextSpec::new("Ho", f, 20.0).at(10.0, 10.0), 0.0, 0.0)),
+        |f| scaled(TextArea::text(TextSpec::new("Ho", f, 20.0).at(8.0, 8.0), 0.0, 0.0)),
         w,
         h,
     );
     let shadow = draw_rgb(
         |f| {
-            let spec = TextSpec::new("Ho", f, 20.0).at(10.0, 10.0).color([0, 0, 0, 0]);
+            let spec = TextSpec::new("Ho", f, 20.0).at(8.0, 8.0).color([0, 0, 0, 0]);
             scaled(TextArea::text(spec, 0.0, 0.0).with_shadow((3.0, 2.0), 3.0, [0, 0, 0, 255]))
         },
         w,
         h,
     );
     let (a, b) = (ink_moments(&plain, w), ink_moments(&shadow, w));
-    assert!((b.0 - a.0 - 6.0).abs() < 0.4 && (b.1 - a.1 - 4.0).abs() < 0.4, "{a:?} → {b:?}");
+    assert!((b.0 - a.0 - 9.0).abs() < 0.5 && (b.1 - a.1 - 6.0).abs() < 0.5, "{a:?} → {b:?}");
     for (va, vb) in [(a.2, b.2), (a.3, b.3)] {
-        assert!((vb - va - 9.0).abs() < 1.5, "variance {va:.2} → {vb:.2}, expected +9");
+        assert!((vb - va - 20.25).abs() < 3.0, "variance {va:.2} → {vb:.2}, expected +20.25");
     }
 }
 
