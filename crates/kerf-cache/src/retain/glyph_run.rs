@@ -5,10 +5,10 @@ use crate::text::PositionedGlyph;
 use std::sync::Arc;
 
 /// Positioned glyphs shared and never changed: made once (when a buffer
-/// is shaped, say) and drawn frame after frame. A [`RetainedRun`] that last
+/// is shaped, say) and drawn frame after frame. A [`RetainedRun`](crate::RetainedRun) that last
 /// prepared the same `GlyphRun` (the same one, or a clone of it: not merely
 /// equal glyphs) knows its glyphs are the same without reading them, and
-/// keeps a clone instead of a copy of them ([`Frame::prepare_run`]).
+/// keeps a clone instead of a copy of them ([`Frame::prepare_run`](crate::Frame::prepare_run)).
 /// Cheap to clone (a reference count).
 ///
 /// ```

@@ -22,7 +22,7 @@ pub struct PrepareReport {
     pub upload_bytes: u64,
     /// Texture layers after this prepare.
     pub layers: u32,
-    /// Draws [`render`](TextRenderer::render) records for this prepare:
+    /// Draws [`render`](crate::TextRenderer::render) records for this prepare:
     /// the axis-aligned quads' runs of one kind (one draw for LCD text) and
     /// the transformed areas' draws, which consecutive areas of one kind of
     /// quad and one scissor rectangle share. Each costs the app's encoder,
@@ -34,13 +34,14 @@ pub struct PrepareReport {
     /// and its fallback fonts, [`TextSpec::fallback`](kerf_cache::TextSpec::fallback)): drawn as the font's
     /// missing-glyph box, reported here in text order.
     pub missing: Vec<char>,
-    /// With LCD anti-aliasing asked for ([`TextRenderer::set_antialiasing`]):
+    /// With LCD anti-aliasing asked for ([`TextRenderer::set_antialiasing`](crate::TextRenderer::set_antialiasing)):
     /// the areas (by index) drawn in grayscale instead, and why. Empty with
     /// grayscale anti-aliasing.
     pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
 }
 
-/// What a [`TextRenderer`] holds between frames ([`TextRenderer::footprint`]).
+/// What a [`TextRenderer`](crate::TextRenderer) holds between frames
+/// ([`TextRenderer::footprint`](crate::TextRenderer::footprint)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RendererFootprint {
     /// Bytes of its GPU buffers.
