@@ -368,6 +368,14 @@ mod tests {
         assert!(!t.zooming(0, &at(&other, 1.0)));
         assert!(t.zooming(2, &at(&run, 2.0)), "area 2, the same run, larger");
         t.end();
+        // An area gone for two frames and back at another size is new at
+        // its index: what it showed before it left is forgotten.
+        let mut t = ZoomTracker::default();
+        assert_eq!(frame(&mut t, &[at(&other, 1.0), at(&run, 1.0)]), [false, false]);
+        assert_eq!(frame(&mut t, &[at(&other, 1.0)]), [false]);
+        assert_eq!(frame(&mut t, &[at(&other, 1.0)]), [false]);
+        let back = frame(&mut t, &[at(&other, 1.0), at(&run, 2.0)]);
+        assert_eq!(back, [false, false], "back after two frames away: not a zoom");
     }
 
     #[test]
