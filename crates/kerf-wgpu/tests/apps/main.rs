@@ -148,6 +148,7 @@ fn frame_misuse_is_a_typed_error() {
         TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     assert_eq!(atlas.end_frame(), Err(UsageError::FrameNotOpen));
+    assert!(!atlas.frame_open(), "no frame before begin_frame");
     assert_eq!(atlas.begin_frame(), Ok(0));
     assert_eq!(atlas.begin_frame(), Err(UsageError::FrameAlreadyOpen));
     assert!(atlas.frame_open(), "the open frame goes on");
@@ -170,6 +171,7 @@ fn frame_misuse_is_a_typed_error() {
         .unwrap();
     }
     assert_eq!(atlas.end_frame(), Ok(1), "three prepares, one frame");
+    assert!(!atlas.frame_open(), "no frame after end_frame");
     // Outside an app frame each prepare is a frame of its own, as before.
     r.prepare(
         &device,

@@ -136,17 +136,22 @@ fn a_scatter_larger_than_its_buffer_grows_it() {
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, 1024, 1024);
     let text: String = ('!'..='~').collect();
-    let mut largest = 0;
+    let (mut largest, mut calls, mut bytes) = (0, 0, 0);
     for px in [12.0, 40.0, 72.0] {
         let spec = TextSpec::new(&text, font, px).wrap(1000.0);
         let rep = r.prepare(&device, &queue, &mut atlas, &[TextArea::text(spec, 0.0, 0.0)], &vp);
         let rep = rep.unwrap();
         assert!(rep.skipped.is_empty(), "{px} px: {:?}", rep.skipped);
         largest = largest.max(rep.upload_bytes);
+        (calls, bytes) = (calls + u64::from(rep.upload_calls), bytes + rep.upload_bytes);
         queue.submit([]);
         check_atlas(&device, &queue, &atlas);
     }
     assert!(largest > 64 << 10, "the largest frame scattered {largest} bytes");
+    // The atlas's totals are the frames' reports added up.
+    let stats = atlas.gpu_stats();
+    assert_eq!((stats.upload_calls, stats.upload_bytes), (calls, bytes));
+    assert!(calls >= 3, "a scatter draw a frame at least");
 }
 
 #[test]
