@@ -323,6 +323,36 @@ pub(crate) fn scissor(b: &TextBounds, size: (u32, u32)) -> Option<[u32; 4]> {
 mod tests {
     use super::*;
 
+    /// An area places its images and its wrapped text as it places glyphs:
+    /// an image at a glyph's pen and size lands where the glyph does
+    /// (offset by the area's left and top, scaled by its scale), and a
+    /// string's wrap width scales with its size.
+    #[test]
+    fn images_and_wrapped_text_are_placed_as_glyphs_are() {
+        let mut cache = kerf_cache::GlyphCache::new(kerf_cache::CacheConfig::default()).unwrap();
+        let font = cache.add_font(dejavu::sans::regular().to_vec()).unwrap();
+        let source = cache
+            .add_image_source(
+                |_: u32, _: f32| -> Result<kerf_cache::rasterize::GlyphImage, String> {
+                    Err("not drawn".into())
+                },
+            )
+            .unwrap();
+        let glyph = PositionedGlyph { font, glyph: 36, size: 14.0, x: 7.5, y: 21.0, color: [9; 4] };
+        let image = PositionedImage { source, id: 3, size: 14.0, x: 7.5, y: 21.0, color: [9; 4] };
+        for (left, top, scale) in [(0.0, 0.0, 1.0), (12.0, -5.0, 1.0), (3.25, 40.0, 2.5)] {
+            let area = TextArea { left, top, scale, ..TextArea::glyphs(&[], 0.0, 0.0) };
+            let (g, i) = (area.place_glyph(&glyph), area.place_image(&image));
+            assert_eq!((i.x, i.y, i.size), (g.x, g.y, g.size), "at {left}, {top}, × {scale}");
+            assert_eq!((i.source, i.id, i.color), (source, 3, [9; 4]));
+            assert_eq!((g.x, g.y, g.size), (left + 7.5 * scale, top + 21.0 * scale, 14.0 * scale));
+            let spec = TextSpec::new("wrapped", font, 14.0).at(7.5, 21.0).wrap(100.0);
+            let placed = area.scaled(&spec);
+            assert_eq!((placed.x, placed.y, placed.size), (g.x, g.y, g.size));
+            assert_eq!(placed.max_width, Some(100.0 * scale), "× {scale}");
+        }
+    }
+
     /// Every target pixel `q` draws, with the texel it reads there, pixel
     /// by pixel: (x, y, texel x, texel y). An LCD quad reads three texels a
     /// pixel; a solid one reads its one texel everywhere.
