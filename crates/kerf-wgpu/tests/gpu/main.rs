@@ -698,42 +698,51 @@ fn rebuild_without_page_copies_draws_every_glyph_again_on_the_new_device() {
     check_atlas(&device2, &queue2, &atlas);
 }
 
+/// An atlas of one 64 px page holding "Wq@&" at 20 px, prepared through a
+/// `w` × `h` viewport, and that viewport.
+fn viewed_atlas(
+    device: &wgpu::Device, queue: &wgpu::Queue, (w, h): (u32, u32),
+) -> (TextAtlas, Viewport) {
+    let mut atlas =
+        TextAtlas::new(device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut r = TextRenderer::new(device, &atlas, format, Default::default(), None);
+    let mut vp = Viewport::new(device, &atlas);
+    vp.update(queue, w, h);
+    let text = TextSpec::new("Wq@&", font, 20.0);
+    r.prepare(device, queue, &mut atlas, &[TextArea::text(text, 0.0, 0.0)], &vp).unwrap();
+    (atlas, vp)
+}
+
+/// The RGBA8 pixels of `views` drawn by a new atlas viewer alone (no text
+/// renderer's `render`) over `clear`, on a target of `vp`'s size.
+fn view_pixels(
+    device: &wgpu::Device, queue: &wgpu::Queue, atlas: &TextAtlas, vp: &Viewport,
+    views: &[(u32, f32, f32, f32)], options: ViewOptions, clear: wgpu::Color,
+) -> Vec<u8> {
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut viewer = AtlasViewer::new(device, atlas, format);
+    viewer.prepare(device, queue, atlas, vp, views, options);
+    let (w, h) = vp.size();
+    let target = Offscreen::new(device, w, h, format).unwrap();
+    let mut enc = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = target.pass(&mut enc, clear);
+        viewer.render(atlas, &mut pass).unwrap();
+    }
+    queue.submit([enc.finish()]);
+    target.read(device, queue).unwrap()
+}
+
 #[test]
 fn atlas_viewer_draws_the_page_texels() {
     let (device, queue) = gpu();
-    let mut atlas =
-        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
-    let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, 64, 64);
-    r.prepare(
-        &device,
-        &queue,
-        &mut atlas,
-        &[TextArea::text(TextSpec::new("Wq@&", font, 20.0), 0.0, 0.0)],
-        &vp,
-    )
-    .unwrap();
-    let mut viewer = AtlasViewer::new(&device, &atlas, format);
-    viewer.prepare(
-        &device,
-        &queue,
-        &atlas,
-        &vp,
-        &[(0, 0.0, 0.0, 64.0)],
-        ViewOptions { free: false, glyphs: false },
-    );
-    // Draw only the viewer: render() of the text renderer is not called.
-    let target = Offscreen::new(&device, 64, 64, format).unwrap();
-    let mut enc = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = target.pass(&mut enc, wgpu::Color::RED);
-        viewer.render(&atlas, &mut pass).unwrap();
-    }
-    queue.submit([enc.finish()]);
-    let px = target.read(&device, &queue).unwrap();
+    let size = (64, 64);
+    let (atlas, vp) = viewed_atlas(&device, &queue, size);
+    let options = ViewOptions { free: false, glyphs: false };
+    let views = [(0, 0.0, 0.0, 64.0)];
+    let px = view_pixels(&device, &queue, &atlas, &vp, &views, options, wgpu::Color::RED);
     let page = atlas.cache().pages()[0].pixels();
     let mut worst = 0i32;
     for y in 0..64 {
@@ -756,33 +765,12 @@ fn atlas_viewer_draws_the_page_texels() {
 #[test]
 fn atlas_viewer_draws_glyph_boxes_at_the_pages_scale() {
     let (device, queue) = gpu();
-    let mut atlas =
-        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
-    let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, 160, 160);
-    let text = TextSpec::new("Wq@&", font, 20.0);
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(text, 0.0, 0.0)], &vp).unwrap();
-    let mut viewer = AtlasViewer::new(&device, &atlas, format);
+    let size = (160, 160);
+    let (atlas, vp) = viewed_atlas(&device, &queue, size);
     let (x0, y0, scale) = (16usize, 8usize, 2usize);
-    viewer.prepare(
-        &device,
-        &queue,
-        &atlas,
-        &vp,
-        &[(0, x0 as f32, y0 as f32, (64 * scale) as f32)],
-        ViewOptions { free: false, glyphs: true },
-    );
-    let target = Offscreen::new(&device, 160, 160, format).unwrap();
-    let mut enc = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
-        viewer.render(&atlas, &mut pass).unwrap();
-    }
-    queue.submit([enc.finish()]);
-    let px = target.read(&device, &queue).unwrap();
+    let views = [(0, x0 as f32, y0 as f32, (64 * scale) as f32)];
+    let options = ViewOptions { free: false, glyphs: true };
+    let px = view_pixels(&device, &queue, &atlas, &vp, &views, options, wgpu::Color::BLACK);
     let border = |x: usize, y: usize| {
         let p = &px[(y * 160 + x) * 4..][..4];
         i32::from(p[0]) - i32::from(p[2]) >= 128
@@ -815,39 +803,22 @@ fn atlas_viewer_draws_glyph_boxes_at_the_pages_scale() {
 #[test]
 fn an_atlas_view_larger_than_its_buffer_grows_it() {
     let (device, queue) = gpu();
-    let mut atlas =
-        TextAtlas::new(&device, CacheConfig { page_size: 64, ..CacheConfig::default() }).unwrap();
-    let font = atlas.add_font(sans()).unwrap();
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
-    let (w, h) = (256u32, 128u32);
-    let mut vp = Viewport::new(&device, &atlas);
-    vp.update(&queue, w, h);
-    let text = TextSpec::new("Wq@&", font, 20.0);
-    r.prepare(&device, &queue, &mut atlas, &[TextArea::text(text, 0.0, 0.0)], &vp).unwrap();
+    let size = (256u32, 128u32);
+    let (atlas, vp) = viewed_atlas(&device, &queue, size);
     let copies: Vec<(u32, f32, f32, f32)> =
         (0..512).map(|i| (0, (i % 32) as f32 * 8.0, (i / 32) as f32 * 8.0, 8.0)).collect();
     let options = ViewOptions { free: true, glyphs: true };
     let rects_per_copy = 1 + atlas.cache().pages()[0].free_rects().len() + 4;
     assert!(copies.len() * rects_per_copy > 4096, "{rects_per_copy} rectangles a copy");
     let draw = |views: &[(u32, f32, f32, f32)]| {
-        let mut viewer = AtlasViewer::new(&device, &atlas, format);
-        viewer.prepare(&device, &queue, &atlas, &vp, views, options);
-        let target = Offscreen::new(&device, w, h, format).unwrap();
-        let mut enc = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = target.pass(&mut enc, wgpu::Color::BLACK);
-            viewer.render(&atlas, &mut pass).unwrap();
-        }
-        queue.submit([enc.finish()]);
-        target.read(&device, &queue).unwrap()
+        view_pixels(&device, &queue, &atlas, &vp, views, options, wgpu::Color::BLACK)
     };
     let all = draw(&copies);
     let last = *copies.last().unwrap();
     let alone = draw(&[last]);
-    let (x0, y0) = (last.1 as usize, last.2 as usize);
+    let (w, (x0, y0)) = (size.0 as usize, (last.1 as usize, last.2 as usize));
     for y in y0..y0 + 8 {
-        let row = (y * w as usize + x0) * 4..(y * w as usize + x0 + 8) * 4;
+        let row = (y * w + x0) * 4..(y * w + x0 + 8) * 4;
         assert_eq!(all[row.clone()], alone[row], "row {y} of the last copy");
     }
     assert!(alone.chunks(4).any(|p| p[0] > 100), "the copy draws something");
