@@ -517,9 +517,7 @@ impl TextRenderer {
         });
         self.order.split(self.uploaded.iter().map(|q| q.page));
     }
-}
 
-impl TextRenderer {
     /// The quads of the transformed areas of the last `prepare`, in area order.
     pub fn transformed_instances(&self) -> &[SampledQuad] {
         &self.transformed.quads
