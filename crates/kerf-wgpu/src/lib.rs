@@ -141,6 +141,6 @@ pub use transform::{
 };
 pub use vertex::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
-pub use viewport::Viewport;
+pub use viewport::{DepthError, Viewport};
 pub use wgpu;
 pub use zoom::ZoomPolicy;

@@ -83,7 +83,8 @@ pub(crate) const TRANSFORM_BLOCK_BYTES: u64 =
     TRANSFORM_UNIFORM_BYTES * crate::transform::TRANSFORMS_PER_DRAW as u64;
 
 /// What a render pipeline depends on besides the shader: the pass's colour
-/// format, multisample state and depth-stencil state.
+/// format, multisample state and depth-stencil state, and the space colours
+/// are written in.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PipelineKey {
     /// Colour target format.
@@ -92,6 +93,26 @@ pub struct PipelineKey {
     pub multisample: wgpu::MultisampleState,
     /// Depth-stencil state, when the pass has a depth-stencil attachment.
     pub depth_stencil: Option<wgpu::DepthStencilState>,
+    /// True: colours (text colours and RGBA images' texels, straight sRGB)
+    /// are decoded to linear light before they are written, as an sRGB
+    /// target wants (it encodes them again). False: they are written as the
+    /// sRGB values they are, as a linear (`Unorm`) target holding sRGB
+    /// values wants. [`PipelineKey::new`] sets it from the format; setting
+    /// it the other way draws as glyphon's `ColorMode` does (`Web` on an
+    /// sRGB target: false; `Accurate` on a linear target: true).
+    pub linear_light: bool,
+}
+
+impl PipelineKey {
+    /// The key for a pass of `format`, `multisample` and `depth_stencil`,
+    /// colours in the target's space ([`linear_light`](Self::linear_light)
+    /// true for an sRGB format).
+    pub fn new(
+        format: wgpu::TextureFormat, multisample: wgpu::MultisampleState,
+        depth_stencil: Option<wgpu::DepthStencilState>,
+    ) -> PipelineKey {
+        PipelineKey { format, multisample, depth_stencil, linear_light: format.is_srgb() }
+    }
 }
 
 /// Shader module, bind group layouts and the render pipelines made so far,
@@ -484,7 +505,7 @@ impl QuadPipeline {
                 entry_point: Some(vs),
                 // Colours are decoded for sRGB targets once per vertex.
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[("SRGB_TARGET", if key.format.is_srgb() { 1.0 } else { 0.0 })],
+                    constants: &[("SRGB_TARGET", if key.linear_light { 1.0 } else { 0.0 })],
                     ..Default::default()
                 },
                 buffers: &buffers,
@@ -497,7 +518,7 @@ impl QuadPipeline {
             multisample: key.multisample,
             fragment: Some(wgpu::FragmentState {
                 module,
-                entry_point: Some(if key.format.is_srgb() { fs_srgb } else { fs_linear }),
+                entry_point: Some(if key.linear_light { fs_srgb } else { fs_linear }),
                 compilation_options: wgpu::PipelineCompilationOptions {
                     constants: &self.constants,
                     ..Default::default()
@@ -529,11 +550,11 @@ mod tests {
     fn dropping_the_cache_ends_its_compiles() {
         let gpu = crate::headless().unwrap_or_else(|e| panic!("{e}"));
         let shared = Shared::new(&gpu.device);
-        let key = PipelineKey {
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            multisample: wgpu::MultisampleState::default(),
-            depth_stencil: None,
-        };
+        let key = PipelineKey::new(
+            wgpu::TextureFormat::Rgba8Unorm,
+            wgpu::MultisampleState::default(),
+            None,
+        );
         let curve = crate::fit::curve_key(crate::TextCorrection::DEFAULT);
         // Started now: the module's parse and the pipeline's compile take
         // milliseconds, so both are under way when the cache goes.

@@ -7,6 +7,11 @@ use crate::correction::{
 use crate::fit::{curve_key, CurveKey};
 use crate::textures::TextAtlas;
 
+/// A viewport depth outside 0..=1 or not finite ([`Viewport::set_depth`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("text depth must be finite and 0 to 1, got {0}")]
+pub struct DepthError(pub f32);
+
 /// The target's size and text correction, as a uniform the shaders read.
 pub struct Viewport {
     buffer: wgpu::Buffer,
@@ -15,6 +20,8 @@ pub struct Viewport {
     tables: wgpu::Buffer,
     pub(crate) bind_group: wgpu::BindGroup,
     size: (u32, u32),
+    /// The depth written for its text (clip-space z).
+    depth: f32,
     correction: TextCorrection,
     /// The pipeline mode its correction needs ([`Viewport::curve`]).
     curve: CurveKey,
@@ -41,7 +48,7 @@ impl Viewport {
             device,
             "kerf viewport uniforms",
             wgpu::BufferUsages::UNIFORM,
-            &uniform_head((1, 1), atlas.default_correction()),
+            &uniform_head((1, 1), 0.0, atlas.default_correction()),
         );
         debug_assert_eq!(buffer.size(), VIEWPORT_UNIFORM_BYTES);
         let usage = if atlas.shared.storage_tables {
@@ -69,6 +76,7 @@ impl Viewport {
             tables,
             bind_group,
             size: (1, 1),
+            depth: 0.0,
             correction: atlas.default_correction(),
             curve: curve_key(atlas.default_correction()),
         }
@@ -78,6 +86,25 @@ impl Viewport {
     pub fn update(&mut self, queue: &wgpu::Queue, width: u32, height: u32) {
         self.size = (width.max(1), height.max(1));
         self.write(queue, false);
+    }
+
+    /// Sets the depth (clip-space z, 0 to 1) written for text drawn through
+    /// this viewport, for passes with a depth attachment (0 until set). A
+    /// value outside 0..=1 or not finite is refused and changes nothing.
+    pub fn set_depth(&mut self, queue: &wgpu::Queue, depth: f32) -> Result<(), DepthError> {
+        if !(0.0..=1.0).contains(&depth) {
+            return Err(DepthError(depth));
+        }
+        if depth.to_bits() != self.depth.to_bits() {
+            self.depth = depth;
+            self.write(queue, false);
+        }
+        Ok(())
+    }
+
+    /// The depth written for text drawn through this viewport.
+    pub fn depth(&self) -> f32 {
+        self.depth
     }
 
     /// Sets the gamma/contrast correction of text drawn to this target. A
@@ -107,7 +134,7 @@ impl Viewport {
     /// Writes the uniform (size, correction settings: 32 bytes), and with
     /// `tables` the correction's tables too (only when the correction changes).
     fn write(&self, queue: &wgpu::Queue, tables: bool) {
-        let head = uniform_head(self.size, self.correction);
+        let head = uniform_head(self.size, self.depth, self.correction);
         queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&head));
         if tables {
             queue.write_buffer(
@@ -149,6 +176,6 @@ fn tables_data(c: TextCorrection) -> Vec<f32> {
 }
 
 /// The uniform's first eight floats: size, depth, padding, gamma, contrast, padding.
-fn uniform_head(size: (u32, u32), c: TextCorrection) -> [f32; 8] {
-    [size.0 as f32, size.1 as f32, 0.0, 0.0, c.gamma, c.contrast, 0.0, 0.0]
+fn uniform_head(size: (u32, u32), depth: f32, c: TextCorrection) -> [f32; 8] {
+    [size.0 as f32, size.1 as f32, depth, 0.0, c.gamma, c.contrast, 0.0, 0.0]
 }

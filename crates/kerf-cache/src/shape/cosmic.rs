@@ -228,37 +228,41 @@ impl CosmicFonts {
         buffer: &cosmic_text::Buffer, (left, top): (f32, f32), default_color: [u8; 4],
         out: &mut Vec<PositionedGlyph>,
     ) -> Result<(), FontError> {
-        // Runs are long stretches of one font and style: the last mapping
-        // is reused before the maps are asked.
-        type Seen = (cosmic_text::fontdb::ID, u16, cosmic_text::CacheKeyFlags);
-        let mut last: Option<(Seen, FontId)> = None;
         // Room for every glyph at once: a buffer converted into a new
         // vector grew it a doubling at a time (half of a conversion's time).
         out.reserve(buffer.layout_runs().map(|run| run.glyphs.len()).sum());
         for run in buffer.layout_runs() {
-            for g in run.glyphs {
-                let seen = (g.font_id, g.font_weight.0, g.cache_key_flags);
-                let font = match last {
-                    Some((s, f)) if s == seen => f,
-                    _ => {
-                        let base = self.font(cache, fonts, g.font_id)?;
-                        let f =
-                            self.instance(cache, base, g).map_err(GlyphError::into_font_error)?;
-                        last = Some((seen, f));
-                        f
-                    }
-                };
-                let color = g.color_opt.map_or(default_color, CosmicFonts::rgba);
-                let (x, y) = CosmicFonts::pen(&run, g, (left, top));
-                out.push(PositionedGlyph {
-                    font,
-                    glyph: g.glyph_id,
-                    size: g.font_size,
-                    x,
-                    y,
-                    color,
-                });
-            }
+            self.run_glyphs(cache, fonts, &run, (left, top), default_color, out)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the glyphs of one layout run to `out`, as
+    /// [`glyphs`](Self::glyphs) appends a whole buffer's: for an app that
+    /// draws only some of a buffer's runs (those inside a clip, say).
+    pub fn run_glyphs(
+        &mut self, cache: &mut GlyphCache, fonts: &cosmic_text::FontSystem,
+        run: &cosmic_text::LayoutRun<'_>, (left, top): (f32, f32), default_color: [u8; 4],
+        out: &mut Vec<PositionedGlyph>,
+    ) -> Result<(), FontError> {
+        // Runs are long stretches of one font and style: the last mapping
+        // is reused before the maps are asked.
+        type Seen = (cosmic_text::fontdb::ID, u16, cosmic_text::CacheKeyFlags);
+        let mut last: Option<(Seen, FontId)> = None;
+        for g in run.glyphs {
+            let seen = (g.font_id, g.font_weight.0, g.cache_key_flags);
+            let font = match last {
+                Some((s, f)) if s == seen => f,
+                _ => {
+                    let base = self.font(cache, fonts, g.font_id)?;
+                    let f = self.instance(cache, base, g).map_err(GlyphError::into_font_error)?;
+                    last = Some((seen, f));
+                    f
+                }
+            };
+            let color = g.color_opt.map_or(default_color, CosmicFonts::rgba);
+            let (x, y) = CosmicFonts::pen(run, g, (left, top));
+            out.push(PositionedGlyph { font, glyph: g.glyph_id, size: g.font_size, x, y, color });
         }
         Ok(())
     }

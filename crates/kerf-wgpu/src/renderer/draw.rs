@@ -17,7 +17,7 @@ impl TextRenderer {
         if atlas.id != self.atlas_id {
             return Err(UsageError::AtlasMismatch);
         }
-        let srgb = self.key.format.is_srgb();
+        let srgb = self.key.linear_light;
         match &self.lcd_pipeline {
             // The LCD stage handles every kind of quad itself.
             Some(lcd) => {

@@ -90,12 +90,19 @@ impl std::fmt::Debug for TextRenderer {
 
 impl TextRenderer {
     /// A renderer for passes with this colour format, multisample state and
-    /// depth-stencil state (pipelines are cached per atlas by that triple).
+    /// depth-stencil state (pipelines are cached per atlas by that triple),
+    /// writing colours in the target's space ([`PipelineKey::new`]).
     pub fn new(
         device: &wgpu::Device, atlas: &TextAtlas, format: wgpu::TextureFormat,
         multisample: wgpu::MultisampleState, depth_stencil: Option<wgpu::DepthStencilState>,
     ) -> TextRenderer {
-        let key = PipelineKey { format, multisample, depth_stencil };
+        TextRenderer::with_key(device, atlas, PipelineKey::new(format, multisample, depth_stencil))
+    }
+
+    /// A renderer for passes as `key` describes them, with the colour space
+    /// it says ([`PipelineKey::linear_light`]: glyphon's `ColorMode::Web`
+    /// draws on an sRGB target with it false).
+    pub fn with_key(device: &wgpu::Device, atlas: &TextAtlas, key: PipelineKey) -> TextRenderer {
         // Built for the default correction; `prepare` switches for a
         // viewport with another.
         let curve = crate::fit::curve_key(TextCorrection::DEFAULT);

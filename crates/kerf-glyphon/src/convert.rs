@@ -1,0 +1,150 @@
+//! A glyphon text area's buffer as kerf glyphs, converted only when what
+//! it draws changed.
+//!
+//! glyphon's `prepare` takes the buffers every frame and walks every glyph.
+//! kerf-glyphon walks the runs glyphon would draw (the same culling by the
+//! area's bounds) once, folding what the conversion reads of each glyph
+//! (font, glyph, size, weight, flags, colour, position) into a 64-bit
+//! fingerprint. Runs already converted are kept by fingerprint: a buffer
+//! that did not change, or only moved, is drawn from the same
+//! [`GlyphRun`] as last frame, which kerf's renderer recognises without
+//! reading it. An edited, re-shaped, scrolled or re-coloured buffer has
+//! another fingerprint and is converted in the same `prepare`.
+
+use crate::TextArea;
+use kerf_cache::{CosmicFonts, FontError, GlyphCache, GlyphRun, PositionedGlyph};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+/// Prepares after which a run not drawn is dropped.
+const KEPT_PREPARES: u64 = 3;
+
+/// The runs of `area`'s buffer that glyphon draws: from the first whose
+/// line box meets the area's bounds vertically to the last in a row.
+pub(crate) fn visible_runs<'b>(
+    area: &TextArea<'b>,
+) -> impl Iterator<Item = cosmic_text::LayoutRun<'b>> + use<'b> {
+    let (top, scale, bounds) = (area.top, area.scale, area.bounds);
+    let visible = move |run: &cosmic_text::LayoutRun<'_>| {
+        let start = (top + run.line_top * scale) as i32;
+        let end = start + (run.line_height * scale) as i32;
+        start <= bounds.bottom && bounds.top <= end
+    };
+    area.buffer.layout_runs().skip_while(move |run| !visible(run)).take_while(visible)
+}
+
+/// The fingerprint of what converting `area`'s visible runs in
+/// `default_color` reads.
+pub(crate) fn fingerprint(area: &TextArea<'_>, default_color: [u8; 4]) -> u64 {
+    let mut h = foldhash::fast::FixedState::with_seed(0x6b65_7266_676c_7970).build_hasher();
+    h.write_u32(u32::from_le_bytes(default_color));
+    for run in visible_runs(area) {
+        h.write_u64(u64::from(run.line_y.to_bits()) | (run.glyphs.len() as u64) << 32);
+        for g in run.glyphs {
+            let color = g.color_opt.map_or(0, |c| u64::from(c.0) | 1 << 32);
+            h.write_u64(
+                u64::from(g.glyph_id)
+                    | u64::from(g.font_weight.0) << 16
+                    | u64::from(g.cache_key_flags.bits()) << 32,
+            );
+            h.write_u64(u64::from(g.x.to_bits()) | u64::from(g.y.to_bits()) << 32);
+            h.write_u64(u64::from(g.x_offset.to_bits()) | u64::from(g.y_offset.to_bits()) << 32);
+            h.write_u64(u64::from(g.font_size.to_bits()));
+            h.write_u64(color);
+            h.write_u64(font_bits(g.font_id));
+        }
+    }
+    h.finish()
+}
+
+/// A font id as 64 bits (fontdb's ids are slot-map keys: index and version).
+fn font_bits(id: cosmic_text::fontdb::ID) -> u64 {
+    let mut h = IdHasher(0);
+    std::hash::Hash::hash(&id, &mut h);
+    h.0
+}
+
+/// A hasher that keeps what it is given (the keys are fingerprints already).
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = self.0.rotate_left(32) ^ u64::from(n);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = self.0.rotate_left(32) ^ n;
+    }
+}
+
+/// A converted run and the prepare it was last drawn in.
+struct Kept {
+    run: GlyphRun,
+    used: u64,
+}
+
+/// The runs a renderer drew lately, by fingerprint.
+#[derive(Default)]
+pub(crate) struct Runs {
+    kept: HashMap<u64, Kept, BuildHasherDefault<IdHasher>>,
+    /// Counts prepares.
+    now: u64,
+    /// Buffers converted and reused in the last prepare.
+    pub converted: usize,
+    pub reused: usize,
+}
+
+impl Runs {
+    /// Starts a prepare.
+    pub fn begin(&mut self) {
+        self.now += 1;
+        self.converted = 0;
+        self.reused = 0;
+    }
+
+    /// Drops the runs not drawn in the last [`KEPT_PREPARES`] prepares.
+    pub fn end(&mut self) {
+        let now = self.now;
+        self.kept.retain(|_, k| now - k.used < KEPT_PREPARES);
+    }
+
+    /// The fingerprint of `area`'s visible runs, converted into a kept run
+    /// if none is kept for it. A font that fails to load ends the
+    /// conversion of its run (the runs before it are kept) and is returned
+    /// beside the fingerprint.
+    pub fn get(
+        &mut self, fonts: &mut CosmicFonts, cache: &mut GlyphCache,
+        system: &cosmic_text::FontSystem, area: &TextArea<'_>, default_color: [u8; 4],
+    ) -> (u64, Option<FontError>) {
+        let key = fingerprint(area, default_color);
+        if let Some(k) = self.kept.get_mut(&key) {
+            k.used = self.now;
+            self.reused += 1;
+            return (key, None);
+        }
+        let mut glyphs: Vec<PositionedGlyph> = Vec::new();
+        let mut error = None;
+        for run in visible_runs(area) {
+            if let Err(e) = fonts.run_glyphs(cache, system, &run, (0.0, 0.0), default_color, &mut glyphs)
+            {
+                error.get_or_insert(e);
+            }
+        }
+        self.converted += 1;
+        self.kept.insert(key, Kept { run: GlyphRun::new(glyphs), used: self.now });
+        (key, error)
+    }
+
+    /// The run kept for `key` (one [`get`](Self::get) returned in this prepare).
+    pub fn run(&self, key: u64) -> Option<&GlyphRun> {
+        self.kept.get(&key).map(|k| &k.run)
+    }
+}
