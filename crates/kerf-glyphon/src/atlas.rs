@@ -76,9 +76,16 @@ impl TextAtlas {
         // downlevel minimum, 2048 texels a side and 256 layers, holds them).
         let limits = device.limits();
         let d = CacheConfig::default();
+        let (side, layers) = (limits.max_texture_dimension_2d, limits.max_texture_array_layers);
+        let color = kerf_cache::ColorPages {
+            page_size: d.color.page_size.min(side),
+            max_pages: d.color.max_pages.min(layers),
+            ..d.color
+        };
         let config = CacheConfig {
-            page_size: d.page_size.min(limits.max_texture_dimension_2d),
-            max_pages: d.max_pages.min(limits.max_texture_array_layers),
+            page_size: d.page_size.min(side),
+            max_pages: d.max_pages.min(layers),
+            color,
             ..d
         };
         let inner = match kerf_wgpu::TextAtlas::like_glyphon(device, config) {

@@ -133,7 +133,8 @@ impl Runs {
         let mut glyphs: Vec<PositionedGlyph> = Vec::new();
         let mut error = None;
         for run in visible_runs(area) {
-            if let Err(e) = fonts.run_glyphs(cache, system, &run, (0.0, 0.0), default_color, &mut glyphs)
+            if let Err(e) =
+                fonts.run_glyphs(cache, system, &run, (0.0, 0.0), default_color, &mut glyphs)
             {
                 error.get_or_insert(e);
             }

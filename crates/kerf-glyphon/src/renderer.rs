@@ -10,7 +10,7 @@ use crate::{
 };
 use cosmic_text::SubpixelBin;
 use kerf_cache::{CosmicFonts, PositionedGlyph, PositionedImage, Skipped};
-use kerf_wgpu::{PipelineKey, TextBounds as KerfBounds};
+use kerf_wgpu::{PipelineKey, TextBounds as KerfBounds, ZoomPolicy};
 use std::ops::Range;
 use std::sync::PoisonError;
 use wgpu::{DepthStencilState, Device, MultisampleState, Queue, RenderPass};
@@ -24,6 +24,8 @@ pub struct TextRenderer {
     /// One kerf renderer and viewport per depth drawn; the first is depth 0.
     layers: Vec<Layer>,
     key: PipelineKey,
+    /// The zoom policy of every layer.
+    zoom: ZoomPolicy,
     runs: Runs,
     /// The atlas frame this renderer last prepared in.
     frame: Option<u64>,
@@ -91,6 +93,15 @@ pub struct PrepareReport {
     pub instances: u32,
 }
 
+/// A kerf renderer for `key` on `atlas` drawing zooms as `zoom` says.
+fn kerf_renderer(
+    device: &Device, atlas: &TextAtlas, key: &PipelineKey, zoom: ZoomPolicy,
+) -> kerf_wgpu::TextRenderer {
+    let mut renderer = kerf_wgpu::TextRenderer::with_key(device, &atlas.inner, key.clone());
+    renderer.set_zoom_policy(zoom);
+    renderer
+}
+
 /// A buffer's glyphs are drawn at one depth, 0 (no depth closure).
 fn zero_depth(_: usize) -> f32 {
     0.0
@@ -108,9 +119,11 @@ impl TextRenderer {
             depth_stencil,
             linear_light: atlas.color_mode == ColorMode::Accurate,
         };
-        let renderer = kerf_wgpu::TextRenderer::with_key(device, &atlas.inner, key.clone());
+        let zoom = ZoomPolicy::Exact;
+        let renderer = kerf_renderer(device, atlas, &key, zoom);
         let viewport = kerf_wgpu::Viewport::new(device, &atlas.inner);
         TextRenderer {
+            zoom,
             layers: vec![Layer { depth: 0.0, renderer, viewport, drawn: false }],
             key,
             runs: Runs::default(),
@@ -130,9 +143,16 @@ impl TextRenderer {
         atlas: &mut TextAtlas, viewport: &Viewport,
         text_areas: impl IntoIterator<Item = TextArea<'a>>, _cache: &mut SwashCache,
     ) -> Result<(), PrepareError> {
-        self.prepare_inner(device, queue, font_system, atlas, viewport, text_areas, None, &mut |_| {
-            None
-        });
+        self.prepare_inner(
+            device,
+            queue,
+            font_system,
+            atlas,
+            viewport,
+            text_areas,
+            None,
+            &mut |_| None,
+        );
         Ok(())
     }
 
@@ -224,6 +244,19 @@ impl TextRenderer {
         Ok(())
     }
 
+    /// Sets how text whose size changes from frame to frame is drawn (see
+    /// [`ZoomPolicy`]). kerf-glyphon starts with [`ZoomPolicy::Exact`],
+    /// glyphon's way: every size rasterized, the picture glyphon's in every
+    /// frame. [`ZoomPolicy::Auto`] (kerf's own default) draws a zooming
+    /// area from rasters at size steps, scaled, until it rests: far fewer
+    /// rasterizations, at most 4.4% off in size while it moves.
+    pub fn set_zoom_policy(&mut self, policy: ZoomPolicy) {
+        self.zoom = policy;
+        for layer in &mut self.layers {
+            layer.renderer.set_zoom_policy(policy);
+        }
+    }
+
     /// What the last `prepare` skipped and did (kerf-glyphon's own: glyphon
     /// has no such report).
     pub fn report(&self) -> &PrepareReport {
@@ -242,7 +275,7 @@ impl TextRenderer {
         if let Some(i) = self.layers.iter().position(|l| l.depth.to_bits() == depth.to_bits()) {
             return i;
         }
-        let renderer = kerf_wgpu::TextRenderer::with_key(device, &atlas.inner, self.key.clone());
+        let renderer = kerf_renderer(device, atlas, &self.key, self.zoom);
         let mut viewport = kerf_wgpu::Viewport::new(device, &atlas.inner);
         // Checked by the caller: 0..=1.
         let _ = viewport.set_depth(queue, depth);
@@ -286,8 +319,7 @@ impl TextRenderer {
                 continue;
             }
             let b = area.bounds;
-            let bounds =
-                KerfBounds { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+            let bounds = KerfBounds { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
             let default_color = CosmicFonts::rgba(area.default_color);
 
             // Custom glyphs first, as glyphon draws them.
@@ -415,12 +447,16 @@ impl TextRenderer {
                         Some(run) => kerf_wgpu::TextArea::run(run, item.left, item.top),
                         None => continue,
                     },
-                    What::Glyphs(range) => {
-                        kerf_wgpu::TextArea::glyphs(&self.glyphs[range.clone()], item.left, item.top)
-                    }
-                    What::Images(range) => {
-                        kerf_wgpu::TextArea::images(&self.images[range.clone()], item.left, item.top)
-                    }
+                    What::Glyphs(range) => kerf_wgpu::TextArea::glyphs(
+                        &self.glyphs[range.clone()],
+                        item.left,
+                        item.top,
+                    ),
+                    What::Images(range) => kerf_wgpu::TextArea::images(
+                        &self.images[range.clone()],
+                        item.left,
+                        item.top,
+                    ),
                 };
                 areas.push(area.with_scale(item.scale).with_bounds(item.bounds));
             }
