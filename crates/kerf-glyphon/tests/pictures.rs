@@ -146,7 +146,7 @@ fn depth_from_metadata() {
         Area { color: [200, 0, 0, 255], ..Area::at(1, 22.0, 22.0) },
     ];
     let setup = Setup { depth: true, ..Setup::new(400, 90) };
-    let (g, k) = both(setup, &make, &[areas.clone()], &mut no_edit());
+    let (g, k) = both(setup, &make, std::slice::from_ref(&areas), &mut no_edit());
     assert_same("depth", &g[0], &k[0], 1500);
     // The depth test did something: drawn without it, the far text shows
     // over the near one's boxes.
@@ -179,7 +179,7 @@ fn web_colour_mode_on_srgb_and_accurate_on_linear_targets() {
         (wgpu::TextureFormat::Rgba8Unorm, false),
     ] {
         let setup = Setup { format, web, ..Setup::new(640, 130) };
-        let (g, k) = both(setup, &paragraphs, &[areas.clone()], &mut no_edit());
+        let (g, k) = both(setup, &paragraphs, std::slice::from_ref(&areas), &mut no_edit());
         assert_same(&format!("{format:?}, web {web}"), &g[0], &k[0], 1500);
     }
 }
