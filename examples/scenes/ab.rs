@@ -33,7 +33,10 @@ impl Variant {
         };
         let (label, settings) = rest.split_once('=').ok_or_else(usage)?;
         let mut parts = settings.split(',');
-        let side = parts.next().filter(|s| *s == "kerf" || *s == "glyphon").ok_or_else(usage)?;
+        let side = parts
+            .next()
+            .filter(|s| ["kerf", "glyphon", "kerf-glyphon"].contains(s))
+            .ok_or_else(usage)?;
         let env = parts
             .map(|kv| match kv.split_once('=') {
                 Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! `all [FRAMES [ROUNDS [SCENE...]]]` runs every scene (or those named)
-//! with each side in turn (the
+//! with each side (kerf, kerf-glyphon, glyphon) in turn (the
 //! order alternating between rounds) and prints one table: first frame from
 //! process start (the parent's clock, from spawn to the child's word that
 //! its first frame is done), the median steady frame, the app thread's CPU
@@ -105,7 +105,7 @@ fn main() {
     let result = match arg(0) {
         Some("one") => match (arg(1), arg(2), arg(3).and_then(|n| n.parse().ok())) {
             (Some(scene), Some(side), Some(frames)) => run_one(scene, side, frames, start),
-            _ => Err("usage: scenes one SCENE kerf|glyphon FRAMES".into()),
+            _ => Err("usage: scenes one SCENE kerf|glyphon|kerf-glyphon FRAMES".into()),
         },
         Some("all") | None => {
             let frames = arg(1).and_then(|n| n.parse().ok()).unwrap_or(10_000);
@@ -290,7 +290,7 @@ fn warm_shader_caches(scenes: &[&str]) -> Result<(), String> {
         return Ok(());
     }
     for scene in scenes {
-        for side in ["kerf", "glyphon"] {
+        for side in ["kerf", "glyphon", "kerf-glyphon"] {
             child(scene, side, 2)?;
         }
     }
@@ -337,7 +337,10 @@ fn run_first(pairs: usize, only: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-/// Every scene (or those in `only`) with both sides, `rounds` times, as one table.
+/// The sides `all` runs; each is set beside the last, glyphon.
+const SIDES: [&str; 3] = ["kerf", "kerf-glyphon", "glyphon"];
+
+/// Every scene (or those in `only`) with every side, `rounds` times, as one table.
 fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
     println!(
         "| scene | side | first frame ms | steady ms | app CPU ms/frame | peak RSS MiB | RSS @1k | RSS @{frames} | wgpu objects @1k / @{frames} |"
@@ -345,11 +348,15 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
     println!("|---|---|---|---|---|---|---|---|---|");
     let scenes = chosen(only);
     warm_shader_caches(&scenes)?;
-    // Each scene's (kerf, glyphon) figures, one pair a round.
-    let mut pairs: Vec<Vec<(Figures, Figures)>> = vec![Vec::new(); scenes.len()];
+    // Each scene's figures of each side but glyphon, beside glyphon's of
+    // the same round.
+    let mut pairs: Vec<Vec<Vec<(Figures, Figures)>>> =
+        vec![vec![Vec::new(); SIDES.len() - 1]; scenes.len()];
     for round in 0..rounds {
         for (n, &scene) in scenes.iter().enumerate() {
-            let order = if round % 2 == 0 { ["kerf", "glyphon"] } else { ["glyphon", "kerf"] };
+            // The order turns a step each round.
+            let mut order = SIDES;
+            order.rotate_left(round % SIDES.len());
             let mut got = Vec::new();
             for side in order {
                 let f = child(scene, side, frames)?;
@@ -366,16 +373,18 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
                 );
                 got.push((side, f));
             }
-            got.sort_by_key(|(side, _)| *side != "kerf");
-            if let [(_, k), (_, g)] = &got[..] {
+            let figures = |name: &str| got.iter().find(|(s, _)| *s == name).map(|(_, f)| f.clone());
+            let Some(g) = figures("glyphon") else { continue };
+            for (i, side) in SIDES[..SIDES.len() - 1].iter().enumerate() {
+                let Some(k) = figures(side) else { continue };
                 println!(
-                    "| {scene} | kerf / glyphon | {:.2} | {:.2} | {:.2} | {:.2} | | | |",
+                    "| {scene} | {side} / glyphon | {:.2} | {:.2} | {:.2} | {:.2} | | | |",
                     k.first_ms / g.first_ms,
                     k.steady_ms / g.steady_ms,
                     k.cpu_ms / g.cpu_ms,
                     k.peak_mib / g.peak_mib
                 );
-                pairs[n].push((k.clone(), g.clone()));
+                pairs[n][i].push((k, g.clone()));
             }
         }
     }
@@ -385,27 +394,29 @@ fn run_all(frames: usize, rounds: usize, only: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-/// After several rounds of `all`: each scene's kerf ÷ glyphon as the median
-/// of its rounds' ratios (each round's two processes ran one after the
+/// After several rounds of `all`: each scene's side ÷ glyphon as the
+/// median of its rounds' ratios (each round's processes ran one after the
 /// other, so their ratio moves less than either figure as the machine's
 /// speed drifts).
-fn print_paired(scenes: &[&str], pairs: &[Vec<(Figures, Figures)>]) {
+fn print_paired(scenes: &[&str], pairs: &[Vec<Vec<(Figures, Figures)>>]) {
     let names = ab::measures(&Figures::default()).map(|(name, _, _)| name);
-    let rounds = pairs.iter().map(Vec::len).max().unwrap_or(0);
+    let rounds = pairs.iter().flatten().map(Vec::len).max().unwrap_or(0);
     println!();
-    println!("kerf ÷ glyphon, the median of {rounds} rounds' ratios:");
+    println!("each side ÷ glyphon, the median of {rounds} rounds' ratios:");
     println!();
-    print!("| scene |");
+    print!("| scene | side |");
     for name in names {
         print!(" {name} |");
     }
     println!();
-    println!("|---|{}", "---|".repeat(names.len()));
-    for (scene, got) in scenes.iter().zip(pairs) {
-        print!("| {scene} |");
-        for m in 0..names.len() {
-            print!(" {:.2} |", ab::median_ratio(got.iter().map(|(k, g)| (k, g)), m));
+    println!("|---|---|{}", "---|".repeat(names.len()));
+    for (scene, sides) in scenes.iter().zip(pairs) {
+        for (side, got) in SIDES.iter().zip(sides) {
+            print!("| {scene} | {side} |");
+            for m in 0..names.len() {
+                print!(" {:.2} |", ab::median_ratio(got.iter().map(|(k, g)| (k, g)), m));
+            }
+            println!();
         }
-        println!();
     }
 }

@@ -5,11 +5,27 @@
 //! `TextArea` per buffer; with
 //! `SCENES_CONVERT_EVERY_FRAME=1` every buffer is converted every frame)
 //! and glyphon 0.12 (its `TextArea` per buffer, the atlas trimmed after each
-//! frame).
+//! frame), written once (`glyphon_side.rs`) and built twice: against
+//! glyphon, and against kerf-glyphon (glyphon's API over kerf; the side
+//! `kerf-glyphon`).
 //! Both get the same buffers, offsets, scales, colours and clip; glyphon
 //! cannot rotate, so it draws rotated areas axis-aligned.
 
 use glyphon::{Buffer, FontSystem};
+
+/// The glyphon side built against glyphon 0.12.
+mod on_glyphon {
+    use glyphon as api;
+    use kerf::gpu::wgpu;
+    include!("glyphon_side.rs");
+}
+
+/// The same source built against kerf-glyphon.
+mod on_kerf_glyphon {
+    use kerf::gpu::wgpu;
+    use kerf_glyphon as api;
+    include!("glyphon_side.rs");
+}
 use kerf::cache::{GlyphRun, PositionedGlyph};
 use kerf::gpu::{wgpu, CacheConfig, TextArea, TextAtlas, TextRenderer, TextTransform, Viewport};
 use std::cell::OnceCell;
@@ -115,12 +131,9 @@ pub enum Side {
         ranges: Vec<Option<std::ops::Range<usize>>>,
     },
     /// glyphon 0.12: one atlas, `renderers` text renderers on it.
-    Glyphon {
-        atlas: glyphon::TextAtlas,
-        renderers: Vec<glyphon::TextRenderer>,
-        viewport: glyphon::Viewport,
-        swash: glyphon::SwashCache,
-    },
+    Glyphon(on_glyphon::GlyphonSide),
+    /// The same code on kerf-glyphon.
+    KerfGlyphon(on_kerf_glyphon::GlyphonSide),
 }
 
 impl Side {
@@ -185,16 +198,12 @@ impl Side {
                 })
             }
             "glyphon" => {
-                let cache = glyphon::Cache::new(device);
-                let mut atlas = glyphon::TextAtlas::new(device, queue, &cache, FORMAT);
-                let renderers = (0..renderers)
-                    .map(|_| glyphon::TextRenderer::new(&mut atlas, device, ms, None))
-                    .collect();
-                let mut viewport = glyphon::Viewport::new(device, &cache);
-                viewport.update(queue, glyphon::Resolution { width: size.0, height: size.1 });
-                Ok(Side::Glyphon { atlas, renderers, viewport, swash: glyphon::SwashCache::new() })
+                Ok(Side::Glyphon(on_glyphon::GlyphonSide::new(device, queue, size, renderers)))
             }
-            other => Err(format!("unknown side {other:?}: kerf or glyphon")),
+            "kerf-glyphon" => Ok(Side::KerfGlyphon(on_kerf_glyphon::GlyphonSide::new(
+                device, queue, size, renderers,
+            ))),
+            other => Err(format!("unknown side {other:?}: kerf, glyphon or kerf-glyphon")),
         }
     }
 
@@ -325,31 +334,15 @@ impl Side {
                     renderer.render(atlas, &mut pass).map_err(|e| e.to_string())?;
                 }
             }
-            Side::Glyphon { atlas, renderers, viewport, swash } => {
-                for (r, renderer) in renderers.iter_mut().enumerate() {
-                    let text = areas.iter().filter(|a| a.renderer == r).map(|a| {
-                        let [cr, cg, cb, ca] = a.color;
-                        let [left, top, right, bottom] = a.clip_on(size);
-                        let bounds = glyphon::TextBounds { left, top, right, bottom };
-                        glyphon::TextArea {
-                            buffer: a.buffer,
-                            left: a.left,
-                            top: a.top,
-                            scale: a.scale,
-                            bounds,
-                            default_color: glyphon::Color::rgba(cr, cg, cb, ca),
-                            custom_glyphs: &[],
-                        }
-                    });
-                    renderer
-                        .prepare(device, queue, fs, atlas, viewport, text, swash)
-                        .map_err(|e| e.to_string())?;
-                }
+            Side::Glyphon(side) => {
+                side.prepare(device, queue, fs, areas, size)?;
                 mark("prepared");
-                let mut pass = target.pass(&mut encoder, wgpu::Color::WHITE);
-                for renderer in renderers.iter() {
-                    renderer.render(atlas, viewport, &mut pass).map_err(|e| e.to_string())?;
-                }
+                side.render(&mut target.pass(&mut encoder, wgpu::Color::WHITE))?;
+            }
+            Side::KerfGlyphon(side) => {
+                side.prepare(device, queue, fs, areas, size)?;
+                mark("prepared");
+                side.render(&mut target.pass(&mut encoder, wgpu::Color::WHITE))?;
             }
         }
         mark("encoded");
@@ -363,8 +356,10 @@ impl Side {
         if phases {
             eprintln!("phases (ms since the frame began): {marks:?}");
         }
-        if let Side::Glyphon { atlas, .. } = self {
-            atlas.trim();
+        match self {
+            Side::Glyphon(side) => side.trim(),
+            Side::KerfGlyphon(side) => side.trim(),
+            Side::Kerf { .. } => {}
         }
         Ok(cpu)
     }
