@@ -40,18 +40,26 @@ pub(crate) fn fingerprint(area: &TextArea<'_>, default_color: [u8; 4]) -> u64 {
     h.write_u32(u32::from_le_bytes(default_color));
     for run in visible_runs(area) {
         h.write_u64(u64::from(run.line_y.to_bits()) | (run.glyphs.len() as u64) << 32);
+        // Runs are long stretches of one font: its bits are folded in
+        // where it changes, not per glyph.
+        let mut font = None;
         for g in run.glyphs {
-            let color = g.color_opt.map_or(0, |c| u64::from(c.0) | 1 << 32);
+            if font != Some(g.font_id) {
+                font = Some(g.font_id);
+                h.write_u64(font_bits(g.font_id));
+            }
+            // Bit 63: whether the glyph has a colour of its own (the
+            // flags use the low bits of their 32).
+            let (own, color) = g.color_opt.map_or((0, 0), |c| (1u64 << 63, u64::from(c.0)));
             h.write_u64(
                 u64::from(g.glyph_id)
                     | u64::from(g.font_weight.0) << 16
-                    | u64::from(g.cache_key_flags.bits()) << 32,
+                    | u64::from(g.cache_key_flags.bits() & 0x7fff_ffff) << 32
+                    | own,
             );
+            h.write_u64(color | u64::from(g.font_size.to_bits()) << 32);
             h.write_u64(u64::from(g.x.to_bits()) | u64::from(g.y.to_bits()) << 32);
             h.write_u64(u64::from(g.x_offset.to_bits()) | u64::from(g.y_offset.to_bits()) << 32);
-            h.write_u64(u64::from(g.font_size.to_bits()));
-            h.write_u64(color);
-            h.write_u64(font_bits(g.font_id));
         }
     }
     h.finish()
