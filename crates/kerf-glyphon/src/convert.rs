@@ -157,3 +157,129 @@ impl Runs {
         self.kept.get(&key).map(|k| &k.run)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Color, TextBounds};
+    use cosmic_text::{Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
+
+    fn fonts() -> FontSystem {
+        let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), Default::default());
+        fs.db_mut().load_font_data(dejavu::sans::regular().to_vec());
+        fs.db_mut().load_font_data(dejavu::serif::regular().to_vec());
+        fs
+    }
+
+    fn shaped(fs: &mut FontSystem, text: &str, size: f32, width: f32) -> Buffer {
+        let mut b = Buffer::new(fs, Metrics::new(size, size + 4.0));
+        b.set_size(Some(width), None);
+        b.set_text(text, &Attrs::new().family(Family::SansSerif), Shaping::Advanced, None);
+        b.shape_until_scroll(fs, false);
+        b
+    }
+
+    fn area(buffer: &Buffer) -> TextArea<'_> {
+        TextArea {
+            buffer,
+            left: 0.0,
+            top: 0.0,
+            scale: 1.0,
+            bounds: TextBounds::default(),
+            default_color: Color::rgb(0, 0, 0),
+            custom_glyphs: &[],
+        }
+    }
+
+    /// What a fingerprint must see: every change to what is drawn, and
+    /// nothing else (a clone, a move, an offset).
+    #[test]
+    fn the_fingerprint_follows_what_is_drawn() {
+        let mut fs = fonts();
+        let b = shaped(&mut fs, "Hello there, world", 16.0, 400.0);
+        let black = [0, 0, 0, 255];
+        let f = fingerprint(&area(&b), black);
+        let moved = Box::new(b.clone());
+        assert_eq!(fingerprint(&area(&moved), black), f, "a clone, elsewhere in memory");
+        assert_eq!(fingerprint(&TextArea { left: 7.5, top: 3.0, ..area(&b) }, black), f, "moved");
+        assert_ne!(fingerprint(&area(&b), [0, 0, 1, 255]), f, "another default colour");
+        let changes = [
+            shaped(&mut fs, "Hello there, world!", 16.0, 400.0),
+            shaped(&mut fs, "Hello there, worle", 16.0, 400.0),
+            shaped(&mut fs, "Hello there, world", 17.0, 400.0),
+            shaped(&mut fs, "Hello there, world", 16.0, 60.0),
+        ];
+        for (i, c) in changes.iter().enumerate() {
+            assert_ne!(fingerprint(&area(c), black), f, "change {i}");
+        }
+        let mut spans = b.clone();
+        let red = Attrs::new().family(Family::SansSerif).color(Color::rgb(200, 0, 0));
+        spans.set_rich_text(
+            [("Hello ", Attrs::new().family(Family::SansSerif)), ("there, world", red)],
+            &Attrs::new().family(Family::SansSerif),
+            Shaping::Advanced,
+            None,
+        );
+        spans.shape_until_scroll(&mut fs, false);
+        assert_ne!(fingerprint(&area(&spans), black), f, "a span's own colour");
+        let mut serif = b.clone();
+        serif.set_text(
+            "Hello there, world",
+            &Attrs::new().family(Family::Name("DejaVu Serif")),
+            Shaping::Advanced,
+            None,
+        );
+        serif.shape_until_scroll(&mut fs, false);
+        assert_ne!(fingerprint(&area(&serif), black), f, "another font");
+    }
+
+    /// glyphon's culling: the runs from the first whose line box meets the
+    /// bounds to the last in a row, at the area's top and scale.
+    #[test]
+    fn visible_runs_are_those_whose_line_boxes_meet_the_bounds() {
+        let mut fs = fonts();
+        let text = (0..10).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        let b = shaped(&mut fs, &text, 16.0, 400.0);
+        // Lines 20 px apart: line i spans 20i..20i+20 at top 0.
+        let lines =
+            |a: TextArea<'_>| -> Vec<usize> { visible_runs(&a).map(|r| r.line_i).collect() };
+        let bounds = TextBounds { left: 0, top: 45, right: 100, bottom: 79 };
+        assert_eq!(lines(TextArea { bounds, ..area(&b) }), vec![2, 3]);
+        assert_eq!(lines(TextArea { bounds, top: 20.0, ..area(&b) }), vec![1, 2]);
+        assert_eq!(lines(TextArea { bounds, scale: 2.0, ..area(&b) }), vec![1]);
+        let edge = TextBounds { left: 0, top: 40, right: 100, bottom: 40 };
+        assert_eq!(lines(TextArea { bounds: edge, ..area(&b) }), vec![1, 2], "touching edges");
+        assert_eq!(lines(area(&b)).len(), 10);
+        let past = TextBounds { left: 0, top: 500, right: 100, bottom: 600 };
+        assert!(lines(TextArea { bounds: past, ..area(&b) }).is_empty());
+    }
+
+    /// Runs converted are kept by fingerprint for three prepares after
+    /// their last use, then dropped; a kept run is not converted again.
+    #[test]
+    fn runs_are_kept_while_drawn_and_dropped_after() {
+        let mut fs = fonts();
+        let mut cache = kerf_cache::GlyphCache::new(Default::default()).expect("cache");
+        let mut cosmic = CosmicFonts::new();
+        let (a, b) =
+            (shaped(&mut fs, "abcde", 16.0, 400.0), shaped(&mut fs, "second", 16.0, 400.0));
+        let mut runs = Runs::default();
+        let black = [0, 0, 0, 255];
+        runs.begin();
+        let (ka, _) = runs.get(&mut cosmic, &mut cache, &fs, &area(&a), black);
+        let (kb, _) = runs.get(&mut cosmic, &mut cache, &fs, &area(&b), black);
+        runs.end();
+        assert_eq!((runs.converted, runs.reused), (2, 0));
+        assert_eq!(runs.run(ka).map(|r| r.len()), Some(5));
+        let first = runs.run(ka).cloned().expect("kept");
+        for prepare in 0..3 {
+            runs.begin();
+            let (again, error) = runs.get(&mut cosmic, &mut cache, &fs, &area(&a), black);
+            runs.end();
+            assert_eq!((again, error.is_none()), (ka, true));
+            assert_eq!((runs.converted, runs.reused), (0, 1), "prepare {prepare}");
+            assert!(runs.run(ka).is_some_and(|r| r.same_as(&first)), "the same run");
+            assert_eq!(runs.run(kb).is_some(), prepare < 2, "b is kept {prepare}");
+        }
+    }
+}
