@@ -1,6 +1,7 @@
 //! kerf-wgpu on a real device (lavapipe in CI): uploads, growth, rendering,
 //! limits, errors and rebuilding on a new device.
 
+mod color_space;
 #[path = "../common/mod.rs"]
 mod common;
 mod lcd;
