@@ -303,36 +303,51 @@ fn chosen(only: &[&str]) -> Vec<&'static str> {
 }
 
 /// The first frame alone: for every scene (or those in `only`), `pairs`
-/// pairs of one-frame processes, the sides alternating which goes first;
-/// the medians of process start → first frame done and of the side's own
-/// share (its atlas and renderers made → first frame done), kerf's beside
-/// glyphon's. A single pair is at the mercy of the machine's minute (the
-/// shared device and font start of 50–120 ms moves more than either
-/// side's share).
+/// rounds of one-frame processes, one per side, the order turning a step
+/// each round; the medians of process start → first frame done and of the
+/// side's own share (its atlas and renderers made → first frame done),
+/// each side's beside glyphon's as the median of the rounds' ratios. A
+/// single round is at the mercy of the machine's minute (the shared
+/// device and font start of 50–120 ms moves more than either side's
+/// share).
 fn run_first(pairs: usize, only: &[&str]) -> Result<(), String> {
     println!(
-        "| scene | first frame kerf / glyphon, ms | ratio | own share kerf / glyphon, ms | ratio |"
+        "| scene | side | first frame ms | ÷ glyphon | own share ms | ÷ glyphon |"
     );
-    println!("|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|");
     let scenes = chosen(only);
     warm_shader_caches(&scenes)?;
     for &scene in &scenes {
-        let (mut first, mut own) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
-        for pair in 0..pairs.max(1) {
-            let order = if pair % 2 == 0 { [0, 1] } else { [1, 0] };
+        // Per side: (first, own) of each round.
+        let mut got: Vec<Vec<(f64, f64)>> = vec![Vec::new(); SIDES.len()];
+        for round in 0..pairs.max(1) {
+            let mut order: Vec<usize> = (0..SIDES.len()).collect();
+            order.rotate_left(round % SIDES.len());
             for i in order {
-                let f = child(scene, ["kerf", "glyphon"][i], 1)?;
-                first[i].push(f.first_ms);
-                own[i].push(f.own_ms);
+                let f = child(scene, SIDES[i], 1)?;
+                got[i].push((f.first_ms, f.own_ms));
             }
         }
-        let [fk, fg] = first.each_mut().map(|v| measure::median(v));
-        let [ok, og] = own.each_mut().map(|v| measure::median(v));
-        println!(
-            "| {scene} | {fk:.1} / {fg:.1} | {:.2} | {ok:.1} / {og:.1} | {:.2} |",
-            fk / fg,
-            ok / og
-        );
+        let glyphon = SIDES.len() - 1;
+        for (i, side) in SIDES.iter().enumerate() {
+            let mut first: Vec<f64> = got[i].iter().map(|r| r.0).collect();
+            let mut own: Vec<f64> = got[i].iter().map(|r| r.1).collect();
+            let ratio = |k: usize| {
+                let mut r: Vec<f64> = got[i]
+                    .iter()
+                    .zip(&got[glyphon])
+                    .map(|(a, g)| if k == 0 { a.0 / g.0 } else { a.1 / g.1 })
+                    .collect();
+                measure::median(&mut r)
+            };
+            println!(
+                "| {scene} | {side} | {:.1} | {:.2} | {:.1} | {:.2} |",
+                measure::median(&mut first),
+                ratio(0),
+                measure::median(&mut own),
+                ratio(1)
+            );
+        }
     }
     Ok(())
 }

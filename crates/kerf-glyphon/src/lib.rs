@@ -61,7 +61,7 @@
 //! The pictures equal glyphon's pixel for pixel in tests/pictures.rs
 //! (colour emoji within 0.14/255 on average). The atlas holds about what
 //! glyphon's holds: glyphs idle for ten frames give way before a page is
-//! added, and the pages have no CPU copies.
+//! added.
 //!
 //! ## Where it differs from glyphon
 //! - **The atlas is never full.** glyphon's `prepare` fails with
