@@ -311,9 +311,7 @@ fn chosen(only: &[&str]) -> Vec<&'static str> {
 /// device and font start of 50–120 ms moves more than either side's
 /// share).
 fn run_first(pairs: usize, only: &[&str]) -> Result<(), String> {
-    println!(
-        "| scene | side | first frame ms | ÷ glyphon | own share ms | ÷ glyphon |"
-    );
+    println!("| scene | side | first frame ms | ÷ glyphon | own share ms | ÷ glyphon |");
     println!("|---|---|---|---|---|---|");
     let scenes = chosen(only);
     warm_shader_caches(&scenes)?;

@@ -9,6 +9,10 @@ use kerf_cache::{CacheConfig, CosmicFonts, ImageSourceId};
 use std::sync::{Mutex, PoisonError};
 use wgpu::{Device, Queue, TextureFormat};
 
+/// The most coverage pages a kerf-glyphon atlas grows to (see
+/// [`TextAtlas::with_color_mode`]).
+const MAX_PAGES: u32 = 64;
+
 /// The color mode of a [`TextAtlas`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorMode {
@@ -84,18 +88,27 @@ impl TextAtlas {
         };
         let config = CacheConfig {
             page_size: d.page_size.min(side),
-            max_pages: d.max_pages.min(layers),
+            // glyphon's atlas grows to the device's largest texture
+            // (8192² texels, 64 MiB, on most devices) before a frame
+            // fails; kerf's default stops at four pages and skips. Up to
+            // 64 pages (64 MiB, kerf's memory budget) keeps a frame that
+            // glyphon draws whole drawn whole; pages are added only when a
+            // frame's glyphs need them.
+            max_pages: MAX_PAGES.min(layers),
             color,
             // Peak memory as glyphon's: glyphon evicts any glyph the frame
             // does not draw before its atlas grows; kerf's default lets
             // idle glyphs give way to a new page only after two seconds
-            // (120 frames), here after ten. In the scene corpus's zoom,
-            // where every frame draws new sizes, that is 1.06× glyphon's
-            // peak instead of 1.14×, for more rasterizing (app CPU 0.70×
-            // glyphon's instead of 0.35×). (Dropping the pages' CPU copies
-            // saves 1 MiB more there but makes the first frame compile
+            // (120 frames). Here any glyph no frame in flight draws gives
+            // way first, as in glyphon. In the scene corpus's zoom, where
+            // every frame draws new sizes, kerf's default held 1.14×
+            // glyphon's peak, this 1.05×, for more rasterizing (app CPU
+            // 0.72× glyphon's instead of 0.35×); in its Chinese zoom, with
+            // the 64 pages above, ten frames' patience held 250 MiB
+            // against glyphon's 150, this 164. (Dropping the pages' CPU
+            // copies saved little more and made the first frame compile
             // the upload scatter: 7 ms on lavapipe.)
-            evict_idle_before_growing: Some(10),
+            evict_idle_before_growing: Some(0),
             ..d
         };
         let inner = match kerf_wgpu::TextAtlas::like_glyphon(device, config) {

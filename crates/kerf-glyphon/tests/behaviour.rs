@@ -132,12 +132,28 @@ fn a_frame_that_overflows_glyphons_atlas_is_drawn_with_glyphs_skipped_and_report
     let mut kit = kit_on((device, queue));
     kit.prepare(&mut fs, [area_of(&big)]);
     let report = kit.renderer.report();
+    assert_eq!(report.instances as usize, glyphs, "all drawn: {report:?}");
+    assert!(report.skipped.is_empty());
+
+    // An atlas of one 256² page: the same frame does not fit even after
+    // eviction. Glyphs are skipped and listed; the rest are drawn.
+    let d = kerf_cache::CacheConfig::default();
+    let color = kerf_cache::ColorPages { page_size: 256, ..d.color };
+    let config = kerf_cache::CacheConfig { page_size: 256, max_pages: 1, color, ..d };
+    let inner = kerf_wgpu::TextAtlas::like_glyphon(&kit.device, config).expect("atlas");
+    kit.atlas =
+        g::TextAtlas::from_kerf(inner, wgpu::TextureFormat::Rgba8UnormSrgb, g::ColorMode::Accurate);
+    kit.renderer = g::TextRenderer::new(&mut kit.atlas, &kit.device, Default::default(), None);
+    kit.prepare(&mut fs, [area_of(&big)]);
+    let report = kit.renderer.report();
     assert!(report.instances > 0, "something is drawn");
+    assert!(!report.skipped.is_empty(), "something is skipped: {report:?}");
     assert_eq!(
         report.instances as usize + report.skipped.len(),
         glyphs,
         "each glyph drawn or reported: {report:?}"
     );
+    assert_eq!(kit.renderer.skipped(), &report.skipped[..]);
 }
 
 fn area_of(buffer: &Buffer) -> g::TextArea<'_> {
