@@ -349,3 +349,58 @@ fn axes_a_face_lacks_are_reported() {
     all.extend(asked.iter().map(|a| a.0).filter(|t| !lacking.contains(t)));
     assert_eq!(fonts.ignored_axes(), &all[..]);
 }
+
+/// A line in two faces (spans of DejaVu Sans and DejaVu Serif, and Sans
+/// again): each glyph is drawn from the face cosmic-text shaped it with.
+/// The reference is the face's own glyph count and cmap, read by
+/// ttf-parser from each face's bytes: a glyph id is only checked against
+/// the face it names.
+#[test]
+fn a_line_of_several_faces_draws_each_glyph_from_its_own_face() {
+    let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), fontdb::Database::new());
+    fs.db_mut().load_font_data(dejavu::sans::regular().to_vec());
+    fs.db_mut().load_font_data(dejavu::serif::regular().to_vec());
+    let sans = Attrs::new().family(Family::Name("DejaVu Sans"));
+    let serif = Attrs::new().family(Family::Name("DejaVu Serif"));
+    let mut buffer = Buffer::new(&mut fs, Metrics::new(20.0, 26.0));
+    buffer.set_rich_text(
+        [("Sans ", sans.clone()), ("Serif ", serif), ("Sans", sans.clone())],
+        &sans,
+        Shaping::Advanced,
+        None,
+    );
+    buffer.shape_until_scroll(&mut fs, false);
+    let mut cache = GlyphCache::new(CacheConfig::default()).unwrap();
+    let mut fonts = CosmicFonts::new();
+    let mut glyphs = Vec::new();
+    fonts.glyphs(&mut cache, &fs, &buffer, (0.0, 0.0), [0, 0, 0, 255], &mut glyphs).unwrap();
+    let run = buffer.layout_runs().next().expect("one line");
+    assert_eq!(glyphs.len(), run.glyphs.len());
+    // cosmic-text's face per glyph, and kerf's.
+    let faces: Vec<_> = run.glyphs.iter().map(|g| g.font_id).collect();
+    let kinds: std::collections::BTreeSet<_> = faces.iter().collect();
+    assert_eq!(kinds.len(), 2, "the line is in two faces");
+    for (i, (g, face)) in glyphs.iter().zip(&faces).enumerate() {
+        let same_face = faces.iter().zip(&glyphs).filter(|(f, _)| *f == face);
+        for (_, other) in same_face {
+            assert_eq!(g.font, other.font, "glyph {i}: one face, one kerf font");
+        }
+        let other_face = faces.iter().zip(&glyphs).filter(|(f, _)| *f != face);
+        for (_, other) in other_face {
+            assert_ne!(g.font, other.font, "glyph {i}: two faces, two kerf fonts");
+        }
+    }
+    // And the glyph ids are the faces' own for the letters (S, a, n, s, e,
+    // r, i, f), read from each face's cmap.
+    let text = "Sans Serif Sans";
+    for (g, lg) in glyphs.iter().zip(run.glyphs) {
+        let ch = text[lg.start..lg.end].chars().next().unwrap();
+        let bytes = if lg.start >= 5 && lg.start < 11 {
+            dejavu::serif::regular()
+        } else {
+            dejavu::sans::regular()
+        };
+        let face = ttf_parser::Face::parse(bytes, 0).unwrap();
+        assert_eq!(Some(g.glyph), face.glyph_index(ch).map(|id| id.0), "{ch:?}");
+    }
+}
