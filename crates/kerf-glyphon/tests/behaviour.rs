@@ -105,7 +105,9 @@ fn a_frame_that_overflows_glyphons_atlas_is_drawn_with_glyphs_skipped_and_report
     let (device, queue) = small_device();
     let mut fs = common::font_system();
     let text = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    let big = common::buffer(&mut fs, text, 90.0, 6000.0, Family::SansSerif);
+    // About 0.7 M texels of glyphs: more than glyphon's 256² texture, and
+    // more than kerf's default four pages of it (kerf-glyphon grows to 64).
+    let big = common::buffer(&mut fs, text, 150.0, 9000.0, Family::SansSerif);
     let glyphs: usize = big.layout_runs().map(|r| r.glyphs.len()).sum();
 
     let cache = glyphon::Cache::new(&device);
@@ -134,6 +136,7 @@ fn a_frame_that_overflows_glyphons_atlas_is_drawn_with_glyphs_skipped_and_report
     let report = kit.renderer.report();
     assert_eq!(report.instances as usize, glyphs, "all drawn: {report:?}");
     assert!(report.skipped.is_empty());
+    assert!(kit.atlas.kerf().layers() > 4, "{} pages", kit.atlas.kerf().layers());
 
     // An atlas of one 256² page: the same frame does not fit even after
     // eviction. Glyphs are skipped and listed; the rest are drawn.
@@ -290,4 +293,32 @@ fn render_errors() {
         assert_eq!(kit.renderer.render(&kit.atlas, &kit.viewport, &mut pass), Ok(()));
     }
     kit.queue.submit([encoder.finish()]);
+}
+
+/// Renderers preparing between two `trim`s share one kerf frame; without
+/// `trim`, a renderer's second prepare starts the next. Counted in kerf's
+/// own frames.
+#[test]
+fn renderers_share_the_frame_trim_ends() {
+    let mut kit = kit_on(common::gpu());
+    let mut other = g::TextRenderer::new(&mut kit.atlas, &kit.device, Default::default(), None);
+    let mut fs = common::font_system();
+    let b = common::buffer(&mut fs, "two renderers", 20.0, 400.0, Family::SansSerif);
+    let frames = |kit: &Kit| kit.atlas.kerf().cache().stats().frames;
+    let start = frames(&kit);
+    for n in 1..=4 {
+        kit.prepare(&mut fs, [area_of(&b)]);
+        let Kit { device, queue, atlas, viewport, swash, .. } = &mut kit;
+        other.prepare(device, queue, &mut fs, atlas, viewport, [area_of(&b)], swash).unwrap();
+        kit.atlas.trim();
+        assert_eq!(frames(&kit) - start, n, "with trim, frame {n}");
+    }
+    let start = frames(&kit);
+    for n in 1..=4 {
+        kit.prepare(&mut fs, [area_of(&b)]);
+        let Kit { device, queue, atlas, viewport, swash, .. } = &mut kit;
+        other.prepare(device, queue, &mut fs, atlas, viewport, [area_of(&b)], swash).unwrap();
+        // Each frame's first prepare ends the one before and begins its own.
+        assert_eq!(frames(&kit) - start, n, "without trim, frame {n}");
+    }
 }
