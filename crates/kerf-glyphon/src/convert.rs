@@ -48,21 +48,28 @@ pub(crate) fn fingerprint(area: &TextArea<'_>, default_color: [u8; 4]) -> u64 {
                 font = Some(g.font_id);
                 h.write_u64(font_bits(g.font_id));
             }
-            // Bit 63: whether the glyph has a colour of its own (the
-            // flags use the low bits of their 32).
-            let (own, color) = g.color_opt.map_or((0, 0), |c| (1u64 << 63, u64::from(c.0)));
-            h.write_u64(
-                u64::from(g.glyph_id)
-                    | u64::from(g.font_weight.0) << 16
-                    | u64::from(g.cache_key_flags.bits() & 0x7fff_ffff) << 32
-                    | own,
-            );
-            h.write_u64(color | u64::from(g.font_size.to_bits()) << 32);
-            h.write_u64(u64::from(g.x.to_bits()) | u64::from(g.y.to_bits()) << 32);
-            h.write_u64(u64::from(g.x_offset.to_bits()) | u64::from(g.y_offset.to_bits()) << 32);
+            fold_glyph(&mut h, g);
         }
     }
     h.finish()
+}
+
+/// Folds into `h` what converting glyph `g` reads of it besides its font
+/// (folded where it changes): id, weight, flags, colour, size, position,
+/// offsets. Four words, no two fields sharing a bit.
+fn fold_glyph(h: &mut impl Hasher, g: &cosmic_text::LayoutGlyph) {
+    // Bit 63: whether the glyph has a colour of its own (the flags use the
+    // low bits of their 32).
+    let (own, color) = g.color_opt.map_or((0, 0), |c| (1u64 << 63, u64::from(c.0)));
+    h.write_u64(
+        u64::from(g.glyph_id)
+            | u64::from(g.font_weight.0) << 16
+            | u64::from(g.cache_key_flags.bits() & 0x7fff_ffff) << 32
+            | own,
+    );
+    h.write_u64(color | u64::from(g.font_size.to_bits()) << 32);
+    h.write_u64(u64::from(g.x.to_bits()) | u64::from(g.y.to_bits()) << 32);
+    h.write_u64(u64::from(g.x_offset.to_bits()) | u64::from(g.y_offset.to_bits()) << 32);
 }
 
 /// A font id as 64 bits (fontdb's ids are slot-map keys: index and version).
@@ -231,6 +238,88 @@ mod tests {
         );
         serif.shape_until_scroll(&mut fs, false);
         assert_ne!(fingerprint(&area(&serif), black), f, "another font");
+    }
+
+    /// Every field the conversion reads changes the folded words, alone:
+    /// no field is lost or shares bits with another.
+    #[test]
+    fn every_field_a_glyph_is_drawn_with_is_folded_in() {
+        use cosmic_text::{CacheKeyFlags, LayoutGlyph};
+        let fs = fonts();
+        let font_id = fs.db().faces().next().expect("a face").id;
+        let base = LayoutGlyph {
+            start: 0,
+            end: 1,
+            font_size: 16.0,
+            font_weight: cosmic_text::Weight(400),
+            line_height_opt: None,
+            font_id,
+            glyph_id: 36,
+            x: 3.25,
+            y: 0.5,
+            w: 9.0,
+            level: unicode_bidi::Level::ltr(),
+            x_offset: 0.0,
+            y_offset: 0.0,
+            color_opt: None,
+            metadata: 0,
+            cache_key_flags: CacheKeyFlags::empty(),
+        };
+        let words = |g: &LayoutGlyph| {
+            let mut h = Words(Vec::new());
+            fold_glyph(&mut h, g);
+            h.0
+        };
+        let changes: Vec<(&str, LayoutGlyph)> = vec![
+            ("glyph", LayoutGlyph { glyph_id: 37, ..base.clone() }),
+            ("glyph's top bit", LayoutGlyph { glyph_id: 36 | 0x8000, ..base.clone() }),
+            ("weight", LayoutGlyph { font_weight: cosmic_text::Weight(700), ..base.clone() }),
+            (
+                "weight's top bit",
+                LayoutGlyph { font_weight: cosmic_text::Weight(0x8190), ..base.clone() },
+            ),
+            (
+                "fake italic",
+                LayoutGlyph { cache_key_flags: CacheKeyFlags::FAKE_ITALIC, ..base.clone() },
+            ),
+            (
+                "no hinting",
+                LayoutGlyph { cache_key_flags: CacheKeyFlags::DISABLE_HINTING, ..base.clone() },
+            ),
+            (
+                "transparent black of its own",
+                LayoutGlyph { color_opt: Some(Color(0)), ..base.clone() },
+            ),
+            ("a colour", LayoutGlyph { color_opt: Some(Color::rgb(1, 2, 3)), ..base.clone() }),
+            ("size", LayoutGlyph { font_size: 16.5, ..base.clone() }),
+            ("x", LayoutGlyph { x: 3.5, ..base.clone() }),
+            ("y", LayoutGlyph { y: 0.75, ..base.clone() }),
+            ("x offset", LayoutGlyph { x_offset: 0.125, ..base.clone() }),
+            ("y offset", LayoutGlyph { y_offset: 0.125, ..base.clone() }),
+        ];
+        let mut seen = vec![words(&base)];
+        for (what, g) in &changes {
+            let w = words(g);
+            assert!(!seen.contains(&w), "{what} is not folded in apart from the others");
+            seen.push(w);
+        }
+        // What drawing does not read is not folded in.
+        let unread = LayoutGlyph { start: 5, end: 9, w: 1.0, metadata: 3, ..base.clone() };
+        assert_eq!(words(&unread), words(&base));
+    }
+
+    /// A hasher that keeps the words it is given.
+    struct Words(Vec<u64>);
+    impl Hasher for Words {
+        fn finish(&self) -> u64 {
+            0
+        }
+        fn write(&mut self, _: &[u8]) {
+            unreachable!("fold_glyph writes words")
+        }
+        fn write_u64(&mut self, n: u64) {
+            self.0.push(n);
+        }
     }
 
     /// glyphon's culling: the runs from the first whose line box meets the
