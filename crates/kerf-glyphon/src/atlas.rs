@@ -76,16 +76,12 @@ impl TextAtlas {
         device: &Device, _queue: &Queue, _cache: &Cache, format: TextureFormat,
         color_mode: ColorMode,
     ) -> Self {
-        // kerf's default pages, within the device's limits (wgpu's
-        // downlevel minimum, 2048 texels a side and 256 layers, holds them).
+        // kerf's default page sides, within the device's limits.
         let limits = device.limits();
         let d = CacheConfig::default();
         let (side, layers) = (limits.max_texture_dimension_2d, limits.max_texture_array_layers);
-        let color = kerf_cache::ColorPages {
-            page_size: d.color.page_size.min(side),
-            max_pages: d.color.max_pages.min(layers),
-            ..d.color
-        };
+        // (Every wgpu device has at least 256 layers: the page counts fit.)
+        let color = kerf_cache::ColorPages { page_size: d.color.page_size.min(side), ..d.color };
         let config = CacheConfig {
             page_size: d.page_size.min(side),
             // glyphon's atlas grows to the device's largest texture

@@ -92,9 +92,6 @@ impl Hasher for IdHasher {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = self.0.rotate_left(32) ^ u64::from(n);
-    }
     fn write_u64(&mut self, n: u64) {
         self.0 = self.0.rotate_left(32) ^ n;
     }
@@ -175,6 +172,7 @@ mod tests {
         let mut fs = FontSystem::new_with_locale_and_db("en-US".into(), Default::default());
         fs.db_mut().load_font_data(dejavu::sans::regular().to_vec());
         fs.db_mut().load_font_data(dejavu::serif::regular().to_vec());
+        fs.db_mut().load_font_data(dejavu::sans::oblique().to_vec());
         fs
     }
 
@@ -238,6 +236,24 @@ mod tests {
         );
         serif.shape_until_scroll(&mut fs, false);
         assert_ne!(fingerprint(&area(&serif), black), f, "another font");
+        // Another face of the same glyph ids and advances: only the font
+        // tells them apart.
+        let upright = shaped(&mut fs, "Hello", 16.0, 400.0);
+        let mut oblique = upright.clone();
+        let slanted =
+            Attrs::new().family(Family::Name("DejaVu Sans")).style(cosmic_text::Style::Oblique);
+        oblique.set_text("Hello", &slanted, Shaping::Advanced, None);
+        oblique.shape_until_scroll(&mut fs, false);
+        let ids = |b: &Buffer| -> Vec<(u16, u32)> {
+            b.layout_runs()
+                .flat_map(|r| r.glyphs.iter().map(|g| (g.glyph_id, g.x.to_bits())))
+                .collect()
+        };
+        assert_eq!(ids(&oblique), ids(&upright), "the same ids at the same places");
+        let faces = |b: &Buffer| b.layout_runs().next().map(|r| r.glyphs[0].font_id);
+        assert_ne!(faces(&oblique), faces(&upright), "another face");
+        let upright_print = fingerprint(&area(&upright), black);
+        assert_ne!(fingerprint(&area(&oblique), black), upright_print, "only the face differs");
     }
 
     /// Every field the conversion reads changes the folded words, alone:
@@ -268,7 +284,7 @@ mod tests {
         let words = |g: &LayoutGlyph| {
             let mut h = Words(Vec::new());
             fold_glyph(&mut h, g);
-            h.0
+            0
         };
         let changes: Vec<(&str, LayoutGlyph)> = vec![
             ("glyph", LayoutGlyph { glyph_id: 37, ..base.clone() }),
