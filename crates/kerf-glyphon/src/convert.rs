@@ -284,7 +284,7 @@ mod tests {
         let words = |g: &LayoutGlyph| {
             let mut h = Words(Vec::new());
             fold_glyph(&mut h, g);
-            0
+            h.0
         };
         let changes: Vec<(&str, LayoutGlyph)> = vec![
             ("glyph", LayoutGlyph { glyph_id: 37, ..base.clone() }),
