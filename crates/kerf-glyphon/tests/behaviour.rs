@@ -322,3 +322,49 @@ fn renderers_share_the_frame_trim_ends() {
         assert_eq!(frames(&kit) - start, n, "without trim, frame {n}");
     }
 }
+
+/// A custom glyph's image is held for the four frames after it was last
+/// drawn (the closure is not asked again), and dropped after: drawn again
+/// later, it is asked for again.
+#[test]
+fn custom_glyph_images_are_held_for_four_frames_after_their_last_use() {
+    let mut kit = kit_on(common::gpu());
+    let mut fs = common::font_system();
+    let b = common::buffer(&mut fs, "", 20.0, 100.0, Family::SansSerif);
+    let icon = [g::CustomGlyph { id: 0, width: 12.0, height: 12.0, ..Default::default() }];
+    let mut asked = 0;
+    let mut frame = |kit: &mut Kit, with_icon: bool, asked: &mut usize| {
+        let icons: &[g::CustomGlyph] = if with_icon { &icon } else { &[] };
+        let area = g::TextArea { custom_glyphs: icons, ..area_of(&b) };
+        let Kit { device, queue, atlas, renderer, viewport, swash } = kit;
+        let raster = |r: g::RasterizeCustomGlyphRequest| {
+            *asked += 1;
+            let n = r.width as usize * r.height as usize;
+            Some(g::RasterizedCustomGlyph {
+                data: vec![200; n],
+                content_type: g::ContentType::Mask,
+            })
+        };
+        renderer
+            .prepare_with_custom(device, queue, &mut fs, atlas, viewport, [area], swash, raster)
+            .unwrap();
+        atlas.trim();
+    };
+    frame(&mut kit, true, &mut asked);
+    assert_eq!(asked, 1);
+    for _ in 0..3 {
+        frame(&mut kit, false, &mut asked);
+    }
+    frame(&mut kit, true, &mut asked);
+    assert_eq!(asked, 1, "held: drawn four frames after its last use");
+    for _ in 0..2 {
+        frame(&mut kit, false, &mut asked);
+    }
+    frame(&mut kit, true, &mut asked);
+    assert_eq!(asked, 1, "held: its last use counts, not its first");
+    for _ in 0..5 {
+        frame(&mut kit, false, &mut asked);
+    }
+    frame(&mut kit, true, &mut asked);
+    assert_eq!(asked, 2, "dropped after four frames unused, asked for again");
+}
