@@ -190,7 +190,7 @@ fn bad_input_is_reported_not_panicked_on() {
     let mut fs = common::font_system();
     let b = common::buffer(&mut fs, "kept", 20.0, 300.0, Family::SansSerif);
     let icon = |id| g::CustomGlyph { id, width: 10.0, height: 10.0, ..Default::default() };
-    let icons = [icon(0), icon(1), icon(2)];
+    let icons = [icon(0), icon(1), icon(2), g::CustomGlyph { width: 0.0, ..icon(1) }];
     let areas = [
         g::TextArea { scale: f32::NAN, ..area(&b, 0.0, 0.0) },
         g::TextArea { scale: 0.0, ..area(&b, 0.0, 0.0) },
@@ -234,7 +234,10 @@ fn bad_input_is_reported_not_panicked_on() {
         .expect("never fails");
     let report = renderer.report().clone();
     assert_eq!(report.areas_skipped, vec![0, 1, 2]);
-    assert_eq!(report.custom_skipped, vec![(3, 0, g::CustomGlyphSkip::WrongLength)]);
+    assert_eq!(
+        report.custom_skipped,
+        vec![(3, 0, g::CustomGlyphSkip::WrongLength), (3, 3, g::CustomGlyphSkip::Empty)]
+    );
     assert_eq!(report.depth_clipped, 0);
     // "kept" (4 glyphs) and the two right icons.
     assert_eq!(report.instances, 6, "{report:?}");
@@ -333,16 +336,23 @@ fn custom_glyph_images_are_held_for_four_frames_after_their_last_use() {
     let b = common::buffer(&mut fs, "", 20.0, 100.0, Family::SansSerif);
     let icon = [g::CustomGlyph { id: 0, width: 12.0, height: 12.0, ..Default::default() }];
     let mut asked = 0;
-    let mut frame = |kit: &mut Kit, with_icon: bool, asked: &mut usize| {
+    let mut colour = false;
+    let mut frame = |kit: &mut Kit, with_icon: bool, asked: &mut usize, colour: bool| {
         let icons: &[g::CustomGlyph] = if with_icon { &icon } else { &[] };
         let area = g::TextArea { custom_glyphs: icons, ..area_of(&b) };
         let Kit { device, queue, atlas, renderer, viewport, swash } = kit;
         let raster = |r: g::RasterizeCustomGlyphRequest| {
             *asked += 1;
             let n = r.width as usize * r.height as usize;
-            Some(g::RasterizedCustomGlyph {
-                data: vec![200; n],
-                content_type: g::ContentType::Mask,
+            Some(match colour {
+                false => g::RasterizedCustomGlyph {
+                    data: vec![200; n],
+                    content_type: g::ContentType::Mask,
+                },
+                true => g::RasterizedCustomGlyph {
+                    data: vec![200; n * 4],
+                    content_type: g::ContentType::Color,
+                },
             })
         };
         renderer
@@ -350,21 +360,34 @@ fn custom_glyph_images_are_held_for_four_frames_after_their_last_use() {
             .unwrap();
         atlas.trim();
     };
-    frame(&mut kit, true, &mut asked);
+    frame(&mut kit, true, &mut asked, colour);
     assert_eq!(asked, 1);
     for _ in 0..3 {
-        frame(&mut kit, false, &mut asked);
+        frame(&mut kit, false, &mut asked, colour);
     }
-    frame(&mut kit, true, &mut asked);
+    frame(&mut kit, true, &mut asked, colour);
     assert_eq!(asked, 1, "held: drawn four frames after its last use");
     for _ in 0..2 {
-        frame(&mut kit, false, &mut asked);
+        frame(&mut kit, false, &mut asked, colour);
     }
-    frame(&mut kit, true, &mut asked);
+    frame(&mut kit, true, &mut asked, colour);
     assert_eq!(asked, 1, "held: its last use counts, not its first");
     for _ in 0..5 {
-        frame(&mut kit, false, &mut asked);
+        frame(&mut kit, false, &mut asked, colour);
     }
-    frame(&mut kit, true, &mut asked);
+    frame(&mut kit, true, &mut asked, colour);
     assert_eq!(asked, 2, "dropped after four frames unused, asked for again");
+    assert!(kit.renderer.report().custom_skipped.is_empty(), "the same content type is drawn");
+    assert_eq!(kit.renderer.report().instances, 1);
+    // Asked again later, the closure answers with another content type for
+    // the same glyph: refused (glyphon panics), not drawn.
+    for _ in 0..5 {
+        frame(&mut kit, false, &mut asked, colour);
+    }
+    colour = true;
+    frame(&mut kit, true, &mut asked, colour);
+    assert_eq!(asked, 3);
+    let skipped = &kit.renderer.report().custom_skipped;
+    assert_eq!(skipped, &vec![(0, 0, g::CustomGlyphSkip::ContentTypeChanged)]);
+    assert_eq!(kit.renderer.report().instances, 0);
 }
