@@ -102,11 +102,6 @@ fn kerf_renderer(
     renderer
 }
 
-/// A buffer's glyphs are drawn at one depth, 0 (no depth closure).
-fn zero_depth(_: usize) -> f32 {
-    0.0
-}
-
 impl TextRenderer {
     /// Creates a new `TextRenderer`.
     pub fn new(
@@ -305,7 +300,8 @@ impl TextRenderer {
         self.images.clear();
         self.runs.begin();
         let has_depth = depth.is_some();
-        let mut zero = zero_depth;
+        // Without a depth closure, everything at depth 0, as glyphon.
+        let mut zero = |_: usize| 0.0;
         let depth_of: &mut dyn FnMut(usize) -> f32 = match depth.as_mut() {
             Some(f) => *f,
             None => &mut zero,
