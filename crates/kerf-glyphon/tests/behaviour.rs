@@ -391,3 +391,51 @@ fn custom_glyph_images_are_held_for_four_frames_after_their_last_use() {
     assert_eq!(skipped, &vec![(0, 0, g::CustomGlyphSkip::ContentTypeChanged)]);
     assert_eq!(kit.renderer.report().instances, 0);
 }
+
+/// `prepare_with_depth` draws at the closure's depths; a depth outside
+/// 0..=1 (clipped by glyphon's GPU) is counted and not drawn.
+#[test]
+fn prepare_with_depth_draws_at_the_closures_depths() {
+    let mut kit = kit_on(common::gpu());
+    let mut fs = common::font_system();
+    let b = common::buffer(&mut fs, "depth", 20.0, 300.0, Family::SansSerif);
+    for (depth, drawn, clipped) in [(0.5, 5, 0), (2.0, 0, 5)] {
+        let Kit { device, queue, atlas, renderer, viewport, swash } = &mut kit;
+        renderer
+            .prepare_with_depth(
+                device,
+                queue,
+                &mut fs,
+                atlas,
+                viewport,
+                [area_of(&b)],
+                swash,
+                |_| depth,
+            )
+            .unwrap();
+        atlas.trim();
+        let report = renderer.report();
+        assert_eq!((report.instances, report.depth_clipped), (drawn, clipped), "depth {depth}");
+    }
+}
+
+/// kerf-glyphon draws every size exactly by default (as glyphon); a zoom
+/// policy of size steps draws a zooming area from the steps instead (on
+/// the transformed path: no axis-aligned instances).
+#[test]
+fn the_zoom_policy_is_exact_until_set() {
+    let mut fs = common::font_system();
+    let small = common::buffer(&mut fs, "zoom", 20.0, 300.0, Family::SansSerif);
+    let large = common::buffer(&mut fs, "zoom", 23.0, 300.0, Family::SansSerif);
+    for steps in [false, true] {
+        let mut kit = kit_on(common::gpu());
+        if steps {
+            kit.renderer.set_zoom_policy(kerf_wgpu::ZoomPolicy::Steps { per_octave: 8 });
+        }
+        kit.prepare(&mut fs, [area_of(&small)]);
+        kit.atlas.trim();
+        kit.prepare(&mut fs, [area_of(&large)]);
+        let instances = kit.renderer.report().instances;
+        assert_eq!(instances, if steps { 0 } else { 4 }, "steps {steps}");
+    }
+}
