@@ -130,15 +130,20 @@ fn custom_glyphs_of_both_content_types_at_several_scales() {
 #[test]
 fn depth_from_metadata() {
     let make = |fs: &mut FontSystem| {
-        let mut near = common::buffer(fs, "NEAR near NEAR", 40.0, 600.0, Family::SansSerif);
-        let mut far = common::buffer(fs, "far FAR far FAR", 40.0, 600.0, Family::Serif);
-        for (b, m) in [(&mut near, 2), (&mut far, 6)] {
-            for line in &mut b.lines {
-                line.set_metadata(m);
-            }
-            b.lines.iter_mut().for_each(|l| l.reset_layout());
+        // A glyph's metadata is its span's (`Attrs::metadata`).
+        let mut near = common::buffer(fs, "", 40.0, 600.0, Family::SansSerif);
+        let mut far = common::buffer(fs, "", 40.0, 600.0, Family::SansSerif);
+        for (b, text, family, m) in [
+            (&mut near, "NEAR near NEAR", Family::SansSerif, 2),
+            (&mut far, "far FAR far FAR", Family::Serif, 6),
+        ] {
+            let attrs = cosmic_text::Attrs::new().family(family).metadata(m);
+            b.set_text(text, &attrs, cosmic_text::Shaping::Advanced, None);
             b.shape_until_scroll(fs, false);
         }
+        let metadata =
+            |b: &Buffer| b.layout_runs().flat_map(|r| r.glyphs.iter().map(|g| g.metadata)).max();
+        assert_eq!((metadata(&near), metadata(&far)), (Some(2), Some(6)));
         vec![near, far]
     };
     let areas = vec![
@@ -148,6 +153,11 @@ fn depth_from_metadata() {
     let setup = Setup { depth: true, ..Setup::new(400, 90) };
     let (g, k) = both(setup, &make, std::slice::from_ref(&areas), &mut no_edit());
     assert_same("depth", &g[0], &k[0], 1500);
+    // The far one drawn first: the near one is drawn over it, not hidden
+    // behind its quads.
+    let reversed: Vec<Area> = areas.iter().rev().cloned().collect();
+    let (gr, kr) = both(setup, &make, &[reversed], &mut no_edit());
+    assert_same("depth, far first", &gr[0], &kr[0], 1500);
     // The depth test did something: drawn without it, the far text shows
     // over the near one's boxes.
     let (plain, _) = both(Setup::new(400, 90), &make, &[areas], &mut no_edit());
