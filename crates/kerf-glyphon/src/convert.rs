@@ -214,6 +214,12 @@ mod tests {
             shaped(&mut fs, "Hello there, world", 17.0, 400.0),
             shaped(&mut fs, "Hello there, world", 16.0, 60.0),
         ];
+        // Another line height: the glyphs' own fields are the same, the
+        // line's y is not.
+        let mut taller = b.clone();
+        taller.set_metrics(Metrics::new(16.0, 26.0));
+        taller.shape_until_scroll(&mut fs, false);
+        assert_ne!(fingerprint(&area(&taller), black), f, "another line height");
         for (i, c) in changes.iter().enumerate() {
             assert_ne!(fingerprint(&area(c), black), f, "change {i}");
         }
@@ -352,6 +358,9 @@ mod tests {
         assert_eq!(lines(TextArea { bounds, ..area(&b) }), vec![2, 3]);
         assert_eq!(lines(TextArea { bounds, top: 20.0, ..area(&b) }), vec![1, 2]);
         assert_eq!(lines(TextArea { bounds, scale: 2.0, ..area(&b) }), vec![1]);
+        // Line 1 at scale 2 spans 40..80: its scaled height reaches 65.
+        let low = TextBounds { left: 0, top: 65, right: 100, bottom: 79 };
+        assert_eq!(lines(TextArea { bounds: low, scale: 2.0, ..area(&b) }), vec![1]);
         let edge = TextBounds { left: 0, top: 40, right: 100, bottom: 40 };
         assert_eq!(lines(TextArea { bounds: edge, ..area(&b) }), vec![1, 2], "touching edges");
         assert_eq!(lines(area(&b)).len(), 10);

@@ -387,7 +387,8 @@ impl TextRenderer {
             // line's y rounded on its own): a whole top keeps them apart.
             let (left, top, scale) = (area.left, area.top.trunc(), area.scale);
             if !has_depth {
-                self.items.push(Item { layer: 0, what: What::Run(key), left, top, scale, bounds });
+                let layer = self.layer(device, queue, atlas, 0.0);
+                self.items.push(Item { layer, what: What::Run(key), left, top, scale, bounds });
                 continue;
             }
             depths.clear();

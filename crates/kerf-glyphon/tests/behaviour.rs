@@ -417,6 +417,36 @@ fn prepare_with_depth_draws_at_the_closures_depths() {
         let report = renderer.report();
         assert_eq!((report.instances, report.depth_clipped), (drawn, clipped), "depth {depth}");
     }
+    // One buffer at two depths (its spans' metadata): the glyphs in range
+    // drawn, the others counted.
+    let mut two = common::buffer(&mut fs, "", 20.0, 300.0, Family::SansSerif);
+    let attrs = Attrs::new().family(Family::SansSerif);
+    two.set_rich_text(
+        [("near", attrs.clone().metadata(1)), ("far", attrs.clone().metadata(9))],
+        &attrs,
+        Shaping::Advanced,
+        None,
+    );
+    two.shape_until_scroll(&mut fs, false);
+    for (scale, drawn, clipped) in [(0.1, 7, 0), (0.2, 4, 3)] {
+        let Kit { device, queue, atlas, renderer, viewport, swash } = &mut kit;
+        renderer
+            .prepare_with_depth(
+                device,
+                queue,
+                &mut fs,
+                atlas,
+                viewport,
+                [area_of(&two)],
+                swash,
+                |m| m as f32 * scale,
+            )
+            .unwrap();
+        atlas.trim();
+        let report = renderer.report();
+        let got = (report.instances, report.depth_clipped);
+        assert_eq!(got, (drawn, clipped), "metadata × {scale}");
+    }
 }
 
 /// kerf-glyphon draws every size exactly by default (as glyphon); a zoom

@@ -146,9 +146,20 @@ fn depth_from_metadata() {
         assert_eq!((metadata(&near), metadata(&far)), (Some(2), Some(6)));
         vec![near, far]
     };
+    // And an icon with each, at the area's depth, overlapping the other's.
+    let icon = |id, metadata| Custom {
+        id,
+        left: 330.0,
+        top: 5.0,
+        width: 36.0,
+        height: 36.0,
+        color: None,
+        snap: true,
+        metadata,
+    };
     let areas = vec![
-        Area { color: [0, 0, 200, 255], ..Area::at(0, 10.0, 10.0) },
-        Area { color: [200, 0, 0, 255], ..Area::at(1, 22.0, 22.0) },
+        Area { color: [0, 0, 200, 255], custom: vec![icon(0, 2)], ..Area::at(0, 10.0, 10.0) },
+        Area { color: [200, 0, 0, 255], custom: vec![icon(1, 6)], ..Area::at(1, 22.0, 22.0) },
     ];
     let setup = Setup { depth: true, ..Setup::new(400, 90) };
     let (g, k) = both(setup, &make, std::slice::from_ref(&areas), &mut no_edit());
