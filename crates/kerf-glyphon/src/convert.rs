@@ -39,7 +39,7 @@ pub(crate) fn fingerprint(area: &TextArea<'_>, default_color: [u8; 4]) -> u64 {
     let mut h = foldhash::fast::FixedState::with_seed(0x6b65_7266_676c_7970).build_hasher();
     h.write_u32(u32::from_le_bytes(default_color));
     for run in visible_runs(area) {
-        h.write_u64(u64::from(run.line_y.to_bits()) | (run.glyphs.len() as u64) << 32);
+        h.write_u64(u64::from(run.line_y.to_bits()));
         // Runs are long stretches of one font: its bits are folded in
         // where it changes, not per glyph.
         let mut font = None;
