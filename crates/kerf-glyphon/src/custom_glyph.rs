@@ -121,7 +121,7 @@ pub enum CustomGlyphSkip {
 struct Held {
     width: u32,
     height: u32,
-    data: Arc<[u8]>,
+    data: Vec<u8>,
     /// The store's frame it was last asked for in.
     used: u64,
 }
@@ -193,7 +193,7 @@ impl Store {
                 id
             }
         };
-        let held = Held { width: w, height: h, data: out.data.into(), used: self.frame };
+        let held = Held { width: w, height: h, data: out.data, used: self.frame };
         self.held.insert(id, held);
         Ok((id, out.content_type))
     }

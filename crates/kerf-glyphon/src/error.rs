@@ -31,8 +31,10 @@ pub enum RenderError {
     /// The renderer was prepared with another atlas than the one given to
     /// `render`: its glyphs are not in this one. Nothing is drawn.
     RemovedFromAtlas,
-    /// The viewport's resolution changed after `prepare` (positions were
-    /// made for the old one). Nothing is drawn; prepare again.
+    /// The screen resolution changed since the last `prepare`. Declared by
+    /// glyphon 0.12, which never returns it; neither does kerf-glyphon (a
+    /// renderer draws with the resolution its last `prepare` wrote). Kept
+    /// so that apps matching on it compile.
     ScreenResolutionChanged,
 }
 

@@ -6,7 +6,7 @@ use crate::convert::Runs;
 use crate::custom_glyph::{CustomGlyphSkip, CustomKey};
 use crate::{
     ColorMode, ContentType, FontSystem, PrepareError, RasterizeCustomGlyphRequest,
-    RasterizedCustomGlyph, RenderError, Resolution, SwashCache, TextArea, TextAtlas, Viewport,
+    RasterizedCustomGlyph, RenderError, SwashCache, TextArea, TextAtlas, Viewport,
 };
 use cosmic_text::SubpixelBin;
 use kerf_cache::{CosmicFonts, PositionedGlyph, PositionedImage, Skipped};
@@ -29,8 +29,6 @@ pub struct TextRenderer {
     runs: Runs,
     /// The atlas frame this renderer last prepared in.
     frame: Option<u64>,
-    /// The resolution of the last prepare.
-    resolution: Option<Resolution>,
     report: PrepareReport,
     /// Scratch of a prepare: what goes to kerf, in order.
     items: Vec<Item>,
@@ -123,7 +121,6 @@ impl TextRenderer {
             key,
             runs: Runs::default(),
             frame: None,
-            resolution: None,
             report: PrepareReport::default(),
             items: Vec::new(),
             glyphs: Vec::new(),
@@ -265,17 +262,25 @@ impl TextRenderer {
         &self.report.skipped
     }
 
-    /// The layer drawing at `depth`, made if there is none.
-    fn layer(&mut self, device: &Device, queue: &Queue, atlas: &TextAtlas, depth: f32) -> usize {
+    /// The layer drawing at `depth`, made if there is none; `None` for a
+    /// depth outside 0..=1 (clipped by glyphon's GPU), counted in the
+    /// report as `glyphs` glyphs not drawn.
+    fn layer(
+        &mut self, device: &Device, queue: &Queue, atlas: &TextAtlas, depth: f32, glyphs: usize,
+    ) -> Option<usize> {
+        if !(0.0..=1.0).contains(&depth) {
+            self.report.depth_clipped += glyphs;
+            return None;
+        }
         if let Some(i) = self.layers.iter().position(|l| l.depth.to_bits() == depth.to_bits()) {
-            return i;
+            return Some(i);
         }
         let renderer = kerf_renderer(device, atlas, &self.key, self.zoom);
         let mut viewport = kerf_wgpu::Viewport::new(device, &atlas.inner);
-        // Checked by the caller: 0..=1.
+        // In range: checked above.
         let _ = viewport.set_depth(queue, depth);
         self.layers.push(Layer { depth, renderer, viewport, drawn: false });
-        self.layers.len() - 1
+        Some(self.layers.len() - 1)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -293,7 +298,6 @@ impl TextRenderer {
             _ => atlas.frame(),
         });
         let resolution = viewport.resolution();
-        self.resolution = Some(resolution);
         self.report = PrepareReport::default();
         self.items.clear();
         self.glyphs.clear();
@@ -351,11 +355,7 @@ impl TextRenderer {
                     };
                     let Some(source) = source else { continue };
                     let d = depth_of(glyph.metadata);
-                    if !(0.0..=1.0).contains(&d) {
-                        self.report.depth_clipped += 1;
-                        continue;
-                    }
-                    let layer = self.layer(device, queue, atlas, d);
+                    let Some(layer) = self.layer(device, queue, atlas, d, 1) else { continue };
                     let image =
                         PositionedImage { source, id, size: 1.0, x: x as f32, y: y as f32, color };
                     placed.push((layer, image));
@@ -387,7 +387,7 @@ impl TextRenderer {
             // line's y rounded on its own): a whole top keeps them apart.
             let (left, top, scale) = (area.left, area.top.trunc(), area.scale);
             if !has_depth {
-                let layer = self.layer(device, queue, atlas, 0.0);
+                let Some(layer) = self.layer(device, queue, atlas, 0.0, 0) else { continue };
                 self.items.push(Item { layer, what: What::Run(key), left, top, scale, bounds });
                 continue;
             }
@@ -399,11 +399,7 @@ impl TextRenderer {
             let uniform = depths.windows(2).all(|w| w[0].to_bits() == w[1].to_bits());
             if uniform && depths.len() == run.len() {
                 let d = depths.first().copied().unwrap_or(0.0);
-                if !(0.0..=1.0).contains(&d) {
-                    self.report.depth_clipped += run.len();
-                    continue;
-                }
-                let layer = self.layer(device, queue, atlas, d);
+                let Some(layer) = self.layer(device, queue, atlas, d, run.len()) else { continue };
                 self.items.push(Item { layer, what: What::Run(key), left, top, scale, bounds });
                 continue;
             }
@@ -412,11 +408,7 @@ impl TextRenderer {
             at_depth.clear();
             for (j, g) in run.iter().enumerate() {
                 let d = depths.get(j).copied().unwrap_or(0.0);
-                if !(0.0..=1.0).contains(&d) {
-                    self.report.depth_clipped += 1;
-                    continue;
-                }
-                let layer = self.layer(device, queue, atlas, d);
+                let Some(layer) = self.layer(device, queue, atlas, d, 1) else { continue };
                 at_depth.push((layer, *g));
             }
             at_depth.sort_by_key(|(layer, _)| *layer);
