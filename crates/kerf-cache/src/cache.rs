@@ -49,6 +49,8 @@ pub struct GlyphCache {
     /// Retained runs' keys as they are recorded, coverage and colour (kept
     /// for the next run: see retain/mod.rs).
     pub(crate) key_scratch: [Vec<crate::key::GlyphKey>; 2],
+    /// Glyph outlines as curves, for drawing from outlines on the GPU.
+    pub(crate) curves: crate::curves::CurveStore,
 }
 
 /// What [`GlyphCache::add_instance`] answers: the font to draw with, and
@@ -123,6 +125,7 @@ impl GlyphCache {
             report: Report::default(),
             id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
             key_scratch: Default::default(),
+            curves: crate::curves::CurveStore::default(),
         })
     }
 
@@ -214,6 +217,19 @@ impl GlyphCache {
         &mut self, source: impl ImageSource + 'static,
     ) -> Result<ImageSourceId, ImageSourceError> {
         self.sources.add_image_source(Arc::new(source), false)
+    }
+
+    /// The outline store: glyph outlines as curves, for drawing from
+    /// outlines on the GPU ([`Frame::outline`](crate::Frame::outline)).
+    pub fn curves(&self) -> &crate::curves::CurveStore {
+        &self.curves
+    }
+
+    /// The outline store, to take its written ranges
+    /// ([`CurveStore::take_dirty`](crate::curves::CurveStore::take_dirty))
+    /// or set another budget.
+    pub fn curves_mut(&mut self) -> &mut crate::curves::CurveStore {
+        &mut self.curves
     }
 
     /// The loaded fonts.

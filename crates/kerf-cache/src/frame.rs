@@ -186,6 +186,23 @@ impl Frame<'_> {
         self.glyph_in_mode(font, glyph, size_px, mode)
     }
 
+    /// Glyph `glyph` of `font` as curves for drawing from its outline: its
+    /// record in the outline store ([`GlyphCache::curves`]), read from the
+    /// face and packed on its first use at any size, kept while this frame
+    /// and the `frames_in_flight` after it run. `Ok(None)` for a glyph
+    /// without an outline (a space). A font drawing an effect or a
+    /// synthetic bold, a colour glyph, and a store with no room are errors:
+    /// the glyph is drawn from a bitmap.
+    pub fn outline(
+        &mut self, font: FontId, glyph: u16,
+    ) -> Result<Option<crate::curves::OutlineSlot>, crate::curves::OutlineError> {
+        let cache = &mut *self.cache;
+        let (frame, in_flight) = (cache.coverage.frame, cache.config.frames_in_flight);
+        let fonts = &cache.sources.fonts;
+        let key = crate::curves::CurveKey { font, glyph };
+        cache.curves.get(key, frame, in_flight, || outline_curves(fonts, font, glyph))
+    }
+
     /// Looks up one glyph for drawing with filtering (transformed text):
     /// [`RenderMode::Sampled`], offset 0, a border of zeros around the
     /// bitmap (the entry's size and bearings include it). A glyph larger
@@ -482,4 +499,30 @@ impl Drop for Frame<'_> {
             self.cache.report.skipped.clear();
         }
     }
+}
+
+/// Glyph `glyph` of `font` as curves in ems (the instance's variations and
+/// synthetic oblique applied), or why it is not drawn from its outline.
+fn outline_curves(
+    fonts: &crate::font::FontSet, id: FontId, glyph: u16,
+) -> Result<Vec<crate::curves::Curve>, crate::curves::OutlineError> {
+    use crate::curves::OutlineError;
+    let font = fonts.get(id).ok_or(OutlineError::UnknownFont(id))?;
+    let instance = font.instance();
+    if font.effect().is_some() || instance.is_some_and(|i| i.embolden()) {
+        return Err(OutlineError::Synthetic);
+    }
+    if fonts.is_color_glyph(id, glyph) {
+        return Err(OutlineError::Colour(glyph));
+    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut face = ttf_parser::Face::parse(font.bytes(), font.collection_index())
+            .map_err(|_| OutlineError::BadFont(glyph))?;
+        for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
+            face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+        }
+        let oblique = instance.map_or(0.0, |i| i.oblique());
+        Ok(crate::curves::read_curves(&face, glyph, oblique))
+    }))
+    .map_err(|_| OutlineError::BadFont(glyph))?
 }

@@ -84,6 +84,7 @@ mod cache;
 mod color;
 mod config;
 mod counts;
+pub mod curves;
 mod error;
 mod font;
 mod footprint;
