@@ -2,26 +2,10 @@
 // sizes) mapped by a per-area matrix, coverage sampled with bilinear
 // filtering. The glyphs come from RenderMode::Sampled slots, whose bitmaps
 // carry a border of zeros, and samples are clamped to the slot's own texels:
-// no neighbour ever bleeds in. Prefixed with common.wgsl.
+// no neighbour ever bleeds in. Prefixed with common.wgsl, filtered.wgsl and
+// area_transform.wgsl.
 
 @group(0) @binding(1) var atlas_sampler: sampler;
-
-struct Transform {
-    // Area pixels (x right, y down, z = 0) to target pixels (to_clip = 1) or to clip space (to_clip = 0).
-    m: mat4x4<f32>,
-    to_clip: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-};
-
-// The transforms of up to TRANSFORMS_PER_DRAW consecutive areas, drawn
-// by one draw (kerf_wgpu::TRANSFORMS_PER_DRAW): each quad names its area's.
-// One draw for many areas, not one each: lavapipe starts a 64 KiB block of
-// scene memory for each draw, and a HUD of 300 transformed labels spent
-// half its frame faulting those pages in.
-const TRANSFORMS_PER_DRAW: u32 = 128u;
-@group(2) @binding(0) var<uniform> transforms: array<Transform, 128>;
 
 // Set in a quad's layer when its texels carry a border of zeros (a glyph's
 // sampled raster): the quad is drawn half a texel inside its rectangle.
@@ -59,16 +43,8 @@ fn vs_transformed(in: Instance) -> Varyings {
     // Half a texel in texels, and in area pixels (a quad without a border: none).
     let inset = select(0.0, 0.5, (in.layer & BORDER_BIT) != 0u);
     let inset_px = inset * in.size / tex_size;
-    let transform = transforms[min(in.transform, TRANSFORMS_PER_DRAW - 1u)];
-    let p = transform.m * vec4<f32>(in.pos + inset_px + corner * (in.size - 2.0 * inset_px), 0.0, 1.0);
     var out: Varyings;
-    // No branch on a uniform's value anywhere in kerf's shaders: lavapipe
-    // inlines the uniforms a branch reads and compiles a new shader variant
-    // for every draw, never freeing the old one (about 130 KB and 1 ms a
-    // frame for one rotated area). Both results are computed; select picks.
-    let px = p.xy / p.w;
-    let target_clip = vec4<f32>(px.x / viewport.size.x * 2.0 - 1.0, 1.0 - px.y / viewport.size.y * 2.0, viewport.depth, 1.0);
-    out.clip = select(p, target_clip, transform.to_clip == 1u);
+    out.clip = area_clip(in.transform, in.pos + inset_px + corner * (in.size - 2.0 * inset_px));
     let tex = vec2<f32>(in.tex);
     out.uv = tex + vec2<f32>(inset) + corner * (tex_size - vec2<f32>(2.0 * inset));
     out.layer = in.layer & ~BORDER_BIT;

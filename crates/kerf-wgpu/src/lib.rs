@@ -112,6 +112,7 @@ mod held;
 mod lcd_settings;
 mod made;
 mod offscreen;
+mod outline;
 mod pipeline;
 mod renderer;
 mod sampled;
@@ -133,6 +134,8 @@ pub use kerf_cache::{
 };
 pub use lcd_settings::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};
+pub use outline::{OutlinePolicy, OutlineQuad, UPRIGHT_OUTLINE_PX};
+pub use pipeline::OUTLINE_SHADER;
 pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
 pub use renderer::{PrepareReport, RendererFootprint, TextRenderer};
 pub use textures::{GpuStats, TextAtlas};

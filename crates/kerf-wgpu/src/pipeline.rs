@@ -11,11 +11,23 @@ pub const SHADER: &str =
     concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
 
 /// The WGSL source of transformed text (`shaders/common.wgsl` +
-/// `shaders/filtered.wgsl` + `shaders/transformed.wgsl`).
+/// `shaders/filtered.wgsl` + `shaders/area_transform.wgsl` +
+/// `shaders/transformed.wgsl`).
 pub const TRANSFORMED_SHADER: &str = concat!(
     include_str!("../shaders/common.wgsl"),
     include_str!("../shaders/filtered.wgsl"),
+    include_str!("../shaders/area_transform.wgsl"),
     include_str!("../shaders/transformed.wgsl")
+);
+
+/// The WGSL source of the outline path (`shaders/common.wgsl` +
+/// `shaders/filtered.wgsl` + `shaders/area_transform.wgsl` +
+/// `shaders/outline.wgsl`): glyphs drawn from their curves.
+pub const OUTLINE_SHADER: &str = concat!(
+    include_str!("../shaders/common.wgsl"),
+    include_str!("../shaders/filtered.wgsl"),
+    include_str!("../shaders/area_transform.wgsl"),
+    include_str!("../shaders/outline.wgsl")
 );
 
 /// The WGSL source of LCD text (`shaders/common.wgsl` + `shaders/text.wgsl` +
@@ -143,6 +155,15 @@ pub(crate) struct Shared {
     pub sampler: wgpu::Sampler,
     pub sampled_pipelines: Mutex<HashMap<(PipelineKey, CurveKey, bool), MadePipeline>>,
     pub sampled_color_pipelines: Mutex<HashMap<PipelineKey, MadePipeline>>,
+    /// The outline path: shader (made on first use), the outline store's
+    /// layout (a read-only storage buffer), pipelines by key and correction.
+    pub outline_shader: OnceLock<Arc<Made<wgpu::ShaderModule>>>,
+    pub outline_layout: wgpu::BindGroupLayout,
+    pub outline_pipeline_layout: wgpu::PipelineLayout,
+    pub outline_pipelines: Mutex<HashMap<(PipelineKey, CurveKey), MadePipeline>>,
+    /// True when the device can draw outlines (two storage buffers in the
+    /// fragment stage: the correction tables and the outline store).
+    pub outlines: bool,
     /// LCD text (dual-source blending): the shader (made on first use, where
     /// the device has the feature), and pipelines by key, stripe order (true:
     /// BGR) and correction mode.
@@ -244,6 +265,30 @@ impl Shared {
                 ],
                 immediate_size: 0,
             });
+        let outline_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("kerf outline store layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let outline_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("kerf outline pipeline layout"),
+                bind_group_layouts: &[
+                    Some(&sampled_atlas_layout),
+                    Some(&viewport_layout),
+                    Some(&transform_layout),
+                    Some(&outline_layout),
+                ],
+                immediate_size: 0,
+            });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("kerf atlas sampler"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -267,6 +312,11 @@ impl Shared {
             sampler,
             sampled_pipelines: Mutex::new(HashMap::new()),
             sampled_color_pipelines: Mutex::new(HashMap::new()),
+            outline_shader: OnceLock::new(),
+            outline_layout,
+            outline_pipeline_layout,
+            outline_pipelines: Mutex::new(HashMap::new()),
+            outlines: storage_tables && device.limits().max_storage_buffers_per_shader_stage >= 2,
         }
     }
 
@@ -366,6 +416,31 @@ impl Shared {
         })
     }
 
+    /// The outline pipeline for `key` and correction `curve`, made on first
+    /// use (`shaders/outline.wgsl`).
+    pub fn outline_pipeline(
+        &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
+    ) -> MadePipeline {
+        cached(&self.outline_pipelines, &(key.clone(), *curve), || {
+            QuadPipeline {
+                label: "kerf outline glyph pipeline",
+                layout: self.outline_pipeline_layout.clone(),
+                module: self.module(
+                    &self.outline_shader,
+                    device,
+                    "kerf outline glyph shader",
+                    OUTLINE_SHADER,
+                ),
+                entry_points: ("vs_outline", "fs_outline", "fs_outline"),
+                stride: std::mem::size_of::<crate::outline::OutlineQuad>() as u64,
+                attributes: &crate::outline::OUTLINE_ATTRIBUTES,
+                blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+                constants: crate::fit::constants(curve),
+            }
+            .start(device, key)
+        })
+    }
+
     /// A transformed-text pipeline with these entry points and constants.
     fn sampled_kind(
         &self, device: &wgpu::Device, entry_points: (&'static str, &'static str, &'static str),
@@ -398,6 +473,7 @@ impl Drop for Shared {
         join_all(&self.lcd_pipelines);
         join_all(&self.sampled_pipelines);
         join_all(&self.sampled_color_pipelines);
+        join_all(&self.outline_pipelines);
         self.shader.join();
         for cell in [&self.lcd_shader, &self.sampled_shader] {
             if let Some(module) = cell.get() {

@@ -9,6 +9,7 @@
 use crate::area::{scaled_effects, Content, TextArea, TextContent};
 use crate::draw_order::{is_colour, runs_of};
 use crate::fit::CurveKey;
+use crate::outline::{OutlinePolicy, OutlineQuad};
 use crate::pipeline::{MadePipeline, PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
 use crate::textures::TextAtlas;
 use crate::transform::{
@@ -17,6 +18,7 @@ use crate::transform::{
 };
 use crate::vertex::write_changed;
 use crate::zoom::ZoomPolicy;
+use kerf_cache::curves::OutlineError;
 use kerf_cache::{
     Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
 };
@@ -46,6 +48,25 @@ pub(crate) struct Transformed {
     /// written yet), for [`write_changed`].
     pub(crate) sent_quads: Vec<SampledQuad>,
     pub(crate) sent_uniforms: Vec<TransformUniform>,
+    /// The outline path: its pipeline (for the renderer's correction), its
+    /// quads ([`Kind::Outline`] draws index them), their buffer and what
+    /// it holds.
+    pub(crate) outline_pipeline: Option<MadePipeline>,
+    pub(crate) outline_quads: Vec<OutlineQuad>,
+    pub(crate) outline_buffer: Option<(wgpu::Buffer, u64)>,
+    pub(crate) sent_outline_quads: Vec<OutlineQuad>,
+}
+
+/// How a transformed area's glyphs choose between outlines and bitmaps.
+pub(crate) struct Route<'a> {
+    /// The renderer's policy (with outlines off where the device has none).
+    pub(crate) policy: OutlinePolicy,
+    /// The area's transform only scales and moves.
+    pub(crate) upright: bool,
+    /// The area's index, for the report.
+    pub(crate) area: usize,
+    /// Glyphs the policy sent to outlines that were drawn from bitmaps.
+    pub(crate) fallbacks: &'a mut Vec<(usize, OutlineError)>,
 }
 
 /// One draw of transformed quads.
@@ -82,6 +103,9 @@ pub(crate) enum Kind {
     Clamped,
     /// RGBA quads on colour pages.
     Colour,
+    /// Glyphs drawn from their outlines: the range indexes
+    /// [`Transformed::outline_quads`].
+    Outline,
 }
 
 impl Kind {
@@ -104,6 +128,7 @@ impl Transformed {
         self.draws.clear();
         self.uniforms.clear();
         self.positions.clear();
+        self.outline_quads.clear();
     }
 
     /// A transformed area's quads, each glyph looked up at its on-screen
@@ -111,8 +136,10 @@ impl Transformed {
     pub(crate) fn collect(
         &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, t: &TextTransform,
         raster: Raster, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
+        route: &mut Route<'_>,
     ) {
         let first = self.quads.len() as u32;
+        let first_outline = self.outline_quads.len() as u32;
         let max_px = frame.cache().config().max_glyph_px;
         match &area.content.as_slices() {
             Content::Text(spec) => {
@@ -122,13 +149,9 @@ impl Transformed {
                 let spec = area.scaled(spec);
                 let _ = frame.lay_out_glyphs(&spec, &mut self.positions);
                 let glyphs = self.positions.split_off(start);
-                for layer in frame.effect_layers(&glyphs, &spec.effects, skipped) {
-                    for (i, g) in layer.iter().enumerate() {
-                        sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
-                    }
-                }
+                self.effect_layers(frame, &glyphs, &spec.effects, raster, max_px, skipped, route);
                 for (i, g) in glyphs.iter().enumerate() {
-                    sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
+                    self.glyph(frame, g, raster, max_px, i, skipped, route);
                 }
                 let lines = frame.text_decorations(&spec, &glyphs);
                 self.push_decorations(frame, &lines, skipped);
@@ -138,13 +161,9 @@ impl Transformed {
                 let placed: Vec<PositionedGlyph> =
                     glyphs.iter().map(|g| area.place_glyph(g)).collect();
                 let effects = scaled_effects(&area.effects, area.scale);
-                for layer in frame.effect_layers(&placed, &effects, skipped) {
-                    for (i, g) in layer.iter().enumerate() {
-                        sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
-                    }
-                }
+                self.effect_layers(frame, &placed, &effects, raster, max_px, skipped, route);
                 for (i, g) in placed.iter().enumerate() {
-                    sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
+                    self.glyph(frame, g, raster, max_px, i, skipped, route);
                 }
             }
             Content::Images(images) => {
@@ -157,7 +176,59 @@ impl Transformed {
         if !area.decorations.is_empty() {
             self.push_decorations(frame, &area.placed_decorations(), skipped);
         }
-        self.push_draw(first, t, scissor);
+        self.push_draw(first, first_outline, t, scissor);
+    }
+
+    /// The effect layers (outline, shadow) of `glyphs`, from bitmaps: their
+    /// shapes grow by sizes in pixels. Reported once for the area when its
+    /// glyphs take outlines.
+    #[allow(clippy::too_many_arguments)]
+    fn effect_layers(
+        &mut self, frame: &mut kerf_cache::Frame<'_>, glyphs: &[PositionedGlyph],
+        effects: &kerf_cache::Effects, raster: Raster, max_px: f32, skipped: &mut Vec<Skipped>,
+        route: &mut Route<'_>,
+    ) {
+        let layers = frame.effect_layers(glyphs, effects, skipped);
+        if let Some(g) = layers.first().and_then(|l| l.first()) {
+            if route.policy.draws_outline(g.size * raster.scale(), route.upright) {
+                route.fallbacks.push((route.area, OutlineError::Synthetic));
+            }
+        }
+        for layer in layers {
+            for (i, g) in layer.iter().enumerate() {
+                sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
+            }
+        }
+    }
+
+    /// One glyph of a transformed area: from its outline where the route
+    /// says so and it has one, else from a bitmap (a fallback reported).
+    #[allow(clippy::too_many_arguments)]
+    fn glyph(
+        &mut self, frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: Raster,
+        max_px: f32, index: usize, skipped: &mut Vec<Skipped>, route: &mut Route<'_>,
+    ) {
+        let px = g.size * raster.scale();
+        if route.policy.draws_outline(px, route.upright) && px.is_finite() && px > 0.0 {
+            match frame.outline(g.font, g.glyph) {
+                Ok(Some(slot)) => {
+                    self.outline_quads.push(OutlineQuad {
+                        pen: [g.x, g.y],
+                        // Two target pixels of margin, in ems.
+                        scale: [g.size, 2.0 / px],
+                        bounds: slot.bounds,
+                        record: slot.offset,
+                        color: g.color,
+                        transform: 0,
+                        _pad: 0,
+                    });
+                    return;
+                }
+                Ok(None) => return,
+                Err(e) => route.fallbacks.push((route.area, e)),
+            }
+        }
+        sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, index, skipped);
     }
 
     /// Quads of `lines` (area pixels) sampling the cache's solid texel: one
@@ -187,7 +258,9 @@ impl Transformed {
     /// scissored to `scissor`: each run of one kind continues the draw
     /// before it where that draw is of the same kind and scissor and binds
     /// the same block of transforms, else starts a draw.
-    pub(crate) fn push_draw(&mut self, first: u32, t: &TextTransform, scissor: Option<[u32; 4]>) {
+    pub(crate) fn push_draw(
+        &mut self, first: u32, first_outline: u32, t: &TextTransform, scissor: Option<[u32; 4]>,
+    ) {
         let index = self.uniforms.len();
         self.uniforms.push(t.uniform());
         let per = TRANSFORMS_PER_DRAW as usize;
@@ -205,6 +278,28 @@ impl Transformed {
             }
             _ => draws.push(SampledDraw { quads, uniform, scissor, kind }),
         });
+        // The glyphs drawn from outlines, over the area's bitmaps (effects
+        // under them).
+        let outlines = first_outline..self.outline_quads.len() as u32;
+        if !outlines.is_empty() {
+            for q in &mut self.outline_quads[outlines.start as usize..] {
+                q.transform = (index % per) as u32;
+            }
+            match self.draws.last_mut() {
+                Some(d)
+                    if (d.kind, d.scissor, d.uniform) == (Kind::Outline, scissor, uniform)
+                        && d.quads.end == outlines.start =>
+                {
+                    d.quads.end = outlines.end;
+                }
+                _ => self.draws.push(SampledDraw {
+                    quads: outlines,
+                    uniform,
+                    scissor,
+                    kind: Kind::Outline,
+                }),
+            }
+        }
     }
 
     /// Writes the transformed areas' quads and transforms (one buffer write
@@ -227,6 +322,33 @@ impl Transformed {
         }
         if tr.color_pipeline.is_none() && has(Kind::Colour) {
             tr.color_pipeline = Some(atlas.shared.sampled_color_pipeline(device, key));
+        }
+        if tr.outline_pipeline.is_none() && has(Kind::Outline) {
+            tr.outline_pipeline = Some(atlas.shared.outline_pipeline(device, key, curve));
+        }
+        let bytes = std::mem::size_of_val(tr.outline_quads.as_slice()) as u64;
+        if bytes > 0 {
+            if tr.outline_buffer.as_ref().is_none_or(|(_, cap)| *cap < bytes) {
+                let cap = bytes.max(1024).next_power_of_two();
+                let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("kerf outline glyph instances"),
+                    size: cap,
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                tr.outline_buffer = Some((buffer, cap));
+                tr.sent_outline_quads.clear();
+            }
+            if let Some((buffer, _)) = &tr.outline_buffer {
+                write_changed(
+                    queue,
+                    buffer,
+                    &mut tr.sent_outline_quads,
+                    &tr.outline_quads,
+                    0,
+                    |q| *q,
+                );
+            }
         }
         let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;
         if bytes > tr.capacity || tr.buffer.is_none() {
@@ -282,6 +404,15 @@ fn raster_px(px: f32, raster: Raster, max_px: f32) -> f32 {
         Raster::Steps(s, policy) => policy.step_px(px * s),
     };
     px.min(TRANSFORMED_RASTER_LIMIT_PX.min(max_px))
+}
+
+impl Raster {
+    /// Target pixels per area pixel (before any size step).
+    pub(crate) fn scale(&self) -> f32 {
+        match *self {
+            Raster::Scale(s) | Raster::Steps(s, _) => s,
+        }
+    }
 }
 
 /// The size a sampled glyph is rasterized at: its on-screen size (its size

@@ -209,6 +209,12 @@ pub struct TextAtlas {
     frame_started: bool,
     /// The correction a [`Viewport`](crate::Viewport) made for this atlas starts with.
     correction: TextCorrection,
+    /// The outline store's mirror (the outline path), made when the first
+    /// outline is stored.
+    pub(crate) outlines: crate::outline::buffer::OutlineBuffer,
+    /// Its rasterizer hints ([`like_glyphon`](Self::like_glyphon)): upright
+    /// glyphs stay on bitmaps at every size.
+    pub(crate) hinted: bool,
 }
 
 fn next_id() -> u64 {
@@ -257,6 +263,7 @@ impl TextAtlas {
         let swash = kerf_cache::rasterize::SwashRasterizer::new().hinting(true);
         let mut atlas = TextAtlas::with_rasterizer(device, config, Box::new(swash))?;
         atlas.correction = TextCorrection::NEUTRAL;
+        atlas.hinted = true;
         Ok(atlas)
     }
 
@@ -333,7 +340,28 @@ impl TextAtlas {
             frame_open: false,
             frame_started: false,
             correction: TextCorrection::DEFAULT,
+            outlines: Default::default(),
+            hinted: false,
         })
+    }
+
+    /// Writes the outline records stored since the last call to the GPU
+    /// (the outline path's storage buffer); the bytes written.
+    pub(crate) fn sync_outlines(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) -> u64 {
+        let layout = &self.shared.outline_layout;
+        self.outlines.sync(device, queue, layout, self.cache.curves_mut())
+    }
+
+    /// Bytes of GPU memory the outline store's buffer holds.
+    pub fn outline_gpu_bytes(&self) -> u64 {
+        self.outlines.gpu_bytes()
+    }
+
+    /// Whether this atlas's device can draw glyphs from their outlines (it
+    /// reads two storage buffers in the fragment stage); where it cannot,
+    /// every glyph is drawn from bitmaps.
+    pub fn draws_outlines(&self) -> bool {
+        self.shared.outlines
     }
 
     /// Opens an app frame: every [`TextRenderer::prepare`](crate::TextRenderer::prepare)

@@ -40,20 +40,22 @@ impl TextRenderer {
             None => {}
         }
         let tr = &self.transformed;
-        let (Some(buffer), Some((_, transforms, _))) = (&tr.buffer, &tr.uniform_buffer) else {
+        let Some((_, transforms, _)) = &tr.uniform_buffer else {
             return Ok(());
         };
         let mut bound: Option<Kind> = None;
         let mut block: Option<u32> = None;
+        let outlines = atlas.outlines.bound.as_ref();
         for d in &tr.draws {
             let (range, scissor, kind) = (&d.quads, d.scissor, d.kind);
-            let pipeline = match kind {
-                Kind::Bordered => &tr.bordered_pipeline,
-                Kind::Clamped => &tr.pipeline,
-                Kind::Colour => &tr.color_pipeline,
+            let (pipeline, buffer) = match kind {
+                Kind::Bordered => (&tr.bordered_pipeline, tr.buffer.as_ref()),
+                Kind::Clamped => (&tr.pipeline, tr.buffer.as_ref()),
+                Kind::Colour => (&tr.color_pipeline, tr.buffer.as_ref()),
+                Kind::Outline => (&tr.outline_pipeline, tr.outline_buffer.as_ref().map(|b| &b.0)),
             };
-            let Some(pipeline) = pipeline else { continue };
-            if !d.draws_anything() {
+            let (Some(pipeline), Some(buffer)) = (pipeline, buffer) else { continue };
+            if !d.draws_anything() || (kind == Kind::Outline && outlines.is_none()) {
                 continue;
             }
             if let Some([x, y, w, h]) = scissor {
@@ -62,9 +64,15 @@ impl TextRenderer {
             if bound.is_none() {
                 pass.set_bind_group(0, &atlas.sampled_bind_group, &[]);
                 pass.set_bind_group(1, viewport, &[]);
-                pass.set_vertex_buffer(0, buffer.slice(..));
             }
             if bound != Some(kind) {
+                let was_outline = bound == Some(Kind::Outline);
+                if bound.is_none() || was_outline || kind == Kind::Outline {
+                    pass.set_vertex_buffer(0, buffer.slice(..));
+                }
+                if let (Kind::Outline, Some((_, group))) = (kind, outlines) {
+                    pass.set_bind_group(3, group, &[]);
+                }
                 pass.set_pipeline(pipeline.get());
                 bound = Some(kind);
             }

@@ -9,8 +9,9 @@ use crate::error::PrepareError;
 use crate::fit::CurveKey;
 use crate::held::HeldQuads;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
+use crate::outline::{area_px, is_upright, OutlinePolicy};
 use crate::pipeline::PipelineKey;
-use crate::sampled::{draw_oversized, Raster, Transformed};
+use crate::sampled::{draw_oversized, Raster, Route, Transformed};
 use crate::textures::TextAtlas;
 use crate::transform::{SampledQuad, TextTransform, TransformUniform};
 use crate::vertex::{write_changed, GlyphInstance};
@@ -30,6 +31,8 @@ struct Collected {
     lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
     /// Sampled glyphs that could not be drawn.
     skipped: Vec<Skipped>,
+    /// Glyphs the outline policy sent to outlines drawn from bitmaps.
+    outline_fallbacks: Vec<(usize, kerf_cache::curves::OutlineError)>,
 }
 
 /// Draws text into a render pass. One renderer per pass configuration; many
@@ -71,6 +74,11 @@ pub struct TextRenderer {
     /// polynomials, or its tables), switched in `prepare` when a viewport
     /// has another.
     curve: CurveKey,
+    /// Which glyphs are drawn from their outlines; whether the atlas hints
+    /// (upright glyphs stay bitmaps) and its device can draw outlines.
+    outline_policy: OutlinePolicy,
+    hinted: bool,
+    outlines_available: bool,
     /// How areas whose size moves are drawn, and their sizes last time.
     zoom: ZoomPolicy,
     zoom_sizes: ZoomTracker,
@@ -132,6 +140,9 @@ impl TextRenderer {
             color_pipeline: None,
             order: DrawOrder::default(),
             curve,
+            outline_policy: OutlinePolicy::default(),
+            hinted: atlas.hinted,
+            outlines_available: atlas.shared.outlines,
         }
     }
 
@@ -239,6 +250,7 @@ impl TextRenderer {
         let mut out = frame.finish();
         out.skipped.extend(collected.skipped);
         let (upload_calls, upload_bytes) = atlas.apply(device, queue, &out);
+        let outline_upload_bytes = atlas.sync_outlines(device, queue);
         self.transformed.upload(device, queue, atlas, &self.key, &self.curve);
         if !repeated {
             self.upload_instances(device, queue, in_place);
@@ -259,6 +271,9 @@ impl TextRenderer {
             skipped: out.skipped,
             missing: out.missing,
             lcd_fallbacks: collected.lcd_fallbacks,
+            outlines: self.transformed.outline_quads.len() as u32,
+            outline_fallbacks: collected.outline_fallbacks,
+            outline_upload_bytes,
         })
     }
 
@@ -312,6 +327,33 @@ impl TextRenderer {
         fallback.is_none()
     }
 
+    /// The outline policy in force: the renderer's, with upright text on
+    /// bitmaps for a hinting atlas, and no outlines on a device that cannot
+    /// draw them.
+    fn policy_in_force(&self) -> OutlinePolicy {
+        let mut p = self.outline_policy;
+        if self.hinted {
+            p.upright_from_px = None;
+        }
+        if !self.outlines_available {
+            p = OutlinePolicy::NEVER;
+        }
+        p
+    }
+
+    /// Which glyphs are drawn from their outlines
+    /// ([`OutlinePolicy::default`]: turned, skewed and projected text at
+    /// every size, upright text from
+    /// [`UPRIGHT_OUTLINE_PX`](crate::UPRIGHT_OUTLINE_PX) up).
+    pub fn set_outline_policy(&mut self, policy: OutlinePolicy) {
+        self.outline_policy = policy;
+    }
+
+    /// The outline policy set ([`set_outline_policy`](Self::set_outline_policy)).
+    pub fn outline_policy(&self) -> OutlinePolicy {
+        self.outline_policy
+    }
+
     /// The second phase, for area `n`: its glyphs looked up in `frame` and
     /// appended as instances (a transformed area's, and glyphs too large for
     /// the atlas, as sampled quads with a draw of their own). True when its
@@ -325,6 +367,7 @@ impl TextRenderer {
         let zooming = moving && self.zoom_sizes.in_steps(n, area, self.zoom, self.software);
         let lcd = self.lcd_for(n, area, zooming, collected);
         let max_px = frame.cache().config().max_glyph_px;
+        let policy = self.policy_in_force();
         let sampled = match area.transform {
             // A transformed area whose on-screen size moves (a label
             // scaling with the camera): its on-screen size's steps.
@@ -332,12 +375,22 @@ impl TextRenderer {
             Some(t) => Some((t, Raster::Scale(t.raster_scale()))),
             // A zooming area: its size steps, sampled, in place.
             None if zooming => Some((TextTransform::IDENTITY, Raster::Steps(1.0, self.zoom))),
+            // Large upright text: from outlines.
+            None if !lcd && policy.draws_outline(area_px(area), true) => {
+                Some((TextTransform::IDENTITY, Raster::Scale(1.0)))
+            }
             None => None,
         };
         if let Some((t, raster)) = sampled {
             let skipped = &mut collected.skipped;
             let clip = scissor(&area.bounds, target);
-            self.transformed.collect(frame, area, &t, raster, clip, skipped);
+            let mut route = Route {
+                policy,
+                upright: area.transform.is_none_or(|t| is_upright(&t)),
+                area: n,
+                fallbacks: &mut collected.outline_fallbacks,
+            };
+            self.transformed.collect(frame, area, &t, raster, clip, skipped, &mut route);
             return false;
         }
         // Placed as last time, its quads last time's if its run's are:
@@ -382,9 +435,14 @@ impl TextRenderer {
         });
         if !oversized.is_empty() {
             let tr = &mut self.transformed;
-            let first = tr.quads.len() as u32;
+            let (first, first_outline) = (tr.quads.len() as u32, tr.outline_quads.len() as u32);
             draw_oversized(frame, area, &oversized, max_px, tr, &mut collected.skipped);
-            tr.push_draw(first, &TextTransform::IDENTITY, scissor(&area.bounds, target));
+            tr.push_draw(
+                first,
+                first_outline,
+                &TextTransform::IDENTITY,
+                scissor(&area.bounds, target),
+            );
         }
         if area.bounds != TextBounds::default() && !(inside && area.decorations.is_empty()) {
             clip_from(&mut self.quads, start, &area.bounds);

@@ -38,6 +38,15 @@ pub struct PrepareReport {
     /// the areas (by index) drawn in grayscale instead, and why. Empty with
     /// grayscale anti-aliasing.
     pub lcd_fallbacks: Vec<(usize, GrayscaleReason)>,
+    /// Glyphs drawn from their outlines ([`OutlinePolicy`](crate::OutlinePolicy)).
+    pub outlines: u32,
+    /// Glyphs the outline policy sent to outlines that were drawn from
+    /// bitmaps instead, by area index, and why (an effect layer, a colour
+    /// glyph, synthetic bold, a full outline store). Never a failed frame.
+    pub outline_fallbacks: Vec<(usize, kerf_cache::curves::OutlineError)>,
+    /// Bytes of outline records written to the GPU (each glyph's outline
+    /// once, whatever the sizes it is drawn at).
+    pub outline_upload_bytes: u64,
 }
 
 /// What a [`TextRenderer`](crate::TextRenderer) holds between frames

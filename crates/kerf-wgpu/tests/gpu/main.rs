@@ -5,6 +5,7 @@ mod color_space;
 #[path = "../common/mod.rs"]
 mod common;
 mod lcd;
+mod outlines;
 mod placement;
 mod presets;
 mod retained;

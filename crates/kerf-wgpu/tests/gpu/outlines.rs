@@ -1,0 +1,297 @@
+//! The outline path against an exact-area reference written here from the
+//! outline (not kerf's code): glyphs drawn from their curves on the GPU,
+//! turned, skewed and in perspective, at ems from 12 to 2,000 px.
+//!
+//! The reference reads the outline with ttf-parser, maps it to target
+//! pixels through the same transform, cuts its curves into segments within
+//! 1/64 px and sums each pixel's covered area exactly (nonzero winding,
+//! as FreeType's smooth rasterizer). The GPU draws white text over black
+//! with no coverage correction into a linear target, so a pixel reads its
+//! coverage.
+
+use super::common::*;
+use kerf_wgpu::*;
+
+/// A face's bytes, or a failure naming the Debian package to install.
+pub fn system_font(path: &str, package: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; install Debian's {package}"))
+}
+
+/// Exact-area coverage of `glyph` of `face` (variations set on it), its
+/// font units mapped to target pixels by `map`, in a `w × h` window.
+pub fn reference(
+    face: &ttf_parser::Face<'_>, glyph: u16, map: &dyn Fn(f64, f64) -> (f64, f64), w: usize,
+    h: usize,
+) -> Vec<f32> {
+    let mut flat = Flatten { map, pen: (0.0, 0.0), start: (0.0, 0.0), segs: Vec::new() };
+    face.outline_glyph(ttf_parser::GlyphId(glyph), &mut flat);
+    ttf_parser::OutlineBuilder::close(&mut flat);
+    let mut acc = vec![0f64; (w + 2) * h];
+    for &(a, b) in &flat.segs {
+        accumulate(&mut acc, w, h, a, b);
+    }
+    let mut out = vec![0f32; w * h];
+    for y in 0..h {
+        let mut sum = 0.0;
+        for x in 0..w {
+            sum += acc[y * (w + 2) + x];
+            out[y * w + x] = sum.abs().min(1.0) as f32;
+        }
+    }
+    out
+}
+
+type P = (f64, f64);
+
+struct Flatten<'a> {
+    map: &'a dyn Fn(f64, f64) -> P,
+    pen: P,
+    start: P,
+    /// Segments in target pixels.
+    segs: Vec<(P, P)>,
+}
+
+impl Flatten<'_> {
+    fn curve(&mut self, ctrl: &[P], end: P) {
+        // Points in font units along the curve; as many segments as keep a
+        // segment within 1/64 px of the curve (second differences of the
+        // mapped control polygon).
+        let mut pts = vec![self.pen];
+        pts.extend_from_slice(ctrl);
+        pts.push(end);
+        let m: Vec<P> = pts.iter().map(|p| (self.map)(p.0, p.1)).collect();
+        let mut dd: f64 = 0.0;
+        for w in m.windows(3) {
+            dd = dd.max((w[0].0 - 2.0 * w[1].0 + w[2].0).hypot(w[0].1 - 2.0 * w[1].1 + w[2].1));
+        }
+        let n = ((dd * (pts.len() - 1) as f64 * 64.0 / 8.0).sqrt().ceil() as usize).clamp(1, 4096);
+        let at = |t: f64| -> P {
+            // de Casteljau.
+            let mut q = pts.clone();
+            while q.len() > 1 {
+                q = q
+                    .windows(2)
+                    .map(|w| (w[0].0 + (w[1].0 - w[0].0) * t, w[0].1 + (w[1].1 - w[0].1) * t))
+                    .collect();
+            }
+            q[0]
+        };
+        let mut prev = (self.map)(self.pen.0, self.pen.1);
+        for i in 1..=n {
+            let p = if i == n { end } else { at(i as f64 / n as f64) };
+            let mp = (self.map)(p.0, p.1);
+            self.segs.push((prev, mp));
+            prev = mp;
+        }
+        self.pen = end;
+    }
+}
+
+impl ttf_parser::OutlineBuilder for Flatten<'_> {
+    fn move_to(&mut self, x: f32, y: f32) {
+        ttf_parser::OutlineBuilder::close(self);
+        self.start = (x as f64, y as f64);
+        self.pen = self.start;
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.curve(&[], (x as f64, y as f64));
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.curve(&[(x1 as f64, y1 as f64)], (x as f64, y as f64));
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.curve(&[(x1 as f64, y1 as f64), (x2 as f64, y2 as f64)], (x as f64, y as f64));
+    }
+    fn close(&mut self) {
+        if self.pen != self.start {
+            self.curve(&[], self.start);
+        }
+    }
+}
+
+/// Adds segment `a b` (target pixels) to the accumulation rows: each piece
+/// inside one pixel adds its height times the part of the pixel right of
+/// it, and its height to the pixels right of that (a running sum along the
+/// row then gives each pixel's winding-weighted area).
+fn accumulate(acc: &mut [f64], w: usize, h: usize, a: P, b: P) {
+    if a.1 == b.1 {
+        return;
+    }
+    let mut ts = vec![0.0, 1.0];
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (ylo, yhi) = (a.1.min(b.1).max(0.0), a.1.max(b.1).min(h as f64));
+    let mut k = ylo.floor() + 1.0;
+    while k < yhi {
+        ts.push((k - a.1) / dy);
+        k += 1.0;
+    }
+    if dx != 0.0 {
+        let (xlo, xhi) = (a.0.min(b.0).max(0.0), a.0.max(b.0).min(w as f64));
+        let mut k = xlo.floor() + 1.0;
+        while k < xhi {
+            ts.push((k - a.0) / dx);
+            k += 1.0;
+        }
+        for edge in [0.0, w as f64] {
+            let t = (edge - a.0) / dx;
+            if t > 0.0 && t < 1.0 {
+                ts.push(t);
+            }
+        }
+    }
+    ts.retain(|t| (0.0..=1.0).contains(t));
+    ts.sort_by(f64::total_cmp);
+    for p in ts.windows(2) {
+        let (pa, pb) = ((a.0 + dx * p[0], a.1 + dy * p[0]), (a.0 + dx * p[1], a.1 + dy * p[1]));
+        let (xm, ym) = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+        if ym < 0.0 || ym >= h as f64 || xm >= w as f64 {
+            continue;
+        }
+        let row = &mut acc[ym as usize * (w + 2)..][..w + 2];
+        let d = pb.1 - pa.1;
+        if xm < 0.0 {
+            row[0] += d;
+        } else {
+            let i = xm.floor();
+            let f = xm - i;
+            row[i as usize] += d * (1.0 - f);
+            row[i as usize + 1] += d * f;
+        }
+    }
+}
+
+/// How a GPU read-back compares with the reference: the mean and the
+/// largest |difference| (in 1/255) over the pixels either inks, the
+/// partial pixels' count over the reference's, and the ink over its ink.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Compared {
+    pub mean: f64,
+    pub worst: f64,
+    pub worst_at: (usize, usize),
+    pub edges: f64,
+    pub ink: f64,
+}
+
+pub fn compare(gpu: &[f32], reference: &[f32], w: usize) -> Compared {
+    let (mut n, mut sum, mut worst, mut at) = (0usize, 0.0, 0.0f64, (0, 0));
+    let (mut ink_g, mut ink_r, mut part_g, mut part_r) = (0.0, 0.0, 0usize, 0usize);
+    let partial = |c: f32| {
+        let q = (c * 255.0).round();
+        q >= 1.0 && q <= 254.0
+    };
+    for (i, (&g, &r)) in gpu.iter().zip(reference).enumerate() {
+        ink_g += g as f64;
+        ink_r += r as f64;
+        part_g += partial(g) as usize;
+        part_r += partial(r) as usize;
+        if g > 0.0 || r > 0.0 {
+            let d = ((g - r).abs() * 255.0) as f64;
+            n += 1;
+            sum += d;
+            if d > worst {
+                worst = d;
+                at = (i % w, i / w);
+            }
+        }
+    }
+    Compared {
+        mean: sum / n.max(1) as f64,
+        worst,
+        worst_at: at,
+        edges: part_g as f64 / part_r.max(1) as f64,
+        ink: ink_g / ink_r.max(1e-9),
+    }
+}
+
+/// A renderer drawing white text over black into a linear target with no
+/// coverage correction: read-backs are coverage.
+pub struct Bench {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub atlas: TextAtlas,
+    pub renderer: TextRenderer,
+    pub viewport: Viewport,
+}
+
+impl Bench {
+    pub fn new() -> Bench {
+        let (device, queue) = gpu();
+        let atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+        let renderer = TextRenderer::new(
+            &device,
+            &atlas,
+            wgpu::TextureFormat::Rgba8Unorm,
+            Default::default(),
+            None,
+        );
+        let mut viewport = Viewport::new(&device, &atlas);
+        viewport.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
+        Bench { device, queue, atlas, renderer, viewport }
+    }
+
+    /// Draws `glyphs` (area pixels) through `t` into a `w × h` target: the
+    /// coverage read back, and the report.
+    pub fn draw(
+        &mut self, glyphs: &[PositionedGlyph], t: Option<TextTransform>, w: u32, h: u32,
+    ) -> (Vec<f32>, PrepareReport) {
+        self.viewport.update(&self.queue, w, h);
+        let mut area = TextArea::glyphs(glyphs, 0.0, 0.0);
+        if let Some(t) = t {
+            area = area.transformed(t);
+        }
+        let report = self
+            .renderer
+            .prepare(&self.device, &self.queue, &mut self.atlas, &[area], &self.viewport)
+            .unwrap();
+        let target = Offscreen::new(&self.device, w, h, wgpu::TextureFormat::Rgba8Unorm).unwrap();
+        let px = draw_and_read(
+            &self.device,
+            &self.queue,
+            &self.renderer,
+            &self.atlas,
+            &target,
+            wgpu::Color::BLACK,
+        );
+        (px.chunks(4).map(|p| p[0] as f32 / 255.0).collect(), report)
+    }
+}
+
+/// The affine map of `t` (area pixels to target pixels).
+fn affine(t: &TextTransform) -> [f64; 6] {
+    match *t {
+        TextTransform::Affine(m) => m.map(f64::from),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn a_turned_glyph_matches_the_exact_reference() {
+    let mut bench = Bench::new();
+    let bytes = sans();
+    let face = ttf_parser::Face::parse(&bytes, 0).unwrap();
+    let font = bench.atlas.add_font(bytes.clone()).unwrap();
+    let upem = face.units_per_em() as f64;
+    for (ch, px) in [('&', 48.0f32), ('a', 16.0), ('@', 300.0)] {
+        let glyph = face.glyph_index(ch).unwrap().0;
+        let size = (px * 1.6) as u32 + 8;
+        let (w, h) = (size, size);
+        let pen = (w as f32 * 0.25, h as f32 * 0.7);
+        let g = PositionedGlyph { font, glyph, size: px, x: pen.0, y: pen.1, color: [255; 4] };
+        let t = TextTransform::rotation_about(30f32.to_radians(), w as f32 / 2.0, h as f32 / 2.0);
+        let (gpu, report) = bench.draw(&[g], Some(t), w, h);
+        assert_eq!(report.outlines, 1, "{report:?}");
+        let m = affine(&t);
+        let s = px as f64 / upem;
+        let map = |x: f64, y: f64| {
+            let (ax, ay) = (pen.0 as f64 + x * s, pen.1 as f64 - y * s);
+            (m[0] * ax + m[2] * ay + m[4], m[1] * ax + m[3] * ay + m[5])
+        };
+        let r = reference(&face, glyph, &map, w as usize, h as usize);
+        let c = compare(&gpu, &r, w as usize);
+        eprintln!("{ch} {px}: {c:?}");
+        assert!(
+            c.mean < 2.0 && c.worst < 40.0 && (c.ink - 1.0).abs() < 0.03 && c.edges < 1.3,
+            "{ch} {px}: {c:?}"
+        );
+    }
+}
