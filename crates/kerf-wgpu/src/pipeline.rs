@@ -158,8 +158,8 @@ pub(crate) struct Shared {
     /// The outline path: shader (made on first use), the outline store's
     /// layout (a read-only storage buffer), pipelines by key and correction.
     pub outline_shader: OnceLock<Arc<Made<wgpu::ShaderModule>>>,
-    pub outline_layout: wgpu::BindGroupLayout,
-    pub outline_pipeline_layout: wgpu::PipelineLayout,
+    /// (`None` where the device cannot draw outlines: see `outlines`.)
+    pub outline_layouts: Option<(wgpu::BindGroupLayout, wgpu::PipelineLayout)>,
     pub outline_pipelines: Mutex<HashMap<(PipelineKey, CurveKey), MadePipeline>>,
     /// True when the device can draw outlines (two storage buffers in the
     /// fragment stage: the correction tables and the outline store).
@@ -265,30 +265,35 @@ impl Shared {
                 ],
                 immediate_size: 0,
             });
-        let outline_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("kerf outline store layout"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
+        let outlines = storage_tables && device.limits().max_storage_buffers_per_shader_stage >= 2;
+        let outline_layouts = outlines.then(|| {
+            let outline_layout =
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("kerf outline store layout"),
+                    entries: &[wgpu::BindGroupLayoutEntry {
+                        binding: 0,
+                        visibility: wgpu::ShaderStages::FRAGMENT,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Storage { read_only: true },
+                            has_dynamic_offset: false,
+                            min_binding_size: None,
+                        },
+                        count: None,
+                    }],
+                });
+            let outline_pipeline_layout =
+                device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("kerf outline pipeline layout"),
+                    bind_group_layouts: &[
+                        Some(&sampled_atlas_layout),
+                        Some(&viewport_layout),
+                        Some(&transform_layout),
+                        Some(&outline_layout),
+                    ],
+                    immediate_size: 0,
+                });
+            (outline_layout, outline_pipeline_layout)
         });
-        let outline_pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("kerf outline pipeline layout"),
-                bind_group_layouts: &[
-                    Some(&sampled_atlas_layout),
-                    Some(&viewport_layout),
-                    Some(&transform_layout),
-                    Some(&outline_layout),
-                ],
-                immediate_size: 0,
-            });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("kerf atlas sampler"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -313,10 +318,9 @@ impl Shared {
             sampled_pipelines: Mutex::new(HashMap::new()),
             sampled_color_pipelines: Mutex::new(HashMap::new()),
             outline_shader: OnceLock::new(),
-            outline_layout,
-            outline_pipeline_layout,
+            outline_layouts,
             outline_pipelines: Mutex::new(HashMap::new()),
-            outlines: storage_tables && device.limits().max_storage_buffers_per_shader_stage >= 2,
+            outlines,
         }
     }
 
@@ -418,13 +422,15 @@ impl Shared {
 
     /// The outline pipeline for `key` and correction `curve`, made on first
     /// use (`shaders/outline.wgsl`).
+    /// `None` where the device cannot draw outlines.
     pub fn outline_pipeline(
         &self, device: &wgpu::Device, key: &PipelineKey, curve: &CurveKey,
-    ) -> MadePipeline {
-        cached(&self.outline_pipelines, &(key.clone(), *curve), || {
+    ) -> Option<MadePipeline> {
+        let (_, layout) = self.outline_layouts.as_ref()?;
+        Some(cached(&self.outline_pipelines, &(key.clone(), *curve), || {
             QuadPipeline {
                 label: "kerf outline glyph pipeline",
-                layout: self.outline_pipeline_layout.clone(),
+                layout: layout.clone(),
                 module: self.module(
                     &self.outline_shader,
                     device,
@@ -438,7 +444,7 @@ impl Shared {
                 constants: crate::fit::constants(curve),
             }
             .start(device, key)
-        })
+        }))
     }
 
     /// A transformed-text pipeline with these entry points and constants.

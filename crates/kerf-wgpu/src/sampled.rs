@@ -57,8 +57,11 @@ pub(crate) struct Transformed {
     pub(crate) sent_outline_quads: Vec<OutlineQuad>,
 }
 
-/// How a transformed area's glyphs choose between outlines and bitmaps.
+/// How a transformed area's glyphs are drawn: the size of their bitmaps,
+/// and whether they take outlines instead.
 pub(crate) struct Route<'a> {
+    /// The bitmaps' raster size.
+    pub(crate) raster: Raster,
     /// The renderer's policy (with outlines off where the device has none).
     pub(crate) policy: OutlinePolicy,
     /// The area's transform only scales and moves.
@@ -135,9 +138,9 @@ impl Transformed {
     /// size, and their draw through `t`, scissored to `scissor`.
     pub(crate) fn collect(
         &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, t: &TextTransform,
-        raster: Raster, scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>,
-        route: &mut Route<'_>,
+        scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>, route: &mut Route<'_>,
     ) {
+        let raster = route.raster;
         let first = self.quads.len() as u32;
         let first_outline = self.outline_quads.len() as u32;
         let max_px = frame.cache().config().max_glyph_px;
@@ -149,9 +152,9 @@ impl Transformed {
                 let spec = area.scaled(spec);
                 let _ = frame.lay_out_glyphs(&spec, &mut self.positions);
                 let glyphs = self.positions.split_off(start);
-                self.effect_layers(frame, &glyphs, &spec.effects, raster, max_px, skipped, route);
+                self.effect_layers(frame, &glyphs, &spec.effects, max_px, skipped, route);
                 for (i, g) in glyphs.iter().enumerate() {
-                    self.glyph(frame, g, raster, max_px, i, skipped, route);
+                    self.glyph(frame, g, max_px, i, skipped, route);
                 }
                 let lines = frame.text_decorations(&spec, &glyphs);
                 self.push_decorations(frame, &lines, skipped);
@@ -161,9 +164,9 @@ impl Transformed {
                 let placed: Vec<PositionedGlyph> =
                     glyphs.iter().map(|g| area.place_glyph(g)).collect();
                 let effects = scaled_effects(&area.effects, area.scale);
-                self.effect_layers(frame, &placed, &effects, raster, max_px, skipped, route);
+                self.effect_layers(frame, &placed, &effects, max_px, skipped, route);
                 for (i, g) in placed.iter().enumerate() {
-                    self.glyph(frame, g, raster, max_px, i, skipped, route);
+                    self.glyph(frame, g, max_px, i, skipped, route);
                 }
             }
             Content::Images(images) => {
@@ -182,12 +185,12 @@ impl Transformed {
     /// The effect layers (outline, shadow) of `glyphs`, from bitmaps: their
     /// shapes grow by sizes in pixels. Reported once for the area when its
     /// glyphs take outlines.
-    #[allow(clippy::too_many_arguments)]
     fn effect_layers(
         &mut self, frame: &mut kerf_cache::Frame<'_>, glyphs: &[PositionedGlyph],
-        effects: &kerf_cache::Effects, raster: Raster, max_px: f32, skipped: &mut Vec<Skipped>,
+        effects: &kerf_cache::Effects, max_px: f32, skipped: &mut Vec<Skipped>,
         route: &mut Route<'_>,
     ) {
+        let raster = route.raster;
         let layers = frame.effect_layers(glyphs, effects, skipped);
         if let Some(g) = layers.first().and_then(|l| l.first()) {
             if route.policy.draws_outline(g.size * raster.scale(), route.upright) {
@@ -203,11 +206,11 @@ impl Transformed {
 
     /// One glyph of a transformed area: from its outline where the route
     /// says so and it has one, else from a bitmap (a fallback reported).
-    #[allow(clippy::too_many_arguments)]
     fn glyph(
-        &mut self, frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, raster: Raster,
-        max_px: f32, index: usize, skipped: &mut Vec<Skipped>, route: &mut Route<'_>,
+        &mut self, frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, max_px: f32,
+        index: usize, skipped: &mut Vec<Skipped>, route: &mut Route<'_>,
     ) {
+        let raster = route.raster;
         let px = g.size * raster.scale();
         if route.policy.draws_outline(px, route.upright) && px.is_finite() && px > 0.0 {
             match frame.outline(g.font, g.glyph) {
@@ -324,7 +327,7 @@ impl Transformed {
             tr.color_pipeline = Some(atlas.shared.sampled_color_pipeline(device, key));
         }
         if tr.outline_pipeline.is_none() && has(Kind::Outline) {
-            tr.outline_pipeline = Some(atlas.shared.outline_pipeline(device, key, curve));
+            tr.outline_pipeline = atlas.shared.outline_pipeline(device, key, curve);
         }
         let bytes = std::mem::size_of_val(tr.outline_quads.as_slice()) as u64;
         if bytes > 0 {

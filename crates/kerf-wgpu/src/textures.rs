@@ -348,7 +348,7 @@ impl TextAtlas {
     /// Writes the outline records stored since the last call to the GPU
     /// (the outline path's storage buffer); the bytes written.
     pub(crate) fn sync_outlines(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) -> u64 {
-        let layout = &self.shared.outline_layout;
+        let Some((layout, _)) = &self.shared.outline_layouts else { return 0 };
         self.outlines.sync(device, queue, layout, self.cache.curves_mut())
     }
 
@@ -574,6 +574,9 @@ impl TextAtlas {
         (self.bind_group, self.srgb_bind_group, self.sampled_bind_group) =
             bind_groups(device, &self.shared, &self.coverage, &self.color);
         self.scatter = None;
+        // The outline store's words go to a new buffer on the new device
+        // when the next prepare syncs them (all of them: no buffer yet).
+        self.outlines = Default::default();
         self.id = next_id();
         // (Full uploads carry their texels.)
         self.coverage.write(queue, &self.cache.full_uploads(), &[]);

@@ -9,7 +9,7 @@ use crate::error::PrepareError;
 use crate::fit::CurveKey;
 use crate::held::HeldQuads;
 use crate::lcd_settings::{Antialiasing, GrayscaleReason};
-use crate::outline::{area_px, is_upright, OutlinePolicy};
+use crate::outline::{area_px, is_upright, OutlinePolicy, OutlineQuad};
 use crate::pipeline::PipelineKey;
 use crate::sampled::{draw_oversized, Raster, Route, Transformed};
 use crate::textures::TextAtlas;
@@ -385,12 +385,13 @@ impl TextRenderer {
             let skipped = &mut collected.skipped;
             let clip = scissor(&area.bounds, target);
             let mut route = Route {
+                raster,
                 policy,
                 upright: area.transform.is_none_or(|t| is_upright(&t)),
                 area: n,
                 fallbacks: &mut collected.outline_fallbacks,
             };
-            self.transformed.collect(frame, area, &t, raster, clip, skipped, &mut route);
+            self.transformed.collect(frame, area, &t, clip, skipped, &mut route);
             return false;
         }
         // Placed as last time, its quads last time's if its run's are:
@@ -594,7 +595,9 @@ impl TextRenderer {
     }
 
     /// Bytes this renderer holds between frames: its GPU buffers (instances,
-    /// transformed quads, area transforms) and its CPU buffers (capacities).
+    /// transformed quads, area transforms, outline quads) and its CPU
+    /// buffers (capacities). The outline store's buffer is the atlas's
+    /// ([`TextAtlas::outline_gpu_bytes`]).
     /// Flat once a workload repeats; see [`kerf_cache::Footprint`] for the cache's.
     pub fn footprint(&self) -> RendererFootprint {
         let tr = &self.transformed;
@@ -606,10 +609,16 @@ impl TextRenderer {
             + tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>()
             + (tr.uniforms.capacity() + tr.sent_uniforms.capacity())
                 * std::mem::size_of::<TransformUniform>()
+            + (tr.outline_quads.capacity() + tr.sent_outline_quads.capacity())
+                * std::mem::size_of::<OutlineQuad>()
             + self.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>()
             + self.held.heap_bytes();
+        let outline_quads = tr.outline_buffer.as_ref().map_or(0, |(_, cap)| *cap);
         RendererFootprint {
-            gpu_bytes: self.capacity + tr.buffer.as_ref().map_or(0, |_| tr.capacity) + uniforms,
+            gpu_bytes: self.capacity
+                + tr.buffer.as_ref().map_or(0, |_| tr.capacity)
+                + uniforms
+                + outline_quads,
             cpu_bytes: cpu,
             areas: self.areas.runs.len(),
         }
@@ -645,7 +654,8 @@ mod tests {
         let mut viewport = Viewport::new(device, &atlas);
         viewport.update(queue, 200, 100);
         let upright = TextSpec::new("Footprints of a renderer", font, 14.0);
-        let turned = TextSpec::new("turned", font, 20.0);
+        // (Its shadow from bitmaps, its glyphs from outlines.)
+        let turned = TextSpec::new("turned", font, 20.0).shadow((1.0, 1.0), 0.0, [0, 0, 0, 255]);
         let mut shaped = Vec::new();
         let line = TextSpec::new("glyphs at a fraction", font, 12.0).at(0.0, 80.0);
         atlas.cache_mut().positions(&line, &mut shaped).unwrap();
@@ -669,6 +679,8 @@ mod tests {
             tr.positions.capacity() * std::mem::size_of::<PositionedGlyph>(),
             (tr.uniforms.capacity() + tr.sent_uniforms.capacity())
                 * std::mem::size_of::<TransformUniform>(),
+            (tr.outline_quads.capacity() + tr.sent_outline_quads.capacity())
+                * std::mem::size_of::<OutlineQuad>(),
             r.areas.runs.iter().map(AreaRun::heap_bytes).sum::<usize>(),
             r.held.heap_bytes(),
         ];
@@ -680,8 +692,9 @@ mod tests {
         let uniforms = tr.uniform_buffer.as_ref().map(|(b, _, cap)| (b.size(), *cap));
         let (uniform_size, uniform_cap) = uniforms.expect("a turned area's transforms");
         assert_eq!(uniform_size, uniform_cap);
-        let quads = tr.buffer.as_ref().expect("a turned area's quads").size();
-        assert_eq!(f.gpu_bytes, r.buffer.size() + quads + uniform_size);
+        let quads = tr.buffer.as_ref().expect("a turned area's shadow's quads").size();
+        let outlines = tr.outline_buffer.as_ref().expect("a turned area's outline quads").0.size();
+        assert_eq!(f.gpu_bytes, r.buffer.size() + quads + uniform_size + outlines);
         assert_eq!(f.areas, 3);
     }
 }

@@ -21,7 +21,10 @@ fn neutral_rig(
     let mut atlas = TextAtlas::new(&device, config).unwrap();
     let font = atlas.add_font(sans()).unwrap();
     let format = wgpu::TextureFormat::Rgba8Unorm;
-    let r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    // The bitmap paths (sampled, tiled, oversized): the outline path has
+    // tests of its own (tests/gpu/outlines.rs).
+    r.set_outline_policy(OutlinePolicy::NEVER);
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();

@@ -405,10 +405,12 @@ fn a_new_correction_reaches_transformed_text() {
     let mut vp = Viewport::new(&device, &atlas);
     vp.update(&queue, w, h);
     let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    r.set_outline_policy(OutlinePolicy::NEVER);
     let default = draw(&mut r, &vp, &mut atlas);
     vp.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
     let switched = draw(&mut r, &vp, &mut atlas);
     let mut fresh = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+    fresh.set_outline_policy(OutlinePolicy::NEVER);
     let neutral = draw(&mut fresh, &vp, &mut atlas);
     assert!(switched == neutral, "the switched renderer draws the neutral correction");
     let differ = default.chunks(4).zip(neutral.chunks(4)).filter(|(a, b)| a != b).count();

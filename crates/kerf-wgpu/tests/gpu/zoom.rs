@@ -25,6 +25,9 @@ fn side(policy: ZoomPolicy) -> Side {
     let font = atlas.add_font(sans()).unwrap();
     let mut renderer = TextRenderer::new(&device, &atlas, format, Default::default(), None);
     renderer.set_zoom_policy(policy);
+    // Size steps are a bitmap path's: transformed text from outlines is
+    // tested in outlines.rs.
+    renderer.set_outline_policy(OutlinePolicy::NEVER);
     let mut viewport = Viewport::new(&device, &atlas);
     viewport.update(&queue, W, H);
     let target = Offscreen::new(&device, W, H, format).unwrap();
