@@ -2,51 +2,6 @@
 
 use super::*;
 
-/// Column-major 4×4 product `a · b`.
-fn mat_mul(a: [[f32; 4]; 4], b: [[f32; 4]; 4]) -> [[f32; 4]; 4] {
-    let mut m = [[0.0; 4]; 4];
-    for (c, col) in m.iter_mut().enumerate() {
-        for (r, v) in col.iter_mut().enumerate() {
-            *v = (0..4).map(|k| a[k][r] * b[c][k]).sum();
-        }
-    }
-    m
-}
-
-/// The 3×3 homography from area pixels `(x, y, 1)` to homogeneous target pixels.
-fn area_to_target(t: &TextTransform, w: f32, h: f32) -> [[f64; 3]; 3] {
-    match *t {
-        TextTransform::Affine([a, b, c, d, e, f]) => {
-            [[a, c, e], [b, d, f], [0.0, 0.0, 1.0]].map(|r| r.map(f64::from))
-        }
-        TextTransform::Matrix { matrix: m, .. } => {
-            // Rows x, y, w of the matrix, columns x, y and translation (z = 0).
-            let hm = [
-                [m[0][0], m[1][0], m[3][0]],
-                [m[0][1], m[1][1], m[3][1]],
-                [m[0][3], m[1][3], m[3][3]],
-            ];
-            let s = [[w / 2.0, 0.0, w / 2.0], [0.0, -h / 2.0, h / 2.0], [0.0, 0.0, 1.0]];
-            std::array::from_fn(|r| {
-                std::array::from_fn(|c| (0..3).map(|k| s[r][k] as f64 * hm[k][c] as f64).sum())
-            })
-        }
-    }
-}
-
-fn invert3(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    std::array::from_fn(|r| {
-        std::array::from_fn(|c| {
-            let (r1, r2) = ((c + 1) % 3, (c + 2) % 3);
-            let (c1, c2) = ((r + 1) % 3, (r + 2) % 3);
-            (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det
-        })
-    })
-}
-
 /// What a linear target shows for white sampled quads over black, computed
 /// on the CPU: each pixel centre mapped back into area space, bilinear
 /// samples of the page clamped to the slot's texel centres, composited in order.
