@@ -6,8 +6,9 @@
 pub type Curve = [f32; 6];
 
 /// How far, in ems, a cubic curve's quadratic pieces stray from it at most
-/// (CFF outlines): 1/32,768 em, a sixteenth of a pixel at 2,000 px per em.
-pub const CUBIC_TOLERANCE_EM: f32 = 1.0 / 32_768.0;
+/// (CFF outlines): 1/65,536 em, a thirty-second of a pixel at 2,000 px per
+/// em.
+pub const CUBIC_TOLERANCE_EM: f32 = 1.0 / 65_536.0;
 
 /// Most quadratics one cubic is cut into.
 const MAX_CUBIC_PIECES: usize = 64;
