@@ -68,6 +68,10 @@ pub(crate) struct Route<'a> {
     pub(crate) upright: bool,
     /// The area's index, for the report.
     pub(crate) area: usize,
+    /// For an area without a transform: the atlas's sub-pixel bins. Pens
+    /// are snapped as the atlas path snaps them (x to a bin, y to a whole
+    /// pixel), so text that grows past the outline size does not move.
+    pub(crate) snap_bins: Option<u32>,
     /// Glyphs the policy sent to outlines that were drawn from bitmaps.
     pub(crate) fallbacks: &'a mut Vec<(usize, OutlineError)>,
 }
@@ -215,8 +219,15 @@ impl Transformed {
         if route.policy.draws_outline(px, route.upright) && px.is_finite() && px > 0.0 {
             match frame.outline(g.font, g.glyph) {
                 Ok(Some(slot)) => {
+                    let pen = match route.snap_bins {
+                        Some(bins) => {
+                            let (whole, sub) = kerf_cache::rasterize::snap_subpixel(g.x, bins);
+                            [whole as f32 + f32::from(sub) / 256.0, g.y.round()]
+                        }
+                        None => [g.x, g.y],
+                    };
                     self.outline_quads.push(OutlineQuad {
-                        pen: [g.x, g.y],
+                        pen,
                         // Two target pixels of margin, in ems.
                         scale: [g.size, 2.0 / px],
                         bounds: slot.bounds,

@@ -389,6 +389,7 @@ impl TextRenderer {
                 policy,
                 upright: area.transform.is_none_or(|t| is_upright(&t)),
                 area: n,
+                snap_bins: area.transform.is_none().then(|| frame.cache().config().subpixel_bins),
                 fallbacks: &mut collected.outline_fallbacks,
             };
             self.transformed.collect(frame, area, &t, clip, skipped, &mut route);

@@ -571,3 +571,74 @@ fn affine(t: &TextTransform) -> [f64; 6] {
         TextTransform::Matrix { .. } => unreachable!("an affine transform"),
     }
 }
+
+/// At the size where upright text switches to outlines
+/// ([`UPRIGHT_OUTLINE_PX`]), the two paths draw the same text within
+/// 1/255 on average over the inked pixels (kerf's default correction, pens
+/// snapped alike): a label zooming through that size does not jump. Just
+/// below it the default policy draws bitmaps, at it outlines.
+#[test]
+fn text_switching_to_outlines_does_not_jump() {
+    let (device, queue) = gpu();
+    let mut atlas = TextAtlas::new(&device, CacheConfig::default()).unwrap();
+    let font = atlas.add_font(sans()).unwrap();
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let (w, h) = (1500u32, 170u32);
+    let mut viewport = Viewport::new(&device, &atlas);
+    viewport.update(&queue, w, h);
+    let target = Offscreen::new(&device, w, h, format).unwrap();
+    let mut draw = |policy: OutlinePolicy, px: f32, color: [u8; 4], clear: wgpu::Color| {
+        let mut r = TextRenderer::new(&device, &atlas, format, Default::default(), None);
+        r.set_outline_policy(policy);
+        let spec = TextSpec::new("Hamburgefonstiv &@g", font, px).color(color);
+        let area = TextArea::text(spec, 10.3, 20.0);
+        let rep = r.prepare(&device, &queue, &mut atlas, &[area], &viewport).unwrap();
+        (draw_and_read(&device, &queue, &r, &atlas, &target, clear), rep)
+    };
+    let at = UPRIGHT_OUTLINE_PX;
+    for (color, clear) in [([255; 4], wgpu::Color::BLACK), ([0, 0, 0, 255], wgpu::Color::WHITE)] {
+        let (bitmap, rep) = draw(OutlinePolicy::NEVER, at, color, clear);
+        assert_eq!(rep.outlines, 0);
+        let (outline, rep) = draw(OutlinePolicy::default(), at, color, clear);
+        assert!(rep.outlines >= 17, "{rep:?}");
+        let background = if color[0] == 255 { 0 } else { 255 };
+        let (mut n, mut sum, mut worst) = (0usize, 0.0f64, 0u8);
+        for (a, b) in bitmap.chunks(4).zip(outline.chunks(4)) {
+            if a[0] != background || b[0] != background {
+                n += 1;
+                let d = a[0].abs_diff(b[0]);
+                sum += d as f64;
+                worst = worst.max(d);
+            }
+        }
+        let mean = sum / n as f64;
+        eprintln!(
+            "at {at} px, {color:?} text: mean {mean:.3}/255, worst {worst}/255 over {n} pixels"
+        );
+        assert!(mean <= 1.0, "the paths differ by {mean:.2}/255 on average");
+        let (_, below) = draw(OutlinePolicy::default(), at - 0.5, color, clear);
+        assert_eq!(below.outlines, 0, "below the size: bitmaps");
+    }
+}
+
+/// A turned glyph's cost in the atlas and the outline store does not grow
+/// with the size it is drawn at: from 16 to 2,000 px per em it takes no
+/// atlas texel, and its outline is read and stored once.
+#[test]
+fn a_turned_glyphs_memory_does_not_grow_with_its_size() {
+    let mut bench = Bench::new();
+    bench.renderer.set_outline_policy(OutlinePolicy::default());
+    let font = bench.atlas.add_font(sans()).unwrap();
+    let glyph = bench.atlas.cache().fonts().get(font).unwrap().glyph_index('&');
+    let mut words = None;
+    for px in [16.0, 300.0, 900.0, 2000.0] {
+        let g = PositionedGlyph { font, glyph, size: px, x: 20.0, y: 200.0, color: [255; 4] };
+        let t = TextTransform::rotation_about(0.5, 100.0, 100.0);
+        let (_, rep) = bench.draw(&[g], Some(t), 256, 256);
+        assert_eq!(rep.outlines, 1);
+        let stats = bench.atlas.cache().curves().stats();
+        assert_eq!((stats.reads, stats.records), (1, 1), "{px} px: {stats:?}");
+        assert_eq!(*words.get_or_insert(stats.used_words), stats.used_words);
+        assert_eq!(bench.atlas.cache().stats().rasterized, 0, "{px} px: no atlas texel");
+    }
+}
