@@ -99,6 +99,12 @@ impl CurveStore {
         self.budget as u64 * 4
     }
 
+    /// Sets the budget (whole words). A smaller budget than the arena's
+    /// length stops its growth; the records held stay until evicted.
+    pub fn set_budget_bytes(&mut self, bytes: u64) {
+        self.budget = usize::try_from(bytes / 4).unwrap_or(usize::MAX);
+    }
+
     /// The record of `key`, read with `read` (the glyph's curves) and packed
     /// on a miss; `Ok(None)` for a glyph without an outline. The record is
     /// marked used by `frame`: it is not evicted while a frame up to
@@ -262,4 +268,94 @@ impl CurveStore {
 
 fn slot(e: &Entry) -> Option<OutlineSlot> {
     (!e.range.is_empty()).then_some(OutlineSlot { offset: e.range.start, bounds: e.bounds })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `n` curves stacked up: a record of a length that grows with `n`.
+    fn curves(n: usize, seed: f32) -> Vec<Curve> {
+        (0..n)
+            .map(|i| {
+                let y = i as f32 + seed;
+                [0.0, y, 0.5, y + 0.5, 1.0, y + 1.0]
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// Under any sequence of lookups over frames, a small budget keeps
+        /// the arena covered exactly once, never grows past the budget,
+        /// evicts only records no frame in flight uses, and every record
+        /// handed out holds its own glyph's words.
+        #[test]
+        fn the_store_stays_consistent(ops in proptest::collection::vec((0u16..40, any::<bool>()), 1..300)) {
+            let budget_words = 1500usize;
+            let mut store = CurveStore::new(budget_words as u64 * 4);
+            let mut frame = 1u64;
+            let mut used_this_frame: Vec<(CurveKey, u32)> = Vec::new();
+            for (glyph, next) in ops {
+                if next {
+                    frame += 1;
+                    used_this_frame.clear();
+                }
+                let key = CurveKey { font: FontId(0), glyph };
+                // A glyph's curve count is its own (the same every read).
+                let n = glyph as usize % 29 + 1;
+                let before = store.stats();
+                match store.get(key, frame, 1, || Ok(curves(n, glyph as f32))) {
+                    Ok(Some(slot)) => {
+                        let want = pack(&curves(n, glyph as f32)).unwrap();
+                        let at = slot.offset as usize;
+                        prop_assert_eq!(&store.words()[at..at + want.len()], &want[..]);
+                        used_this_frame.push((key, slot.offset));
+                    }
+                    Ok(None) => prop_assert!(false, "every test glyph has curves"),
+                    Err(OutlineError::Full { .. }) => {
+                        // Nothing changed, and room was short though every
+                        // evictable record went.
+                        prop_assert!(store.stats().records <= before.records);
+                    }
+                    Err(e) => prop_assert!(false, "{e}"),
+                }
+                prop_assert!(store.words().len() <= budget_words);
+                store.check().map_err(TestCaseError::fail)?;
+                // This frame's records are still where they were handed out.
+                for (k, offset) in &used_this_frame {
+                    let e = store.entries.peek(k);
+                    prop_assert_eq!(e.map(|e| e.range.start), Some(*offset));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn evicted_space_is_reused_and_dirty_ranges_merge() {
+        let mut store = CurveStore::new(4 * 400);
+        let key = |g| CurveKey { font: FontId(0), glyph: g };
+        let a = store.get(key(1), 1, 0, || Ok(curves(20, 0.0))).unwrap().unwrap();
+        let len = pack(&curves(20, 0.0)).unwrap().len();
+        assert!(len > 150 && len < 200, "{len}");
+        let b = store.get(key(2), 1, 0, || Ok(curves(20, 1.0))).unwrap().unwrap();
+        assert_eq!(b.offset as usize, len);
+        assert_eq!(store.take_dirty(), vec![0..2 * len as u32]);
+        // A third does not fit beside them: the least recent of an older
+        // frame goes, and the third takes its words.
+        let c = store.get(key(3), 2, 0, || Ok(curves(20, 2.0))).unwrap().unwrap();
+        assert_eq!(c.offset, a.offset);
+        assert_eq!(store.stats().evictions, 1);
+        // In frame 2 both held records are in use: a fourth finds no room,
+        // and nothing held changes.
+        store.get(key(2), 2, 0, || unreachable!("kept")).unwrap();
+        assert_eq!(store.stats().hits, 1);
+        let full = store.get(key(4), 2, 0, || Ok(curves(20, 3.0)));
+        assert!(matches!(full, Err(OutlineError::Full { .. })), "{full:?}");
+        assert_eq!(store.stats().records, 2);
+        store.check().unwrap();
+        store.forget_font(FontId(0));
+        assert_eq!(store.stats().records, 0);
+        store.check().unwrap();
+    }
 }

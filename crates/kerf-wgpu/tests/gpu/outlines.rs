@@ -642,3 +642,54 @@ fn a_turned_glyphs_memory_does_not_grow_with_its_size() {
         assert_eq!(bench.atlas.cache().stats().rasterized, 0, "{px} px: no atlas texel");
     }
 }
+
+/// An outline store too small for what a frame draws never fails the
+/// frame: glyphs that find no room are drawn from bitmaps and reported;
+/// the next frames, with room made by evicting older outlines, draw them
+/// from outlines again.
+#[test]
+fn a_full_outline_store_falls_back_to_bitmaps() {
+    let mut bench = Bench::new();
+    bench.renderer.set_outline_policy(OutlinePolicy::default());
+    let font = bench.atlas.add_font(sans()).unwrap();
+    // Room for about a dozen Latin glyphs' records.
+    bench.atlas.cache_mut().curves_mut().set_budget_bytes(4 * 2400);
+    let f = bench.atlas.cache().fonts().get(font).unwrap().clone();
+    let line = |text: &str| -> Vec<PositionedGlyph> {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| PositionedGlyph {
+                font,
+                glyph: f.glyph_index(c),
+                size: 24.0,
+                x: 10.0 + 20.0 * i as f32,
+                y: 60.0,
+                color: [255; 4],
+            })
+            .collect()
+    };
+    let t = Some(TextTransform::rotation_about(0.3, 100.0, 50.0));
+    let (_, rep) = bench.draw(&line("@&gBQW8%ABCDEFGH"), t, 400, 100);
+    assert!(rep.skipped.is_empty(), "{:?}", rep.skipped);
+    let full = rep
+        .outline_fallbacks
+        .iter()
+        .filter(|(_, e)| matches!(e, kerf_cache::curves::OutlineError::Full { .. }))
+        .count();
+    assert!(full > 0 && rep.outlines > 0, "{rep:?}");
+    assert_eq!(rep.outlines as usize + full, 16);
+    assert_eq!(bench.renderer.transformed_instances().len(), full, "the rest from bitmaps");
+    bench.atlas.cache().curves().check().unwrap();
+    // Later frames draw other glyphs: once the frames in flight that used
+    // the old outlines are done, those give way.
+    let mut last = None;
+    for text in ["abc", "xyz", "klm", "def", "uvw", "nop"] {
+        let (_, rep) = bench.draw(&line(text), t, 240, 100);
+        assert!(rep.skipped.is_empty());
+        assert_eq!(rep.outlines as usize + rep.outline_fallbacks.len(), 3, "{text}: {rep:?}");
+        last = Some(rep.outlines);
+    }
+    assert_eq!(last, Some(3), "the store made room");
+    assert!(bench.atlas.cache().curves().stats().evictions > 0);
+    bench.atlas.cache().curves().check().unwrap();
+}
