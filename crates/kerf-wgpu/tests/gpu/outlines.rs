@@ -169,6 +169,8 @@ fn accumulate(acc: &mut [f64], w: usize, h: usize, a: P, b: P) {
 pub struct Compared {
     pub mean: f64,
     pub worst: f64,
+    /// Where the worst pixel is (shown in failures' Debug output).
+    #[allow(dead_code)]
     pub worst_at: (usize, usize),
     pub edges: f64,
     pub ink: f64,
@@ -179,7 +181,7 @@ pub fn compare(gpu: &[f32], reference: &[f32], w: usize) -> Compared {
     let (mut ink_g, mut ink_r, mut part_g, mut part_r) = (0.0, 0.0, 0usize, 0usize);
     let partial = |c: f32| {
         let q = (c * 255.0).round();
-        q >= 1.0 && q <= 254.0
+        (1.0..=254.0).contains(&q)
     };
     for (i, (&g, &r)) in gpu.iter().zip(reference).enumerate() {
         ink_g += g as f64;
