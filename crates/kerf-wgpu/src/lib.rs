@@ -101,32 +101,29 @@
     )
 )]
 
-mod area;
-mod area_runs;
+// The rooms, by stage: an area's glyphs are looked up and collected as
+// quads (prepare/), some drawn from their outlines (outline/), their
+// texels kept in the GPU's pages (atlas/), and recorded into the app's
+// pass by pipelines (draw/). renderer/ holds the renderer they share.
+mod atlas;
 mod correction;
 mod device;
-mod draw_order;
+mod draw;
 mod error;
-mod fit;
-mod held;
 mod lcd_settings;
-mod made;
 mod offscreen;
 mod outline;
-mod pipeline;
+mod prepare;
 mod renderer;
-mod sampled;
-mod scatter;
-mod textures;
-mod transform;
-mod vertex;
 mod viewer;
 mod viewport;
-mod zoom;
 
-pub use area::{TextArea, TextBounds, TextContent};
+pub use atlas::textures::{GpuStats, TextAtlas};
 pub use correction::{luminance_of, srgb_to_linear, CorrectionError, TextCorrection};
 pub use device::{block_on, headless, headless_device, headless_with, HeadlessGpu, NoAdapter};
+pub use draw::pipeline::{PipelineKey, LCD_SHADER, OUTLINE_SHADER, SHADER};
+pub use draw::vertex::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
+pub use draw::vertex::{SampledQuad, BORDER_BIT, TRANSFORMS_PER_DRAW};
 pub use error::{AtlasError, PrepareError, UsageError};
 pub use kerf_cache::{
     rasterize::GlyphImage, CacheConfig, Decoration, FontId, FontStyle, GlyphCache, GlyphRun,
@@ -135,15 +132,10 @@ pub use kerf_cache::{
 pub use lcd_settings::{Antialiasing, GrayscaleReason, SubpixelOrder};
 pub use offscreen::{read_texture, Offscreen, ReadbackError, TargetError};
 pub use outline::{OutlinePolicy, OutlineQuad, UPRIGHT_OUTLINE_PX};
-pub use pipeline::OUTLINE_SHADER;
-pub use pipeline::{PipelineKey, LCD_SHADER, SHADER};
+pub use prepare::area::{TextArea, TextBounds, TextContent};
+pub use prepare::transform::{TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+pub use prepare::zoom::ZoomPolicy;
 pub use renderer::{PrepareReport, RendererFootprint, TextRenderer};
-pub use textures::{GpuStats, TextAtlas};
-pub use transform::{
-    SampledQuad, TextTransform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX, TRANSFORMS_PER_DRAW,
-};
-pub use vertex::{GlyphInstance, LCD_PAGE_BIT, SOLID_PAGE_BIT};
 pub use viewer::{AtlasViewer, ViewOptions, ATLAS_VIEW_SHADER};
 pub use viewport::{DepthError, Viewport};
 pub use wgpu;
-pub use zoom::ZoomPolicy;

@@ -1,8 +1,8 @@
 //! A debug view of an atlas page: its texels, its free space and its live
 //! glyphs, drawn into the caller's pass (the packing picture of a glyph cache).
 
+use crate::atlas::textures::TextAtlas;
 use crate::error::UsageError;
-use crate::textures::TextAtlas;
 use crate::viewport::Viewport;
 use bytemuck::{Pod, Zeroable};
 
@@ -56,7 +56,7 @@ impl AtlasViewer {
     ) -> AtlasViewer {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kerf atlas view shader"),
-            source: wgpu::ShaderSource::Wgsl(crate::pipeline::tables_as(
+            source: wgpu::ShaderSource::Wgsl(crate::draw::pipeline::tables_as(
                 ATLAS_VIEW_SHADER,
                 atlas.shared.storage_tables,
             )),
@@ -176,7 +176,7 @@ impl AtlasViewer {
         &self, atlas: &TextAtlas, pass: &mut wgpu::RenderPass<'_>,
     ) -> Result<(), UsageError> {
         let Some(viewport) = &self.viewport else { return Err(UsageError::NotPrepared) };
-        crate::renderer::draw::draw_quads(
+        crate::renderer::render::draw_quads(
             pass,
             &self.pipeline,
             atlas,

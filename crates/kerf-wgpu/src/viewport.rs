@@ -1,11 +1,11 @@
 //! The viewport: the target's size and text correction, as the uniform the
 //! shaders read (bind group 1 of every kerf pipeline).
 
+use crate::atlas::textures::TextAtlas;
 use crate::correction::{
     CorrectionError, TextCorrection, CORRECTION_TABLE_BYTES, VIEWPORT_UNIFORM_BYTES,
 };
-use crate::fit::{curve_key, CurveKey};
-use crate::textures::TextAtlas;
+use crate::draw::fit::{curve_key, CurveKey};
 
 /// A viewport depth outside 0..=1 or not finite ([`Viewport::set_depth`]).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]

@@ -1,7 +1,7 @@
 //! Glyph outlines for drawing on the GPU: each glyph's outline read once,
 //! whatever the size it is drawn at, as quadratic curves in em units
-//! ([`read`]), packed with horizontal bands that let a pixel read only the
-//! curves near its row ([`pack`]), and kept in one word arena with a budget,
+//! ([`read_curves`]), packed with horizontal bands that let a pixel read only the
+//! curves near its row ([`pack()`]), and kept in one word arena with a budget,
 //! least-recently-used eviction and deallocation ([`CurveStore`]), which
 //! kerf-wgpu mirrors into a storage buffer.
 //!

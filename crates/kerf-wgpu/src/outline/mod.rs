@@ -57,22 +57,6 @@ impl OutlinePolicy {
     }
 }
 
-/// The largest size in target pixels per em of an untransformed area's
-/// glyphs (0 for images, which have no outline).
-pub(crate) fn area_px(area: &crate::TextArea<'_>) -> f32 {
-    let largest = match area.content.as_slices() {
-        crate::area::Content::Text(spec) => spec.size,
-        crate::area::Content::Glyphs(glyphs) => glyphs.iter().map(|g| g.size).fold(0.0, f32::max),
-        crate::area::Content::Images(_) => 0.0,
-    };
-    largest * area.scale
-}
-
-/// Whether `t` only scales and moves (no turn, skew or projection).
-pub(crate) fn is_upright(t: &crate::TextTransform) -> bool {
-    matches!(t, crate::TextTransform::Affine([_, b, c, ..]) if *b == 0.0 && *c == 0.0)
-}
-
 /// One glyph drawn from its outline, as `shaders/outline.wgsl`'s vertex
 /// stage reads it: the outline's bounds (plus a margin) in ems, placed at
 /// the pen and scaled to area pixels, through its area's transform.

@@ -6,19 +6,18 @@
 //! [`TRANSFORMS_PER_DRAW`] areas), each block of transforms bound at a
 //! dynamic offset.
 
-use crate::area::{scaled_effects, Content, TextArea, TextContent};
-use crate::draw_order::{is_colour, runs_of};
-use crate::fit::CurveKey;
-use crate::outline::{OutlinePolicy, OutlineQuad};
-use crate::pipeline::{MadePipeline, PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES};
-use crate::textures::TextAtlas;
-use crate::transform::{
-    SampledQuad, TextTransform, TransformUniform, BORDER_BIT, TRANSFORMED_RASTER_LIMIT_PX,
-    TRANSFORMS_PER_DRAW,
+use crate::atlas::textures::TextAtlas;
+use crate::draw::fit::CurveKey;
+use crate::draw::pipeline::{
+    MadePipeline, PipelineKey, TRANSFORM_BLOCK_BYTES, TRANSFORM_UNIFORM_BYTES,
 };
-use crate::vertex::write_changed;
-use crate::zoom::ZoomPolicy;
-use kerf_cache::curves::OutlineError;
+use crate::draw::vertex::write_changed;
+use crate::draw::vertex::{SampledQuad, TransformUniform, BORDER_BIT, TRANSFORMS_PER_DRAW};
+use crate::outline::OutlineQuad;
+use crate::prepare::area::{Content, TextArea, TextContent};
+use crate::prepare::draw_order::{is_colour, runs_of};
+use crate::prepare::transform::{TextTransform, TRANSFORMED_RASTER_LIMIT_PX};
+use crate::prepare::zoom::ZoomPolicy;
 use kerf_cache::{
     Decoration, GlyphKey, GlyphSize, PositionedGlyph, PositionedImage, RenderMode, Skipped,
 };
@@ -55,25 +54,6 @@ pub(crate) struct Transformed {
     pub(crate) outline_quads: Vec<OutlineQuad>,
     pub(crate) outline_buffer: Option<(wgpu::Buffer, u64)>,
     pub(crate) sent_outline_quads: Vec<OutlineQuad>,
-}
-
-/// How a transformed area's glyphs are drawn: the size of their bitmaps,
-/// and whether they take outlines instead.
-pub(crate) struct Route<'a> {
-    /// The bitmaps' raster size.
-    pub(crate) raster: Raster,
-    /// The renderer's policy (with outlines off where the device has none).
-    pub(crate) policy: OutlinePolicy,
-    /// The area's transform only scales and moves.
-    pub(crate) upright: bool,
-    /// The area's index, for the report.
-    pub(crate) area: usize,
-    /// For an area without a transform: the atlas's sub-pixel bins. Pens
-    /// are snapped as the atlas path snaps them (x to a bin, y to a whole
-    /// pixel), so text that grows past the outline size does not move.
-    pub(crate) snap_bins: Option<u32>,
-    /// Glyphs the policy sent to outlines that were drawn from bitmaps.
-    pub(crate) fallbacks: &'a mut Vec<(usize, OutlineError)>,
 }
 
 /// One draw of transformed quads.
@@ -138,116 +118,9 @@ impl Transformed {
         self.outline_quads.clear();
     }
 
-    /// A transformed area's quads, each glyph looked up at its on-screen
-    /// size, and their draw through `t`, scissored to `scissor`.
-    pub(crate) fn collect(
-        &mut self, frame: &mut kerf_cache::Frame<'_>, area: &TextArea<'_>, t: &TextTransform,
-        scissor: Option<[u32; 4]>, skipped: &mut Vec<Skipped>, route: &mut Route<'_>,
-    ) {
-        let raster = route.raster;
-        let first = self.quads.len() as u32;
-        let first_outline = self.outline_quads.len() as u32;
-        let max_px = frame.cache().config().max_glyph_px;
-        match &area.content.as_slices() {
-            Content::Text(spec) => {
-                // Pens on the baseline; characters no font has are reported,
-                // as for untransformed text. (Checked before: cannot fail.)
-                let start = self.positions.len();
-                let spec = area.scaled(spec);
-                let _ = frame.lay_out_glyphs(&spec, &mut self.positions);
-                let glyphs = self.positions.split_off(start);
-                self.effect_layers(frame, &glyphs, &spec.effects, max_px, skipped, route);
-                for (i, g) in glyphs.iter().enumerate() {
-                    self.glyph(frame, g, max_px, i, skipped, route);
-                }
-                let lines = frame.text_decorations(&spec, &glyphs);
-                self.push_decorations(frame, &lines, skipped);
-                self.positions.extend(glyphs);
-            }
-            Content::Glyphs(glyphs) => {
-                let placed: Vec<PositionedGlyph> =
-                    glyphs.iter().map(|g| area.place_glyph(g)).collect();
-                let effects = scaled_effects(&area.effects, area.scale);
-                self.effect_layers(frame, &placed, &effects, max_px, skipped, route);
-                for (i, g) in placed.iter().enumerate() {
-                    self.glyph(frame, g, max_px, i, skipped, route);
-                }
-            }
-            Content::Images(images) => {
-                for (i, g) in images.iter().enumerate() {
-                    let g = area.place_image(g);
-                    sampled(frame, Item::Image(&g), raster, max_px, &mut self.quads, i, skipped);
-                }
-            }
-        }
-        if !area.decorations.is_empty() {
-            self.push_decorations(frame, &area.placed_decorations(), skipped);
-        }
-        self.push_draw(first, first_outline, t, scissor);
-    }
-
-    /// The effect layers (outline, shadow) of `glyphs`, from bitmaps: their
-    /// shapes grow by sizes in pixels. Reported once for the area when its
-    /// glyphs take outlines.
-    fn effect_layers(
-        &mut self, frame: &mut kerf_cache::Frame<'_>, glyphs: &[PositionedGlyph],
-        effects: &kerf_cache::Effects, max_px: f32, skipped: &mut Vec<Skipped>,
-        route: &mut Route<'_>,
-    ) {
-        let raster = route.raster;
-        let layers = frame.effect_layers(glyphs, effects, skipped);
-        if let Some(g) = layers.first().and_then(|l| l.first()) {
-            if route.policy.draws_outline(g.size * raster.scale(), route.upright) {
-                route.fallbacks.push((route.area, OutlineError::Synthetic));
-            }
-        }
-        for layer in layers {
-            for (i, g) in layer.iter().enumerate() {
-                sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, i, skipped);
-            }
-        }
-    }
-
-    /// One glyph of a transformed area: from its outline where the route
-    /// says so and it has one, else from a bitmap (a fallback reported).
-    fn glyph(
-        &mut self, frame: &mut kerf_cache::Frame<'_>, g: &PositionedGlyph, max_px: f32,
-        index: usize, skipped: &mut Vec<Skipped>, route: &mut Route<'_>,
-    ) {
-        let raster = route.raster;
-        let px = g.size * raster.scale();
-        if route.policy.draws_outline(px, route.upright) && px.is_finite() && px > 0.0 {
-            match frame.outline(g.font, g.glyph) {
-                Ok(Some(slot)) => {
-                    let pen = match route.snap_bins {
-                        Some(bins) => {
-                            let (whole, sub) = kerf_cache::rasterize::snap_subpixel(g.x, bins);
-                            [whole as f32 + f32::from(sub) / 256.0, g.y.round()]
-                        }
-                        None => [g.x, g.y],
-                    };
-                    self.outline_quads.push(OutlineQuad {
-                        pen,
-                        // Two target pixels of margin, in ems.
-                        scale: [g.size, 2.0 / px],
-                        bounds: slot.bounds,
-                        record: slot.offset,
-                        color: g.color,
-                        transform: 0,
-                        _pad: 0,
-                    });
-                    return;
-                }
-                Ok(None) => return,
-                Err(e) => route.fallbacks.push((route.area, e)),
-            }
-        }
-        sampled(frame, Item::Glyph(g), raster, max_px, &mut self.quads, index, skipped);
-    }
-
     /// Quads of `lines` (area pixels) sampling the cache's solid texel: one
     /// texel, so every sample of the quad reads full coverage.
-    fn push_decorations(
+    pub(crate) fn push_decorations(
         &mut self, frame: &mut kerf_cache::Frame<'_>, lines: &[Decoration],
         skipped: &mut Vec<Skipped>,
     ) {
@@ -480,7 +353,7 @@ fn push_sampled(
 
 /// One item of a transformed area: a glyph or an image.
 #[derive(Clone, Copy)]
-enum Item<'a> {
+pub(crate) enum Item<'a> {
     Glyph(&'a PositionedGlyph),
     Image(&'a PositionedImage),
 }
@@ -497,7 +370,7 @@ impl Item<'_> {
 
 /// Looks up one glyph or image of a transformed area at its raster size and
 /// appends its quads; a failed lookup is reported in `skipped`.
-fn sampled(
+pub(crate) fn sampled(
     frame: &mut kerf_cache::Frame<'_>, item: Item<'_>, raster: Raster, max_px: f32,
     out: &mut Vec<SampledQuad>, index: usize, skipped: &mut Vec<Skipped>,
 ) {

@@ -2,7 +2,7 @@
 //! where (offset, scale, transform) and its clip; the mapping of an area's
 //! glyphs into target pixels, and clipping quads to an area's bounds.
 
-use crate::transform::TextTransform;
+use crate::prepare::transform::TextTransform;
 use kerf_cache::{
     Decoration, Effects, GlyphQuad, GlyphRun, Outline, PositionedGlyph, PositionedImage, QuadFlags,
     Shadow, TextSpec,

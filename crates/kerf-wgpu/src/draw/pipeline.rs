@@ -3,31 +3,31 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::fit::CurveKey;
-use crate::made::Made;
+use crate::draw::fit::CurveKey;
+use crate::draw::made::Made;
 
 /// The WGSL source of kerf's glyph shader (`shaders/common.wgsl` + `shaders/text.wgsl`).
 pub const SHADER: &str =
-    concat!(include_str!("../shaders/common.wgsl"), include_str!("../shaders/text.wgsl"));
+    concat!(include_str!("../../shaders/common.wgsl"), include_str!("../../shaders/text.wgsl"));
 
 /// The WGSL source of transformed text (`shaders/common.wgsl` +
 /// `shaders/filtered.wgsl` + `shaders/area_transform.wgsl` +
 /// `shaders/transformed.wgsl`).
 pub const TRANSFORMED_SHADER: &str = concat!(
-    include_str!("../shaders/common.wgsl"),
-    include_str!("../shaders/filtered.wgsl"),
-    include_str!("../shaders/area_transform.wgsl"),
-    include_str!("../shaders/transformed.wgsl")
+    include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/filtered.wgsl"),
+    include_str!("../../shaders/area_transform.wgsl"),
+    include_str!("../../shaders/transformed.wgsl")
 );
 
 /// The WGSL source of the outline path (`shaders/common.wgsl` +
 /// `shaders/filtered.wgsl` + `shaders/area_transform.wgsl` +
 /// `shaders/outline.wgsl`): glyphs drawn from their curves.
 pub const OUTLINE_SHADER: &str = concat!(
-    include_str!("../shaders/common.wgsl"),
-    include_str!("../shaders/filtered.wgsl"),
-    include_str!("../shaders/area_transform.wgsl"),
-    include_str!("../shaders/outline.wgsl")
+    include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/filtered.wgsl"),
+    include_str!("../../shaders/area_transform.wgsl"),
+    include_str!("../../shaders/outline.wgsl")
 );
 
 /// The WGSL source of LCD text (`shaders/common.wgsl` + `shaders/text.wgsl` +
@@ -35,9 +35,9 @@ pub const OUTLINE_SHADER: &str = concat!(
 /// on devices with [`wgpu::Features::DUAL_SOURCE_BLENDING`].
 pub const LCD_SHADER: &str = concat!(
     "enable dual_source_blending;\n",
-    include_str!("../shaders/common.wgsl"),
-    include_str!("../shaders/text.wgsl"),
-    include_str!("../shaders/text_lcd.wgsl")
+    include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/text.wgsl"),
+    include_str!("../../shaders/text_lcd.wgsl")
 );
 
 /// The correction tables' lines in common.wgsl, as written (a read-only
@@ -83,7 +83,7 @@ const LCD_BLEND: wgpu::BlendState = wgpu::BlendState {
 pub(crate) const TRANSFORM_UNIFORM_BYTES: u64 = 80;
 
 const _: () = assert!(
-    std::mem::size_of::<crate::transform::TransformUniform>() as u64 == TRANSFORM_UNIFORM_BYTES
+    std::mem::size_of::<crate::draw::vertex::TransformUniform>() as u64 == TRANSFORM_UNIFORM_BYTES
 );
 
 /// Bytes of the transforms one draw binds: [`TRANSFORMS_PER_DRAW`] of them
@@ -92,7 +92,7 @@ const _: () = assert!(
 ///
 /// [`TRANSFORMS_PER_DRAW`]: crate::TRANSFORMS_PER_DRAW
 pub(crate) const TRANSFORM_BLOCK_BYTES: u64 =
-    TRANSFORM_UNIFORM_BYTES * crate::transform::TRANSFORMS_PER_DRAW as u64;
+    TRANSFORM_UNIFORM_BYTES * crate::draw::vertex::TRANSFORMS_PER_DRAW as u64;
 
 /// What a render pipeline depends on besides the shader: the pass's colour
 /// format, multisample state and depth-stencil state, and the space colours
@@ -173,7 +173,7 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub fn new(device: &wgpu::Device) -> Shared {
-        let storage_tables = crate::scatter::supported(device);
+        let storage_tables = storage_supported(device);
         let shader = start_module(device, "kerf glyph shader", SHADER, storage_tables);
         let texture_entry = |binding, filterable| wgpu::BindGroupLayoutEntry {
             binding,
@@ -340,7 +340,7 @@ impl Shared {
     ) -> MadePipeline {
         cached(&self.pipelines, &(key.clone(), *curve), || {
             let entry_points = ("vs_main", "fs_coverage", "fs_coverage");
-            self.glyph_kind("kerf glyph pipeline", entry_points, crate::fit::constants(curve))
+            self.glyph_kind("kerf glyph pipeline", entry_points, crate::draw::fit::constants(curve))
                 .start(device, key)
         })
     }
@@ -368,7 +368,7 @@ impl Shared {
             layout: self.pipeline_layout.clone(),
             module: Arc::clone(&self.shader),
             entry_points,
-            stride: std::mem::size_of::<crate::vertex::GlyphInstance>() as u64,
+            stride: std::mem::size_of::<crate::draw::vertex::GlyphInstance>() as u64,
             attributes: &GLYPH_ATTRIBUTES,
             blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
             constants,
@@ -384,7 +384,7 @@ impl Shared {
             return None;
         }
         Some(cached(&self.lcd_pipelines, &(key.clone(), bgr, *curve), || {
-            let mut constants = crate::fit::constants(curve);
+            let mut constants = crate::draw::fit::constants(curve);
             constants.push(("LCD_BGR", if bgr { 1.0 } else { 0.0 }));
             let entry_points = ("vs_main", "fs_lcd_linear", "fs_lcd_srgb");
             QuadPipeline {
@@ -405,7 +405,7 @@ impl Shared {
     ) -> MadePipeline {
         cached(&self.sampled_pipelines, &(key.clone(), *curve, bordered), || {
             let fs = if bordered { "fs_sampled_bordered" } else { "fs_sampled" };
-            let constants = crate::fit::constants(curve);
+            let constants = crate::draw::fit::constants(curve);
             self.sampled_kind(device, ("vs_transformed", fs, fs), constants).start(device, key)
         })
     }
@@ -441,7 +441,7 @@ impl Shared {
                 stride: std::mem::size_of::<crate::outline::OutlineQuad>() as u64,
                 attributes: &crate::outline::OUTLINE_ATTRIBUTES,
                 blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-                constants: crate::fit::constants(curve),
+                constants: crate::draw::fit::constants(curve),
             }
             .start(device, key)
         }))
@@ -462,7 +462,7 @@ impl Shared {
                 TRANSFORMED_SHADER,
             ),
             entry_points,
-            stride: std::mem::size_of::<crate::transform::SampledQuad>() as u64,
+            stride: std::mem::size_of::<crate::draw::vertex::SampledQuad>() as u64,
             attributes: &SAMPLED_ATTRIBUTES,
             blend: wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
             constants,
@@ -613,6 +613,12 @@ impl QuadPipeline {
     }
 }
 
+/// True when `device` can run the scatter (a storage buffer readable from
+/// the fragment stage); otherwise the atlas uploads dirty rectangles.
+pub(crate) fn storage_supported(device: &wgpu::Device) -> bool {
+    device.limits().max_storage_buffers_per_shader_stage >= 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -637,7 +643,7 @@ mod tests {
             wgpu::MultisampleState::default(),
             None,
         );
-        let curve = crate::fit::curve_key(crate::TextCorrection::DEFAULT);
+        let curve = crate::draw::fit::curve_key(crate::TextCorrection::DEFAULT);
         // Started now: the module's parse and the pipeline's compile take
         // milliseconds, so both are under way when the cache goes.
         let pipeline = shared.pipeline(&gpu.device, &key, &curve);

@@ -141,7 +141,7 @@ mod tests {
 
     /// The instances' pages, as the renderer splits them.
     fn pages(q: &[GlyphQuad]) -> Vec<u32> {
-        q.iter().map(|q| crate::vertex::GlyphInstance::from(q).page).collect()
+        q.iter().map(|q| crate::draw::vertex::GlyphInstance::from(q).page).collect()
     }
 
     #[test]

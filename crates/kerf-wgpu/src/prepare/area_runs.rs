@@ -10,7 +10,7 @@
 //! so a slice freed and another allocated at its address costs a lookup,
 //! never a wrong quad.
 
-use crate::area::{TextArea, TextBounds, TextContent};
+use crate::prepare::area::{TextArea, TextBounds, TextContent};
 use kerf_cache::{GlyphRun, RetainedRun};
 
 /// How an area drawn from its retained run was placed: with the same stamp

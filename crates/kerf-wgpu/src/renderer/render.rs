@@ -1,9 +1,9 @@
 //! The draw stage: what `render` records into the app's render pass.
 
 use super::TextRenderer;
+use crate::atlas::textures::TextAtlas;
 use crate::error::UsageError;
-use crate::sampled::Kind;
-use crate::textures::TextAtlas;
+use crate::prepare::sampled::Kind;
 
 impl TextRenderer {
     /// Records the draw of the prepared glyphs into `pass`: one instanced
@@ -89,7 +89,7 @@ impl TextRenderer {
     }
 
     /// The draws [`render`](Self::render) records for the last `prepare`.
-    pub(super) fn draw_count(&self) -> u32 {
+    pub(crate) fn draw_count(&self) -> u32 {
         // (The runs of one kind: none when there are no quads.)
         let runs = self.order.runs.len() as u32;
         let quads = if self.lcd_pipeline.is_some() { runs.min(1) } else { runs };

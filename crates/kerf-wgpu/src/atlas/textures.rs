@@ -1,10 +1,10 @@
 //! The GPU side of kerf-cache's pages: one `D2Array` texture per page set
 //! (coverage `R8Unorm`, colour `Rgba8Unorm`), one layer per page.
 
+use crate::atlas::scatter::{Scatter, Scattered};
 use crate::correction::TextCorrection;
+use crate::draw::pipeline::Shared;
 use crate::error::{AtlasError, UsageError};
-use crate::pipeline::Shared;
-use crate::scatter::{self, Scatter, Scattered};
 use kerf_cache::{
     pages::{Page, PageUpload, TexelFormat, Upload},
     CacheConfig, FontError, FontId, FrameOutput, GlyphCache, UploadMode,
@@ -306,7 +306,7 @@ impl TextAtlas {
             // copying a box of up to 1.5 MiB costs less.
             config.whole_box_bytes = Some(kerf_cache::pages::SOFTWARE_WHOLE_BOX_BYTES);
         }
-        if !scatter::supported(device) {
+        if !crate::draw::pipeline::storage_supported(device) {
             // No storage buffers in the fragment stage (e.g. WebGL2): upload
             // dirty rectangles with plain texture writes instead, cut from
             // the pages' CPU copies (kept, whatever the config asked).

@@ -21,7 +21,7 @@ pub(crate) struct Scattered<'a> {
 }
 
 /// The WGSL source of the upload scatter (`shaders/scatter.wgsl`).
-pub const SCATTER_SHADER: &str = include_str!("../shaders/scatter.wgsl");
+pub const SCATTER_SHADER: &str = include_str!("../../shaders/scatter.wgsl");
 
 /// Smallest upload buffer (grown by doubling).
 const MIN_BUFFER: u64 = 64 << 10;
@@ -41,12 +41,6 @@ struct SetScatter {
     pipeline: wgpu::RenderPipeline,
     page_uniform: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
-}
-
-/// True when `device` can run the scatter (a storage buffer readable from
-/// the fragment stage); otherwise the atlas uploads dirty rectangles.
-pub(crate) fn supported(device: &wgpu::Device) -> bool {
-    device.limits().max_storage_buffers_per_shader_stage >= 1
 }
 
 impl Scatter {

@@ -5,7 +5,7 @@
 //! size rests, it is drawn exactly again (texel for pixel, as if it had
 //! never zoomed).
 
-use crate::area::{Content, TextArea, TextContent};
+use crate::prepare::area::{Content, TextArea, TextContent};
 use kerf_cache::{GlyphRun, GlyphSize};
 
 /// How areas whose size changes between frames are drawn

@@ -1,6 +1,6 @@
-//! Transformed text: per-area 2D affine transforms and 4×4 matrices, the
-//! quads they draw (float positions in area space, sampled with filtering)
-//! and the raster size chosen for them.
+//! Transformed text: per-area 2D affine transforms and 4×4 matrices and
+//! the raster size chosen for them (the quads they draw are
+//! `crate::draw::vertex::SampledQuad`s).
 
 /// How a [`TextArea`](crate::TextArea) is transformed. Positions inside the
 /// area (after `left`, `top` and `scale`) are "area pixels": x right, y down.
@@ -69,7 +69,7 @@ impl TextTransform {
 
     /// The uniform transformed.wgsl reads: the matrix, and whether its result
     /// is target pixels (converted to clip space with the viewport) or clip space.
-    pub(crate) fn uniform(&self) -> TransformUniform {
+    pub(crate) fn uniform(&self) -> crate::draw::vertex::TransformUniform {
         let (m, to_clip) = match *self {
             TextTransform::Affine([a, b, c, d, e, f]) => {
                 ([[a, b, 0.0, 0.0], [c, d, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [e, f, 0.0, 1.0]], 1)
@@ -84,50 +84,6 @@ impl TextTransform {
         out
     }
 }
-
-/// Set in a [`SampledQuad::page`] when its texels carry
-/// [`RenderMode::Sampled`](kerf_cache::RenderMode::Sampled)'s border of
-/// zeros (a glyph drawn whole, not in tiles): the quad is drawn half a texel
-/// inside its rectangle on every side. Samples are clamped to the slot's
-/// texel centres, so the outer half of the border reads the border texel
-/// alone (zero coverage): the inset draws the same pixels with fewer
-/// fragments, which a software rasterizer pays for one by one.
-/// `transformed.wgsl`'s `BORDER_BIT`.
-pub const BORDER_BIT: u32 = 1 << 27;
-
-/// One area's transform as `transformed.wgsl` reads it
-/// ([`TextTransform::uniform`]).
-pub(crate) type TransformUniform = [u32; 20];
-
-/// One glyph of a transformed area as the vertex shader reads it: the
-/// bitmap's rectangle in area pixels (float), its texels in the atlas, its colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-pub struct SampledQuad {
-    /// Top-left corner, area pixels.
-    pub pos: [f32; 2],
-    /// Width and height, area pixels.
-    pub size: [f32; 2],
-    /// Left and top texel in the page.
-    pub tex: [u16; 2],
-    /// Width and height in texels.
-    pub tex_size: [u16; 2],
-    /// The page (texture array layer), with [`COLOR_PAGE_BIT`](kerf_cache::COLOR_PAGE_BIT)
-    /// on colour pages and [`BORDER_BIT`] where the texels carry a border.
-    pub page: u32,
-    /// Straight sRGB colour, RGBA.
-    pub color: [u8; 4],
-    /// Its area's transform: which of the [`TRANSFORMS_PER_DRAW`] transforms
-    /// its draw binds (consecutive areas share one draw, each quad naming
-    /// its own area's transform).
-    pub transform: u32,
-}
-
-/// The transforms one draw of transformed quads binds (a uniform array of
-/// 80-byte transforms, 10 KiB: under the 16 KiB of a uniform binding that
-/// every device allows). Up to this many consecutive transformed areas are
-/// drawn by one draw; `transformed.wgsl`'s `TRANSFORMS_PER_DRAW`.
-pub const TRANSFORMS_PER_DRAW: u32 = 128;
 
 #[cfg(test)]
 mod tests {

@@ -112,6 +112,50 @@ pub(crate) fn write_changed<S, T: PartialEq + bytemuck::Pod>(
     }
 }
 
+/// Set in a [`SampledQuad::page`] when its texels carry
+/// [`RenderMode::Sampled`](kerf_cache::RenderMode::Sampled)'s border of
+/// zeros (a glyph drawn whole, not in tiles): the quad is drawn half a texel
+/// inside its rectangle on every side. Samples are clamped to the slot's
+/// texel centres, so the outer half of the border reads the border texel
+/// alone (zero coverage): the inset draws the same pixels with fewer
+/// fragments, which a software rasterizer pays for one by one.
+/// `transformed.wgsl`'s `BORDER_BIT`.
+pub const BORDER_BIT: u32 = 1 << 27;
+
+/// One area's transform as `transformed.wgsl` reads it
+/// ([`TextTransform::uniform`]).
+pub(crate) type TransformUniform = [u32; 20];
+
+/// One glyph of a transformed area as the vertex shader reads it: the
+/// bitmap's rectangle in area pixels (float), its texels in the atlas, its colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct SampledQuad {
+    /// Top-left corner, area pixels.
+    pub pos: [f32; 2],
+    /// Width and height, area pixels.
+    pub size: [f32; 2],
+    /// Left and top texel in the page.
+    pub tex: [u16; 2],
+    /// Width and height in texels.
+    pub tex_size: [u16; 2],
+    /// The page (texture array layer), with [`COLOR_PAGE_BIT`](kerf_cache::COLOR_PAGE_BIT)
+    /// on colour pages and [`BORDER_BIT`] where the texels carry a border.
+    pub page: u32,
+    /// Straight sRGB colour, RGBA.
+    pub color: [u8; 4],
+    /// Its area's transform: which of the [`TRANSFORMS_PER_DRAW`] transforms
+    /// its draw binds (consecutive areas share one draw, each quad naming
+    /// its own area's transform).
+    pub transform: u32,
+}
+
+/// The transforms one draw of transformed quads binds (a uniform array of
+/// 80-byte transforms, 10 KiB: under the 16 KiB of a uniform binding that
+/// every device allows). Up to this many consecutive transformed areas are
+/// drawn by one draw; `transformed.wgsl`'s `TRANSFORMS_PER_DRAW`.
+pub const TRANSFORMS_PER_DRAW: u32 = 128;
+
 #[cfg(test)]
 mod tests {
     use super::*;
