@@ -76,42 +76,28 @@ fn word_f(i: u32) -> f32 {
     return bitcast<f32>(curves[i]);
 }
 
-// A pixel's footprint in ems, about its centre.
+// A pixel's footprint in ems, about its centre: the parallelogram of
+// corners ±a/2 ±b/2.
 struct Footprint {
-    // The rows of the inverse of [a b]: the footprint is
-    // |dot(m0, v)| <= 1/2 and |dot(m1, v)| <= 1/2.
-    m0: vec2<f32>,
-    m1: vec2<f32>,
+    // Its corners, counter-clockwise from -(a + b)/2: the edges run
+    // v0→v1, v1→v2, v2→v3, v3→v0.
+    v0: vec2<f32>,
+    v1: vec2<f32>,
+    v2: vec2<f32>,
+    v3: vec2<f32>,
+    // The orientation's sign: the chord-length identity below holds with
+    // -1 for corners counter-clockwise (y up), +1 for clockwise.
+    sigma: f32,
     // Half its height; half the height of its middle part (between the
     // middle corners' heights), where its chords are all `w` long.
     h: f32,
     k: f32,
     w: f32,
     area: f32,
-    // Its corners' heights.
-    ys: vec4<f32>,
 };
 
-// The x interval where |dot(m, (x, y))| <= 1/2 (everything or nothing for
-// a slab whose edges are level).
-fn slab(m: vec2<f32>, y: f32) -> vec2<f32> {
-    let level = abs(m.x) <= 1e-6 * abs(m.y);
-    let c = -m.y * y / m.x;
-    let half = 0.5 / abs(m.x);
-    let all = select(vec2<f32>(1e30, -1e30), vec2<f32>(-1e30, 1e30), abs(m.y * y) <= 0.5);
-    return select(vec2<f32>(c - half, c + half), all, level);
-}
-
-// The length of the footprint's chord at height v.y left of v.x.
-fn chord_left(f: Footprint, v: vec2<f32>) -> f32 {
-    let ia = slab(f.m0, v.y);
-    let ib = slab(f.m1, v.y);
-    let l = max(ia.x, ib.x);
-    let r = min(ia.y, ib.y);
-    return clamp(v.x - l, 0.0, max(r - l, 0.0));
-}
-
-// The footprint's area below height y.
+// The footprint's area below height y (closed form: two triangles and the
+// part between them).
 fn below(f: Footprint, y: f32) -> f32 {
     let yc = clamp(y, -f.h, f.h);
     let t = 2.0 * max(f.h - f.k, 1e-30);
@@ -121,97 +107,129 @@ fn below(f: Footprint, y: f32) -> f32 {
     return select(select(mid, hi, yc > f.k), lo, yc < -f.k);
 }
 
-// The roots of a t² + b t + c strictly inside 0..1 (-1 where there is none).
-fn roots01(a: f32, b: f32, c: f32) -> vec2<f32> {
-    var r = vec2<f32>(-1.0, -1.0);
+// The parameter where a curve monotone in y (y(t) = c0 + b t + a t², from
+// y0 to y2) reaches height `y`: 0 or 1 where it never does.
+fn t_at(a: f32, b: f32, c0: f32, y0: f32, y2: f32, y: f32) -> f32 {
+    let rising = y2 >= y0;
+    let before = select(y >= y0, y <= y0, rising);
+    let after = select(y <= y2, y >= y2, rising);
+    let c = c0 - y;
+    var t: f32;
     if (abs(a) <= 1e-6 * abs(b)) {
-        if (b != 0.0) {
-            r.x = -c / b;
+        t = -c / b;
+    } else {
+        let d = max(b * b - 4.0 * a * c, 0.0);
+        let q = -0.5 * (b + select(-1.0, 1.0, b >= 0.0) * sqrt(d));
+        let r1 = q / a;
+        let r2 = select(r1, c / q, q != 0.0);
+        // The root in 0..1 (the other lies outside: the curve is monotone).
+        t = select(r2, r1, r1 >= -1e-4 && r1 <= 1.0 + 1e-4);
+    }
+    return select(select(clamp(t, 0.0, 1.0), 1.0, after), 0.0, before);
+}
+
+// ∫ of (d0 + d1 t + d2 t²)(e0 + e1 t) dt from t0 to t1: a cubic, so two
+// Gauss-Legendre points are exact, and evaluated inside the piece they
+// lose nothing to cancellation (an antiderivative's difference over a
+// piece a pixel long of a curve an em long would).
+fn piece(d: vec3<f32>, e: vec2<f32>, t0: f32, t1: f32) -> f32 {
+    let half = 0.5 * (t1 - t0);
+    let mid = 0.5 * (t0 + t1);
+    let ts = vec2<f32>(mid) + vec2<f32>(-half, half) * 0.57735026918962576;
+    let f = (d.x + ts * (d.y + ts * d.z)) * (e.x + ts * e.y);
+    return half * (f.x + f.y);
+}
+
+// One edge's share (from `a` to `b`) of the curve's integral: ∫ max(0,
+// x(t) - x_e(y(t))) y'(t) dt over the parameters where y(t) lies in the
+// edge's height range (t from ta to tb), x_e the edge's x at height y.
+// Between the roots of x(t) - x_e(y(t)), a quadratic, the integrand is a
+// cubic of known sign (`piece`).
+fn edge_share(a: vec2<f32>, b: vec2<f32>, ta: f32, tb: f32, p0: vec2<f32>, cl: vec2<f32>, cq: vec2<f32>) -> f32 {
+    if (a.y == b.y || tb <= ta) {
+        return 0.0;
+    }
+    let k = (b.x - a.x) / (b.y - a.y);
+    let d = vec3<f32>(p0.x - a.x - (p0.y - a.y) * k, cl.x - k * cl.y, cq.x - k * cq.y);
+    let e = vec2<f32>(cl.y, 2.0 * cq.y);
+    // The roots of d, in order, held inside ta..tb.
+    var r1 = tb;
+    var r2 = tb;
+    if (abs(d.z) <= 1e-6 * abs(d.y)) {
+        if (d.y != 0.0) {
+            r1 = -d.x / d.y;
         }
     } else {
-        let d = b * b - 4.0 * a * c;
-        if (d >= 0.0) {
-            let q = -0.5 * (b + select(-1.0, 1.0, b >= 0.0) * sqrt(d));
-            r.x = q / a;
-            if (q != 0.0) {
-                r.y = c / q;
-            }
+        let disc = d.y * d.y - 4.0 * d.z * d.x;
+        if (disc >= 0.0) {
+            let q = -0.5 * (d.y + select(-1.0, 1.0, d.y >= 0.0) * sqrt(disc));
+            let x1 = q / d.z;
+            let x2 = select(x1, d.x / q, q != 0.0);
+            r1 = min(x1, x2);
+            r2 = max(x1, x2);
         }
     }
-    return select(vec2<f32>(-1.0), r, r > vec2<f32>(0.0) & r < vec2<f32>(1.0));
+    r1 = clamp(r1, ta, tb);
+    r2 = clamp(r2, r1, tb);
+    // Each piece counts where x(t) is right of the edge (d > 0 at its middle).
+    let dm = vec3<f32>(0.5 * (ta + r1), 0.5 * (r1 + r2), 0.5 * (r2 + tb));
+    let sign = d.x + dm * (d.y + dm * d.z);
+    var sum = 0.0;
+    sum += select(0.0, piece(d, e, ta, r1), sign.x > 0.0);
+    sum += select(0.0, piece(d, e, r1, r2), sign.y > 0.0);
+    sum += select(0.0, piece(d, e, r2, tb), sign.z > 0.0);
+    return sum;
 }
 
 // ∫ G(x(t), y(t)) y'(t) dt over the curve p0 p1 p2 (relative to the pixel's
-// centre), cut where the integrand's form changes: two Gauss points a piece.
+// centre; monotone in y), G the length of the footprint's chord at height
+// y left of x. The footprint's edges split G into a sum: with rays to the
+// left, G(x, y) = sigma · Σ over edges e of ±max(0, x - x_e(y)) for y in
+// e's height range, + where the edge runs up, - where it runs down.
 fn across(f: Footprint, p0: vec2<f32>, p1: vec2<f32>, p2: vec2<f32>) -> f32 {
-    // P(t) = p0 + B t + A t².
-    let A = p0 - 2.0 * p1 + p2;
-    let B = 2.0 * (p1 - p0);
-    var ts: array<f32, 18>;
-    ts[0] = 0.0;
-    ts[1] = 1.0;
-    var n = 2u;
-    // Where it crosses the footprint's four edges.
-    for (var e = 0u; e < 4u; e++) {
-        let m = select(f.m1, f.m0, e < 2u);
-        let s = select(-0.5, 0.5, (e & 1u) == 0u);
-        let r = roots01(dot(m, A), dot(m, B), dot(m, p0) - s);
-        if (r.x > 0.0) { ts[n] = r.x; n++; }
-        if (r.y > 0.0) { ts[n] = r.y; n++; }
-    }
-    // Where it passes the corners' heights.
-    for (var c = 0u; c < 4u; c++) {
-        let r = roots01(A.y, B.y, p0.y - f.ys[c]);
-        if (r.x > 0.0) { ts[n] = r.x; n++; }
-        if (r.y > 0.0) { ts[n] = r.y; n++; }
-    }
-    // In order (insertion sort: a handful of values).
-    for (var i = 1u; i < n; i++) {
-        let v = ts[i];
-        var j = i;
-        while (j > 0u && ts[j - 1u] > v) {
-            ts[j] = ts[j - 1u];
-            j--;
-        }
-        ts[j] = v;
-    }
+    // P(t) = p0 + cl t + cq t².
+    let cq = p0 - 2.0 * p1 + p2;
+    let cl = 2.0 * (p1 - p0);
+    // The parameters where the curve passes each corner's height.
+    let t0 = t_at(cq.y, cl.y, p0.y, p0.y, p2.y, f.v0.y);
+    let t1 = t_at(cq.y, cl.y, p0.y, p0.y, p2.y, f.v1.y);
+    let t2 = t_at(cq.y, cl.y, p0.y, p0.y, p2.y, f.v2.y);
+    let t3 = t_at(cq.y, cl.y, p0.y, p0.y, p2.y, f.v3.y);
     var sum = 0.0;
-    for (var i = 0u; i + 1u < n; i++) {
-        let t0 = ts[i];
-        let t1 = ts[i + 1u];
-        if (t1 <= t0) {
-            continue;
-        }
-        let half = 0.5 * (t1 - t0);
-        let mid = 0.5 * (t0 + t1);
-        let d = half * 0.57735026918962576;
-        let ta = mid - d;
-        let tb = mid + d;
-        let ga = chord_left(f, p0 + (B + A * ta) * ta) * (B.y + 2.0 * A.y * ta);
-        let gb = chord_left(f, p0 + (B + A * tb) * tb) * (B.y + 2.0 * A.y * tb);
-        sum += half * (ga + gb);
-    }
-    return sum;
+    sum += sign(f.v1.y - f.v0.y) * edge_share(f.v0, f.v1, min(t0, t1), max(t0, t1), p0, cl, cq);
+    sum += sign(f.v2.y - f.v1.y) * edge_share(f.v1, f.v2, min(t1, t2), max(t1, t2), p0, cl, cq);
+    sum += sign(f.v3.y - f.v2.y) * edge_share(f.v2, f.v3, min(t2, t3), max(t2, t3), p0, cl, cq);
+    sum += sign(f.v0.y - f.v3.y) * edge_share(f.v3, f.v0, min(t3, t0), max(t3, t0), p0, cl, cq);
+    // The curve runs down where y' < 0: its integral over t is then the
+    // integral over the height range with its sign (no reordering needed).
+    return f.sigma * sum;
 }
 
 // The exact area coverage of the pixel about `p` (ems) by record `rec`.
 fn outline_coverage(p: vec2<f32>, rec: u32) -> f32 {
-    let a = dpdxFine(p);
-    let b = dpdyFine(p);
+    let da = dpdxFine(p);
+    let db = dpdyFine(p);
+    // A footprint edge within a thousandth of level is made level: its
+    // slope would multiply the rounding of every height (the shape moves by
+    // at most 1/1000 of a pixel).
+    let a = vec2<f32>(da.x, select(da.y, 0.0, abs(da.y) < 1e-3 * abs(da.x)));
+    let b = vec2<f32>(db.x, select(db.y, 0.0, abs(db.y) < 1e-3 * abs(db.x)));
     let det = a.x * b.y - a.y * b.x;
     var f: Footprint;
     f.area = abs(det);
     if (!(f.area > 0.0)) {
         return 0.0;
     }
-    f.m0 = vec2<f32>(b.y, -b.x) / det;
-    f.m1 = vec2<f32>(-a.y, a.x) / det;
+    f.v0 = -0.5 * (a + b);
+    f.v1 = 0.5 * (a - b);
+    f.v2 = 0.5 * (a + b);
+    f.v3 = 0.5 * (b - a);
+    f.sigma = select(1.0, -1.0, det > 0.0);
     let ha = 0.5 * abs(a.y);
     let hb = 0.5 * abs(b.y);
     f.h = ha + hb;
     f.k = abs(ha - hb);
     f.w = f.area / (f.h + f.k);
-    f.ys = 0.5 * vec4<f32>(a.y + b.y, a.y - b.y, -a.y - b.y, b.y - a.y);
     let ex = 0.5 * (abs(a.x) + abs(b.x));
     let lo = vec2<f32>(word_f(rec), word_f(rec + 1u));
     let hi = vec2<f32>(word_f(rec + 2u), word_f(rec + 3u));

@@ -12,9 +12,11 @@
 //!
 //! Keys: space toggles autoscroll; ↑ ↓ PgUp PgDn and the wheel scroll; + and -
 //! change the text size; p cycles the page size; k cycles the packer; a shows
-//! the atlas pages (free space in green); g outlines live glyphs there; l
-//! destroys the device (the demo recreates it and rebuilds the atlas from the
-//! cache); Esc quits.
+//! the atlas pages (free space in green); g outlines live glyphs there; t
+//! turns and zooms a label from 16 to 2,000 px per em and back (drawn from
+//! its outlines); o switches the outline path off and on (every glyph from
+//! bitmaps: compare the edges); l destroys the device (the demo recreates it
+//! and rebuilds the atlas from the cache); Esc quits.
 //!
 //! With `--frames N` the demo runs N frames and exits; with `--screenshot FILE`
 //! it saves the last frame as PNG and exits with an error if it has no text.
@@ -30,7 +32,8 @@ use cli::{count_ink, parse_args, save_png, screenshot, srgb_clear, Args};
 use content::{document, Line};
 use kerf::cache::{Decoration, COLOR_PAGE_BIT};
 use kerf::gpu::{
-    wgpu, PositionedImage, TextArea, TextBounds, TextSpec, TextTransform, ViewOptions,
+    wgpu, OutlinePolicy, PositionedImage, TextArea, TextBounds, TextSpec, TextTransform,
+    ViewOptions,
 };
 use scene::Scene;
 use std::collections::VecDeque;
@@ -111,6 +114,10 @@ struct App {
     packer_idx: usize,
     show_atlas: bool,
     show_glyphs: bool,
+    /// The frame the turning, zooming label started (`t`), if it is shown.
+    spin_from: Option<u64>,
+    /// The outline path is on (`o`).
+    outlines: bool,
     frame_ms: VecDeque<f64>,
     frames: u64,
     hud: Hud,
@@ -302,6 +309,23 @@ impl App {
             f * zoom + zy * (1.0 - zoom),
         ]);
         areas.push(TextArea::text(heading, hx, hy).transformed(transform));
+        // `t`: a label turning and zooming from 16 to 2,000 px per em and
+        // back over 480 frames, about the window's centre.
+        if let Some(from) = self.spin_from {
+            let f = (self.frames - from) as f32;
+            let u = (f / 240.0) % 2.0;
+            let u = if u > 1.0 { 2.0 - u } else { u };
+            let zoom = 125f32.powf(u);
+            let (cx, cy) = (w / 2.0, h / 2.0);
+            let spec = TextSpec::new("Exact at any size", fonts[0], 16.0).color([150, 20, 40, 255]);
+            let (s, c) = (f * 0.01).sin_cos();
+            // Its middle (about 70 × 6 px at 16 px) at the centre, turned and zoomed.
+            let (mx, my) = (cx - 70.0, cy + 6.0);
+            let (a, b, cc, d) = (c * zoom, s * zoom, -s * zoom, c * zoom);
+            let t =
+                TextTransform::Affine([a, b, cc, d, cx - a * mx - cc * my, cy - b * mx - d * my]);
+            areas.push(TextArea::text(spec, mx - 70.0, my - 12.0).transformed(t));
+        }
         // A weight sweeping 100 → 900 on Inter's wght axis (in steps of 50:
         // 17 instances, each cached like a font), and decorated text.
         areas.push(TextArea::glyphs(&[], 0.0, 0.0).with_decorations(&backdrop));
@@ -511,6 +535,22 @@ impl App {
                 }
                 "a" => self.show_atlas = !self.show_atlas,
                 "g" => self.show_glyphs = !self.show_glyphs,
+                "t" => {
+                    self.spin_from = match self.spin_from {
+                        Some(_) => None,
+                        None => Some(self.frames),
+                    }
+                }
+                "o" => {
+                    self.outlines = !self.outlines;
+                    if let Some(scene) = self.scene.as_mut() {
+                        scene.renderer.set_outline_policy(if self.outlines {
+                            OutlinePolicy::default()
+                        } else {
+                            OutlinePolicy::NEVER
+                        });
+                    }
+                }
                 "l" => {
                     if let Some(gfx) = &self.gfx {
                         gfx.device.destroy();
@@ -604,6 +644,8 @@ fn main() {
         show_atlas: false,
         // set from args below
         show_glyphs: false,
+        spin_from: None,
+        outlines: true,
         frame_ms: VecDeque::new(),
         frames: 0,
         hud: Hud::default(),

@@ -12,7 +12,8 @@
 //! narrower), `scroll` (an article scrolled smoothly, by fractions of a
 //! pixel a frame), `panes` (an IDE's five panes, each clipping its text,
 //! scrolled and appended to: lines cut at the panes' edges somewhere else
-//! every frame). Every frame is
+//! every frame), `map` (300 place names on a map zooming from 8 to 2,000 px
+//! per em and back, turning with it). Every frame is
 //! whole: prepare, a pass that clears a window-sized offscreen target and
 //! draws, the submit, and the wait until the GPU is done.
 //!
@@ -55,6 +56,8 @@
 //! correction (`TextCorrection::NEUTRAL`; glyphon has none), to see what
 //! the correction costs a frame.
 //! `SCENES_ZOOM=steps|exact|auto` sets kerf's zoom policy (default `auto`).
+//! `SCENES_OUTLINES=never|default` sets kerf's outline policy: `never`
+//! draws every glyph from bitmaps, as kerf did before the outline path.
 //! `SCENES_GROW_FIRST=1` makes kerf's atlas add pages before it evicts
 //! idle glyphs (`CacheConfig::evict_idle_before_growing: None`).
 //! `SCENES_HINTING=1` makes kerf's atlas rasterize with swash and hinting

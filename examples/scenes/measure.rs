@@ -217,6 +217,23 @@ impl Figures {
     }
 }
 
+/// The outline policy `SCENES_OUTLINES` sets on kerf's renderers (`never`:
+/// every glyph from bitmaps, the path before outlines; `default`), to weigh
+/// the two paths in one scene. Anything else is ignored with a word on
+/// stderr.
+pub fn outline_policy() -> Option<kerf::gpu::OutlinePolicy> {
+    use kerf::gpu::OutlinePolicy;
+    let v = std::env::var("SCENES_OUTLINES").ok()?;
+    match v.as_str() {
+        "never" => Some(OutlinePolicy::NEVER),
+        "default" => Some(OutlinePolicy::default()),
+        other => {
+            eprintln!("SCENES_OUTLINES={other:?} is neither never nor default: ignored");
+            None
+        }
+    }
+}
+
 /// The zoom policy `SCENES_ZOOM` sets on kerf's renderers (`steps`, `exact`
 /// or `auto`; unset: the default, `auto`), to weigh the policies in one
 /// scene. Anything else is ignored with a word on stderr.

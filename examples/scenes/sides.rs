@@ -173,6 +173,9 @@ impl Side {
                         if let Some(policy) = crate::measure::zoom_policy() {
                             r.set_zoom_policy(policy);
                         }
+                        if let Some(policy) = crate::measure::outline_policy() {
+                            r.set_outline_policy(policy);
+                        }
                         r
                     })
                     .collect();

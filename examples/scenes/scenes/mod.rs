@@ -7,14 +7,16 @@ use glyphon::FontSystem;
 mod common;
 mod flowing;
 mod interfaces;
+mod map;
 
 pub use common::Scene;
 
 use flowing::{Chat, Editor, Scroll, Window};
 use interfaces::{Dashboard, Hud, Panes, Zoom};
+use map::Map;
 
 /// The scenes, in the order `all` runs them.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 11] = [
     "window",
     "dashboard",
     "editor",
@@ -25,6 +27,7 @@ pub const NAMES: [&str; 10] = [
     "chat",
     "scroll",
     "panes",
+    "map",
 ];
 
 /// System fonts (Debian packages, as CI installs them).
@@ -64,6 +67,7 @@ pub fn build(name: &str, fs: &mut FontSystem) -> Result<Box<dyn Scene>, String> 
         "chat" => Box::new(Chat::new()),
         "scroll" => Box::new(Scroll::new(fs)),
         "panes" => Box::new(Panes::new(fs)),
+        "map" => Box::new(Map::new(fs)),
         other => return Err(format!("unknown scene {other:?}: one of {NAMES:?}")),
     })
 }
