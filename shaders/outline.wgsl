@@ -233,8 +233,8 @@ fn outline_coverage(p: vec2<f32>, rec: u32) -> f32 {
     let ex = 0.5 * (abs(a.x) + abs(b.x));
     let lo = vec2<f32>(word_f(rec), word_f(rec + 1u));
     let hi = vec2<f32>(word_f(rec + 2u), word_f(rec + 3u));
-    // Outside the bounds' rows, or right of them: nothing.
-    if (p.y - f.h >= hi.y || p.y + f.h <= lo.y || p.x - ex >= hi.x) {
+    // Outside the bounds' rows, or left or right of them: nothing.
+    if (p.y - f.h >= hi.y || p.y + f.h <= lo.y || p.x - ex >= hi.x || p.x + ex <= lo.x) {
         return 0.0;
     }
     let n = curves[rec + 4u];

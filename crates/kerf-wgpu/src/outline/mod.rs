@@ -25,35 +25,39 @@ pub const UPRIGHT_OUTLINE_PX: f32 = 96.0;
 pub struct OutlinePolicy {
     /// Glyphs of areas drawn through a transform that turns, skews or
     /// projects them ([`TextTransform::Matrix`](crate::TextTransform::Matrix),
-    /// or an affine map that is not a scale and a move): from outlines at
-    /// every size, so a turning label rasterizes nothing.
-    pub transformed: bool,
+    /// or an affine map that is not a scale and a move): from outlines from
+    /// this many target pixels per em up (`Some(0.0)`, the default: at
+    /// every size, so a turning label rasterizes nothing); `None`: bitmaps,
+    /// sampled with filtering.
+    pub transformed_from_px: Option<f32>,
     /// Upright glyphs (no transform, or one that only scales and moves)
     /// from this many target pixels per em up; `None`: always bitmaps.
     pub upright_from_px: Option<f32>,
 }
 
 impl Default for OutlinePolicy {
-    /// Turned text from outlines; upright text from
+    /// Turned text from outlines at every size; upright text from
     /// [`UPRIGHT_OUTLINE_PX`] up.
     fn default() -> Self {
-        OutlinePolicy { transformed: true, upright_from_px: Some(UPRIGHT_OUTLINE_PX) }
+        OutlinePolicy { transformed_from_px: Some(0.0), upright_from_px: Some(UPRIGHT_OUTLINE_PX) }
     }
 }
 
 impl OutlinePolicy {
     /// Every glyph from bitmaps (transformed glyphs sampled from rasters of
     /// up to [`TRANSFORMED_RASTER_LIMIT_PX`](crate::TRANSFORMED_RASTER_LIMIT_PX)).
-    pub const NEVER: OutlinePolicy = OutlinePolicy { transformed: false, upright_from_px: None };
+    pub const NEVER: OutlinePolicy =
+        OutlinePolicy { transformed_from_px: None, upright_from_px: None };
+
+    /// Every glyph from its outline, upright ones too, at every size.
+    pub const ALWAYS: OutlinePolicy =
+        OutlinePolicy { transformed_from_px: Some(0.0), upright_from_px: Some(0.0) };
 
     /// Whether a glyph of `px` target pixels per em drawn `upright` (else
     /// turned, skewed or projected) is drawn from its outline.
     pub fn draws_outline(&self, px: f32, upright: bool) -> bool {
-        if upright {
-            self.upright_from_px.is_some_and(|from| px >= from)
-        } else {
-            self.transformed
-        }
+        let from = if upright { self.upright_from_px } else { self.transformed_from_px };
+        from.is_some_and(|from| px >= from)
     }
 }
 
@@ -103,6 +107,11 @@ mod tests {
         assert!(p.draws_outline(UPRIGHT_OUTLINE_PX, true));
         assert!(!OutlinePolicy::NEVER.draws_outline(5000.0, true));
         assert!(!OutlinePolicy::NEVER.draws_outline(50.0, false));
+        assert!(OutlinePolicy::ALWAYS.draws_outline(1.0, true));
+        let small_turned_on_bitmaps =
+            OutlinePolicy { transformed_from_px: Some(32.0), ..OutlinePolicy::default() };
+        assert!(!small_turned_on_bitmaps.draws_outline(31.0, false));
+        assert!(small_turned_on_bitmaps.draws_outline(32.0, false));
         assert_eq!(std::mem::size_of::<OutlineQuad>(), 48);
     }
 }

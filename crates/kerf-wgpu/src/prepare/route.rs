@@ -15,6 +15,9 @@ use kerf_cache::{PositionedGlyph, Skipped};
 pub(crate) struct Route<'a> {
     /// The bitmaps' raster size.
     pub(crate) raster: Raster,
+    /// Target pixels per area pixel along the transform's least stretched
+    /// direction (for the outline quads' margin).
+    pub(crate) min_stretch: f32,
     /// The renderer's policy (with outlines off where the device has none).
     pub(crate) policy: OutlinePolicy,
     /// The area's transform only scales and moves.
@@ -120,8 +123,11 @@ impl Transformed {
                     };
                     self.outline_quads.push(OutlineQuad {
                         pen,
-                        // Two target pixels of margin, in ems.
-                        scale: [g.size, 2.0 / px],
+                        // A target pixel of margin, in ems (along the least
+                        // stretched direction): a pixel whose centre lies
+                        // farther out reaches no ink (its footprint reaches
+                        // at most √2/2 px from its centre).
+                        scale: [g.size, 1.0 / (g.size * route.min_stretch.max(1e-6))],
                         bounds: slot.bounds,
                         record: slot.offset,
                         color: g.color,

@@ -67,6 +67,18 @@ impl TextTransform {
         }
     }
 
+    /// Target pixels per area pixel along the least stretched direction
+    /// (the smallest singular value of the affine's linear part), or the
+    /// matrix's `raster_scale`.
+    pub fn min_stretch(&self) -> f32 {
+        match self {
+            TextTransform::Affine([a, b, c, d, ..]) => {
+                ((a + d).hypot(b - c) - (a - d).hypot(b + c)).abs() / 2.0
+            }
+            TextTransform::Matrix { raster_scale, .. } => *raster_scale,
+        }
+    }
+
     /// The uniform transformed.wgsl reads: the matrix, and whether its result
     /// is target pixels (converted to clip space with the viewport) or clip space.
     pub(crate) fn uniform(&self) -> crate::draw::vertex::TransformUniform {
@@ -102,8 +114,13 @@ mod tests {
             let t = TextTransform::rotation_about(i as f32 * 0.0031, 5.0, 5.0);
             assert!((t.raster_scale() - 1.0).abs() < 1e-6, "{i}: {}", t.raster_scale());
         }
-        // A skew stretches more than 1 along its diagonal.
-        assert!(TextTransform::Affine([1.0, 0.0, 1.0, 1.0, 0.0, 0.0]).raster_scale() > 1.6);
+        // A skew stretches more than 1 along its diagonal, less across it
+        // (the two stretches multiply to its determinant, 1).
+        let skew = TextTransform::Affine([1.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+        assert!(skew.raster_scale() > 1.6);
+        assert!((skew.raster_scale() * skew.min_stretch() - 1.0).abs() < 1e-5);
+        let t = TextTransform::Affine([2.0, 0.0, 0.0, 0.5, 3.0, 4.0]);
+        assert!((t.min_stretch() - 0.5).abs() < 1e-6);
     }
 
     #[test]

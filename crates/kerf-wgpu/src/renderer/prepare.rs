@@ -199,6 +199,7 @@ impl TextRenderer {
             let clip = scissor(&area.bounds, target);
             let mut route = Route {
                 raster,
+                min_stretch: t.min_stretch(),
                 policy,
                 upright: area.transform.is_none_or(|t| is_upright(&t)),
                 area: n,

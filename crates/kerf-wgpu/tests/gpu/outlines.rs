@@ -230,8 +230,7 @@ impl Bench {
         );
         // Every glyph from its outline, upright ones too (the policy's
         // switch is tested on its own).
-        renderer
-            .set_outline_policy(OutlinePolicy { transformed: true, upright_from_px: Some(0.0) });
+        renderer.set_outline_policy(OutlinePolicy::ALWAYS);
         let mut viewport = Viewport::new(&device, &atlas);
         viewport.set_correction(&queue, TextCorrection::NEUTRAL).unwrap();
         Bench { device, queue, atlas, renderer, viewport }
