@@ -26,8 +26,11 @@
 // The outline records: kerf_cache::curves::CurveStore's words, mirrored.
 @group(3) @binding(0) var<storage, read> curves: array<u32>;
 
-// kerf_cache::curves::{BAND_TABLE, OFFSET_BITS}.
-const BAND_TABLE: u32 = 6u;
+// kerf_cache::curves::{GRID, GRID_SIDE, CELL_EDGE, BAND_TABLE, OFFSET_BITS}.
+const GRID: u32 = 6u;
+const GRID_SIDE: u32 = 16u;
+const CELL_EDGE: u32 = 2u;
+const BAND_TABLE: u32 = 22u;
 const OFFSET_BITS: u32 = 24u;
 const OFFSET_MASK: u32 = 0x00ffffffu;
 
@@ -52,6 +55,9 @@ struct OutlineVaryings {
     @location(1) @interpolate(flat) record: u32,
     @location(2) @interpolate(flat) color: vec4<f32>,
     @location(3) @interpolate(flat) lum: f32,
+    // The outline's bounds (as the record's first words; a flat input is
+    // cheaper than four reads of the store per fragment).
+    @location(4) @interpolate(flat) bounds: vec4<f32>,
 };
 
 @vertex
@@ -69,6 +75,7 @@ fn vs_outline(in: OutlineInstance) -> OutlineVaryings {
     out.record = in.record;
     out.color = target_color(in.color);
     out.lum = color_luminance(in.color);
+    out.bounds = in.bounds;
     return out;
 }
 
@@ -205,8 +212,9 @@ fn across(f: Footprint, p0: vec2<f32>, p1: vec2<f32>, p2: vec2<f32>) -> f32 {
     return f.sigma * sum;
 }
 
-// The exact area coverage of the pixel about `p` (ems) by record `rec`.
-fn outline_coverage(p: vec2<f32>, rec: u32) -> f32 {
+// The exact area coverage of the pixel about `p` (ems) by record `rec`,
+// whose bounds are `bounds`.
+fn outline_coverage(p: vec2<f32>, rec: u32, bounds: vec4<f32>) -> f32 {
     let da = dpdxFine(p);
     let db = dpdyFine(p);
     // A footprint edge within a thousandth of level is made level: its
@@ -231,11 +239,23 @@ fn outline_coverage(p: vec2<f32>, rec: u32) -> f32 {
     f.k = abs(ha - hb);
     f.w = f.area / (f.h + f.k);
     let ex = 0.5 * (abs(a.x) + abs(b.x));
-    let lo = vec2<f32>(word_f(rec), word_f(rec + 1u));
-    let hi = vec2<f32>(word_f(rec + 2u), word_f(rec + 3u));
+    let lo = bounds.xy;
+    let hi = bounds.zw;
     // Outside the bounds' rows, or left or right of them: nothing.
     if (p.y - f.h >= hi.y || p.y + f.h <= lo.y || p.x - ex >= hi.x || p.x + ex <= lo.x) {
         return 0.0;
+    }
+    // A footprint inside one cell that no curve reaches: the cell's
+    // coverage, no curve read (most pixels of a large glyph).
+    let cell = (hi - lo) / f32(GRID_SIDE);
+    let c0 = floor((p - vec2<f32>(ex, f.h) - lo) / cell);
+    let c1 = floor((p + vec2<f32>(ex, f.h) - lo) / cell);
+    if (all(c0 == c1) && all(c0 >= vec2<f32>(0.0)) && all(c0 < vec2<f32>(f32(GRID_SIDE)))) {
+        let i = u32(c0.y) * GRID_SIDE + u32(c0.x);
+        let code = (curves[rec + GRID + i / 16u] >> (2u * (i % 16u))) & 3u;
+        if (code != CELL_EDGE) {
+            return f32(code);
+        }
     }
     let n = curves[rec + 4u];
     let band_h = (hi.y - lo.y) / f32(n);
@@ -276,5 +296,5 @@ fn outline_coverage(p: vec2<f32>, rec: u32) -> f32 {
 
 @fragment
 fn fs_outline(in: OutlineVaryings) -> @location(0) vec4<f32> {
-    return shade_filtered(outline_coverage(in.em, in.record), in.color, in.lum);
+    return shade_filtered(outline_coverage(in.em, in.record, in.bounds), in.color, in.lum);
 }

@@ -13,7 +13,8 @@
 //! | 0–3 | bounds `xmin, ymin, xmax, ymax` (em, y up) |
 //! | 4 | band count `n` (bands split `ymin..ymax` evenly) |
 //! | 5 | curve count |
-//! | 6 .. 6 + 2n | per band: the offset of its curve list, its length |
+//! | 6 .. 22 | a 16 × 16 grid of cells over the bounds, two bits each: outside, inside, or reached by a curve ([`GRID`]) |
+//! | 22 .. 22 + 2n | per band: the offset of its curve list, its length |
 //! | lists | per band, the curves that reach into it (offset, and the first band listing it: [`OFFSET_BITS`]), by their right end, rightmost first |
 //! | curves | 6 floats each: `p0, p1, p2`, monotone in x and in y |
 
@@ -21,7 +22,10 @@ mod pack;
 mod read;
 mod store;
 
-pub use pack::{pack, BAND_TABLE, HEADER_WORDS, MAX_BANDS, OFFSET_BITS};
+pub use pack::{
+    pack, BAND_TABLE, CELL_EDGE, CELL_INSIDE, CELL_OUTSIDE, GRID, GRID_SIDE, HEADER_WORDS,
+    MAX_BANDS, OFFSET_BITS,
+};
 pub use read::{read_curves, Curve, CUBIC_TOLERANCE_EM};
 pub use store::{CurveKey, CurveStore, CurveStoreStats, OutlineSlot};
 

@@ -2,10 +2,24 @@
 
 use super::read::Curve;
 
-/// Words before the band table: bounds (4), band count, curve count.
+/// Words before the cell grid: bounds (4), band count, curve count.
 pub const HEADER_WORDS: usize = 6;
+/// Cells a side of the grid over the bounds ([`GRID`]).
+pub const GRID_SIDE: usize = 16;
+/// Where the cell grid starts: `GRID_SIDE²` cells of two bits, row by row
+/// from the bottom, sixteen to a word (bits `2i..2i+2` of word `i / 16`):
+/// [`CELL_OUTSIDE`], [`CELL_INSIDE`] or [`CELL_EDGE`]. A pixel whose
+/// footprint lies in one cell that no curve reaches has the cell's
+/// coverage, 0 or 1, and reads no curve.
+pub const GRID: usize = HEADER_WORDS;
+/// A cell no curve reaches, outside the outline.
+pub const CELL_OUTSIDE: u32 = 0;
+/// A cell no curve reaches, inside the outline (nonzero winding).
+pub const CELL_INSIDE: u32 = 1;
+/// A cell some curve reaches (or comes within 1/64 of a cell of).
+pub const CELL_EDGE: u32 = 2;
 /// Where the band table starts: two words a band (list offset, length).
-pub const BAND_TABLE: usize = HEADER_WORDS;
+pub const BAND_TABLE: usize = GRID + GRID_SIDE * GRID_SIDE / 16;
 /// Most bands a record has.
 pub const MAX_BANDS: usize = 32;
 
@@ -70,6 +84,7 @@ pub fn pack(curves: &[Curve]) -> Option<Vec<u32>> {
     let mut words = Vec::with_capacity(curves_at + 6 * curves.len());
     words.extend([x0, y0, x1, y1].map(f32::to_bits));
     words.extend([n as u32, curves.len() as u32]);
+    words.extend(grid(curves, [x0, y0, x1, y1]));
     let mut at = BAND_TABLE + 2 * n;
     for list in &lists {
         words.extend([at as u32, list.len() as u32]);
@@ -86,6 +101,89 @@ pub fn pack(curves: &[Curve]) -> Option<Vec<u32>> {
         words.extend(c.map(f32::to_bits));
     }
     Some(words)
+}
+
+/// Pieces a curve is cut into when its cells are marked.
+const PIECES: usize = 16;
+
+/// The cell grid of `curves` over `bounds` ([`GRID`]): a cell is an edge
+/// cell where the box of one of a curve's [`PIECES`] pieces (its ends' box:
+/// curves are monotone) comes within 1/64 of a cell of it, else inside or outside by the winding
+/// number at its centre (a ray to the right, each curve crossing it once
+/// at most).
+fn grid(curves: &[Curve], [x0, y0, x1, y1]: [f32; 4]) -> [u32; GRID_SIDE * GRID_SIDE / 16] {
+    let n = GRID_SIDE;
+    let (cw, ch) = ((x1 - x0) / n as f32, (y1 - y0) / n as f32);
+    let mut codes = vec![u32::MAX; n * n];
+    let (mx, my) = (cw / 64.0, ch / 64.0);
+    let col = |x: f32| (((x - x0) / cw).floor().max(0.0) as usize).min(n - 1);
+    let row = |y: f32| (((y - y0) / ch).floor().max(0.0) as usize).min(n - 1);
+    for c in curves {
+        // In pieces, each within its ends' box (a piece of a monotone
+        // curve is monotone): a long diagonal curve marks the cells along
+        // it, not its whole box.
+        let at = |t: f32| {
+            let u = 1.0 - t;
+            (
+                u * u * c[0] + 2.0 * u * t * c[2] + t * t * c[4],
+                u * u * c[1] + 2.0 * u * t * c[3] + t * t * c[5],
+            )
+        };
+        let mut a = (c[0], c[1]);
+        for i in 1..=PIECES {
+            let b = if i == PIECES { (c[4], c[5]) } else { at(i as f32 / PIECES as f32) };
+            let (lx, hx) = (a.0.min(b.0) - mx, a.0.max(b.0) + mx);
+            let (ly, hy) = (a.1.min(b.1) - my, a.1.max(b.1) + my);
+            for r in row(ly)..=row(hy) {
+                for k in col(lx)..=col(hx) {
+                    codes[r * n + k] = CELL_EDGE;
+                }
+            }
+            a = b;
+        }
+    }
+    let mut out = [0u32; GRID_SIDE * GRID_SIDE / 16];
+    for (i, code) in codes.iter_mut().enumerate() {
+        if *code == u32::MAX {
+            let (cx, cy) = (x0 + ((i % n) as f32 + 0.5) * cw, y0 + ((i / n) as f32 + 0.5) * ch);
+            *code = if winding(curves, cx, cy) != 0 { CELL_INSIDE } else { CELL_OUTSIDE };
+        }
+        out[i / 16] |= *code << (2 * (i % 16));
+    }
+    out
+}
+
+/// The winding number at `(x, y)` by the curves crossing the ray to its
+/// right (each monotone in y: crossing a height once at most, half-open at
+/// its ends so that a shared end counts once).
+fn winding(curves: &[Curve], x: f32, y: f32) -> i32 {
+    let mut w = 0;
+    for c in curves {
+        let (ya, yb) = (c[1], c[5]);
+        if ya == yb || y < ya.min(yb) || y >= ya.max(yb) {
+            continue;
+        }
+        // y(t) = ya + 2 (y1 - ya) t + (ya - 2 y1 + yb) t², solved in 0..1.
+        let (a, b, k) = (ya - 2.0 * c[3] + yb, 2.0 * (c[3] - ya), ya - y);
+        let t = if a.abs() <= 1e-9 * b.abs() {
+            -k / b
+        } else {
+            let d = (b * b - 4.0 * a * k).max(0.0).sqrt();
+            let (r1, r2) = ((-b + d) / (2.0 * a), (-b - d) / (2.0 * a));
+            if (-1e-4..=1.0 + 1e-4).contains(&r1) {
+                r1
+            } else {
+                r2
+            }
+        };
+        let t = t.clamp(0.0, 1.0);
+        let u = 1.0 - t;
+        let cx = u * u * c[0] + 2.0 * u * t * c[2] + t * t * c[4];
+        if cx > x {
+            w += if yb > ya { 1 } else { -1 };
+        }
+    }
+    w
 }
 
 #[cfg(test)]
@@ -138,6 +236,50 @@ mod tests {
             for o in listed {
                 let (y0, y2) = (f(w[o + 1]), f(w[o + 5]));
                 assert!((y0.min(y2) < hi || b == n - 1) && y0.max(y2) >= lo, "band {b}");
+            }
+        }
+    }
+
+    /// A square ring (an outer square and an inner one the other way
+    /// round): cells in the ring's body are inside, in its hole and beyond
+    /// outside, and every cell its sides pass through is an edge cell.
+    #[test]
+    fn the_grid_marks_inside_outside_and_edge_cells() {
+        let square = |lo: f32, hi: f32, ccw: bool| {
+            let pts = [(lo, lo), (hi, lo), (hi, hi), (lo, hi)];
+            let mut out: Vec<Curve> = Vec::new();
+            for i in 0..4 {
+                let (a, b) =
+                    if ccw { (pts[i], pts[(i + 1) % 4]) } else { (pts[(i + 1) % 4], pts[i]) };
+                out.push([a.0, a.1, (a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, b.0, b.1]);
+            }
+            out
+        };
+        let mut curves = square(0.0, 1.6, true);
+        curves.extend(square(0.6, 1.0, false));
+        let w = pack(&curves).unwrap();
+        let code = |col: usize, row: usize| {
+            let i = row * GRID_SIDE + col;
+            (w[GRID + i / 16] >> (2 * (i % 16))) & 3
+        };
+        // Cells are 0.1 wide: the ring's body, its hole, its sides.
+        assert_eq!(code(2, 2), CELL_INSIDE);
+        assert_eq!(code(13, 4), CELL_INSIDE);
+        assert_eq!(code(7, 7), CELL_OUTSIDE, "the hole");
+        assert_eq!(code(0, 5), CELL_EDGE);
+        assert_eq!(code(6, 8), CELL_EDGE);
+        assert_eq!(code(5, 8), CELL_EDGE, "within 1/64 of a cell of the inner side");
+        for col in 0..GRID_SIDE {
+            for row in 0..GRID_SIDE {
+                let (x, y) = ((col as f32 + 0.5) / 10.0, (row as f32 + 0.5) / 10.0);
+                let want = if code(col, row) == CELL_EDGE {
+                    continue;
+                } else if (0.6..1.0).contains(&x) && (0.6..1.0).contains(&y) {
+                    CELL_OUTSIDE
+                } else {
+                    CELL_INSIDE
+                };
+                assert_eq!(code(col, row), want, "cell {col}, {row}");
             }
         }
     }

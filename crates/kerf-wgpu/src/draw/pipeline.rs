@@ -679,4 +679,22 @@ mod tests {
             }
         }
     }
+
+    /// The value a shader source gives `const NAME: u32 = 22u;`.
+    fn wgsl_decimal(source: &str, name: &str) -> u32 {
+        let at = source.find(&format!("const {name}: u32 = ")).expect("the constant");
+        let rest = &source[at + name.len() + 14..];
+        rest[..rest.find('u').expect("a u32 literal")].parse().expect("a decimal")
+    }
+
+    #[test]
+    fn the_outline_record_layout_agrees_with_the_shader() {
+        use kerf_cache::curves as c;
+        assert_eq!(wgsl_decimal(OUTLINE_SHADER, "GRID"), c::GRID as u32);
+        assert_eq!(wgsl_decimal(OUTLINE_SHADER, "GRID_SIDE"), c::GRID_SIDE as u32);
+        assert_eq!(wgsl_decimal(OUTLINE_SHADER, "CELL_EDGE"), c::CELL_EDGE);
+        assert_eq!(wgsl_decimal(OUTLINE_SHADER, "BAND_TABLE"), c::BAND_TABLE as u32);
+        assert_eq!(wgsl_decimal(OUTLINE_SHADER, "OFFSET_BITS"), c::OFFSET_BITS);
+        assert_eq!(wgsl_const(OUTLINE_SHADER, "OFFSET_MASK"), (1 << c::OFFSET_BITS) - 1);
+    }
 }
