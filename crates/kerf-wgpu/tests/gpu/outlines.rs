@@ -351,7 +351,7 @@ fn glyph_map(
 const MEAN_BOUND: f64 = 0.5;
 const WORST_BOUND: f64 = 16.0;
 
-/// Every face and always-tested glyph at ems of 12, 48, 300, 900 and 2,000
+/// Every face and always-tested glyph at ems of 12, 16, 48, 300, 900 and 2,000
 /// px, turned 0°, 30° and 90°, skewed and in perspective: each read-back
 /// against the exact-area reference. Ems of 900 and 2,000 px are drawn in a
 /// 384-pixel window about the glyph's middle. Prints the table (mean and
@@ -372,7 +372,7 @@ fn glyphs_from_outlines_match_the_exact_area_reference() {
             font = bench.atlas.cache_mut().add_instance(font, &style).unwrap().font;
         }
         let upem = face.units_per_em() as f64;
-        for px in [12.0f32, 48.0, 300.0, 900.0, 2000.0] {
+        for px in [12.0f32, 16.0, 48.0, 300.0, 900.0, 2000.0] {
             for (tname, _) in transforms(0.0, 0.0, 1.0, 1.0) {
                 // Whole glyphs up to 900 px turned 30° (the edge and ink
                 // check's range); larger ones in a window.
