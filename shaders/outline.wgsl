@@ -262,18 +262,24 @@ fn outline_coverage(p: vec2<f32>, rec: u32, bounds: vec4<f32>) -> f32 {
     let last = f32(n - 1u);
     let b0 = u32(clamp(floor((p.y - f.h - lo.y) / band_h), 0.0, last));
     let b1 = u32(clamp(floor((p.y + f.h - lo.y) / band_h), 0.0, last));
+    // Rays to the right from pixels in the bounds' right half, to the left
+    // from the left half: the curves on the nearer side are read, the far
+    // side's never. Leftward, a curve adds minus the part of the
+    // footprint's rows right of it (the two sums agree: over closed
+    // contours the chord lengths' integral is zero).
+    let leftward = p.x < 0.5 * (lo.x + hi.x);
     var sum = 0.0;
     for (var band = b0; band <= b1; band++) {
-        let start = rec + curves[rec + BAND_TABLE + 2u * band];
         let count = curves[rec + BAND_TABLE + 2u * band + 1u];
+        let start = rec + curves[rec + BAND_TABLE + 2u * band] + select(0u, count, leftward);
         for (var i = 0u; i < count; i++) {
             let entry = curves[start + i];
             let c = rec + (entry & OFFSET_MASK);
             let p0 = vec2<f32>(word_f(c), word_f(c + 1u)) - p;
             let p2 = vec2<f32>(word_f(c + 4u), word_f(c + 5u)) - p;
-            // Rightmost first: every curve from here on ends left of the
-            // footprint, where a crossing adds nothing.
-            if (max(p0.x, p2.x) <= -ex) {
+            // Nearest first: every curve from here on lies beyond the
+            // footprint on the ray's far side, where a crossing adds nothing.
+            if (select(max(p0.x, p2.x) <= -ex, min(p0.x, p2.x) >= ex, leftward)) {
                 break;
             }
             // Read in an earlier band of the footprint's rows already.
@@ -283,12 +289,15 @@ fn outline_coverage(p: vec2<f32>, rec: u32, bounds: vec4<f32>) -> f32 {
             if (max(p0.y, p2.y) <= -f.h || min(p0.y, p2.y) >= f.h) {
                 continue;
             }
-            if (min(p0.x, p2.x) >= ex) {
-                sum += below(f, p2.y) - below(f, p0.y);
+            let whole = below(f, p2.y) - below(f, p0.y);
+            // Wholly on the ray's side of the footprint: its rows' area.
+            if (select(min(p0.x, p2.x) >= ex, max(p0.x, p2.x) <= -ex, leftward)) {
+                sum += select(whole, -whole, leftward);
                 continue;
             }
             let p1 = vec2<f32>(word_f(c + 2u), word_f(c + 3u)) - p;
-            sum += across(f, p0, p1, p2);
+            let left = across(f, p0, p1, p2);
+            sum += select(left, left - whole, leftward);
         }
     }
     return min(abs(sum) / f.area, 1.0);

@@ -15,7 +15,7 @@
 //! | 5 | curve count |
 //! | 6 .. 22 | a 16 × 16 grid of cells over the bounds, two bits each: outside, inside, or reached by a curve ([`GRID`]) |
 //! | 22 .. 22 + 2n | per band: the offset of its curve list, its length |
-//! | lists | per band, the curves that reach into it (offset, and the first band listing it: [`OFFSET_BITS`]), by their right end, rightmost first |
+//! | lists | per band, the curves that reach into it (offset, and the first band listing it: [`OFFSET_BITS`]), by their right end, rightmost first; then the same by their left end, leftmost first (the table's length is one list's) |
 //! | curves | 6 floats each: `p0, p1, p2`, monotone in x and in y |
 
 mod pack;

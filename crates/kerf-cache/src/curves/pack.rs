@@ -36,9 +36,9 @@ const CURVES_PER_BAND: usize = 4;
 
 /// The record of `curves` (see the module's table), or `None` for none.
 /// Bands split the outline's height evenly; a curve is listed in every band
-/// its `y` range reaches into, each list ordered by the curves' right ends,
-/// rightmost first, so that a pixel stops at the first curve that ends left
-/// of it. Each entry is the curve's offset and the first band listing it
+/// its `y` range reaches into, twice: by the curves' right ends, rightmost
+/// first, then by their left ends, leftmost first, so that a pixel casting
+/// its rays either way stops at the first curve beyond its footprint. Each entry is the curve's offset and the first band listing it
 /// ([`OFFSET_BITS`]).
 pub fn pack(curves: &[Curve]) -> Option<Vec<u32>> {
     // (Offsets within a record take OFFSET_BITS: a record of more than
@@ -79,6 +79,22 @@ pub fn pack(curves: &[Curve]) -> Option<Vec<u32>> {
     for list in &mut lists {
         list.sort_by(|&a, &b| right(b).total_cmp(&right(a)));
     }
+    // Each band's curves twice: by right end, rightmost first (for rays to
+    // the right), then by left end, leftmost first (rays to the left).
+    let left = |i: u32| {
+        let c = &curves[i as usize];
+        c[0].min(c[4])
+    };
+    let lists: Vec<Vec<u32>> = lists
+        .into_iter()
+        .map(|list| {
+            let mut by_left = list.clone();
+            by_left.sort_by(|&a, &b| left(a).total_cmp(&left(b)));
+            let mut both = list;
+            both.extend(by_left);
+            both
+        })
+        .collect();
     let listed: usize = lists.iter().map(Vec::len).sum();
     let curves_at = BAND_TABLE + 2 * n + listed;
     let mut words = Vec::with_capacity(curves_at + 6 * curves.len());
@@ -87,7 +103,7 @@ pub fn pack(curves: &[Curve]) -> Option<Vec<u32>> {
     words.extend(grid(curves, [x0, y0, x1, y1]));
     let mut at = BAND_TABLE + 2 * n;
     for list in &lists {
-        words.extend([at as u32, list.len() as u32]);
+        words.extend([at as u32, (list.len() / 2) as u32]);
         at += list.len();
     }
     for list in &lists {
@@ -195,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn every_curve_is_in_each_band_it_reaches_rightmost_first() {
+    fn every_curve_is_in_each_band_it_reaches_rightmost_first_then_leftmost_first() {
         // A square's four sides and a slanted line, cut in bands.
         let mut curves = vec![
             [0.0, 0.0, 0.5, 0.0, 1.0, 0.0],
@@ -231,6 +247,18 @@ mod tests {
                 .filter(|(_, c)| c[1] != c[5] && c[1].min(c[5]) < hi && c[1].max(c[5]) >= lo)
                 .count();
             assert_eq!(listed.len(), want, "band {b}");
+            // Then the same entries by left end, leftmost first.
+            let mut second = w[start + len..start + 2 * len].to_vec();
+            let lefts: Vec<f32> = second
+                .iter()
+                .map(|&e| (e & ((1 << OFFSET_BITS) - 1)) as usize)
+                .map(|o| f(w[o]).min(f(w[o + 4])))
+                .collect();
+            assert!(lefts.windows(2).all(|p| p[0] <= p[1]), "band {b}: {lefts:?}");
+            let mut first = entries.to_vec();
+            first.sort_unstable();
+            second.sort_unstable();
+            assert_eq!(first, second, "band {b}: the same curves both ways");
             let rights: Vec<f32> = listed.iter().map(|&o| f(w[o]).max(f(w[o + 4]))).collect();
             assert!(rights.windows(2).all(|p| p[0] >= p[1]), "band {b}: {rights:?}");
             for o in listed {
