@@ -223,13 +223,22 @@ mod tests {
             let y = i as f32 / 12.0;
             curves.push([0.2, y, 0.25, y + 1.0 / 24.0, 0.3, y + 1.0 / 12.0]);
         }
+        // Raised by 0.25 and squeezed to 0.75 high: bounds that neither
+        // start at 0 nor span 1 (a band found as `y / height` or
+        // `(y + ymin)` would land elsewhere).
+        for c in &mut curves {
+            for y in [1, 3, 5] {
+                c[y] = 0.25 + 0.75 * c[y];
+            }
+        }
         let w = pack(&curves).unwrap();
-        assert_eq!([f(w[0]), f(w[1]), f(w[2]), f(w[3])], [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!([f(w[0]), f(w[1]), f(w[2]), f(w[3])], [0.0, 0.25, 1.0, 1.0]);
         let n = w[4] as usize;
         assert_eq!((n, w[5] as usize), (4, 16));
         for b in 0..n {
             let (start, len) = (w[BAND_TABLE + 2 * b] as usize, w[BAND_TABLE + 2 * b + 1] as usize);
-            let (lo, hi) = (b as f32 / n as f32, (b + 1) as f32 / n as f32);
+            let band = |k: usize| 0.25 + 0.75 * k as f32 / n as f32;
+            let (lo, hi) = (band(b), band(b + 1));
             let entries = &w[start..start + len];
             let listed: Vec<usize> =
                 entries.iter().map(|&o| (o & ((1 << OFFSET_BITS) - 1)) as usize).collect();
@@ -238,7 +247,7 @@ mod tests {
                 let first = (e >> OFFSET_BITS) as usize;
                 assert!(first <= b);
                 let lo = f(w[o + 1]).min(f(w[o + 5]));
-                assert!(lo >= first as f32 / n as f32 && lo < (first + 1) as f32 / n as f32);
+                assert!(lo >= band(first) && lo < band(first + 1));
             }
             // Exactly the curves whose y range meets the band's (flat ones left out).
             let want = curves
