@@ -38,7 +38,8 @@ const CURVES_PER_BAND: usize = 4;
 /// Bands split the outline's height evenly; a curve is listed in every band
 /// its `y` range reaches into, twice: by the curves' right ends, rightmost
 /// first, then by their left ends, leftmost first, so that a pixel casting
-/// its rays either way stops at the first curve beyond its footprint. Each entry is the curve's offset and the first band listing it
+/// its rays either way stops at the first curve beyond its footprint.
+/// Each entry is the curve's offset and the first band listing it
 /// ([`OFFSET_BITS`]).
 pub fn pack(curves: &[Curve]) -> Option<Vec<u32>> {
     // (Offsets within a record take OFFSET_BITS: a record of more than
@@ -319,6 +320,20 @@ mod tests {
                 assert_eq!(code(col, row), want, "cell {col}, {row}");
             }
         }
+    }
+
+    /// The most curves a record holds: its offsets fit `OFFSET_BITS`.
+    #[test]
+    fn a_record_holds_up_to_its_offsets_reach() {
+        let most = (1usize << OFFSET_BITS) / 64;
+        let tiny = |i: usize| {
+            let y = i as f32 * 1e-3;
+            [0.0, y, 0.0005, y + 0.0005, 0.001, y + 0.001]
+        };
+        let curves: Vec<Curve> = (0..most + 1).map(tiny).collect();
+        let w = pack(&curves[..most]).expect("the most curves a record holds");
+        assert!(w.len() < 1 << OFFSET_BITS);
+        assert_eq!(pack(&curves), None, "one more");
     }
 
     #[test]
