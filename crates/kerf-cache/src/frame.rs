@@ -516,11 +516,8 @@ fn outline_curves(
         return Err(OutlineError::Colour(glyph));
     }
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut face = ttf_parser::Face::parse(font.bytes(), font.collection_index())
+        let face = crate::font::instance_face(font.bytes(), font.collection_index(), instance)
             .map_err(|_| OutlineError::BadFont(glyph))?;
-        for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
-            face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
-        }
         let oblique = instance.map_or(0.0, |i| i.oblique());
         Ok(crate::curves::read_curves(&face, glyph, oblique))
     }))

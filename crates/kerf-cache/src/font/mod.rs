@@ -280,14 +280,7 @@ impl Font {
     pub(crate) fn advances(&self) -> Advances<'_> {
         let face = match self.eager_fontdue() {
             Some(_) => None,
-            None => ttf_parser::Face::parse(self.bytes(), self.face.collection_index).ok().map(
-                |mut f| {
-                    for (tag, v) in self.instance().map_or(&[][..], |i| i.variations()) {
-                        f.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
-                    }
-                    f
-                },
-            ),
+            None => instance_face(self.bytes(), self.face.collection_index, self.instance()).ok(),
         };
         Advances { font: self, face }
     }
@@ -334,6 +327,18 @@ impl Font {
     pub fn with_effect(&self, effect: GlyphEffect) -> Font {
         Font { effect: Some(effect), ..self.clone() }
     }
+}
+
+/// Face `index` of `bytes`, parsed, with `instance`'s axis values set
+/// (the default instance where it sets none).
+pub(crate) fn instance_face<'a>(
+    bytes: &'a [u8], index: u32, instance: Option<&Instance>,
+) -> Result<ttf_parser::Face<'a>, ttf_parser::FaceParsingError> {
+    let mut face = ttf_parser::Face::parse(bytes, index)?;
+    for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
+        face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
+    }
+    Ok(face)
 }
 
 /// A font's advances, its tables parsed once ([`Font::advances`]).

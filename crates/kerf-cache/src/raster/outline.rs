@@ -11,7 +11,7 @@
 use crate::error::RasterError;
 use crate::font::instance::{embolden_px, offset_contour, signed_area, Instance};
 use crate::font::outline::{flatten, flatten_glyf, size_class, FlatOutline};
-use crate::font::{FaceHandle, FontRef};
+use crate::font::{instance_face, FaceHandle, FontRef};
 use crate::raster::coverage::Coverage;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -172,11 +172,8 @@ fn read(
                     let upem = font.font.units_per_em();
                     return Ok(flatten_glyf(&glyf, upem, glyph, class).map(Arc::new));
                 }
-                let mut face = ttf_parser::Face::parse(font.bytes, font.collection_index)
+                let face = instance_face(font.bytes, font.collection_index, instance)
                     .map_err(|_| RasterError::BadFont)?;
-                for (tag, v) in instance.map_or(&[][..], |i| i.variations()) {
-                    face.set_variation(ttf_parser::Tag::from_bytes(tag), *v);
-                }
                 Ok(flatten(&face, glyph, class).map(Arc::new))
             }))
             .map_err(|_| RasterError::Panicked)??;

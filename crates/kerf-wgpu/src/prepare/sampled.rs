@@ -34,8 +34,8 @@ pub(crate) struct Transformed {
     /// The pipeline of colour quads, made when one is first drawn.
     pub(crate) color_pipeline: Option<MadePipeline>,
     pub(crate) quads: Vec<SampledQuad>,
-    pub(crate) buffer: Option<wgpu::Buffer>,
-    pub(crate) capacity: u64,
+    /// The quads' vertex buffer and its size in bytes.
+    pub(crate) buffer: Option<(wgpu::Buffer, u64)>,
     /// One per run of quads of one [`Kind`] and one scissor rectangle, in
     /// area order, within a block of [`TRANSFORMS_PER_DRAW`] areas.
     pub(crate) draws: Vec<SampledDraw>,
@@ -213,44 +213,19 @@ impl Transformed {
         if tr.outline_pipeline.is_none() && has(Kind::Outline) {
             tr.outline_pipeline = atlas.shared.outline_pipeline(device, key, curve);
         }
-        let bytes = std::mem::size_of_val(tr.outline_quads.as_slice()) as u64;
-        if bytes > 0 {
-            if tr.outline_buffer.as_ref().is_none_or(|(_, cap)| *cap < bytes) {
-                let cap = bytes.max(1024).next_power_of_two();
-                let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("kerf outline glyph instances"),
-                    size: cap,
-                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                });
-                tr.outline_buffer = Some((buffer, cap));
-                tr.sent_outline_quads.clear();
-            }
-            if let Some((buffer, _)) = &tr.outline_buffer {
-                write_changed(
-                    queue,
-                    buffer,
-                    &mut tr.sent_outline_quads,
-                    &tr.outline_quads,
-                    0,
-                    |q| *q,
-                );
-            }
+        if !tr.outline_quads.is_empty() {
+            let (slot, sent) = (&mut tr.outline_buffer, &mut tr.sent_outline_quads);
+            write_quads(
+                device,
+                queue,
+                "kerf outline glyph instances",
+                slot,
+                sent,
+                &tr.outline_quads,
+            );
         }
-        let bytes = (tr.quads.len() * std::mem::size_of::<SampledQuad>()) as u64;
-        if bytes > tr.capacity || tr.buffer.is_none() {
-            tr.capacity = bytes.max(1024).next_power_of_two();
-            tr.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("kerf transformed glyph instances"),
-                size: tr.capacity,
-                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-            tr.sent_quads.clear();
-        }
-        if let Some(buffer) = &tr.buffer {
-            write_changed(queue, buffer, &mut tr.sent_quads, &tr.quads, 0, |q| *q);
-        }
+        let (slot, sent) = (&mut tr.buffer, &mut tr.sent_quads);
+        write_quads(device, queue, "kerf transformed glyph instances", slot, sent, &tr.quads);
         // Whole blocks: the last block's binding reaches its end.
         let need = (tr.uniforms.len() as u64 * TRANSFORM_UNIFORM_BYTES)
             .next_multiple_of(TRANSFORM_BLOCK_BYTES);
@@ -280,6 +255,31 @@ impl Transformed {
         if let Some((buffer, _, _)) = &tr.uniform_buffer {
             write_changed(queue, buffer, &mut tr.sent_uniforms, &tr.uniforms, 0, |u| *u);
         }
+    }
+}
+
+/// Writes `items` into the vertex buffer in `slot` (its size in bytes
+/// beside it): those that changed since `sent`, all of them into a new
+/// buffer (a power of two, at least 1 KiB) made when there is none or they
+/// outgrow it.
+fn write_quads<T: PartialEq + bytemuck::Pod>(
+    device: &wgpu::Device, queue: &wgpu::Queue, label: &'static str,
+    slot: &mut Option<(wgpu::Buffer, u64)>, sent: &mut Vec<T>, items: &[T],
+) {
+    let bytes = std::mem::size_of_val(items) as u64;
+    if slot.as_ref().is_none_or(|(_, cap)| *cap < bytes) {
+        let cap = bytes.max(1024).next_power_of_two();
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: cap,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        *slot = Some((buffer, cap));
+        sent.clear();
+    }
+    if let Some((buffer, _)) = slot {
+        write_changed(queue, buffer, sent, items, 0, |q| *q);
     }
 }
 

@@ -240,7 +240,7 @@ impl TextRenderer {
         let outline_quads = tr.outline_buffer.as_ref().map_or(0, |(_, cap)| *cap);
         RendererFootprint {
             gpu_bytes: self.capacity
-                + tr.buffer.as_ref().map_or(0, |_| tr.capacity)
+                + tr.buffer.as_ref().map_or(0, |(_, cap)| *cap)
                 + uniforms
                 + outline_quads,
             cpu_bytes: cpu,
@@ -319,7 +319,7 @@ mod tests {
         let uniforms = tr.uniform_buffer.as_ref().map(|(b, _, cap)| (b.size(), *cap));
         let (uniform_size, uniform_cap) = uniforms.expect("a turned area's transforms");
         assert_eq!(uniform_size, uniform_cap);
-        let quads = tr.buffer.as_ref().expect("a turned area's shadow's quads").size();
+        let quads = tr.buffer.as_ref().expect("a turned area's shadow's quads").0.size();
         let outlines = tr.outline_buffer.as_ref().expect("a turned area's outline quads").0.size();
         assert_eq!(f.gpu_bytes, r.buffer.size() + quads + uniform_size + outlines);
         assert_eq!(f.areas, 3);

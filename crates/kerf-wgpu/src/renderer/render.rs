@@ -49,9 +49,9 @@ impl TextRenderer {
         for d in &tr.draws {
             let (range, scissor, kind) = (&d.quads, d.scissor, d.kind);
             let (pipeline, buffer) = match kind {
-                Kind::Bordered => (&tr.bordered_pipeline, tr.buffer.as_ref()),
-                Kind::Clamped => (&tr.pipeline, tr.buffer.as_ref()),
-                Kind::Colour => (&tr.color_pipeline, tr.buffer.as_ref()),
+                Kind::Bordered => (&tr.bordered_pipeline, tr.buffer.as_ref().map(|b| &b.0)),
+                Kind::Clamped => (&tr.pipeline, tr.buffer.as_ref().map(|b| &b.0)),
+                Kind::Colour => (&tr.color_pipeline, tr.buffer.as_ref().map(|b| &b.0)),
                 Kind::Outline => (&tr.outline_pipeline, tr.outline_buffer.as_ref().map(|b| &b.0)),
             };
             let (Some(pipeline), Some(buffer)) = (pipeline, buffer) else { continue };
